@@ -1,0 +1,106 @@
+// attnscope: the GUI by default, headless subcommands for scripts, tests and machines without a display.
+
+#include "command.h"
+#include "defaultheatmaps.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QGuiApplication>
+
+#include <algorithm>
+#include <memory>
+
+using namespace attnscope;
+
+namespace {
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+void setApplicationInfo()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("AttnScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("attnscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
+}
+
+QString commandList()
+{
+    std::vector<Command> commands = CommandRegistry::commands();
+    std::sort(commands.begin(), commands.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
+    QString text = QStringLiteral("\nCommands (attnscope COMMAND --help for details):\n");
+    for (const Command& command : commands)
+        text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
+    return text;
+}
+
+int runGui(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    setApplicationInfo();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("AttnScope: type a sentence and see what every attention head of a transformer does.\n"
+                       "Without a command it opens the window.") +
+        commandList());
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.process(app);
+    MainWindow window;
+    window.show();
+    return app.exec();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    if (const Command* command = CommandRegistry::find(first)) {
+        QStringList arguments{QStringLiteral("attnscope ") + command->name};
+        for (int i = 2; i < argc; ++i)
+            arguments << QString::fromLocal8Bit(argv[i]);
+        std::unique_ptr<QCoreApplication> app;
+        if (command->needsGui) {
+            if (!hasDisplay())
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            app = std::make_unique<QGuiApplication>(argc, argv);
+        } else {
+            app = std::make_unique<QCoreApplication>(argc, argv);
+        }
+        setApplicationInfo();
+        return command->run(arguments);
+    }
+    if (!first.isEmpty() && !first.startsWith(QLatin1Char('-'))) {
+        printError(QStringLiteral("unknown command '%1'; try attnscope --help").arg(first));
+        return 2;
+    }
+    const bool wantsInfo = std::any_of(argv + 1, argv + argc, [](const char* a) {
+        const QByteArray arg(a);
+        return arg == "--help" || arg == "-h" || arg == "--version" || arg == "-v" || arg == "--help-all";
+    });
+    if (!hasDisplay() && !wantsInfo) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QGuiApplication app(argc, argv);
+        setApplicationInfo();
+        printOut(QStringLiteral("No display ($DISPLAY and $WAYLAND_DISPLAY are unset): writing the default heatmaps "
+                                "to ./out/ instead of opening the window.\n"));
+        QString error;
+        const QStringList paths = writeDefaultHeatmaps(QStringLiteral("out"), &error);
+        for (const QString& path : paths)
+            printOut(path + QLatin1Char('\n'));
+        if (!error.isEmpty()) {
+            printError(error);
+            return 1;
+        }
+        return 0;
+    }
+    if (wantsInfo && !hasDisplay())
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    return runGui(argc, argv);
+}

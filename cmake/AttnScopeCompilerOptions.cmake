@@ -1,0 +1,37 @@
+# Compiler settings shared by every AttnScope target, applied through attnscope_apply_options().
+add_library(attnscope_options INTERFACE)
+target_compile_features(attnscope_options INTERFACE cxx_std_17)
+target_compile_definitions(attnscope_options INTERFACE
+  QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_FOREACH QT_NO_URL_CAST_FROM_STRING
+  QT_DISABLE_DEPRECATED_BEFORE=0x060400
+  EIGEN_MPL2_ONLY)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(attnscope_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
+    -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual -Wno-unknown-pragmas
+)
+  # GCC 12's own AVX-512 intrinsics (_mm512_undefined_*, reached through Eigen) trip its uninitialized
+  # warnings: GCC bug 105593, fixed in GCC 13.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(attnscope_options INTERFACE -Wno-uninitialized -Wno-maybe-uninitialized)
+  endif()
+  if(ATTNSCOPE_WERROR)
+    target_compile_options(attnscope_options INTERFACE -Werror)
+  endif()
+  if(ATTNSCOPE_NATIVE)
+    include(CheckCXXCompilerFlag)
+    check_cxx_compiler_flag(-march=native ATTNSCOPE_HAS_MARCH_NATIVE)
+    if(ATTNSCOPE_HAS_MARCH_NATIVE)
+      target_compile_options(attnscope_options INTERFACE -march=native)
+    endif()
+  endif()
+  if(ATTNSCOPE_SANITIZE)
+    target_compile_options(attnscope_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+      -fno-sanitize-recover=undefined)
+    target_link_options(attnscope_options INTERFACE -fsanitize=address,undefined)
+  endif()
+elseif(MSVC)
+  target_compile_options(attnscope_options INTERFACE /W4 /permissive- /utf-8 /arch:AVX2 /bigobj)
+  if(ATTNSCOPE_WERROR)
+    target_compile_options(attnscope_options INTERFACE /WX)
+  endif()
+endif()

@@ -1,0 +1,38 @@
+#include "attention/attentionmaps.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace attnscope {
+
+void checkTileRequest(const AttentionMaps& maps, int layer, int head, int q0, int q1, int k0, int k1)
+{
+    if (layer < 0 || layer >= maps.layers() || head < 0 || head >= maps.heads() || q0 < 0 || q0 > q1 ||
+        q1 > maps.queries() || k0 < 0 || k0 > k1 || k1 > maps.keys())
+        throw std::invalid_argument("attention tile layer " + std::to_string(layer) + " head " + std::to_string(head) +
+                                    " [" + std::to_string(q0) + "," + std::to_string(q1) + ")x[" + std::to_string(k0) +
+                                    "," + std::to_string(k1) + ") is outside " + std::to_string(maps.layers()) +
+                                    " layers x " + std::to_string(maps.heads()) + " heads x " +
+                                    std::to_string(maps.queries()) + "x" + std::to_string(maps.keys()));
+}
+
+DenseAttentionMaps::DenseAttentionMaps(int layers, int heads, int queries, int keys, std::vector<float> probabilities)
+    : m_layers(layers), m_heads(heads), m_queries(queries), m_keys(keys), m_probabilities(std::move(probabilities))
+{
+    if (m_probabilities.size() != size_t(layers) * size_t(heads) * size_t(queries) * size_t(keys))
+        throw std::invalid_argument("DenseAttentionMaps: " + std::to_string(m_probabilities.size()) +
+                                    " values do not fill the given shape");
+}
+
+std::vector<float> DenseAttentionMaps::tile(int layer, int head, int q0, int q1, int k0, int k1) const
+{
+    checkTileRequest(*this, layer, head, q0, q1, k0, k1);
+    std::vector<float> out;
+    out.reserve(size_t(q1 - q0) * size_t(k1 - k0));
+    const float* base = data(layer, head);
+    for (int q = q0; q < q1; ++q)
+        out.insert(out.end(), base + size_t(q) * m_keys + k0, base + size_t(q) * m_keys + k1);
+    return out;
+}
+
+} // namespace attnscope

@@ -1,0 +1,171 @@
+#include "render/heatmappainter.h"
+
+#include <QFontMetricsF>
+#include <QImage>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnscope {
+
+namespace {
+constexpr double kColorBarWidth = 14.0;
+constexpr double kGap = 6.0;
+
+double maxLabelWidth(const QStringList& labels, const QFontMetricsF& metrics)
+{
+    double width = 0;
+    for (const QString& label : labels)
+        width = std::max(width, metrics.horizontalAdvance(label));
+    return width;
+}
+} // namespace
+
+HeatmapPainter::HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style) : m_data(data), m_style(style) {}
+
+HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFontMetricsF& metrics) const
+{
+    const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
+    // Key labels are drawn rotated by -60°, so their vertical extent is width * sin(60°).
+    const double colLabelHeight = std::min(target.height() * 0.3, maxLabelWidth(m_data.colLabels, metrics) * 0.87 + kGap);
+    const double rowLabelWidth = std::min(target.width() * 0.3, maxLabelWidth(m_data.rowLabels, metrics) + kGap);
+    const double barSpace = m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("0.00")) + 3 * kGap : 0.0;
+    QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
+                 target.width() - rowLabelWidth - barSpace - kGap, target.height() - titleHeight - colLabelHeight - kGap);
+    if (cells.width() < 1 || cells.height() < 1)
+        cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()), std::max(1.0, target.height()));
+    return HeatmapGeometry(cells, m_data.rows, m_data.cols);
+}
+
+void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeometry* geometryIn) const
+{
+    QFont font = painter.font();
+    font.setPointSizeF(m_style.fontPointSize);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    HeatmapGeometry geometry = layout(target, metrics);
+    if (geometryIn)
+        geometry = *geometryIn;
+
+    if (m_style.showTitle && !m_data.title.isEmpty()) {
+        QFont titleFont = font;
+        titleFont.setBold(true);
+        painter.setFont(titleFont);
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(target.left(), target.top(), target.width(), metrics.height() * 1.5),
+                         Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
+        painter.setFont(font);
+    }
+    paintCells(painter, geometry);
+    paintLabels(painter, geometry);
+    if (m_style.showColorBar) {
+        const QRectF area = geometry.area();
+        const double barHeight = std::min(area.height(), geometry.cellHeight() * m_data.rows);
+        paintColorBar(painter, QRectF(area.right() + 2 * kGap, area.top(), kColorBarWidth, std::max(20.0, barHeight)));
+    }
+}
+
+void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geometry) const
+{
+    int row0, row1, col0, col1;
+    geometry.visibleRange(row0, row1, col0, col1);
+    painter.save();
+    painter.setClipRect(geometry.area());
+    painter.setPen(Qt::NoPen);
+    const QBrush maskBrush(QColor(200, 200, 200), Qt::BDiagPattern);
+    for (int r = row0; r < row1; ++r) {
+        for (int c = col0; c < col1; ++c) {
+            const QRectF rect = geometry.cellRect(r, c);
+            if (m_data.isMasked(r, c)) {
+                painter.fillRect(rect, QColor(245, 245, 245));
+                painter.fillRect(rect, maskBrush);
+                continue;
+            }
+            const double t = m_data.colorParameter(r, c, m_style.scale);
+            painter.fillRect(rect, QColor::fromRgb(colorMapColor(m_style.colorMap, t)));
+            if (m_style.showValues && rect.width() > 28 && rect.height() > 12) {
+                // The sequential maps run dark to light, Greys light to dark: pick the readable ink.
+                const bool darkCell = m_style.colorMap == ColorMapKind::Greys ? t > 0.5 : t < 0.55;
+                painter.setPen(darkCell ? Qt::white : Qt::black);
+                painter.drawText(rect, Qt::AlignCenter, QString::number(double(m_data.value(r, c)), 'f', 3));
+                painter.setPen(Qt::NoPen);
+            }
+        }
+    }
+    painter.restore();
+}
+
+void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geometry) const
+{
+    int row0, row1, col0, col1;
+    geometry.visibleRange(row0, row1, col0, col1);
+    const QRectF area = geometry.area();
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    // Skip labels that would overlap: draw every k-th one.
+    const int rowStep = std::max(1, int(std::ceil(metrics.height() / std::max(1e-6, geometry.cellHeight()))));
+    const int colStep = std::max(1, int(std::ceil(metrics.height() / std::max(1e-6, geometry.cellWidth()))));
+    for (int r = row0; r < row1 && r < m_data.rowLabels.size(); r += rowStep) {
+        const QRectF cell = geometry.cellRect(r, 0);
+        const bool special = size_t(r) < m_data.specialRows.size() && m_data.specialRows[size_t(r)];
+        painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
+        painter.drawText(QRectF(area.left() - 400 - kGap / 2, cell.top(), 400, cell.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, m_data.rowLabels.at(r));
+    }
+    for (int c = col0; c < col1 && c < m_data.colLabels.size(); c += colStep) {
+        const QRectF cell = geometry.cellRect(0, c);
+        const bool special = size_t(c) < m_data.specialCols.size() && m_data.specialCols[size_t(c)];
+        painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
+        painter.save();
+        painter.translate(cell.center().x(), area.top() - kGap / 2);
+        painter.rotate(-60);
+        painter.drawText(QRectF(0, -metrics.height() / 2, 400, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                         m_data.colLabels.at(c));
+        painter.restore();
+    }
+}
+
+void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
+{
+    const int steps = 64;
+    for (int i = 0; i < steps; ++i) {
+        const double t = 1.0 - (i + 0.5) / steps;
+        painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(), bar.height() / steps + 0.5),
+                         QColor::fromRgb(colorMapColor(m_style.colorMap, t)));
+    }
+    painter.setPen(QPen(Qt::black, 0.5 * m_style.lineWidth));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    auto tick = [&](double t, const QString& text) {
+        const double y = bar.bottom() - t * bar.height();
+        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
+        painter.drawText(QRectF(bar.right() + 5, y - metrics.height() / 2, 200, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
+    switch (m_style.scale) {
+    case HeatmapScale::Absolute:
+        tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
+        break;
+    case HeatmapScale::RowMax:
+        tick(0, QStringLiteral("0")), tick(1, QStringLiteral("row max"));
+        break;
+    case HeatmapScale::Log:
+        tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
+        break;
+    }
+}
+
+QImage renderHeatmapImage(const HeatmapData& data, const HeatmapStyle& style, int width, int height)
+{
+    QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    HeatmapPainter(data, style).paint(painter, QRectF(8, 8, width - 16, height - 16));
+    return image;
+}
+
+} // namespace attnscope

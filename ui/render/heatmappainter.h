@@ -1,0 +1,39 @@
+#pragma once
+
+#include "render/heatmapdata.h"
+#include "render/heatmapgeometry.h"
+
+#include <QFontMetricsF>
+#include <QImage>
+#include <QRectF>
+
+class QPainter;
+
+namespace attnscope {
+
+// Lays out and paints one heatmap (title, key labels on top, query labels on the left, cells,
+// colour bar) into a rectangle. The same code draws on screen and into PNG/SVG/PDF exports,
+// so an export is exactly what the view shows.
+class HeatmapPainter
+{
+public:
+    HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style);
+
+    // Computes the layout for the target rectangle; returns the geometry of the cell area (fitted).
+    HeatmapGeometry layout(QRectF target, const QFontMetricsF& metrics) const;
+    // Paints everything. When geometry is given (zoomed view), it is used for the cells; else fit.
+    void paint(QPainter& painter, QRectF target, const HeatmapGeometry* geometry = nullptr) const;
+
+private:
+    void paintCells(QPainter& painter, const HeatmapGeometry& geometry) const;
+    void paintLabels(QPainter& painter, const HeatmapGeometry& geometry) const;
+    void paintColorBar(QPainter& painter, QRectF bar) const;
+
+    const HeatmapData& m_data;
+    HeatmapStyle m_style;
+};
+
+// Convenience for exports and tests: a w×h image of the heatmap on a white background.
+QImage renderHeatmapImage(const HeatmapData& data, const HeatmapStyle& style, int width, int height);
+
+} // namespace attnscope
