@@ -392,11 +392,20 @@ void MainWindow::openHead(int layer, int head)
     m_head = head;
     m_grid->select(layer, head);
     showHead(*m_heatmap, m_result, layer, head);
-    applyStyle();
+    applyHeatmapStyle();
     auto arcHeads = m_comparison->heads();
     arcHeads.insert(arcHeads.begin(), {layer, head});
     arcHeads.resize(std::min<size_t>(arcHeads.size(), 1));
     m_arcs->setHeads(arcHeads);
+}
+
+void MainWindow::applyHeatmapStyle()
+{
+    const int n = m_heatmap->data().rows;
+    HeatmapStyle heatmapStyle = m_style;
+    heatmapStyle.showValues = n <= 12;
+    heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
+    m_heatmap->setStyle(heatmapStyle);
 }
 
 void MainWindow::applyStyle()
@@ -404,11 +413,7 @@ void MainWindow::applyStyle()
     m_style.colorMap = ColorMapKind(m_colorMapBox->currentData().toInt());
     m_style.scale = HeatmapScale(m_scaleBox->currentData().toInt());
     m_style.fontPointSize = 9;
-    const int n = m_heatmap->data().rows;
-    HeatmapStyle heatmapStyle = m_style;
-    heatmapStyle.showValues = n <= 12;
-    heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
-    m_heatmap->setStyle(heatmapStyle);
+    applyHeatmapStyle();
     m_grid->setColorMap(m_style.colorMap);
     HeatmapStyle compareStyle = m_style;
     compareStyle.showValues = true;

@@ -77,6 +77,7 @@ private:
     void showResult(std::shared_ptr<const ExplorerResult> result);
     void showFailure(const QString& message);
     void applyStyle();
+    void applyHeatmapStyle();
     void applyThresholds();
     std::shared_ptr<const AttentionEngine> currentEngine() const;
 

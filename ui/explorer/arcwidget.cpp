@@ -39,8 +39,20 @@ int ArcWidget::shownTokens() const
     return m_result && m_result->run.maps ? std::min(kMaxTokens, m_result->run.maps->queries()) : 0;
 }
 
+void ArcWidget::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        rebuild();
+}
+
 void ArcWidget::rebuild()
 {
+    if (!isVisible()) {
+        m_dirty = true;
+        return;
+    }
+    m_dirty = false;
     m_matrices.clear();
     const int n = shownTokens();
     if (m_result && m_result->run.maps)

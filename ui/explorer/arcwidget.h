@@ -26,6 +26,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void rebuild();
@@ -36,6 +37,7 @@ private:
     std::vector<std::vector<float>> m_matrices;
     std::optional<ArcLayout> m_layout;
     std::optional<ArcLayout::TokenHit> m_hover;
+    bool m_dirty = false; // tiles are fetched when the view is shown
 };
 
 } // namespace attnscope

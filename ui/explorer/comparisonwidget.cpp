@@ -52,7 +52,7 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     connect(m_sentence, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_secondRunner, &AnalysisRunner::resultReady, this, [this](std::shared_ptr<const ExplorerResult> r) {
         m_second = std::move(r);
-        rebuildPanes();
+        rebuildWhenVisible();
     });
     connect(m_modeBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) { setMode(Mode(i)); });
     connect(m_count, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
@@ -77,7 +77,22 @@ void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
         rebuildSelectors();
     if (m_mode == Mode::TwoSentences)
         runSecond();
-    rebuildPanes();
+    rebuildWhenVisible();
+}
+
+void ComparisonWidget::rebuildWhenVisible()
+{
+    if (isVisible())
+        rebuildPanes();
+    else
+        m_dirty = true;
+}
+
+void ComparisonWidget::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        rebuildPanes();
 }
 
 void ComparisonWidget::setStyle(const HeatmapStyle& style)
@@ -175,6 +190,7 @@ void ComparisonWidget::runSecond()
 
 void ComparisonWidget::rebuildPanes()
 {
+    m_dirty = false;
     for (HeatmapWidget* pane : m_panes)
         pane->deleteLater();
     m_panes.clear();

@@ -38,8 +38,12 @@ public:
     const std::vector<HeatmapWidget*>& panes() const { return m_panes; }
     AnalysisRunner* secondRunner() const { return m_secondRunner; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void rebuildSelectors();
+    void rebuildWhenVisible();
     void rebuildPanes();
     void runSecond();
     HeatmapWidget* addPane();
@@ -58,6 +62,7 @@ private:
     std::vector<HeatmapWidget*> m_panes;
     AnalysisRunner* m_secondRunner = nullptr;
     QTimer* m_debounce = nullptr;
+    bool m_dirty = false; // panes are rebuilt when the tab is shown, not for every result in the background
 };
 
 } // namespace attnscope

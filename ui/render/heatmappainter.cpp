@@ -18,8 +18,19 @@ constexpr double kGap = 6.0;
 double maxLabelWidth(const QStringList& labels, const QFontMetricsF& metrics)
 {
     double width = 0;
-    for (const QString& label : labels)
-        width = std::max(width, metrics.horizontalAdvance(label));
+    if (labels.size() <= 256) {
+        for (const QString& label : labels)
+            width = std::max(width, metrics.horizontalAdvance(label));
+        return width;
+    }
+    // Thousands of labels: measure only the 32 longest strings (measuring is the slow part).
+    std::vector<int> order(size_t(labels.size()));
+    for (int i = 0; i < labels.size(); ++i)
+        order[size_t(i)] = i;
+    std::partial_sort(order.begin(), order.begin() + 32, order.end(),
+                      [&](int a, int b) { return labels.at(a).size() > labels.at(b).size(); });
+    for (size_t i = 0; i < 32; ++i)
+        width = std::max(width, metrics.horizontalAdvance(labels.at(order[i])));
     return width;
 }
 } // namespace
