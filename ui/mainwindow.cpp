@@ -13,6 +13,8 @@
 #include "heatmapwidget.h"
 
 #include <QAction>
+
+#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -363,8 +365,9 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_result = std::move(result);
     const int n = m_result->run.maps->queries();
     m_tokensLabel->setText(tr("%n token(s)", nullptr, n));
+    m_tokensLabel->setToolTip(m_result->run.labels.join(QLatin1Char(' ')).left(2000));
     m_backendLabel->setText(tr("backend: %1").arg(m_result->run.backend));
-    m_timeLabel->setText(tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', 0)));
+    m_timeLabel->setText(tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', m_result->seconds < 0.01 ? 2 : 0)));
     m_statsModel->setStats(m_result->analysis.stats);
     m_grid->setResult(m_result);
     m_grid->setStats(m_statsModel->stats());
@@ -393,9 +396,11 @@ void MainWindow::openHead(int layer, int head)
     m_grid->select(layer, head);
     showHead(*m_heatmap, m_result, layer, head);
     applyHeatmapStyle();
-    auto arcHeads = m_comparison->heads();
-    arcHeads.insert(arcHeads.begin(), {layer, head});
-    arcHeads.resize(std::min<size_t>(arcHeads.size(), 1));
+    // Arcs: this head, then the heads picked in the comparison tab (each in its own colour), at most 4.
+    std::vector<std::pair<int, int>> arcHeads{{layer, head}};
+    for (const auto& other : m_comparison->heads())
+        if (std::find(arcHeads.begin(), arcHeads.end(), other) == arcHeads.end() && arcHeads.size() < 4)
+            arcHeads.push_back(other);
     m_arcs->setHeads(arcHeads);
 }
 

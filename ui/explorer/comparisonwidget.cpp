@@ -2,6 +2,7 @@
 
 #include "attention/attentionmaps.h"
 #include "explorer/headheatmap.h"
+#include "explorer/headstatsmodel.h"
 #include "explorer/tokenalignment.h"
 #include "heatmapwidget.h"
 
@@ -14,6 +15,14 @@
 #include <QVBoxLayout>
 
 namespace attnscope {
+
+namespace {
+// Panes are narrow: "L0 H3 · sink" instead of the model name.
+QString shortTitle(const ExplorerResult& result, int layer, int head)
+{
+    return ComparisonWidget::tr("L%1 H%2 · %3").arg(layer).arg(head).arg(headLabelDisplayName(result.analysis.at(layer, head).label));
+}
+} // namespace
 
 ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
 {
@@ -73,8 +82,11 @@ void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
     const bool shapeChanged = !m_result || !result || m_result->analysis.layers != result->analysis.layers ||
                               m_result->analysis.heads != result->analysis.heads;
     m_result = std::move(result);
-    if (shapeChanged)
+    if (shapeChanged) {
+        m_keepSelection = false;
         rebuildSelectors();
+        m_keepSelection = true;
+    }
     if (m_mode == Mode::TwoSentences)
         runSecond();
     rebuildWhenVisible();
@@ -151,9 +163,13 @@ void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
 
 void ComparisonWidget::rebuildSelectors()
 {
-    const auto previous = heads();
-    for (QComboBox* box : m_selectors)
+    const auto previous = m_keepSelection ? heads() : std::vector<std::pair<int, int>>{};
+    // Out of the layout at once: a deleteLater'd widget still in it would widen the window meanwhile.
+    for (QComboBox* box : m_selectors) {
+        m_selectorRow->removeWidget(box);
+        box->hide();
         box->deleteLater();
+    }
     m_selectors.clear();
     if (!m_result)
         return;
@@ -191,8 +207,11 @@ void ComparisonWidget::runSecond()
 void ComparisonWidget::rebuildPanes()
 {
     m_dirty = false;
-    for (HeatmapWidget* pane : m_panes)
+    for (HeatmapWidget* pane : m_panes) {
+        m_paneRow->removeWidget(pane);
+        pane->hide();
         pane->deleteLater();
+    }
     m_panes.clear();
     m_note->clear();
     if (!m_result || !m_result->run.maps)
@@ -209,6 +228,11 @@ void ComparisonWidget::rebuildPanes()
             HeatmapWidget* pane = addPane();
             pane->setStyle(m_style);
             showHead(*pane, m_result, layer, head);
+            if (!pane->isTiled()) {
+                HeatmapData d = pane->data();
+                d.title = shortTitle(*m_result, layer, head);
+                pane->setData(d);
+            }
         }
     } else if (m_mode == Mode::Difference) {
         if (n > kDenseHeatmapLimit || selected.size() < 2) {
@@ -217,6 +241,8 @@ void ComparisonWidget::rebuildPanes()
         }
         HeatmapData a = headHeatmap(*m_result, selected[0].first, selected[0].second);
         HeatmapData b = headHeatmap(*m_result, selected[1].first, selected[1].second);
+        a.title = shortTitle(*m_result, selected[0].first, selected[0].second);
+        b.title = shortTitle(*m_result, selected[1].first, selected[1].second);
         HeatmapData diff = a;
         for (size_t i = 0; i < diff.values.size(); ++i)
             diff.values[i] = a.values[i] - b.values[i];

@@ -62,6 +62,7 @@ private:
     std::vector<HeatmapWidget*> m_panes;
     AnalysisRunner* m_secondRunner = nullptr;
     QTimer* m_debounce = nullptr;
+    bool m_keepSelection = true;
     bool m_dirty = false; // panes are rebuilt when the tab is shown, not for every result in the background
 };
 
