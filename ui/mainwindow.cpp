@@ -9,8 +9,10 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/syntheticengine.h"
+#include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
+#include "model/modelcatalog.h"
 
 #include <QAction>
 
@@ -87,16 +89,41 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
 
     buildMenus();
+    m_modelBox->insertSeparator(0);
+    m_modelBox->addItem(tr("Open folder…"));
+    populateModels();
+    applyStyle();
+    // A built-in model when there is one, else the worked example.
+    const int workedExample = findModel(WorkedExampleEngine().displayName());
+    if (m_entries.front().folder.isEmpty() || !selectEngine(0))
+        selectEngine(workedExample);
+    resize(1280, 800);
+}
+
+void MainWindow::populateModels()
+{
+    QStringList seen;
+    for (const ModelInfo& info : ModelCatalog::builtinModels()) {
+        addModelFolder(info.path, info.name);
+        seen << QDir(info.path).canonicalPath();
+    }
+    for (const QString& folder : ModelCatalog::recent()) {
+        if (seen.contains(QDir(folder).canonicalPath()))
+            continue;
+        const auto info = ModelCatalog::describe(folder);
+        addModelFolder(folder, info ? info->name : QDir(folder).dirName());
+        seen << QDir(folder).canonicalPath();
+    }
+    for (const ModelInfo& info : ModelCatalog::cachedModels())
+        if (!seen.contains(QDir(info.path).canonicalPath()))
+            addModelFolder(info.path, info.name);
     addEngine(std::make_shared<WorkedExampleEngine>());
-    addEngine(std::make_shared<SyntheticEngine>(SyntheticEngine::Config{}));
-    SyntheticEngine::Config decoder;
+    SyntheticEngine::Config encoder;
+    encoder.threads = explorerWorkerThreads();
+    addEngine(std::make_shared<SyntheticEngine>(encoder));
+    SyntheticEngine::Config decoder = encoder;
     decoder.causal = true;
     addEngine(std::make_shared<SyntheticEngine>(decoder));
-    m_modelBox->insertSeparator(m_modelBox->count());
-    m_modelBox->addItem(tr("Open folder…"));
-    applyStyle();
-    selectEngine(0);
-    resize(1280, 800);
 }
 
 MainWindow::~MainWindow() = default;
@@ -158,12 +185,11 @@ QWidget* MainWindow::buildInputBar()
             openModelFolder(dir);
     });
     connect(m_modelBox, qOverload<int>(&QComboBox::activated), this, [this](int index) {
-        if (index >= int(m_engines.size())) { // "Open folder…"
+        if (index >= int(m_entries.size())) { // "Open folder…"
+            m_modelBox->setCurrentIndex(m_current);
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
             if (!dir.isEmpty())
                 openModelFolder(dir);
-            else
-                m_modelBox->setCurrentIndex(0);
             return;
         }
         selectEngine(index);
@@ -291,25 +317,52 @@ QWidget* MainWindow::buildStatisticsTab()
 
 int MainWindow::addEngine(std::shared_ptr<const AttentionEngine> engine)
 {
-    const int index = int(m_engines.size());
+    const int index = int(m_entries.size());
     m_modelBox->insertItem(index, engine->displayName());
     m_modelBox->setItemData(index, engine->architecture(), Qt::ToolTipRole);
-    m_engines.push_back(std::move(engine));
+    m_entries.push_back(ModelEntry{QString(), std::move(engine)});
     return index;
+}
+
+int MainWindow::addModelFolder(const QString& folder, const QString& name)
+{
+    const int index = int(m_entries.size());
+    m_modelBox->insertItem(index, name);
+    m_modelBox->setItemData(index, QDir::toNativeSeparators(folder), Qt::ToolTipRole);
+    m_entries.push_back(ModelEntry{folder, nullptr});
+    return index;
+}
+
+int MainWindow::findModel(const QString& name) const
+{
+    for (int i = 0; i < int(m_entries.size()); ++i)
+        if (m_modelBox->itemText(i).startsWith(name))
+            return i;
+    return -1;
 }
 
 std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 {
-    const int index = m_modelBox->currentIndex();
-    return index >= 0 && index < int(m_engines.size()) ? m_engines[size_t(index)] : nullptr;
+    return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine : nullptr;
 }
 
-void MainWindow::selectEngine(int index)
+bool MainWindow::selectEngine(int index)
 {
-    if (index < 0 || index >= int(m_engines.size()))
-        return;
+    if (index < 0 || index >= int(m_entries.size()))
+        return false;
+    ModelEntry& entry = m_entries[size_t(index)];
+    if (!entry.engine) {
+        try {
+            entry.engine = TransformerEngine::open(entry.folder, explorerWorkerThreads());
+        } catch (const EngineError& e) {
+            showFailure(QString::fromStdString(e.what()));
+            m_modelBox->setCurrentIndex(std::max(0, m_current));
+            return false;
+        }
+    }
+    m_current = index;
     m_modelBox->setCurrentIndex(index);
-    const auto engine = m_engines[size_t(index)];
+    const auto engine = entry.engine;
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
     if (const auto fixed = engine->fixedText()) {
@@ -320,13 +373,17 @@ void MainWindow::selectEngine(int index)
         m_textA->setReadOnly(false);
     }
     runNow();
+    return true;
 }
 
 void MainWindow::setTexts(const QString& textA, const QString& textB)
 {
-    // Examples on the fixed worked example switch to the synthetic encoder demo so that they show.
-    if (currentEngine() && currentEngine()->fixedText() && m_engines.size() > 1)
-        selectEngine(1);
+    // Examples on the fixed worked example switch to the first model that takes text, so that they show.
+    if (currentEngine() && currentEngine()->fixedText()) {
+        for (int i = 0; i < int(m_entries.size()); ++i)
+            if ((!m_entries[size_t(i)].engine || !m_entries[size_t(i)].engine->fixedText()) && selectEngine(i))
+                break;
+    }
     {
         const QSignalBlocker a(m_textA), b(m_textB);
         m_textA->setPlainText(textA);
@@ -337,10 +394,24 @@ void MainWindow::setTexts(const QString& textA, const QString& textB)
 
 void MainWindow::openModelFolder(const QString& path)
 {
-    // The model runtime (core/model) plugs in here through an AttentionEngine; until it is part of the
-    // build a folder cannot be opened.
-    showFailure(tr("%1: opening model folders needs the model runtime, which is not in this build yet")
-                    .arg(QDir::toNativeSeparators(path)));
+    const QString canonical = QDir(path).canonicalPath();
+    for (int i = 0; i < int(m_entries.size()); ++i)
+        if (!m_entries[size_t(i)].folder.isEmpty() && QDir(m_entries[size_t(i)].folder).canonicalPath() == canonical) {
+            selectEngine(i);
+            return;
+        }
+    const auto info = ModelCatalog::describe(path);
+    if (!info) {
+        showFailure(tr("%1: not a model folder (no readable config.json)").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    const int index = addModelFolder(path, info->name);
+    if (selectEngine(index)) {
+        ModelCatalog::addRecent(path);
+    } else {
+        m_entries.erase(m_entries.begin() + index);
+        m_modelBox->removeItem(index);
+    }
 }
 
 void MainWindow::scheduleRun()
@@ -357,7 +428,9 @@ void MainWindow::runNow()
     std::optional<QString> textB;
     if (engine->supportsTextB() && !m_textB->text().trimmed().isEmpty())
         textB = m_textB->text();
-    m_runner->start(engine, m_textA->toPlainText(), textB);
+    AnalysisOptions options;
+    options.threads = explorerWorkerThreads();
+    m_runner->start(engine, m_textA->toPlainText(), textB, options);
 }
 
 void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)

@@ -39,9 +39,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Engines in the model picker (built-in first). Returns the index of the added engine.
+    // Entries of the model picker: built-in models, recent folders, the Hugging Face cache (opened when
+    // chosen), then the worked example and the synthetic demos. Returns the picker index of the entry.
     int addEngine(std::shared_ptr<const AttentionEngine> engine);
-    void selectEngine(int index);
+    int addModelFolder(const QString& folder, const QString& name);
+    int modelCount() const { return int(m_entries.size()); }
+    // Picker index of the first entry whose name starts with `name`, -1 when none.
+    int findModel(const QString& name) const;
+    // Opens the entry's model if needed (errors go to the status bar); false when it cannot be opened.
+    bool selectEngine(int index);
     void setTexts(const QString& textA, const QString& textB = {});
     void openModelFolder(const QString& path);
     void openHead(int layer, int head);
@@ -81,7 +87,14 @@ private:
     void applyThresholds();
     std::shared_ptr<const AttentionEngine> currentEngine() const;
 
-    std::vector<std::shared_ptr<const AttentionEngine>> m_engines;
+    struct ModelEntry
+    {
+        QString folder; // empty for demos
+        std::shared_ptr<const AttentionEngine> engine; // null until a folder is opened
+    };
+    void populateModels();
+    std::vector<ModelEntry> m_entries;
+    int m_current = -1;
     std::shared_ptr<const ExplorerResult> m_result;
     AnalysisRunner* m_runner = nullptr;
     QTimer* m_debounce = nullptr;

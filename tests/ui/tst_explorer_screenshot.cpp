@@ -20,7 +20,10 @@ private Q_SLOTS:
         window.resize(1400, 860);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.selectEngine(1); // synthetic encoder demo
+        // A built-in model when the build has one, else the synthetic encoder demo.
+        int model = window.findModel(QStringLiteral("tiny-bert"));
+        if (model < 0 || !window.selectEngine(model))
+            QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
         window.setTexts(QStringLiteral("The trophy didn't fit into the suitcase because it was too big."));
         QVERIFY(window.runner()->waitForIdle(20000));
         window.openHead(1, 2);

@@ -8,7 +8,14 @@
 #include <QMetaObject>
 #include <QThread>
 
+#include <algorithm>
+
 namespace attnscope {
+
+int explorerWorkerThreads()
+{
+    return std::max(1, QThread::idealThreadCount() - 1);
+}
 
 AnalysisRunner::AnalysisRunner(QObject* parent) : QObject(parent)
 {

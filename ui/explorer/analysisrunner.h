@@ -12,6 +12,10 @@
 
 namespace attnscope {
 
+// Threads the explorer's background work uses: all cores but one, so the GUI thread always finds a
+// core and the window stays responsive while a long input is computed.
+int explorerWorkerThreads();
+
 // Runs explorer jobs (model run + statistics) on worker threads. Starting a job cancels the previous
 // one (its std::atomic<bool> is raised; the runtime and the statistics poll it) and outdates it: a result
 // that arrives for an outdated job is dropped, never shown over a newer one.

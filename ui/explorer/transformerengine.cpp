@@ -1,0 +1,101 @@
+#include "explorer/transformerengine.h"
+
+#include "model/transformermodel.h"
+#include "tokenizer/tokenizer.h"
+#include "util/operationcancelled.h"
+
+#include <QDir>
+
+#include <algorithm>
+
+namespace attnscope {
+
+std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder, int threads)
+{
+    std::shared_ptr<TransformerEngine> engine(new TransformerEngine);
+    engine->m_threads = threads;
+    try {
+        engine->m_model = TransformerModel::open(folder);
+    } catch (const ModelError& e) {
+        throw EngineError(e.what());
+    }
+    engine->m_tokenizer = engine->m_model->tokenizer();
+    if (!engine->m_tokenizer) {
+        try {
+            engine->m_ownTokenizer = Tokenizer::fromFolder(folder);
+            engine->m_tokenizer = engine->m_ownTokenizer.get();
+        } catch (const TokenizerError& e) {
+            throw EngineError(QDir::toNativeSeparators(folder).toStdString() +
+                              ": the explorer needs a tokenizer (tokenizer.json, vocab.txt or vocab.json + merges.txt): " +
+                              e.what());
+        }
+    }
+    return engine;
+}
+
+TransformerEngine::~TransformerEngine() = default;
+
+QString TransformerEngine::displayName() const
+{
+    return m_model->info().name;
+}
+
+QString TransformerEngine::architecture() const
+{
+    const ModelInfo& info = m_model->info();
+    return QStringLiteral("%1 %2, %3 layers × %4 heads").arg(info.architecture, info.kind).arg(info.layers).arg(info.heads);
+}
+
+bool TransformerEngine::supportsTextB() const
+{
+    return m_model->info().kind == QLatin1String("encoder");
+}
+
+AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QString>& textB,
+                                    const std::atomic<bool>* cancel) const
+{
+    Encoding encoding;
+    try {
+        encoding = m_tokenizer->encode(textA, supportsTextB() ? textB : std::nullopt);
+    } catch (const TokenizerError& e) {
+        throw EngineError(e.what());
+    }
+    AttentionRun run;
+    const int n = encoding.size();
+    if (n == 0)
+        throw EngineError(m_model->info().name.toStdString() + ": the text gives no tokens; type something");
+    const std::optional<int> cls = m_tokenizer->clsId(), bos = m_tokenizer->bosId();
+    const std::optional<int> sep = m_tokenizer->sepId(), eos = m_tokenizer->eosId();
+    for (int i = 0; i < n; ++i) {
+        const int id = encoding.ids[size_t(i)];
+        const auto [b, e] = encoding.offsets[size_t(i)];
+        const int sequence = encoding.sequenceIds[size_t(i)];
+        const bool special = encoding.special[size_t(i)];
+        QString label = encoding.tokens.at(i);
+        if (!special && e > b && sequence >= 0)
+            label = substringByCodePoints(sequence == 1 && textB ? *textB : textA, b, e);
+        run.labels << label;
+        run.tokens << encoding.tokens.at(i);
+        run.roles.special.push_back(special);
+        if (special && ((cls && id == *cls) || (bos && id == *bos)))
+            run.roles.clsPositions.push_back(i);
+        else if (special && ((sep && id == *sep) || (eos && id == *eos)))
+            run.roles.sepPositions.push_back(i);
+    }
+    RunOptions options;
+    options.threads = m_threads;
+    options.cancel = cancel;
+    try {
+        const AttentionCapture capture = m_model->run(encoding.ids, encoding.typeIds, options);
+        run.maps = capture.maps;
+        run.roles.causal = capture.causal;
+    } catch (const OperationCancelled&) {
+        return run; // null maps: cancelled
+    } catch (const ModelError& e) {
+        throw EngineError(e.what());
+    }
+    run.backend = QStringLiteral("CPU");
+    return run;
+}
+
+} // namespace attnscope

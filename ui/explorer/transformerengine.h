@@ -1,0 +1,36 @@
+#pragma once
+
+#include "explorer/attentionengine.h"
+
+#include <memory>
+
+namespace attnscope {
+
+class Tokenizer;
+class TransformerModel;
+
+// A real model folder (core/model's TransformerModel) with its tokenizer. Token labels are the exact
+// substrings of the typed text (Encoding offsets), special tokens keep their vocabulary text.
+class TransformerEngine final : public AttentionEngine
+{
+public:
+    // Throws EngineError with the runtime's one-line message when the folder cannot be opened.
+    static std::shared_ptr<TransformerEngine> open(const QString& folder, int threads = 0);
+    ~TransformerEngine() override;
+
+    QString displayName() const override;
+    QString architecture() const override;
+    bool supportsTextB() const override;
+    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
+                     const std::atomic<bool>* cancel) const override;
+    const TransformerModel& model() const { return *m_model; }
+
+private:
+    TransformerEngine() = default;
+    std::unique_ptr<TransformerModel> m_model;
+    std::unique_ptr<Tokenizer> m_ownTokenizer; // when the model does not carry one itself
+    const Tokenizer* m_tokenizer = nullptr;
+    int m_threads = 0;
+};
+
+} // namespace attnscope
