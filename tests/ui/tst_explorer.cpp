@@ -7,6 +7,7 @@
 #include "explorer/headgridwidget.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/syntheticengine.h"
+#include "explorer/transformerengine.h"
 #include "explorer/wordtokenizer.h"
 #include "heatmapwidget.h"
 #include "mainwindow.h"
@@ -145,6 +146,41 @@ private Q_SLOTS:
         }
         QCOMPARE(words.tokens.at(6), QStringLiteral("büyüktü"));
         QCOMPARE(wordTokenize(QStringLiteral("didn't"), std::nullopt, true).tokens.at(1), QStringLiteral("didn't"));
+    }
+
+    void realModelLabelsAreExactSubstrings()
+    {
+        const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
+        if (!QFileInfo::exists(folder + QStringLiteral("/config.json")))
+            QSKIP("oracle fixtures not available");
+        const auto engine = TransformerEngine::open(folder, 1);
+        // The WordPiece tokenizer lower-cases; the labels must keep what was typed.
+        const QString text = QStringLiteral("The quick brown fox jumps over the lazy dog.");
+        const AttentionRun run = engine->run(text, std::nullopt, nullptr);
+        QVERIFY(run.maps);
+        QCOMPARE(run.labels.size(), run.maps->queries());
+        QCOMPARE(run.tokens.at(1), QStringLiteral("the"));
+        QCOMPARE(run.labels.at(1), QStringLiteral("The"));
+        QCOMPARE(run.labels.at(0), QStringLiteral("[CLS]"));
+        QCOMPARE(run.labels.last(), QStringLiteral("[SEP]"));
+        QCOMPARE(run.roles.clsPositions, std::vector<int>{0});
+        QCOMPARE(run.roles.sepPositions, std::vector<int>{int(run.labels.size()) - 1});
+        QVERIFY(run.roles.isSpecial(0) && !run.roles.isSpecial(1));
+        QVERIFY(!run.roles.causal);
+        QStringList words;
+        for (int i = 1; i + 1 < run.labels.size(); ++i)
+            words << run.labels.at(i);
+        QCOMPARE(words.join(QString()), QString(text).remove(QLatin1Char(' ')));
+        // A cancelled run returns no maps rather than an error.
+        const std::atomic<bool> cancelled{true};
+        QVERIFY(!engine->run(text, std::nullopt, &cancelled).maps);
+        // A folder that is not a model gives a one-line error naming it.
+        try {
+            TransformerEngine::open(QStringLiteral("/nonexistent/folder"));
+            QFAIL("opened a folder that does not exist");
+        } catch (const EngineError& e) {
+            QVERIFY(QString::fromStdString(e.what()).contains(QStringLiteral("/nonexistent/folder")));
+        }
     }
 
     void syntheticHeadsShowTheirDesignedPatterns()

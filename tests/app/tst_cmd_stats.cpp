@@ -1,0 +1,101 @@
+// attnscope stats --json on the oracle BERT fixture: the statistics must match the definitions in
+// docs/metrics.md applied by hand to the upstream attention probabilities (case.json).
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+#include <cmath>
+
+class TestCmdStats : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void matchesHandComputationOnOracleBert()
+    {
+        const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
+        QFile caseFile(folder + QStringLiteral("/case.json"));
+        if (!caseFile.open(QIODevice::ReadOnly))
+            QSKIP("oracle fixtures not available");
+        const QJsonObject fixture = QJsonDocument::fromJson(caseFile.readAll()).object();
+        const QString text = fixture.value(QStringLiteral("text")).toString();
+
+        QProcess process;
+        process.start(QStringLiteral(ATTNSCOPE_BINARY),
+                      {QStringLiteral("stats"), QStringLiteral("--model"), folder, QStringLiteral("--text"), text,
+                       QStringLiteral("--json")});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        const QJsonObject out = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        QCOMPARE(out.value(QStringLiteral("tokens")).toArray(), fixture.value(QStringLiteral("tokens")).toArray());
+
+        // Independent truth: the definitions applied to upstream's P, special rows ([CLS], [SEP]) excluded.
+        const QJsonArray tokens = fixture.value(QStringLiteral("tokens")).toArray();
+        const int n = tokens.size();
+        auto special = [&](int i) { return tokens.at(i).toString().startsWith(QLatin1Char('[')); };
+        const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
+        const QJsonArray heads = out.value(QStringLiteral("heads")).toArray();
+        QCOMPARE(heads.size(), attentions.size() * attentions.at(0).toArray().size());
+        for (const QJsonValue& value : heads) {
+            const QJsonObject h = value.toObject();
+            const QJsonArray p = attentions.at(h.value(QStringLiteral("layer")).toInt())
+                                     .toArray()
+                                     .at(h.value(QStringLiteral("head")).toInt())
+                                     .toArray();
+            double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, self = 0, prev = 0, next = 0;
+            int rows = 0;
+            for (int i = 0; i < n; ++i) {
+                if (special(i))
+                    continue;
+                const QJsonArray row = p.at(i).toArray();
+                ++rows;
+                for (int j = 0; j < n; ++j) {
+                    const double v = row.at(j).toDouble();
+                    if (v > 0)
+                        entropy -= v * std::log(v);
+                }
+                sink += row.at(0).toDouble();
+                for (int j = 0; j < 4; ++j)
+                    sink4 += row.at(j).toDouble();
+                sep += row.at(n - 1).toDouble(); // the only [SEP]
+                cls += row.at(0).toDouble();
+                self += row.at(i).toDouble();
+                prev += row.at(i - 1).toDouble(); // i >= 1 for every word row
+                next += row.at(i + 1).toDouble(); // i + 1 < n for every word row
+            }
+            const std::vector<std::pair<QString, double>> expected{
+                {QStringLiteral("entropy"), entropy / rows}, {QStringLiteral("sink_mass"), sink / rows},
+                {QStringLiteral("sink4_mass"), sink4 / rows}, {QStringLiteral("sep_mass"), sep / rows},
+                {QStringLiteral("cls_mass"), cls / rows},     {QStringLiteral("self"), self / rows},
+                {QStringLiteral("prev"), prev / rows},        {QStringLiteral("next"), next / rows}};
+            for (const auto& [key, want] : expected)
+                QVERIFY2(std::abs(h.value(key).toDouble() - want) < 1e-4,
+                         qPrintable(QStringLiteral("L%1 H%2 %3: %4 vs %5")
+                                        .arg(h.value(QStringLiteral("layer")).toInt())
+                                        .arg(h.value(QStringLiteral("head")).toInt())
+                                        .arg(key)
+                                        .arg(h.value(key).toDouble())
+                                        .arg(want)));
+            QVERIFY(!h.value(QStringLiteral("label")).toString().isEmpty());
+        }
+    }
+
+    void badModelIsOneLineError()
+    {
+        QProcess process;
+        process.start(QStringLiteral(ATTNSCOPE_BINARY), {QStringLiteral("stats"), QStringLiteral("--model"),
+                                                         QStringLiteral("/nonexistent/model"), QStringLiteral("--text"),
+                                                         QStringLiteral("hello"), QStringLiteral("--json")});
+        QVERIFY(process.waitForFinished(30000));
+        QVERIFY(process.exitCode() != 0);
+        const QString err = QString::fromUtf8(process.readAllStandardError()).trimmed();
+        QVERIFY(!err.isEmpty());
+        QCOMPARE(err.count(QLatin1Char('\n')), 0);
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCmdStats)
+#include "tst_cmd_stats.moc"
