@@ -27,7 +27,13 @@ QString lessonNumber(double value)
     const double rounded = std::round(value);
     if (std::abs(value - rounded) < 1e-9 && std::abs(rounded) < 1e15)
         return withMinusSign(QString::number(qint64(rounded)));
-    return withMinusSign(QString::number(value, 'f', 3));
+    // Three decimals, trailing zeros dropped: 1.5, 2.828, 0.09.
+    QString text = QString::number(value, 'f', 3);
+    while (text.endsWith(QLatin1Char('0')))
+        text.chop(1);
+    if (text.endsWith(QLatin1Char('.')))
+        text.chop(1);
+    return withMinusSign(text);
 }
 
 QString lessonFixed(double value)

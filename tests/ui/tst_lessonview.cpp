@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -243,8 +244,24 @@ void TestLessonView::lessonWindowScreenshot()
         return;
     if (qEnvironmentVariableIsSet("ATTNSCOPE_LESSON_LARGE"))
         window.view()->setLargeFonts(true);
+    LessonStepWidget* step = window.view()->stepWidget();
+    QTest::mouseMove(step, QPoint(2, 2));
+    QTest::mouseMove(step, step->currentLayout().cellRect(2, 0).center().toPoint());
     QTest::qWait(200);
-    QVERIFY(window.grab().save(QString::fromLocal8Bit(path)));
+    const QString base = QString::fromLocal8Bit(path);
+    QVERIFY(window.grab().save(base));
+    // One more picture per experiment tab: base-tab1.png, ...
+    for (QTabWidget* tabs : window.findChildren<QTabWidget*>()) {
+        if (tabs->tabText(0) != QStringLiteral("Scaling"))
+            continue;
+        for (int t = 1; t < tabs->count(); ++t) {
+            tabs->setCurrentIndex(t);
+            QTest::qWait(100);
+            QString name = base;
+            name.replace(QStringLiteral(".png"), QStringLiteral("-tab%1.png").arg(t));
+            QVERIFY(window.grab().save(name));
+        }
+    }
 }
 
 QTEST_MAIN(TestLessonView)

@@ -75,7 +75,13 @@ std::optional<double> LessonStepPainter::colorParameter(const LessonStep& step, 
 
 QString LessonStepPainter::cellText(const LessonStep& step, int row, int col)
 {
-    return step.probabilities ? lessonFixed(step.value(row, col)) : lessonNumber(step.value(row, col));
+    // Integers stay integers (the scores of the example); otherwise every cell gets three decimals so
+    // that the columns line up.
+    bool integers = !step.probabilities;
+    for (int r = 0; r < step.rows() && integers; ++r)
+        for (int c = 0; c < step.cols() && integers; ++c)
+            integers = std::isinf(step.value(r, c)) || std::abs(step.value(r, c) - std::round(step.value(r, c))) < 1e-9;
+    return integers ? lessonNumber(step.value(row, col)) : lessonFixed(step.value(row, col));
 }
 
 LessonStepLayout LessonStepPainter::layout(QRectF target, QPainter& painter) const
@@ -97,7 +103,7 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
         l.title = QRectF(target.left(), y, target.width(), titleMetrics.height() * 1.3);
         y = l.title.bottom();
     }
-    if (m_style.showFormula) {
+    if (m_style.showFormula && !m_step.formula.isEmpty()) {
         l.formula = QRectF(target.left(), y, target.width(), formulaMetrics.height() * 1.5);
         y = l.formula.bottom();
     }
@@ -116,8 +122,8 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
     const double availableWidth = std::max(1.0, target.right() - target.left() - l.rowLabelWidth);
     const double availableHeight = std::max(1.0, target.bottom() - y - l.colLabelHeight);
     const double maxCellWidth = widest + 2.5 * metrics.averageCharWidth();
-    l.cellWidth = std::max(1.0, std::min(availableWidth / std::max(1, l.cols), maxCellWidth * 1.4));
-    l.cellHeight = std::max(1.0, std::min(availableHeight / std::max(1, l.rows), metrics.height() * 3.0));
+    l.cellWidth = std::max(1.0, std::min(availableWidth / std::max(1, l.cols), maxCellWidth * 1.8));
+    l.cellHeight = std::max(1.0, std::min(availableHeight / std::max(1, l.rows), metrics.height() * 3.6));
     l.cells = QRectF(target.left() + l.rowLabelWidth, y + l.colLabelHeight, l.cellWidth * l.cols, l.cellHeight * l.rows);
     return l;
 }
@@ -130,9 +136,10 @@ void LessonStepPainter::paint(QPainter& painter, QRectF target) const
     painter.setPen(Qt::black);
     if (m_style.showTitle) {
         painter.setFont(titleFont(font));
-        painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter, m_step.title);
+        painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
+                         QFontMetricsF(painter.font(), painter.device()).elidedText(m_step.title, Qt::ElideRight, l.title.width()));
     }
-    if (m_style.showFormula) {
+    if (m_style.showFormula && !m_step.formula.isEmpty()) {
         painter.setFont(formulaFont(font));
         painter.setPen(QColor(30, 60, 120));
         painter.drawText(l.formula, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,

@@ -478,9 +478,11 @@ void LessonView::updateCausalComparison()
     o.causal = true;
     masked.setOptions(o);
     LessonStep a = open.step(LessonStepKind::Softmax);
-    a.title = tr("Softmax without the mask");
+    a.title = tr("Without the mask");
+    a.formula.clear();
     LessonStep b = masked.step(LessonStepKind::Softmax);
-    b.title = tr("Softmax with the causal mask (rows renormalised)");
+    b.title = tr("With the causal mask");
+    b.formula = tr("rows renormalised over the visible tokens");
     m_unmaskedSoftmax->setStep(a);
     m_maskedSoftmax->setStep(b);
 }
