@@ -3,6 +3,7 @@
 
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonmatrixtablemodel.h"
+#include "lesson/lessontokentablemodel.h"
 #include "lesson/lessonstepwidget.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
@@ -230,6 +231,18 @@ void TestLessonView::openInLessonReplacesTheLesson()
     QCOMPARE(view.matrixModel(LessonInput::Q)->rowCount(), 4);
     QCOMPARE(view.stepWidget()->step().rowLabels.at(3), QStringLiteral("d"));
     QCOMPARE(view.stepWidget()->step().value(0, 1), 0.0); // causal: a does not see b
+
+    // From a head tensor: 13 tokens is more than a lesson shows; the view says so and keeps its lesson.
+    HeadTensor t(20, 1, 2);
+    for (size_t i = 0; i < t.values.size(); ++i)
+        t.values[i] = float(i % 7) * 0.25f;
+    QString error;
+    QVERIFY(!view.openHead(t, t, t, 0, 0, 13, {}, 0.5, true, &error));
+    QVERIFY(error.contains(QStringLiteral("12")));
+    QCOMPARE(view.lesson().tokenCount(), 4);
+    QVERIFY2(view.openHead(t, t, t, 0, 0, 12, {}, 0.5, true, &error), qPrintable(error));
+    QCOMPARE(view.lesson().tokenCount(), 12);
+    QCOMPARE(view.matrixModel(LessonInput::K)->rowCount(), 12);
 }
 
 // Under xvfb: ATTNSCOPE_LESSON_SCREENSHOT=/path/shot.png writes what the window looks like.
@@ -261,6 +274,16 @@ void TestLessonView::lessonWindowScreenshot()
             name.replace(QStringLiteral(".png"), QStringLiteral("-tab%1.png").arg(t));
             QVERIFY(window.grab().save(name));
         }
+        // Positions with RoPE (dials) and the projection inputs.
+        tabs->setCurrentIndex(2);
+        LessonModel rope;
+        rope.setInputMode(LessonInputMode::Projections);
+        rope.setPositions(LessonPositions::Rope, 10.0);
+        window.view()->setLesson(rope);
+        QTest::qWait(100);
+        QString name = base;
+        name.replace(QStringLiteral(".png"), QStringLiteral("-rope.png"));
+        QVERIFY(window.grab().save(name));
     }
 }
 

@@ -4,6 +4,7 @@
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonhistogramwidget.h"
 #include "lesson/lessonmatrixtablemodel.h"
+#include "lesson/lessontokentablemodel.h"
 #include "lesson/lessonnumbers.h"
 #include "lesson/lessonropedialswidget.h"
 #include "lesson/lessonstepwidget.h"
@@ -369,6 +370,18 @@ void LessonView::setLesson(const LessonModel& lesson)
     lessonEdited();
 }
 
+bool LessonView::openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
+                          int tokenCount, const QStringList& tokens, double scale, bool causal, QString* error)
+{
+    try {
+        setLesson(LessonModel::fromHead(q, k, v, head, firstToken, tokenCount, tokens, scale, causal));
+    } catch (const std::invalid_argument& e) {
+        *error = tr("Cannot open this head in the lesson: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
 LessonPaintStyle LessonView::paintStyle() const
 {
     LessonPaintStyle style;
@@ -449,6 +462,8 @@ void LessonView::updateStep()
 {
     const LessonStep& step = m_lesson.step(m_step);
     m_stepWidget->setStep(step);
+    // The read-out belongs to the numbers it explained: after a change it is rebuilt on the next hover.
+    m_hoverLabel->setText(tr("Point at a cell to see how its number was computed."));
     m_stepLabel->setText(tr("Step %1 of %2: %3").arg(m_step + 1).arg(kLessonStepCount).arg(step.title));
     m_previous->setEnabled(m_step > 0);
     m_next->setEnabled(m_step < kLessonStepCount - 1);

@@ -41,6 +41,11 @@ public:
 
     // "Open in lesson": replaces what the view shows (e.g. LessonModel::fromHead of a selected head).
     void setLesson(const LessonModel& lesson);
+    // "Open in lesson" from the explorer: head `head` of a layer's Q, K (after RoPE) and V for tokens
+    // [firstToken, firstToken + tokenCount), at most 12 (see LessonModel::fromHead). Returns false and
+    // sets *error (a sentence for the user) when the range or the shapes do not fit; the view is unchanged.
+    bool openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
+                  int tokenCount, const QStringList& tokens, double scale, bool causal, QString* error);
     const LessonModel& lesson() const { return m_lesson; }
 
     int currentStep() const { return m_step; } // 0..4, LessonStepKind
