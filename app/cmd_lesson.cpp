@@ -6,7 +6,6 @@
 
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonmodel.h"
-#include "lesson/lessonnumbers.h"
 #include "lesson/lessonsteppainter.h"
 
 #include <QCommandLineParser>
@@ -78,7 +77,7 @@ int runLesson(const QStringList& arguments)
         for (int r = 0; r < s.rows(); ++r) {
             text += s.rowLabels.value(r).leftJustified(10);
             for (int c = 0; c < s.cols(); ++c)
-                text += (s.probabilities ? lessonFixed(s.value(r, c)) : lessonNumber(s.value(r, c))).rightJustified(9);
+                text += LessonStepPainter::cellText(s, r, c).rightJustified(9);
             text += QLatin1Char('\n');
         }
         printOut(text);

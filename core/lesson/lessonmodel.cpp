@@ -436,8 +436,8 @@ void LessonModel::recompute()
     // 3. Mask.
     LessonStep& masked = prepare(LessonStepKind::Mask, tr("3. Mask"), n);
     masked.formula = m_options.causal
-                         ? tr("S + M, with M = \u2212\u221E above the diagonal: a token sees itself and the tokens before it")
-                         : tr("no mask: every token sees every token");
+                         ? tr("S' + M, M = \u2212\u221E above the diagonal")
+                         : tr("S' (no mask: every token sees every token)");
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             const bool hidden = m_options.causal && j > i;
