@@ -101,6 +101,16 @@ QString HeatmapExporter::legendText() const
     return text;
 }
 
+HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const
+{
+    QFont font;
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, &device);
+    const double legendHeight = metrics.height() * 1.5;
+    const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
+    return HeatmapPainter(data, m_style).layout(inner, metrics);
+}
+
 void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data) const
 {
     QFont font = painter.font();

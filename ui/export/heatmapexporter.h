@@ -3,6 +3,7 @@
 #include "export/exportformat.h"
 #include "render/headgriddata.h"
 #include "render/heatmapdata.h"
+#include "render/heatmapgeometry.h"
 
 #include <QByteArray>
 #include <QSize>
@@ -11,6 +12,7 @@
 #include <functional>
 
 class QPainter;
+class QPaintDevice;
 class QRectF;
 
 namespace attnscope {
@@ -54,6 +56,8 @@ public:
 
     // The pieces, public for the GUI and tests.
     void paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data) const;
+    // Where paintHeatmapPage puts the cells on a page of the given device (for tests and picking).
+    HeatmapGeometry heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const;
     void paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const;
     QString legendText() const;
     QByteArray heatmapCsv(const HeatmapData& data) const;
