@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QLibraryInfo>
 #include <QMainWindow>
+#include <QMenu>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -87,8 +88,10 @@ private Q_SLOTS:
         LanguageManager manager;
         QVERIFY(manager.setLanguage(QString()));
         QCOMPARE(manager.language(), QStringLiteral("tr"));
-        LanguageMenu menu(&manager);
+        QMenu menu;
+        LanguageMenu language(&manager, &menu);
         QCOMPARE(menu.title(), QStringLiteral("&Dil"));
+        QCOMPARE(menu.actions().size(), 4); // system default, separator, English, Türkçe
         QCOMPARE(QLocale().toString(0.5, 'g', 4), QStringLiteral("0,5")); // Turkish decimal comma
     }
 
@@ -98,7 +101,8 @@ private Q_SLOTS:
         QVERIFY(manager.setLanguage(QStringLiteral("tr")));
         QMainWindow window;
         PresenterMode presenter(&window);
-        LanguageMenu languageMenu(&manager, &window);
+        QMenu languageMenu(&window);
+        LanguageMenu language(&manager, &languageMenu);
         BatchExportDialog dialog(&window);
         QCOMPARE(presenter.toggleAction()->text(), QStringLiteral("&Sunum kipi"));
         QCOMPARE(presenter.fullScreenAction()->text(), QStringLiteral("&Tam ekran"));

@@ -78,18 +78,17 @@ bool LanguageManager::setLanguage(const QString& requested)
     return true;
 }
 
-LanguageMenu::LanguageMenu(LanguageManager* manager, QWidget* parent)
-    : QMenu(parent), m_manager(manager), m_group(new QActionGroup(this))
+LanguageMenu::LanguageMenu(LanguageManager* manager, QMenu* menu)
+    : QObject(menu), m_manager(manager), m_menu(menu), m_group(new QActionGroup(this))
 {
-    setObjectName(QStringLiteral("languageMenu"));
     m_group->setExclusive(true);
-    m_system = addAction(QString());
+    m_system = m_menu->addAction(QString());
     m_system->setCheckable(true);
     m_system->setData(QString());
     m_group->addAction(m_system);
-    addSeparator();
+    m_menu->addSeparator();
     for (const QString& code : LanguageManager::availableLanguages()) {
-        QAction* action = addAction(LanguageManager::nativeName(code));
+        QAction* action = m_menu->addAction(LanguageManager::nativeName(code));
         action->setCheckable(true);
         action->setData(code);
         m_group->addAction(action);
@@ -102,20 +101,21 @@ LanguageMenu::LanguageMenu(LanguageManager* manager, QWidget* parent)
         }
     });
     connect(m_manager, &LanguageManager::languageChanged, this, &LanguageMenu::syncChecks);
+    m_menu->installEventFilter(this);
     retranslate();
     syncChecks();
 }
 
-void LanguageMenu::changeEvent(QEvent* event)
+bool LanguageMenu::eventFilter(QObject* watched, QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (watched == m_menu && event->type() == QEvent::LanguageChange)
         retranslate();
-    QMenu::changeEvent(event);
+    return QObject::eventFilter(watched, event);
 }
 
 void LanguageMenu::retranslate()
 {
-    setTitle(tr("&Language"));
+    m_menu->setTitle(tr("&Language"));
     m_system->setText(tr("System default (%1)").arg(LanguageManager::nativeName(LanguageManager::systemLanguage())));
 }
 

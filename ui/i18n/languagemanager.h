@@ -46,21 +46,24 @@ private:
 };
 
 // The "Language" menu: "System default" and one entry per language (in its own name), checkable.
-// Choosing one switches at once and is remembered in AppSettings.
-class LanguageMenu : public QMenu
+// Choosing one switches at once and is remembered in AppSettings. It fills a menu it is given (the
+// window's own Language menu) and keeps that menu's title and entries translated.
+class LanguageMenu : public QObject
 {
     Q_OBJECT
 public:
-    LanguageMenu(LanguageManager* manager, QWidget* parent = nullptr);
+    LanguageMenu(LanguageManager* manager, QMenu* menu);
+    QMenu* menu() const { return m_menu; }
 
 protected:
-    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
     void syncChecks();
 
     LanguageManager* m_manager;
+    QMenu* m_menu;
     QActionGroup* m_group;
     QAction* m_system;
 };
