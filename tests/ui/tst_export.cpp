@@ -31,7 +31,7 @@ std::shared_ptr<DenseAttentionMaps> syntheticMaps()
             for (int q = 0; q < n; ++q) {
                 double sum = 0, e[n];
                 for (int k = 0; k < n; ++k)
-                    sum += e[k] = std::exp(0.7 * l - 0.3 * h + 0.5 * q * k - 0.2 * k);
+                    sum += e[k] = std::exp(0.4 * (h + 1) * q * k / 3.0 - 0.6 * (l + 1) * k + 0.3 * h * (k == 0));
                 for (int k = 0; k < n; ++k)
                     p.push_back(float(e[k] / sum));
             }
@@ -184,6 +184,8 @@ private Q_SLOTS:
         HeatmapStyle style;
         style.colorMap = ColorMapKind::Magma;
         const QImage image = renderHeadGridImage(grid, style, 900, 600);
+        if (const QString out = qEnvironmentVariable("ATTNSCOPE_TEST_OUTPUT"); !out.isEmpty())
+            image.save(out + QStringLiteral("/grid-synthetic.png")); // for a person to look at
         QFont font;
         font.setPointSizeF(style.fontPointSize);
         const QFontMetricsF metrics(font, &image);
