@@ -76,7 +76,9 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
     if (m_style.showColorBar) {
         const QRectF area = geometry.area();
         const double barHeight = std::min(area.height(), geometry.cellHeight() * m_data.rows);
-        paintColorBar(painter, QRectF(area.right() + 2 * kGap, area.top(), kColorBarWidth, std::max(20.0, barHeight)));
+        // Next to the cells when the fitted matrix is narrower than its area (square cells).
+        const double cellsRight = std::min(area.right(), area.left() + geometry.cellWidth() * m_data.cols);
+        paintColorBar(painter, QRectF(cellsRight + 2 * kGap, area.top(), kColorBarWidth, std::max(20.0, barHeight)));
     }
 }
 
