@@ -164,6 +164,10 @@ void HeatmapWidget::updateExactBlock()
     // Whole rows: the per-row max and the discount need every key of a row.
     if (m_block.rows > 0 && m_block.firstRow <= row0 && m_block.firstRow + m_block.rows >= row1)
         return;
+    // Half a view of margin above and below, so that panning rarely needs a new fetch.
+    const int margin = (row1 - row0) / 2;
+    row0 = std::max(0, row0 - margin);
+    row1 = std::min(m_data.rows, row1 + margin);
     HeatmapData block;
     block.rows = row1 - row0;
     block.cols = m_data.cols;

@@ -66,12 +66,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(buildGridPane());
     m_tabs = new QTabWidget(splitter);
-    m_tabs->addTab(buildHeatmapTab(), tr("Heatmap"));
+    m_tabs->addTab(buildHeatmapTab(), QString());
     m_comparison = new ComparisonWidget(m_tabs);
-    m_tabs->addTab(m_comparison, tr("Compare heads"));
+    m_tabs->addTab(m_comparison, QString());
     m_arcs = new ArcWidget(m_tabs);
-    m_tabs->addTab(m_arcs, tr("Arcs"));
-    m_tabs->addTab(buildStatisticsTab(), tr("Statistics"));
+    m_tabs->addTab(m_arcs, QString());
+    m_tabs->addTab(buildStatisticsTab(), QString());
+    onRetranslate([this] {
+        m_tabs->setTabText(0, tr("Heatmap"));
+        m_tabs->setTabText(1, tr("Compare heads"));
+        m_tabs->setTabText(2, tr("Arcs"));
+        m_tabs->setTabText(3, tr("Statistics"));
+    });
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
@@ -90,7 +96,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildMenus();
     m_modelBox->insertSeparator(0);
-    m_modelBox->addItem(tr("Open folder…"));
+    m_modelBox->addItem(QString());
+    onRetranslate([this] { m_modelBox->setItemText(m_modelBox->count() - 1, tr("Open folder…")); });
     populateModels();
     applyStyle();
     // A built-in model when there is one, else the worked example.
@@ -130,33 +137,50 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Open model folder…"), this, [this] {
+    QMenu* file = menuBar()->addMenu(QString());
+    onRetranslate([file] { file->setTitle(tr("&File")); });
+    QAction* openAction = file->addAction(QString(), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
         if (!dir.isEmpty())
             openModelFolder(dir);
     });
     file->addSeparator();
-    file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QAction* quitAction = file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+    onRetranslate([openAction, quitAction] {
+        openAction->setText(tr("Open model folder…"));
+        quitAction->setText(tr("Quit"));
+    });
 
-    QMenu* examples = menuBar()->addMenu(tr("E&xamples"));
+    QMenu* examples = menuBar()->addMenu(QString());
+    examples->setObjectName(QStringLiteral("examplesMenu"));
     for (const QString& sentence : exampleSentences()) {
-        const QString title = sentence.size() > 70 ? tr("Long paragraph (attention sinks)") : sentence;
-        examples->addAction(title, this, [this, sentence] { setTexts(sentence); });
+        QAction* action = examples->addAction(sentence, this, [this, sentence] { setTexts(sentence); });
+        if (sentence.size() > 70)
+            onRetranslate([action] { action->setText(tr("Long paragraph (attention sinks)")); });
     }
+    onRetranslate([examples] { examples->setTitle(tr("E&xamples")); });
 
-    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
-    m_viewMenu->addAction(tr("Fit heatmap"), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
-    QAction* discount = m_viewMenu->addAction(tr("Discount special tokens"));
+    QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
+    QAction* discount = m_viewMenu->addAction(QString());
+    onRetranslate([this, fitAction, discount] {
+        m_viewMenu->setTitle(tr("&View"));
+        fitAction->setText(tr("Fit heatmap"));
+        discount->setText(tr("Discount special tokens"));
+    });
     discount->setCheckable(true);
     connect(discount, &QAction::toggled, m_discount, &QCheckBox::setChecked);
     connect(m_discount, &QCheckBox::toggled, discount, &QAction::setChecked);
 
-    m_exportMenu = menuBar()->addMenu(tr("E&xport"));
+    m_exportMenu = menuBar()->addMenu(QString());
     m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
-    m_languageMenu = menuBar()->addMenu(tr("&Language"));
+    m_languageMenu = menuBar()->addMenu(QString());
     m_languageMenu->setObjectName(QStringLiteral("languageMenu"));
+    onRetranslate([this] {
+        m_exportMenu->setTitle(tr("E&xport"));
+        m_languageMenu->setTitle(tr("&Language"));
+    });
 }
 
 QWidget* MainWindow::buildInputBar()
@@ -168,16 +192,25 @@ QWidget* MainWindow::buildInputBar()
     m_modelBox = new QComboBox(bar);
     m_modelBox->setMinimumContentsLength(36);
     modelRow->addWidget(m_modelBox, 1);
-    auto* open = new QPushButton(tr("Open folder…"), bar);
+    auto* open = new QPushButton(bar);
     modelRow->addWidget(open);
-    form->addRow(tr("Model:"), modelRow);
+    auto* modelLabel = new QLabel(bar);
+    form->addRow(modelLabel, modelRow);
     m_textA = new QPlainTextEdit(bar);
-    m_textA->setPlaceholderText(tr("Type a sentence…"));
     m_textA->setFixedHeight(m_textA->fontMetrics().lineSpacing() * 3 + 12);
-    form->addRow(tr("Text A:"), m_textA);
+    auto* textALabel = new QLabel(bar);
+    form->addRow(textALabel, m_textA);
     m_textB = new QLineEdit(bar);
-    m_textB->setPlaceholderText(tr("Optional second sentence (encoders: [SEP] between A and B)"));
-    form->addRow(tr("Text B:"), m_textB);
+    auto* textBLabel = new QLabel(bar);
+    form->addRow(textBLabel, m_textB);
+    onRetranslate([this, open, modelLabel, textALabel, textBLabel] {
+        open->setText(tr("Open folder…"));
+        modelLabel->setText(tr("Model:"));
+        textALabel->setText(tr("Text A:"));
+        textBLabel->setText(tr("Text B:"));
+        m_textA->setPlaceholderText(tr("Type a sentence…"));
+        m_textB->setPlaceholderText(tr("Optional second sentence (encoders: [SEP] between A and B)"));
+    });
 
     connect(open, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
@@ -207,15 +240,28 @@ QWidget* MainWindow::buildGridPane()
     auto* controls = new QHBoxLayout;
     m_sortBox = new QComboBox(pane);
     m_colorByBox = new QComboBox(pane);
-    m_sortBox->addItem(tr("Head order"));
-    m_colorByBox->addItem(tr("No colour"));
+    m_sortBox->addItem(QString());
+    m_colorByBox->addItem(QString());
     for (HeadMetric metric : allHeadMetrics()) {
-        m_sortBox->addItem(headMetricDisplayName(metric), int(metric));
-        m_colorByBox->addItem(headMetricDisplayName(metric), int(metric));
+        m_sortBox->addItem(QString(), int(metric));
+        m_colorByBox->addItem(QString(), int(metric));
     }
-    controls->addWidget(new QLabel(tr("Sort:"), pane));
+    auto* sortLabel = new QLabel(pane);
+    auto* colourLabel = new QLabel(pane);
+    onRetranslate([this, sortLabel, colourLabel] {
+        sortLabel->setText(tr("Sort:"));
+        colourLabel->setText(tr("Colour:"));
+        m_sortBox->setItemText(0, tr("Head order"));
+        m_colorByBox->setItemText(0, tr("No colour"));
+        const auto metrics = allHeadMetrics();
+        for (size_t i = 0; i < metrics.size(); ++i) {
+            m_sortBox->setItemText(int(i) + 1, headMetricDisplayName(metrics[i]));
+            m_colorByBox->setItemText(int(i) + 1, headMetricDisplayName(metrics[i]));
+        }
+    });
+    controls->addWidget(sortLabel);
     controls->addWidget(m_sortBox, 1);
-    controls->addWidget(new QLabel(tr("Colour:"), pane));
+    controls->addWidget(colourLabel);
     controls->addWidget(m_colorByBox, 1);
     layout->addLayout(controls);
     m_grid = new HeadGridWidget(pane);
@@ -239,21 +285,32 @@ QWidget* MainWindow::buildHeatmapTab()
     auto* layout = new QVBoxLayout(tab);
     auto* controls = new QHBoxLayout;
     m_colorMapBox = new QComboBox(tab);
-    m_colorMapBox->addItem(tr("viridis"), int(ColorMapKind::Viridis));
-    m_colorMapBox->addItem(tr("magma"), int(ColorMapKind::Magma));
-    m_colorMapBox->addItem(tr("cividis"), int(ColorMapKind::Cividis));
-    m_colorMapBox->addItem(tr("greys"), int(ColorMapKind::Greys));
+    for (ColorMapKind kind : {ColorMapKind::Viridis, ColorMapKind::Magma, ColorMapKind::Cividis, ColorMapKind::Greys})
+        m_colorMapBox->addItem(QString(), int(kind));
     m_scaleBox = new QComboBox(tab);
-    m_scaleBox->addItem(tr("absolute 0–1"), int(HeatmapScale::Absolute));
-    m_scaleBox->addItem(tr("per-row max"), int(HeatmapScale::RowMax));
-    m_scaleBox->addItem(tr("log"), int(HeatmapScale::Log));
-    m_discount = new QCheckBox(tr("Discount special tokens"), tab);
-    m_discount->setToolTip(tr("Renormalise each row without [CLS], [SEP] and BOS, as exBERT does"));
+    for (HeatmapScale scale : {HeatmapScale::Absolute, HeatmapScale::RowMax, HeatmapScale::Log})
+        m_scaleBox->addItem(QString(), int(scale));
+    m_discount = new QCheckBox(tab);
     auto* fit = new QToolButton(tab);
-    fit->setText(tr("Fit"));
-    controls->addWidget(new QLabel(tr("Colours:"), tab));
+    auto* coloursLabel = new QLabel(tab);
+    auto* scaleLabel = new QLabel(tab);
+    onRetranslate([this, fit, coloursLabel, scaleLabel] {
+        m_colorMapBox->setItemText(0, tr("viridis"));
+        m_colorMapBox->setItemText(1, tr("magma"));
+        m_colorMapBox->setItemText(2, tr("cividis"));
+        m_colorMapBox->setItemText(3, tr("greys"));
+        m_scaleBox->setItemText(0, tr("absolute 0–1"));
+        m_scaleBox->setItemText(1, tr("per-row max"));
+        m_scaleBox->setItemText(2, tr("log"));
+        m_discount->setText(tr("Discount special tokens"));
+        m_discount->setToolTip(tr("Renormalise each row without [CLS], [SEP] and BOS, as exBERT does"));
+        fit->setText(tr("Fit"));
+        coloursLabel->setText(tr("Colours:"));
+        scaleLabel->setText(tr("Scale:"));
+    });
+    controls->addWidget(coloursLabel);
     controls->addWidget(m_colorMapBox);
-    controls->addWidget(new QLabel(tr("Scale:"), tab));
+    controls->addWidget(scaleLabel);
     controls->addWidget(m_scaleBox);
     controls->addWidget(m_discount);
     controls->addWidget(fit);
@@ -273,14 +330,15 @@ QWidget* MainWindow::buildStatisticsTab()
     auto* tab = new QWidget(this);
     auto* layout = new QVBoxLayout(tab);
     auto* thresholds = new QHBoxLayout;
-    thresholds->addWidget(new QLabel(tr("Label thresholds:"), tab));
+    auto* thresholdsLabel = new QLabel(tab);
+    thresholds->addWidget(thresholdsLabel);
     const LabelThresholds defaults;
-    const std::vector<std::pair<QString, double>> fields{
-        {tr("sink ≥"), defaults.sink},         {tr("[SEP] ≥"), defaults.noOp},  {tr("prev ≥"), defaults.previous},
-        {tr("next ≥"), defaults.next},         {tr("self ≥"), defaults.self},
-        {tr("broad: norm. entropy ≥"), defaults.broadEntropy}};
-    for (const auto& [name, value] : fields) {
-        thresholds->addWidget(new QLabel(name, tab));
+    const std::vector<double> values{defaults.sink, defaults.noOp,  defaults.previous,
+                                     defaults.next, defaults.self, defaults.broadEntropy};
+    std::vector<QLabel*> labels;
+    for (double value : values) {
+        labels.push_back(new QLabel(tab));
+        thresholds->addWidget(labels.back());
         auto* box = new QDoubleSpinBox(tab);
         box->setRange(0.0, 1.0);
         box->setSingleStep(0.05);
@@ -292,6 +350,13 @@ QWidget* MainWindow::buildStatisticsTab()
     }
     thresholds->addStretch();
     layout->addLayout(thresholds);
+    onRetranslate([thresholdsLabel, labels] {
+        thresholdsLabel->setText(tr("Label thresholds:"));
+        const QStringList names{tr("sink ≥"), tr("[SEP] ≥"), tr("prev ≥"), tr("next ≥"), tr("self ≥"),
+                                tr("broad: norm. entropy ≥")};
+        for (size_t i = 0; i < labels.size(); ++i)
+            labels[i]->setText(names.value(int(i)));
+    });
     auto* splitter = new QSplitter(Qt::Vertical, tab);
     m_statsModel = new HeadStatsModel(this);
     m_statsProxy = new QSortFilterProxyModel(this);
@@ -430,17 +495,14 @@ void MainWindow::runNow()
         textB = m_textB->text();
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
+    options.overviewSize = 128; // the zoomed-out heatmap of a long input shows this overview
     m_runner->start(engine, m_textA->toPlainText(), textB, options);
 }
 
 void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
 {
     m_result = std::move(result);
-    const int n = m_result->run.maps->queries();
-    m_tokensLabel->setText(tr("%n token(s)", nullptr, n));
-    m_tokensLabel->setToolTip(m_result->run.labels.join(QLatin1Char(' ')).left(2000));
-    m_backendLabel->setText(tr("backend: %1").arg(m_result->run.backend));
-    m_timeLabel->setText(tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', m_result->seconds < 0.01 ? 2 : 0)));
+    updateStatus();
     m_statsModel->setStats(m_result->analysis.stats);
     m_grid->setResult(m_result);
     m_grid->setStats(m_statsModel->stats());
@@ -451,6 +513,15 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_arcs->setResult(m_result);
     openHead(m_layer, m_head);
     setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
+}
+
+void MainWindow::updateStatus()
+{
+    const int n = m_result->run.maps->queries();
+    m_tokensLabel->setText(tr("%n token(s)", nullptr, n));
+    m_tokensLabel->setToolTip(m_result->run.labels.join(QLatin1Char(' ')).left(2000));
+    m_backendLabel->setText(tr("backend: %1").arg(m_result->run.backend));
+    m_timeLabel->setText(tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', m_result->seconds < 0.01 ? 2 : 0)));
 }
 
 void MainWindow::showFailure(const QString& message)
@@ -515,6 +586,24 @@ QString MainWindow::statusText() const
 {
     return m_tokensLabel->text() + QStringLiteral(" · ") + m_backendLabel->text() + QStringLiteral(" · ") +
            m_timeLabel->text();
+}
+
+void MainWindow::onRetranslate(std::function<void()> retranslate)
+{
+    retranslate();
+    m_retranslators.push_back(std::move(retranslate));
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        for (const auto& retranslate : m_retranslators)
+            retranslate();
+        m_statsModel->retranslate();
+        if (m_result)
+            updateStatus();
+    }
+    QMainWindow::changeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -69,10 +70,14 @@ public:
     QString statusText() const;
 
 protected:
+    void changeEvent(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // Sets a translated text now and again on every language change (QEvent::LanguageChange).
+    void onRetranslate(std::function<void()> retranslate);
+    void updateStatus();
     void buildMenus();
     QWidget* buildInputBar();
     QWidget* buildGridPane();
@@ -94,6 +99,7 @@ private:
     };
     void populateModels();
     std::vector<ModelEntry> m_entries;
+    std::vector<std::function<void()>> m_retranslators;
     int m_current = -1;
     std::shared_ptr<const ExplorerResult> m_result;
     AnalysisRunner* m_runner = nullptr;

@@ -7,6 +7,7 @@
 #include "heatmapwidget.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,11 +30,11 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     m_modeBox = new QComboBox(this);
-    m_modeBox->addItem(tr("Heads side by side"));
-    m_modeBox->addItem(tr("Difference of two heads"));
-    m_modeBox->addItem(tr("Same head, two sentences"));
+    for (int i = 0; i < 3; ++i)
+        m_modeBox->addItem(QString());
     top->addWidget(m_modeBox);
-    top->addWidget(new QLabel(tr("Heads:"), this));
+    m_headsLabel = new QLabel(this);
+    top->addWidget(m_headsLabel);
     m_count = new QSpinBox(this);
     m_count->setRange(2, 4);
     top->addWidget(m_count);
@@ -42,7 +43,8 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     top->addStretch();
     layout->addLayout(top);
     auto* second = new QHBoxLayout;
-    second->addWidget(new QLabel(tr("Second sentence:"), this));
+    m_sentenceLabel = new QLabel(this);
+    second->addWidget(m_sentenceLabel);
     m_sentence = new QLineEdit(this);
     m_sentence->setText(QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü."));
     second->addWidget(m_sentence, 1);
@@ -68,7 +70,26 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
         rebuildSelectors();
         rebuildPanes();
     });
+    retranslate();
     setMode(Mode::SideBySide);
+}
+
+void ComparisonWidget::retranslate()
+{
+    m_modeBox->setItemText(0, tr("Heads side by side"));
+    m_modeBox->setItemText(1, tr("Difference of two heads"));
+    m_modeBox->setItemText(2, tr("Same head, two sentences"));
+    m_headsLabel->setText(tr("Heads:"));
+    m_sentenceLabel->setText(tr("Second sentence:"));
+}
+
+void ComparisonWidget::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        rebuildWhenVisible(); // pane titles
+    }
+    QWidget::changeEvent(event);
 }
 
 void ComparisonWidget::setEngine(std::shared_ptr<const AttentionEngine> engine)
@@ -201,7 +222,9 @@ void ComparisonWidget::runSecond()
 {
     if (m_mode != Mode::TwoSentences || !m_engine || !m_result)
         return;
-    m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt);
+    AnalysisOptions options;
+    options.threads = explorerWorkerThreads();
+    m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
 }
 
 void ComparisonWidget::rebuildPanes()

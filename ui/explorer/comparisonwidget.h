@@ -40,8 +40,10 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void retranslate();
     void rebuildSelectors();
     void rebuildWhenVisible();
     void rebuildPanes();
@@ -58,6 +60,8 @@ private:
     QHBoxLayout* m_selectorRow = nullptr;
     QLineEdit* m_sentence = nullptr;
     QLabel* m_note = nullptr;
+    QLabel* m_headsLabel = nullptr;
+    QLabel* m_sentenceLabel = nullptr;
     QHBoxLayout* m_paneRow = nullptr;
     std::vector<HeatmapWidget*> m_panes;
     AnalysisRunner* m_secondRunner = nullptr;

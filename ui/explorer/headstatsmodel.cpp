@@ -70,6 +70,13 @@ void HeadStatsModel::setThresholds(const LabelThresholds& thresholds)
         Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
 }
 
+void HeadStatsModel::retranslate()
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    if (!m_stats.empty())
+        Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
+}
+
 HeadMetric HeadStatsModel::metricForColumn(int column)
 {
     return allHeadMetrics()[size_t(column - FirstMetricColumn)];

@@ -25,6 +25,8 @@ public:
     void setThresholds(const LabelThresholds& thresholds);
     const LabelThresholds& thresholds() const { return m_thresholds; }
     static HeadMetric metricForColumn(int column);
+    // After a language change: headers and label names are shown anew.
+    void retranslate();
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,6 @@
 #include "explorer/syntheticengine.h"
 
-#include "explorer/syntheticattentionmaps.h"
+#include "attention/tiledattentionmaps.h"
 #include "explorer/wordtokenizer.h"
 
 #include <QCoreApplication>
@@ -91,7 +91,7 @@ AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QStr
     options.scale = 1.0f;
     options.causal = m_config.causal;
     options.threads = m_config.threads;
-    std::vector<RecomputedAttentionMaps::Layer> layers;
+    std::vector<TiledAttentionMaps::Layer> layers;
     for (int l = 0; l < m_config.layers; ++l) {
         if (cancel && cancel->load())
             return run;
@@ -135,15 +135,16 @@ AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QStr
             }
         }
         const TiledAttentionResult tiled = attentionTiled(q, k, k, options);
-        RecomputedAttentionMaps::Layer layer;
-        layer.queries = std::move(q);
-        layer.keys = std::move(k);
+        TiledAttentionMaps::Layer layer;
+        layer.rotatedQueries = std::move(q);
+        layer.rotatedKeys = std::move(k);
         layer.logSumExp = tiled.logSumExp;
+        layer.options = options;
         layers.push_back(std::move(layer));
     }
     if (cancel && cancel->load())
         return run;
-    run.maps = std::make_shared<RecomputedAttentionMaps>(std::move(layers), options);
+    run.maps = std::make_shared<TiledAttentionMaps>(std::move(layers));
     run.backend = QStringLiteral("CPU");
     return run;
 }
