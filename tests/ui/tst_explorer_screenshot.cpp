@@ -43,6 +43,32 @@ private Q_SLOTS:
             QVERIFY(image.save(path));
             qInfo("wrote %s", qPrintable(path));
         }
+        // The same head on the Turkish pair, tokens aligned.
+        window.setTexts(QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü."));
+        QVERIFY(window.runner()->waitForIdle(20000));
+        window.tabs()->setCurrentIndex(1);
+        window.comparison()->setMode(ComparisonWidget::Mode::TwoSentences);
+        window.comparison()->setSecondSentence(QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü."));
+        QVERIFY(window.comparison()->secondRunner()->waitForIdle(20000));
+        QTest::qWait(150);
+        save(window, QStringLiteral("two-sentences"));
+        // A decoder on the long paragraph: sinks, the causal mask.
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic decoder"))));
+        window.setTexts(QStringLiteral("Attention sinks appear when a model has read enough text. In a long passage, many heads "
+                                       "send most of their attention to the very first token, whatever it says."));
+        QVERIFY(window.runner()->waitForIdle(20000));
+        window.tabs()->setCurrentIndex(0);
+        window.openHead(0, 1);
+        QTest::qWait(150);
+        save(window, QStringLiteral("decoder"));
+    }
+
+private:
+    static void save(QWidget& window, const QString& name)
+    {
+        const QString path = QDir(QStringLiteral(QT_TESTCASE_BUILDDIR)).filePath(QStringLiteral("explorer-%1.png").arg(name));
+        QVERIFY(window.grab().toImage().save(path));
+        qInfo("wrote %s", qPrintable(path));
     }
 };
 

@@ -151,10 +151,14 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                                  QColor::fromRgb(colorMapColor(ColorMapKind::Magma, 0.15 + 0.85 * x)));
             }
             if (m_layout.slotSize() >= 44 && index < m_stats.size()) {
-                painter.setPen(Qt::white);
                 const QString caption = m_sortMetric ? tr("H%1 %2").arg(h).arg(headLabelDisplayName(m_stats[index].label))
                                                      : headLabelDisplayName(m_stats[index].label);
-                painter.drawText(t.adjusted(2, 1, -2, -1), Qt::AlignLeft | Qt::AlignTop, caption);
+                // White on a dark strip: readable over bright cells and the grey causal mask alike.
+                const QRectF strip(t.left(), t.top(), t.width(), painter.fontMetrics().height() + 1);
+                painter.fillRect(strip, QColor(0, 0, 0, 140));
+                painter.setPen(Qt::white);
+                painter.drawText(strip.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                                 painter.fontMetrics().elidedText(caption, Qt::ElideRight, int(strip.width()) - 4));
             }
             if (l == m_layer && h == m_head) {
                 painter.setPen(QPen(hasFocus() ? QColor(255, 80, 0) : QColor(200, 120, 60), 2.5));

@@ -72,6 +72,15 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
         painter.setFont(font);
     }
     paintCells(painter, geometry, cells ? *cells : m_data);
+    if (m_data.signedValues) {
+        // Zero differences are white on white: outline the matrix so its extent stays visible.
+        painter.save();
+        painter.setClipRect(geometry.area().adjusted(-1, -1, 1, 1));
+        painter.setPen(QPen(QColor(170, 170, 170), 0.5 * m_style.lineWidth));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(QRectF(geometry.cellRect(0, 0).topLeft(), geometry.cellRect(m_data.rows - 1, m_data.cols - 1).bottomRight()));
+        painter.restore();
+    }
     paintLabels(painter, geometry);
     if (m_style.showColorBar) {
         const QRectF area = geometry.area();
