@@ -187,6 +187,25 @@ private Q_SLOTS:
         QVERIFY(near(pixelAt(image, geometry.cellRect(0, 2).center()), colorMapColor(ColorMapKind::Viridis, 0.75)));
     }
 
+    void discountIsSaidInTheTitle()
+    {
+        HeatmapWidget widget;
+        widget.resize(400, 300);
+        HeatmapData data = matrix(3, 3, {0.5f, 0.25f, 0.25f, 0.6f, 0.2f, 0.2f, 0.1f, 0.1f, 0.8f});
+        data.specialCols = data.specialRows = {true, false, false};
+        data.title = QStringLiteral("L0 H0");
+        widget.setData(data);
+        widget.setDiscountSpecial(true);
+        QVERIFY(widget.data().title.startsWith(QStringLiteral("L0 H0")));
+        QVERIFY(widget.data().title.contains(QStringLiteral("discounted")));
+        QVERIFY(std::abs(widget.valueAt(0, 1) - 0.5f) < 1e-6f); // 0.25 / 0.5
+        QCOMPARE(widget.hoverText(widget.geometryForTests().cellRect(1, 0).center()),
+                 QStringLiteral("q1 → k0: special token, discounted"));
+        widget.setDiscountSpecial(false);
+        QCOMPARE(widget.data().title, QStringLiteral("L0 H0"));
+        QCOMPARE(widget.valueAt(0, 1), 0.25f);
+    }
+
     void hoverReadOut()
     {
         HeatmapWidget widget;
