@@ -113,7 +113,7 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
     l.rowLabelWidth = std::min(l.rowLabelWidth + kGap, target.width() * 0.3);
     l.colLabelHeight = metrics.height() * 1.4;
     // Cells wide enough for "−0.000" and no wider than needed for a projector.
-    double widest = metrics.horizontalAdvance(QStringLiteral("\u22120.000"));
+    double widest = metrics.horizontalAdvance(QStringLiteral("−0.000"));
     for (int r = 0; r < l.rows; ++r)
         for (int c = 0; c < l.cols; ++c)
             widest = std::max(widest, metrics.horizontalAdvance(cellText(m_step, r, c)));

@@ -47,7 +47,7 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QCoreApplication::translate("LessonView", "%1: cannot write the file (%2)").arg(path, file.errorString());
+        *error = QCoreApplication::translate("attnscope::LessonView", "%1: cannot write the file (%2)").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -173,8 +173,8 @@ QWidget* LessonView::buildStepPanel()
     auto* panel = new QWidget;
     auto* layout = new QVBoxLayout(panel);
     auto* bar = new QHBoxLayout;
-    m_previous = new QPushButton(tr("\u25C0 Previous"));
-    m_next = new QPushButton(tr("Next \u25B6"));
+    m_previous = new QPushButton(tr("◀ Previous"));
+    m_next = new QPushButton(tr("Next ▶"));
     m_previous->setToolTip(tr("Previous step (Left, Page Up)"));
     m_next->setToolTip(tr("Next step (Right, Page Down)"));
     m_stepLabel = new QLabel;
@@ -196,9 +196,9 @@ QWidget* LessonView::buildStepPanel()
 
     auto* exports = new QHBoxLayout;
     m_largeFontsBox = new QCheckBox(tr("Large fonts (projector)"));
-    auto* image = new QPushButton(tr("Save step as image\u2026"));
-    auto* csv = new QPushButton(tr("Save matrix as CSV\u2026"));
-    auto* all = new QPushButton(tr("Save all steps\u2026"));
+    auto* image = new QPushButton(tr("Save step as image…"));
+    auto* csv = new QPushButton(tr("Save matrix as CSV…"));
+    auto* all = new QPushButton(tr("Save all steps…"));
     exports->addWidget(m_largeFontsBox);
     exports->addStretch(1);
     exports->addWidget(image);
@@ -233,7 +233,7 @@ QWidget* LessonView::buildScalingTab()
 {
     auto* tab = new QWidget;
     auto* layout = new QVBoxLayout(tab);
-    m_scaling = new QCheckBox(tr("Divide the scores by \u221Ad_k"));
+    m_scaling = new QCheckBox(tr("Divide the scores by √d_k"));
     layout->addWidget(m_scaling);
     auto* intro = new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
                                 "with d_k. Without the scaling the softmax collapses onto one token."));
@@ -270,7 +270,7 @@ QWidget* LessonView::buildCausalTab()
     auto* layout = new QVBoxLayout(tab);
     m_causal = new QCheckBox(tr("Causal mask: a token sees only itself and the tokens before it"));
     layout->addWidget(m_causal);
-    auto* note = new QLabel(tr("The mask puts \u2212\u221E above the diagonal; e^\u2212\u221E = 0, so each row's "
+    auto* note = new QLabel(tr("The mask puts −∞ above the diagonal; e^−∞ = 0, so each row's "
                                "weights are shared out again among the tokens it may see and still sum to 1."));
     note->setWordWrap(true);
     layout->addWidget(note);
@@ -301,7 +301,7 @@ QWidget* LessonView::buildPositionsTab()
     m_theta->setRange(2, 1e6);
     m_theta->setDecimals(0);
     m_theta->setValue(10000);
-    form->addRow(tr("RoPE base \u03B8:"), m_theta);
+    form->addRow(tr("RoPE base θ:"), m_theta);
     layout->addLayout(form);
     m_permute = new QPushButton(tr("Shuffle the tokens"));
     layout->addWidget(m_permute);
@@ -475,11 +475,11 @@ void LessonView::updateDkExperiment()
     const bool scaled = m_lesson.options().scaling;
     m_dkLabel->setText(QString::number(dk));
     const DkExperimentResult r = runDkExperiment(dk, scaled, 1);
-    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q\u00B7k / \u221Ad_k") : tr("Scores q\u00B7k (not scaled)"));
+    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q·k / √d_k") : tr("Scores q·k (not scaled)"));
     QString verdict = r.meanMaxWeight > 0.9   ? tr("the softmax has collapsed onto one token")
                       : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
                                               : tr("the attention stays spread over several tokens");
-    m_dkResult->setText(tr("%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 \u2014 %4.")
+    m_dkResult->setText(tr("%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 — %4.")
                             .arg(r.keys)
                             .arg(lessonFixed(r.scoreStdDev), lessonFixed(r.meanMaxWeight), verdict));
 }
@@ -555,7 +555,7 @@ void LessonView::updateMultiHead()
         return;
     }
     m_multiHeadNote->setText(tr("d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are "
-                                "columns of X\u00B7W_Q, X\u00B7W_K and X\u00B7W_V. The head outputs are "
+                                "columns of X·W_Q, X·W_K and X·W_V. The head outputs are "
                                 "concatenated and mixed by W_O.")
                                  .arg(example.x.cols())
                                  .arg(r.heads)
@@ -572,14 +572,14 @@ void LessonView::updateMultiHead()
         m_multiHeadWidgets.push_back(w);
     };
     for (int h = 0; h < r.heads; ++h)
-        add(displayStep(tr("Head %1: weights").arg(h + 1), QStringLiteral("softmax(Q_%1\u00B7K_%1\u1D40 / \u221A%2)").arg(h + 1).arg(r.headDim),
+        add(displayStep(tr("Head %1: weights").arg(h + 1), QStringLiteral("softmax(Q_%1·K_%1ᵀ / √%2)").arg(h + 1).arg(r.headDim),
                         r.probabilities[size_t(h)], example.tokens, example.tokens, true),
             h / 2, h % 2, 1);
     const int next = (r.heads + 1) / 2;
-    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | \u2026 | O_h]"), r.concat, example.tokens,
+    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | … | O_h]"), r.concat, example.tokens,
                     dimensionLabels(int(r.concat.cols())), false),
         next, 0, 1);
-    add(displayStep(tr("Output"), QStringLiteral("concat \u00B7 W_O"), r.output, example.tokens,
+    add(displayStep(tr("Output"), QStringLiteral("concat · W_O"), r.output, example.tokens,
                     dimensionLabels(int(r.output.cols())), false),
         next, 1, 1);
 }

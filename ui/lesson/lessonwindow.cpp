@@ -11,14 +11,14 @@ namespace attnscope {
 
 LessonWindow::LessonWindow(QWidget* parent) : QMainWindow(parent)
 {
-    setWindowTitle(tr("AttnScope \u2014 Lesson: attention step by step"));
+    setWindowTitle(tr("AttnScope — Lesson: attention step by step"));
     m_view = new LessonView(this);
     setCentralWidget(m_view);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Save step as &image\u2026"), m_view, &LessonView::saveStepImage);
-    file->addAction(tr("Save matrix as &CSV\u2026"), m_view, &LessonView::saveStepCsv);
-    file->addAction(tr("Save &all steps\u2026"), m_view, &LessonView::saveAllSteps);
+    file->addAction(tr("Save step as &image…"), m_view, &LessonView::saveStepImage);
+    file->addAction(tr("Save matrix as &CSV…"), m_view, &LessonView::saveStepCsv);
+    file->addAction(tr("Save &all steps…"), m_view, &LessonView::saveAllSteps);
     file->addSeparator();
     QAction* close = file->addAction(tr("&Close"), this, &QWidget::close);
     close->setShortcut(QKeySequence::Close);
