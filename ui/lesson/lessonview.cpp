@@ -10,6 +10,7 @@
 #include "lesson/lessonstepwidget.h"
 #include "lesson/multiheadlesson.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -93,21 +94,59 @@ LessonView::LessonView(QWidget* parent) : QWidget(parent)
         connect(m_matrixModels[size_t(i)], &LessonMatrixTableModel::lessonEdited, this, &LessonView::lessonEdited);
     }
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(buildInputPanel());
-    splitter->addWidget(buildStepPanel());
-    splitter->addWidget(buildExperimentPanel());
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 5);
-    splitter->setStretchFactor(2, 3);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(splitter);
-
-    m_permutation = {2, 0, 1};
-    syncControls();
-    lessonEdited();
+    buildUi();
     m_stepWidget->setFocus();
+}
+
+void LessonView::buildUi()
+{
+    m_multiHeadWidgets.clear();
+    m_root = new QSplitter(Qt::Horizontal, this);
+    m_root->addWidget(buildInputPanel());
+    m_root->addWidget(buildStepPanel());
+    m_root->addWidget(buildExperimentPanel());
+    m_root->setStretchFactor(0, 2);
+    m_root->setStretchFactor(1, 5);
+    m_root->setStretchFactor(2, 3);
+    layout()->addWidget(m_root);
+    syncControls();
+    applyFonts();
+    lessonEdited();
+}
+
+void LessonView::changeEvent(QEvent* event)
+{
+    // A new language: the widgets are built again from tr() (after the event has reached every widget,
+    // so none is deleted while Qt walks them), keeping the lesson, the step and the experiment settings.
+    if (event->type() == QEvent::LanguageChange && m_root && !m_rebuildPending) {
+        m_rebuildPending = true;
+        QMetaObject::invokeMethod(this, &LessonView::rebuildForLanguage, Qt::QueuedConnection);
+    }
+    QWidget::changeEvent(event);
+}
+
+void LessonView::rebuildForLanguage()
+{
+    m_rebuildPending = false;
+    const int dk = m_dkSlider->value();
+    const int heads = m_heads->currentIndex();
+    const int experiment = m_experimentTabs->currentIndex();
+    const int input = m_inputTabs->currentIndex();
+    const bool hadFocus = m_stepWidget->hasFocus();
+    QSplitter* old = m_root;
+    old->hide();
+    layout()->removeWidget(old);
+    old->deleteLater();
+    m_lesson.retranslate();
+    buildUi();
+    m_dkSlider->setValue(dk);
+    m_heads->setCurrentIndex(heads);
+    m_experimentTabs->setCurrentIndex(experiment);
+    m_inputTabs->setCurrentIndex(input);
+    if (hadFocus)
+        m_stepWidget->setFocus();
 }
 
 LessonView::~LessonView() = default;
@@ -222,6 +261,7 @@ QWidget* LessonView::buildStepPanel()
 QWidget* LessonView::buildExperimentPanel()
 {
     auto* tabs = new QTabWidget;
+    m_experimentTabs = tabs;
     tabs->addTab(buildScalingTab(), tr("Scaling"));
     tabs->addTab(buildCausalTab(), tr("Causal mask"));
     tabs->addTab(buildPositionsTab(), tr("Positions"));
@@ -404,6 +444,7 @@ void LessonView::syncControls()
     m_causal->setChecked(o.causal);
     m_positions->setCurrentIndex(o.positions == LessonPositions::Rope ? 1 : 0);
     m_theta->setValue(o.ropeTheta);
+    m_largeFontsBox->setChecked(m_largeFonts);
     m_syncing = false;
 }
 
@@ -623,7 +664,7 @@ void LessonView::applyFonts()
     big.setPointSizeF(m_largeFonts ? 18 : 12);
     m_hoverLabel->setFont(big);
     QFont whole = font();
-    whole.setPointSizeF(m_largeFonts ? 15 : QWidget().font().pointSizeF());
+    whole.setPointSizeF(m_largeFonts ? 15 : QApplication::font().pointSizeF());
     setFont(whole);
     updateMultiHead();
 }
