@@ -442,6 +442,10 @@ void LessonModel::recompute()
         for (int j = 0; j < n; ++j) {
             const bool hidden = m_options.causal && j > i;
             masked.matrix(i, j) = hidden ? kMinusInfinity : scaled.matrix(i, j);
+            if (hidden) {
+                masked.masked.resize(size_t(n) * size_t(n), false);
+                masked.masked[size_t(i) * size_t(n) + size_t(j)] = true;
+            }
             QString text;
             if (hidden)
                 text = lessonNumber(kMinusInfinity) + QLatin1Char(' ') +
@@ -455,6 +459,7 @@ void LessonModel::recompute()
     // 4. Softmax, row by row, with the row maximum subtracted for exactness on large scores.
     LessonStep& softmax = prepare(LessonStepKind::Softmax, tr("4. Softmax"), n);
     softmax.probabilities = true;
+    softmax.masked = masked.masked;
     softmax.formula = QStringLiteral("P = softmax(S') : P_ij = e^S'_ij / Σ_k e^S'_ik");
     for (int i = 0; i < n; ++i) {
         double rowMax = kMinusInfinity;

@@ -198,6 +198,12 @@ void TestLessonView::maskedCellIsNotColoured()
             const QColor c(image.pixel((cell.topLeft() + QPointF(dx, dy)).toPoint()));
             QVERIFY(std::abs(c.red() - c.green()) < 3 && std::abs(c.green() - c.blue()) < 3);
         }
+    // The softmax step shows the same cells hatched, with their weight 0.
+    const LessonStep& p = lesson.step(LessonStepKind::Softmax);
+    QVERIFY(p.isMasked(0, 2) && !p.isMasked(2, 0));
+    QVERIFY(!LessonStepPainter::colorParameter(p, 0, 2).has_value());
+    QCOMPARE(LessonStepPainter::cellText(p, 0, 2), QStringLiteral("0.000"));
+    QVERIFY(LessonStepPainter::colorParameter(p, 2, 0).has_value());
 }
 
 void TestLessonView::exportWritesImagesAndCsv()

@@ -57,7 +57,7 @@ LessonStepPainter::LessonStepPainter(const LessonStep& step, const LessonPaintSt
 std::optional<double> LessonStepPainter::colorParameter(const LessonStep& step, int row, int col)
 {
     const double v = step.value(row, col);
-    if (step.isMinusInfinity(row, col) || !std::isfinite(v))
+    if (step.isMasked(row, col) || step.isMinusInfinity(row, col) || !std::isfinite(v))
         return std::nullopt;
     if (step.probabilities)
         return std::clamp(v, 0.0, 1.0);
