@@ -10,9 +10,12 @@
 #include "explorer/transformerengine.h"
 #include "explorer/wordtokenizer.h"
 #include "heatmapwidget.h"
+#include "i18n/languagemanager.h"
 #include "mainwindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QMenu>
+#include <QTabWidget>
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -258,6 +261,22 @@ private Q_SLOTS:
         const QRectF thumb = grid->layoutForTests().thumbnailRect(0, 3);
         QTest::mouseClick(grid, Qt::LeftButton, {}, thumb.center().toPoint());
         QCOMPARE(grid->selected(), std::make_pair(0, 3));
+    }
+
+    void switchesLanguageAtRunTime()
+    {
+        MainWindow window;
+        QVERIFY(window.runner()->waitForIdle(10000));
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("tr")));
+        // Qt posts QEvent::LanguageChange to top-level windows.
+        QTRY_COMPARE(window.tabs()->tabText(0), QStringLiteral("Isı haritası"));
+        QCOMPARE(window.viewMenu()->title(), QStringLiteral("&Görünüm"));
+        QCOMPARE(window.statsModel()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Katman"));
+        QVERIFY(window.statusText().contains(QStringLiteral("3 belirteç")));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+        QTRY_COMPARE(window.tabs()->tabText(0), QStringLiteral("Heatmap"));
+        QVERIFY(window.statusText().contains(QStringLiteral("3 tokens")));
     }
 
     void staysResponsiveWhileComputing2048Tokens()
