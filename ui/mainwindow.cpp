@@ -582,6 +582,19 @@ void MainWindow::applyThresholds()
     m_grid->setStats(m_statsModel->stats());
 }
 
+QString MainWindow::textB() const
+{
+    return m_textB->text();
+}
+
+std::vector<std::shared_ptr<const AttentionEngine>> MainWindow::engines() const
+{
+    std::vector<std::shared_ptr<const AttentionEngine>> out;
+    for (const ModelEntry& entry : m_entries)
+        out.push_back(entry.engine);
+    return out;
+}
+
 QString MainWindow::statusText() const
 {
     return m_tokensLabel->text() + QStringLiteral(" · ") + m_backendLabel->text() + QStringLiteral(" · ") +

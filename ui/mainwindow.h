@@ -68,6 +68,14 @@ public:
     QMenu* exportMenu() const { return m_exportMenu; }
     QMenu* languageMenu() const { return m_languageMenu; }
     QString statusText() const;
+    // For issue 7's MainWindowFeatures / MainWindowHost (export, presenter mode, settings, rebuild on a
+    // language change).
+    QComboBox* colorMapBox() const { return m_colorMapBox; }
+    QComboBox* scaleBox() const { return m_scaleBox; }
+    int currentEngineIndex() const { return m_current; }
+    QString textB() const;
+    // The picker's engines in picker order; null for model folders not opened yet.
+    std::vector<std::shared_ptr<const AttentionEngine>> engines() const;
 
 protected:
     void changeEvent(QEvent* event) override;
