@@ -48,12 +48,12 @@ std::optional<AttentionAnalysis> analyzeAttention(const AttentionMaps& maps, con
     const int queries = maps.queries(), keys = maps.keys();
     const int block = std::max(1, options.rowBlock);
     analysis.stats.resize(size_t(headCount));
-    analysis.overviews.assign(size_t(headCount), AttentionOverview(queries, keys, options.overviewSize));
+    analysis.overviews.assign(size_t(headCount), PooledHeadOverview(queries, keys, options.overviewSize));
     std::atomic<bool> stopped{false};
     parallelFor(headCount, options.threads, [&](int index) {
         const int layer = index / analysis.heads, head = index % analysis.heads;
         HeadStatsAccumulator accumulator(roles, queries, keys);
-        AttentionOverview& overview = analysis.overviews[size_t(index)];
+        PooledHeadOverview& overview = analysis.overviews[size_t(index)];
         for (int q0 = 0; q0 < queries; q0 += block) {
             if (stopped.load(std::memory_order_relaxed) ||
                 (options.cancel && options.cancel->load(std::memory_order_relaxed))) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "stats/attentionoverview.h"
+#include "stats/pooledheadoverview.h"
 #include "stats/headstats.h"
 
 #include <atomic>
@@ -33,7 +33,7 @@ struct AttentionAnalysis
 {
     int layers = 0, heads = 0;
     std::vector<HeadStats> stats;              // layer-major: index layer * heads + head
-    std::vector<AttentionOverview> overviews;  // same order
+    std::vector<PooledHeadOverview> overviews;  // same order
     std::vector<LayerSummary> layerSummaries;
 
     const HeadStats& at(int layer, int head) const { return stats[size_t(layer * heads + head)]; }

@@ -223,18 +223,18 @@ private Q_SLOTS:
         std::vector<float> identity(size_t(n) * n, 0.0f);
         for (int i = 0; i < n; ++i)
             identity[size_t(i) * n + size_t(i)] = 1.0f;
-        AttentionOverview overview(n, n, 10);
+        PooledHeadOverview overview(n, n, 10);
         overview.addRows(0, identity.data(), n);
         overview.finish();
         QCOMPARE(overview.rows(), 10);
         for (int r = 0; r < 10; ++r)
             for (int c = 0; c < 10; ++c)
                 QCOMPARE(overview.values()[size_t(r * 10 + c)], r == c ? 1.0f : 0.0f);
-        AttentionOverview mean(n, n, 10, AttentionOverview::Pooling::Mean);
+        PooledHeadOverview mean(n, n, 10, PooledHeadOverview::Pooling::Mean);
         mean.addRows(0, identity.data(), n);
         mean.finish();
         QVERIFY(std::abs(mean.values()[0] - 0.1f) < 1e-6f); // 10 ones in a 10×10 block
-        AttentionOverview small(3, 3, 64);
+        PooledHeadOverview small(3, 3, 64);
         QCOMPARE(small.rows(), 3); // small inputs stay exact
     }
 

@@ -72,7 +72,7 @@ void HeadGridWidget::rebuildImages()
     if (!m_result)
         return;
     const bool causal = m_result->run.roles.causal;
-    for (const AttentionOverview& overview : m_result->analysis.overviews) {
+    for (const PooledHeadOverview& overview : m_result->analysis.overviews) {
         QImage image(overview.cols(), overview.rows(), QImage::Format_RGB32);
         for (int r = 0; r < overview.rows(); ++r) {
             auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));

@@ -37,7 +37,7 @@ HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head)
 
 HeatmapData headOverview(const ExplorerResult& result, int layer, int head)
 {
-    const AttentionOverview& overview = result.analysis.overviews[size_t(layer * result.analysis.heads + head)];
+    const PooledHeadOverview& overview = result.analysis.overviews[size_t(layer * result.analysis.heads + head)];
     HeatmapData data;
     data.rows = overview.rows();
     data.cols = overview.cols();

@@ -7,12 +7,12 @@ namespace attnscope {
 // A small picture of an n_q × n_k attention matrix: each output cell pools a block of rows and columns
 // (max keeps a one-token-wide diagonal visible at 2,048 tokens; mean preserves mass). Fed in row blocks
 // like HeadStatsAccumulator, so n×n is never held. When n_q, n_k fit, cells are the exact values.
-class AttentionOverview
+class PooledHeadOverview
 {
 public:
     enum class Pooling { Max, Mean };
 
-    AttentionOverview(int queries, int keys, int maxSize, Pooling pooling = Pooling::Max);
+    PooledHeadOverview(int queries, int keys, int maxSize, Pooling pooling = Pooling::Max);
 
     int rows() const { return m_rows; }
     int cols() const { return m_cols; }

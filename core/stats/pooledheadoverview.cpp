@@ -1,10 +1,10 @@
-#include "stats/attentionoverview.h"
+#include "stats/pooledheadoverview.h"
 
 #include <algorithm>
 
 namespace attnscope {
 
-AttentionOverview::AttentionOverview(int queries, int keys, int maxSize, Pooling pooling)
+PooledHeadOverview::PooledHeadOverview(int queries, int keys, int maxSize, Pooling pooling)
     : m_queries(std::max(0, queries)), m_keys(std::max(0, keys)), m_rows(std::clamp(queries, 1, std::max(1, maxSize))),
       m_cols(std::clamp(keys, 1, std::max(1, maxSize))), m_pooling(pooling)
 {
@@ -19,7 +19,7 @@ AttentionOverview::AttentionOverview(int queries, int keys, int maxSize, Pooling
     m_values.assign(size_t(m_rows) * size_t(m_cols), 0.0f);
 }
 
-void AttentionOverview::addRows(int q0, const float* rows, int count)
+void PooledHeadOverview::addRows(int q0, const float* rows, int count)
 {
     for (int r = 0; r < count; ++r) {
         const int q = q0 + r;
@@ -37,7 +37,7 @@ void AttentionOverview::addRows(int q0, const float* rows, int count)
     }
 }
 
-void AttentionOverview::finish()
+void PooledHeadOverview::finish()
 {
     if (m_pooling != Pooling::Mean)
         return;
