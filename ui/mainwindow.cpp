@@ -102,7 +102,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     applyStyle();
     // A built-in model when there is one, else the worked example.
     const int workedExample = findModel(WorkedExampleEngine().displayName());
-    if (m_entries.front().folder.isEmpty() || !selectEngine(0))
+    if (!m_entries.front().folder.isEmpty() && selectEngine(0))
+        setTexts(exampleSentences().front());
+    else
         selectEngine(workedExample);
     resize(1280, 800);
 }
@@ -533,7 +535,7 @@ void MainWindow::showFailure(const QString& message)
 
 void MainWindow::openHead(int layer, int head)
 {
-    if (!m_result || layer < 0 || head < 0)
+    if (!m_result || layer < 0 || head < 0 || layer >= m_result->analysis.layers || head >= m_result->analysis.heads)
         return;
     m_layer = layer;
     m_head = head;

@@ -8,12 +8,14 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
+#include "explorer/workedexampleengine.h"
 #include "explorer/wordtokenizer.h"
 #include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QTemporaryDir>
 #include <QMenu>
 #include <QTabWidget>
 #include <QElapsedTimer>
@@ -186,6 +188,40 @@ private Q_SLOTS:
         }
     }
 
+    void modelPickerListsBuiltinsThenCacheThenDemos()
+    {
+        const QString bert = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
+        const QString gpt2 = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/gpt2_s0");
+        if (!QFileInfo::exists(bert + QStringLiteral("/config.json")))
+            QSKIP("oracle fixtures not available");
+        // A resources folder with one "built-in" model and a Hugging Face cache with one snapshot.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("resources/models")));
+        QVERIFY(QFile::link(bert, dir.filePath(QStringLiteral("resources/models/tiny-bert-test"))));
+        const QString snapshot = dir.filePath(QStringLiteral("hub/models--test--gpt2/snapshots/abc"));
+        QVERIFY(QDir().mkpath(QFileInfo(snapshot).path()));
+        QVERIFY(QFile::link(gpt2, snapshot));
+        qputenv("ATTNSCOPE_RESOURCES_DIR", dir.filePath(QStringLiteral("resources")).toUtf8());
+        qputenv("HF_HUB_CACHE", dir.filePath(QStringLiteral("hub")).toUtf8());
+        MainWindow window;
+        qunsetenv("ATTNSCOPE_RESOURCES_DIR");
+        qunsetenv("HF_HUB_CACHE");
+        QVERIFY(window.runner()->waitForIdle(20000));
+        const int builtin = window.findModel(QStringLiteral("tiny-bert-test"));
+        const int cached = window.findModel(QStringLiteral("test/gpt2"));
+        const int demo = window.findModel(WorkedExampleEngine().displayName());
+        QCOMPARE(builtin, 0);
+        QVERIFY(cached > builtin && demo > cached);
+        // The built-in model opens at start on the first example sentence, labels as typed.
+        QCOMPARE(window.currentEngineIndex(), 0);
+        QVERIFY(window.currentResult());
+        QCOMPARE(window.currentResult()->run.labels.value(1), QStringLiteral("The"));
+        // A cache entry opens when chosen; a decoder takes no text B.
+        QVERIFY(window.selectEngine(cached));
+        QVERIFY(window.runner()->waitForIdle(20000));
+        QVERIFY(window.currentResult()->run.roles.causal);
+    }
+
     void syntheticHeadsShowTheirDesignedPatterns()
     {
         // The demo is only useful if the statistics recognise what each head was built to do.
@@ -266,6 +302,7 @@ private Q_SLOTS:
     void switchesLanguageAtRunTime()
     {
         MainWindow window;
+        QVERIFY(window.selectEngine(window.findModel(WorkedExampleEngine().displayName())));
         QVERIFY(window.runner()->waitForIdle(10000));
         LanguageManager languages;
         QVERIFY(languages.setLanguage(QStringLiteral("tr")));

@@ -26,7 +26,8 @@ private Q_SLOTS:
             QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
         window.setTexts(QStringLiteral("The trophy didn't fit into the suitcase because it was too big."));
         QVERIFY(window.runner()->waitForIdle(20000));
-        window.openHead(1, 2);
+        window.openHead(std::min(1, window.currentResult()->analysis.layers - 1),
+                        std::min(2, window.currentResult()->analysis.heads - 1));
         const QStringList names{QStringLiteral("heatmap"), QStringLiteral("compare"), QStringLiteral("arcs"),
                                 QStringLiteral("statistics")};
         for (int tab = 0; tab < window.tabs()->count(); ++tab) {
