@@ -109,7 +109,8 @@ const Tokenizer& cachedTokenizer(const QString& folder)
 
 QStringList vectorSets()
 {
-    return {QStringLiteral("bert-base-uncased"), QStringLiteral("gpt2"),         QStringLiteral("llama3-style"),
+    return {QStringLiteral("bert-base-uncased"), QStringLiteral("bert-cased-style"), QStringLiteral("bert-misc"),
+            QStringLiteral("bert-nfd"), QStringLiteral("gpt2"),         QStringLiteral("llama3-style"),
             QStringLiteral("qwen2-style"),       QStringLiteral("roberta-style"), QStringLiteral("llama-sp"),
             QStringLiteral("llama-sp-metaspace")};
 }

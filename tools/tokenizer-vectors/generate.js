@@ -16,6 +16,10 @@
 //   llama-sp/           SentencePiece-style BPE (Prepend/Replace normalizer, byte_fallback, fuse_unk, Llama-2
 //                       template and decoder) with a small vocabulary trained by this script
 //   llama-sp-metaspace/ overlay.json on llama-sp: Metaspace pre-tokenizer (prepend_scheme first) instead
+//   bert-cased-style/   overlay.json on bert-base-uncased: no lowercasing, accents kept, no CJK spacing
+//   bert-misc/          overlay.json on bert-base-uncased: NFKC + Lowercase + Strip, Whitespace + Digits +
+//                       Punctuation(Contiguous), BertProcessing, single_word / lstrip / rstrip added tokens
+//   bert-nfd/           overlay.json on bert-base-uncased: NFD + StripAccents + Lowercase, WhitespaceSplit
 // An overlay.json is {"base": "../x/tokenizer.json", "replace": {top-level keys}, "model": {model keys}}: the
 // tokenizer is the base file with those sections replaced (keeps the repository small; the test does the same).
 
@@ -85,6 +89,32 @@ function buildBert() {
   fs.writeFileSync(path.join(dir, 'legacy', 'vocab.txt'), vocabList.join('\n') + '\n');
   writeJson(path.join(dir, 'legacy', 'tokenizer_config.json'), { do_lower_case: true }, true);
   return path.join(dir, 'tokenizer.json');
+}
+
+function buildBertVariants(bertFile) {
+  const specials = [added(0, '[PAD]', true), added(100, '[UNK]', true), added(101, '[CLS]', true),
+                    added(102, '[SEP]', true)];
+  const cased = writeOverlay('bert-cased-style', bertFile, {
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: false, strip_accents: false,
+                  lowercase: false },
+  });
+  const misc = writeOverlay('bert-misc', bertFile, {
+    added_tokens: specials.concat([
+      added(103, '[MASK]', true, { lstrip: true, rstrip: true }),
+      added(7592, 'hello', false, { single_word: true }),
+      added(2088, 'world', false, { rstrip: true, normalized: false })]),
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Lowercase' },
+                                                   { type: 'Strip', strip_left: true, strip_right: true }] },
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Whitespace' },
+                                                       { type: 'Digits', individual_digits: true },
+                                                       { type: 'Punctuation', behavior: 'Contiguous' }] },
+    post_processor: { type: 'BertProcessing', sep: ['[SEP]', 102], cls: ['[CLS]', 101] },
+  });
+  const nfd = writeOverlay('bert-nfd', bertFile, {
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFD' }, { type: 'StripAccents' }, { type: 'Lowercase' }] },
+    pre_tokenizer: { type: 'WhitespaceSplit' },
+  });
+  return { cased, misc, nfd };
 }
 
 // ---------------------------------------------------------------- gpt2 and its variants
@@ -269,6 +299,7 @@ const TEXTS = [
   'สวัสดีครับ',
   'नमस्ते दुनिया',
   'hello<mask>world and  <mask> again',
+  'hello world, helloworld [MASK]   x  [MASK] world   world! ＡＢＣ ｶﾀｶﾅ ①②③ 1/2 x² ﬃ',
 ];
 const PAIRS = [
   ['What is attention?', 'Attention is a weighting of tokens.'],
@@ -300,10 +331,14 @@ async function vectorsFor(name, file) {
 
 (async () => {
   const bert = buildBert();
+  const bertVariants = buildBertVariants(bert);
   const gpt2 = buildGpt2();
   const variants = buildGpt2Variants(gpt2);
   const sp = buildLlamaSp();
   await vectorsFor('bert-base-uncased', bert);
+  await vectorsFor('bert-cased-style', bertVariants.cased);
+  await vectorsFor('bert-misc', bertVariants.misc);
+  await vectorsFor('bert-nfd', bertVariants.nfd);
   await vectorsFor('gpt2', gpt2);
   await vectorsFor('llama3-style', variants.llama3);
   await vectorsFor('qwen2-style', variants.qwen2);
