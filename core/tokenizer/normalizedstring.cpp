@@ -47,6 +47,8 @@ void NormalizedString::transform(const std::vector<std::pair<char32_t, int>>& de
 
 void NormalizedString::filter(const std::function<bool(char32_t)>& keep)
 {
+    if (std::all_of(m_text.begin(), m_text.end(), keep))
+        return; // nothing to remove: alignments unchanged
     std::vector<std::pair<char32_t, int>> dest;
     dest.reserve(m_text.size());
     int removed = 0;

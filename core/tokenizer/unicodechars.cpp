@@ -230,6 +230,8 @@ bool isChineseChar(char32_t c)
 
 std::u32string toLowercase(char32_t c)
 {
+    if (c < 0x80)
+        return std::u32string(1, (c >= U'A' && c <= U'Z') ? c + 32 : c);
     if (c == 0x0130) // LATIN CAPITAL LETTER I WITH DOT ABOVE: SpecialCasing's only unconditional multi-char lowercase
         return std::u32string{U'i', 0x0307};
     if (c > 0x10FFFF)
@@ -239,6 +241,8 @@ std::u32string toLowercase(char32_t c)
 
 std::u32string decompose(char32_t c, bool compatibility)
 {
+    if (c < 0xA0) // nothing below U+00A0 decomposes
+        return std::u32string(1, c);
     if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
         return std::u32string(1, c);
     // Hangul syllables decompose algorithmically.
@@ -261,6 +265,8 @@ std::u32string decompose(char32_t c, bool compatibility)
 
 int combiningClass(char32_t c)
 {
+    if (c < 0x300)
+        return 0;
     return c > 0x10FFFF ? 0 : QChar::combiningClass(uint(c));
 }
 
