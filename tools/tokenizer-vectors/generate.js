@@ -301,6 +301,33 @@ const TEXTS = [
   'hello<mask>world and  <mask> again',
   'hello world, helloworld [MASK]   x  [MASK] world   world! ＡＢＣ ｶﾀｶﾅ ①②③ 1/2 x² ﬃ',
 ];
+// Random strings from a fixed seed, drawing from pools that stress every stage.
+function randomTexts(count) {
+  let state = 20240601;
+  const rand = (n) => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state % n; };
+  const pools = [
+    'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', '     ', '\t\n\r\u00a0\u3000\u2028', '.,;:!?\'"-()[]{}<>/\\@#$%^&*_+=|~`',
+    '0123456789٠١٢٣½²Ⅻ', 'İıçğöşüÇĞÖŞÜßẞÄäΣσςΐ', '\u0300\u0301\u0308\u0327\u20dd\u093f\u0e31',
+    '我爱语言处理東京ひらがなカタカナ한국어', '𠀀𠀁𪚥𰀀😀🤗👍🏽❤️\u200d🇹🇷', 'مرحباשלום', '\u0000\u0007\u001b\u007f\u200b\u00ad\ufeff\ufffd\ue000',
+    'ﬁﬃ①ＡＢＣｶﾀ™', '\u1100\u1161\u11a8', 'e\u0301a\u0308\u0304',
+  ];
+  const words = ['the', 'The', "'s", "'LL", ' ', '  ', 'hello', 'world', '[CLS]', '[MASK]', '<s>', '</s>',
+                 '<mask>', '<|endoftext|>', '<|begin_of_text|>', '<|im_start|>', 'unbelievable', 'çünkü'];
+  const out = [];
+  for (let i = 0; i < count; ++i) {
+    let text = '';
+    const length = 1 + rand(40);
+    for (let k = 0; k < length; ++k) {
+      if (rand(5) === 0) { text += words[rand(words.length)]; continue; }
+      const pool = [...pools[rand(pools.length)]];
+      text += pool[rand(pool.length)];
+    }
+    out.push(text);
+  }
+  return out;
+}
+TEXTS.push(...randomTexts(40));
+
 const PAIRS = [
   ['What is attention?', 'Attention is a weighting of tokens.'],
   ['Kupa bavula sığmadı', 'çünkü çok büyüktü.'],
