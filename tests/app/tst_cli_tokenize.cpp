@@ -131,7 +131,7 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("missing folder") << QStringList{QStringLiteral("--model"), QStringLiteral("/no/such/model"),
                                                        QStringLiteral("--text"), QStringLiteral("x")}
-                                        << QStringLiteral("/no/such/model: no such folder");
+                                        << QStringLiteral("/no/such/model: no such model folder");
         QTest::newRow("no text") << QStringList{QStringLiteral("--model"), QStringLiteral("/tmp")}
                                  << QStringLiteral("needs --model PATH and --text T");
         QTest::newRow("folder without tokenizer") << QStringList{QStringLiteral("--model"),
