@@ -152,6 +152,23 @@ private slots:
         QCOMPARE(err.count(QLatin1Char('\n')), 1);
     }
 
+    // attention --text goes through the same tokenizer: the oracle's input_ids.
+    void attentionText_data() { oracle_data(); }
+
+    void attentionText()
+    {
+        QFETCH(QString, caseName);
+        const QJsonObject c = readCase(caseName);
+        const Run run = runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"),
+                                      QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + caseName, QStringLiteral("--text"),
+                                      c.value(QStringLiteral("text")).toString(), QStringLiteral("--layer"),
+                                      QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(out.value(QStringLiteral("ids")).toArray(), c.value(QStringLiteral("input_ids")).toArray());
+        QCOMPARE(out.value(QStringLiteral("tokens")).toArray(), c.value(QStringLiteral("tokens")).toArray());
+    }
+
     void help()
     {
         const Run run = runAttnscope({QStringLiteral("tokenize"), QStringLiteral("--help")});
