@@ -325,6 +325,9 @@ private slots:
                                           << QStringLiteral("merges.txt: no such file");
         QTest::newRow("sentencepiece model") << QStringLiteral("tokenizer.model") << QByteArray("\x0a\x03")
                                              << QStringLiteral("SentencePiece .model files are not supported");
+        QTest::newRow("huge id") << QStringLiteral("tokenizer.json")
+                                 << QByteArray("{\"model\": {\"type\": \"WordPiece\", \"vocab\": {\"a\": 2000000000}}}")
+                                 << QStringLiteral("id 2000000000 is far beyond");
         QTest::newRow("bad id") << QStringLiteral("tokenizer.json")
                                 << QByteArray("{\"model\": {\"type\": \"WordPiece\", \"vocab\": {\"a\": -3}}}")
                                 << QStringLiteral("expected a non-negative integer");
