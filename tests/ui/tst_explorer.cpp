@@ -377,6 +377,24 @@ private Q_SLOTS:
             QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("event loop blocked for %1 ms").arg(maxGap)));
         QVERIFY(window.heatmap()->isTiled());
         QVERIFY(window.statusText().contains(QStringLiteral("2048")));
+        // Zooming in far enough fetches exact rows (with margins) on the GUI thread: time one such paint,
+        // then a pan inside the fetched margin, which reuses them.
+        HeatmapWidget* heatmap = window.heatmap();
+        const QPointF centre = heatmap->geometryForTests().area().center();
+        double cpu = threadCpuMs();
+        heatmap->zoomAt(centre, 16.0);
+        heatmap->repaint();
+        const double zoomPaint = threadCpuMs() - cpu;
+        QVERIFY(heatmap->exactBlockForTests().rows > 0);
+        cpu = threadCpuMs();
+        heatmap->setView(heatmap->geometryForTests().origin() + QPointF(0, 10), heatmap->geometryForTests().cellWidth(),
+                         heatmap->geometryForTests().cellHeight());
+        heatmap->repaint();
+        const double panPaint = threadCpuMs() - cpu;
+        qInfo("2,048 tokens: first exact-zoom paint %.1f ms CPU (fetches %d rows × 2,048 keys), pan paint %.1f ms",
+              zoomPaint, heatmap->exactBlockForTests().rows, panPaint);
+        QVERIFY(zoomPaint < 100);
+        QVERIFY(panPaint < 100);
     }
 };
 
