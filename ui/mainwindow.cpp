@@ -367,6 +367,7 @@ QWidget* MainWindow::buildStatisticsTab()
     m_statsTable = new QTableView(splitter);
     m_statsTable->setModel(m_statsProxy);
     m_statsTable->setSortingEnabled(true);
+    m_statsTable->sortByColumn(HeadStatsModel::LayerColumn, Qt::AscendingOrder); // layer 0 head 0 first
     m_statsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_statsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_statsTable->verticalHeader()->hide();

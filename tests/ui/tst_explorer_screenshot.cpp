@@ -2,6 +2,7 @@
 // at them. Not compared pixel for pixel; it checks only that the window drew something.
 
 #include "explorer/comparisonwidget.h"
+#include "explorer/headgridwidget.h"
 #include "mainwindow.h"
 
 #include <QDir>
@@ -44,6 +45,13 @@ private Q_SLOTS:
             QVERIFY(image.save(path));
             qInfo("wrote %s", qPrintable(path));
         }
+        // The grid sorted by sink mass and coloured by [SEP] mass.
+        window.grid()->setSortMetric(HeadMetric::SinkMass);
+        window.grid()->setColorMetric(HeadMetric::SepMass);
+        QTest::qWait(100);
+        save(window, QStringLiteral("grid-sorted"));
+        window.grid()->setSortMetric(std::nullopt);
+        window.grid()->setColorMetric(std::nullopt);
         // The same head on the Turkish pair, tokens aligned.
         window.setTexts(QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü."));
         QVERIFY(window.runner()->waitForIdle(20000));
