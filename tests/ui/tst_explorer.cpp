@@ -15,6 +15,8 @@
 #include "mainwindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QMimeData>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QMenu>
 #include <QTabWidget>
@@ -220,6 +222,42 @@ private Q_SLOTS:
         QVERIFY(window.selectEngine(cached));
         QVERIFY(window.runner()->waitForIdle(20000));
         QVERIFY(window.currentResult()->run.roles.causal);
+    }
+
+    void droppingAModelFolderOpensIt()
+    {
+        const QString bert = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
+        if (!QFileInfo::exists(bert + QStringLiteral("/config.json")))
+            QSKIP("oracle fixtures not available");
+        QStandardPaths::setTestModeEnabled(true); // the recent-models list goes to a test location
+        MainWindow window;
+        QVERIFY(window.runner()->waitForIdle(10000));
+        const int before = window.modelCount();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(bert)});
+        // Qt delivers a drop only after an accepted drag-enter, as a real drag does.
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QCOMPARE(window.modelCount(), before + 1);
+        QVERIFY(window.runner()->waitForIdle(20000));
+        QVERIFY(window.currentResult());
+        QVERIFY(window.currentResult()->modelName.contains(QStringLiteral("bert_s0")));
+        // Dropping it again selects the same entry instead of adding another.
+        QCoreApplication::sendEvent(&window, &enter);
+        QCoreApplication::sendEvent(&window, &drop);
+        QCOMPARE(window.modelCount(), before + 1);
+        // A folder that is not a model is refused with a message, nothing added.
+        QTemporaryDir empty;
+        QMimeData other;
+        other.setUrls({QUrl::fromLocalFile(empty.path())});
+        QDragEnterEvent enterBad(QPoint(10, 10), Qt::CopyAction, &other, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enterBad);
+        QDropEvent bad(QPointF(10, 10), Qt::CopyAction, &other, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &bad);
+        QCOMPARE(window.modelCount(), before + 1);
     }
 
     void syntheticHeadsShowTheirDesignedPatterns()
