@@ -1,13 +1,12 @@
 // attnscope stats: per-head attention statistics (docs/metrics.md) for one input, as JSON or a table.
 
+#include "attention/attentionmaps.h"
 #include "command.h"
 #include "explorer/analysisrunner.h"
 #include "explorer/transformerengine.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "stats/attentionanalysis.h"
-
-#include "attention/attentionmaps.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -32,7 +31,8 @@ QJsonObject headJson(const HeadStats& s)
 
 QString table(const AttentionAnalysis& analysis)
 {
-    QString out = QStringLiteral("layer head  label            entropy  sink   sink4  [SEP]  [CLS]  self   prev   next\n");
+    QString out = QStringLiteral(
+        "layer head  label            entropy  sink   sink4  [SEP]  [CLS]  self   prev   next\n");
     for (const HeadStats& s : analysis.stats)
         out += QStringLiteral("%1 %2  %3 %4 %5 %6 %7 %8 %9 %10 %11\n")
                    .arg(s.layer, 5)
@@ -52,15 +52,18 @@ QString table(const AttentionAnalysis& analysis)
 int runStats(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Per-head attention statistics for one input: entropy (nats), sink mass (first token, first 4),\n"
-                       "[SEP] and [CLS] mass, self / previous / next-token scores and an automatic label.\n"
-                       "Definitions: docs/metrics.md. Means run over non-special query rows."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Per-head attention statistics for one input: entropy (nats), sink mass (first token, first 4),\n"
+        "[SEP] and [CLS] mass, self / previous / next-token scores and an automatic label.\n"
+        "Definitions: docs/metrics.md. Means run over non-special query rows."));
     parser.addHelpOption();
     parser.addOptions({
-        {QStringLiteral("model"), QStringLiteral("Model folder, built-in model name or Hugging Face cache id."), QStringLiteral("path")},
+        {QStringLiteral("model"),
+         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("path")},
         {QStringLiteral("text"), QStringLiteral("Text A."), QStringLiteral("text")},
-        {QStringLiteral("text-b"), QStringLiteral("Text B (encoders: a sentence pair)."), QStringLiteral("text")},
+        {QStringLiteral("text-b"), QStringLiteral("Text B (encoders: a sentence pair)."),
+         QStringLiteral("text")},
         {QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")},
     });
     if (!parser.parse(arguments)) {
@@ -81,17 +84,18 @@ int runStats(const QStringList& arguments)
         std::optional<QString> textB;
         if (parser.isSet(QStringLiteral("text-b"))) {
             if (!engine->supportsTextB()) {
-                printError(QStringLiteral("stats: --text-b needs an encoder; %1 is a decoder").arg(engine->displayName()));
+                printError(QStringLiteral("stats: --text-b needs an encoder; %1 is a decoder")
+                               .arg(engine->displayName()));
                 return 2;
             }
             textB = parser.value(QStringLiteral("text-b"));
         }
         const AttentionRun run = engine->run(parser.value(QStringLiteral("text")), textB, nullptr);
         const std::optional<AttentionAnalysis> analysis = analyzeAttention(*run.maps, run.roles);
-        if (!analysis)
-            return 1;
+        if (!analysis) return 1;
         if (!parser.isSet(QStringLiteral("json"))) {
-            printOut(QStringLiteral("%1: %2 tokens\n").arg(engine->displayName()).arg(run.tokens.size()) + table(*analysis));
+            printOut(QStringLiteral("%1: %2 tokens\n").arg(engine->displayName()).arg(run.tokens.size()) +
+                     table(*analysis));
             return 0;
         }
         QJsonObject root;
@@ -114,12 +118,13 @@ int runStats(const QStringList& arguments)
                                       {QStringLiteral("entropy"), l.entropy}});
         root.insert(QStringLiteral("layer_means"), layers);
         const LabelThresholds t;
-        root.insert(QStringLiteral("thresholds"), QJsonObject{{QStringLiteral("sink"), t.sink},
-                                                              {QStringLiteral("no-op"), t.noOp},
-                                                              {QStringLiteral("previous-token"), t.previous},
-                                                              {QStringLiteral("next-token"), t.next},
-                                                              {QStringLiteral("self"), t.self},
-                                                              {QStringLiteral("broad_entropy_norm"), t.broadEntropy}});
+        root.insert(QStringLiteral("thresholds"),
+                    QJsonObject{{QStringLiteral("sink"), t.sink},
+                                {QStringLiteral("no-op"), t.noOp},
+                                {QStringLiteral("previous-token"), t.previous},
+                                {QStringLiteral("next-token"), t.next},
+                                {QStringLiteral("self"), t.self},
+                                {QStringLiteral("broad_entropy_norm"), t.broadEntropy}});
         printOut(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
         return 0;
     } catch (const ModelError& e) {
@@ -132,9 +137,9 @@ int runStats(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{QStringLiteral("stats"),
-                                               QStringLiteral("Per-head attention statistics (entropy, sinks, [SEP], labels)"),
-                                               false, &runStats});
+const CommandRegistration registration(Command{
+    QStringLiteral("stats"), QStringLiteral("Per-head attention statistics (entropy, sinks, [SEP], labels)"),
+    false, &runStats});
 
 } // namespace
 

@@ -42,12 +42,14 @@ int main(int argc, char** argv)
         const double before = bench::residentMemoryMiB();
         AnalysisOptions analysisOptions;
         analysisOptions.threads = threads;
-        const double seconds = bench::medianSeconds([&] { (void)analyzeAttention(maps, roles, analysisOptions); }, 5);
+        const double seconds =
+            bench::medianSeconds([&] { (void)analyzeAttention(maps, roles, analysisOptions); }, 5);
         const double growth = bench::peakResidentMemoryMiB() - before;
         const double dense = double(n) * n * heads * 4 / (1024.0 * 1024.0);
-        std::printf("{\"bench\":\"headstats\",\"tokens\":%d,\"heads\":%d,\"dim\":%d,\"threads\":%d,\"median_s\":%.4f,"
-                    "\"peak_rss_growth_mib\":%.1f,\"dense_maps_mib\":%.1f}\n",
-                    n, heads, dim, threads, seconds, growth, dense);
+        std::printf(
+            "{\"bench\":\"headstats\",\"tokens\":%d,\"heads\":%d,\"dim\":%d,\"threads\":%d,\"median_s\":%.4f,"
+            "\"peak_rss_growth_mib\":%.1f,\"dense_maps_mib\":%.1f}\n",
+            n, heads, dim, threads, seconds, growth, dense);
         std::fflush(stdout);
     }
     return 0;

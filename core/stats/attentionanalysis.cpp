@@ -15,8 +15,7 @@ std::vector<LayerSummary> summarizeLayers(const std::vector<HeadStats>& heads, i
     for (size_t l = 0; l < out.size(); ++l)
         out[l].layer = int(l);
     for (const HeadStats& s : heads) {
-        if (s.layer < 0 || s.layer >= layers)
-            continue;
+        if (s.layer < 0 || s.layer >= layers) continue;
         LayerSummary& summary = out[size_t(s.layer)];
         summary.sinkMass += s.sinkMass;
         summary.sink4Mass += s.sink4Mass;
@@ -26,8 +25,7 @@ std::vector<LayerSummary> summarizeLayers(const std::vector<HeadStats>& heads, i
         ++counts[size_t(s.layer)];
     }
     for (size_t l = 0; l < out.size(); ++l) {
-        if (counts[l] == 0)
-            continue;
+        if (counts[l] == 0) continue;
         const double n = counts[l];
         out[l].sinkMass /= n;
         out[l].sink4Mass /= n;
@@ -68,8 +66,7 @@ std::optional<AttentionAnalysis> analyzeAttention(const AttentionMaps& maps, con
         overview.finish();
         analysis.stats[size_t(index)] = accumulator.finish(layer, head, options.thresholds);
     });
-    if (stopped)
-        return std::nullopt;
+    if (stopped) return std::nullopt;
     analysis.layerSummaries = summarizeLayers(analysis.stats, analysis.layers);
     return analysis;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "stats/pooledheadoverview.h"
 #include "stats/headstats.h"
+#include "stats/pooledheadoverview.h"
 
 #include <atomic>
 #include <optional>
@@ -33,7 +33,7 @@ struct AttentionAnalysis
 {
     int layers = 0, heads = 0;
     std::vector<HeadStats> stats;              // layer-major: index layer * heads + head
-    std::vector<PooledHeadOverview> overviews;  // same order
+    std::vector<PooledHeadOverview> overviews; // same order
     std::vector<LayerSummary> layerSummaries;
 
     const HeadStats& at(int layer, int head) const { return stats[size_t(layer * heads + head)]; }

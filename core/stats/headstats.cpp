@@ -29,10 +29,8 @@ HeadLabel classifyHead(const HeadStats& stats, const LabelThresholds& thresholds
             best = pattern.label;
         }
     }
-    if (best)
-        return *best;
-    if (stats.normalizedEntropy >= thresholds.broadEntropy)
-        return HeadLabel::Broad;
+    if (best) return *best;
+    if (stats.normalizedEntropy >= thresholds.broadEntropy) return HeadLabel::Broad;
     return HeadLabel::Mixed;
 }
 
@@ -61,15 +59,15 @@ std::optional<HeadLabel> headLabelFromName(const QString& name)
 {
     for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken, HeadLabel::NextToken,
                             HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed})
-        if (headLabelName(label) == name)
-            return label;
+        if (headLabelName(label) == name) return label;
     return std::nullopt;
 }
 
 std::vector<HeadMetric> allHeadMetrics()
 {
-    return {HeadMetric::Entropy, HeadMetric::NormalizedEntropy, HeadMetric::SinkMass, HeadMetric::Sink4Mass,
-            HeadMetric::SepMass, HeadMetric::ClsMass, HeadMetric::Self, HeadMetric::Previous, HeadMetric::Next};
+    return {HeadMetric::Entropy,   HeadMetric::NormalizedEntropy, HeadMetric::SinkMass,
+            HeadMetric::Sink4Mass, HeadMetric::SepMass,           HeadMetric::ClsMass,
+            HeadMetric::Self,      HeadMetric::Previous,          HeadMetric::Next};
 }
 
 double headMetricValue(const HeadStats& stats, HeadMetric metric)

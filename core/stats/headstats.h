@@ -3,7 +3,6 @@
 // Per-head attention statistics (definitions and sources in docs/metrics.md).
 
 #include <QString>
-
 #include <optional>
 #include <vector>
 
@@ -41,16 +40,16 @@ struct HeadStats
 {
     int layer = 0;
     int head = 0;
-    int rowsUsed = 0;           // query rows the means run over
-    double entropy = 0;         // mean row entropy in nats
+    int rowsUsed = 0;             // query rows the means run over
+    double entropy = 0;           // mean row entropy in nats
     double normalizedEntropy = 0; // mean of H(row) / ln(visible keys) over rows with >= 2 visible keys
-    double sinkMass = 0;        // mean P[i, 0]
-    double sink4Mass = 0;       // mean sum_{j<4} P[i, j]
-    double sepMass = 0;         // mean sum_{j in [SEP]} P[i, j]
-    double clsMass = 0;         // mean sum_{j in [CLS]/BOS} P[i, j]
-    double self = 0;            // mean P[i, i]
-    double previous = 0;        // mean P[i, i-1] over rows i >= 1
-    double next = 0;            // mean P[i, i+1] over rows i + 1 < n_k (0 under a causal mask)
+    double sinkMass = 0;          // mean P[i, 0]
+    double sink4Mass = 0;         // mean sum_{j<4} P[i, j]
+    double sepMass = 0;           // mean sum_{j in [SEP]} P[i, j]
+    double clsMass = 0;           // mean sum_{j in [CLS]/BOS} P[i, j]
+    double self = 0;              // mean P[i, i]
+    double previous = 0;          // mean P[i, i-1] over rows i >= 1
+    double next = 0;              // mean P[i, i+1] over rows i + 1 < n_k (0 under a causal mask)
     HeadLabel label = HeadLabel::Mixed;
 };
 
@@ -59,7 +58,17 @@ QString headLabelName(HeadLabel label); // stable ids used in JSON: "sink", "no-
 std::optional<HeadLabel> headLabelFromName(const QString& name);
 
 // The metrics in a fixed order, for tables, sorting and colouring the grid.
-enum class HeadMetric { Entropy, NormalizedEntropy, SinkMass, Sink4Mass, SepMass, ClsMass, Self, Previous, Next };
+enum class HeadMetric {
+    Entropy,
+    NormalizedEntropy,
+    SinkMass,
+    Sink4Mass,
+    SepMass,
+    ClsMass,
+    Self,
+    Previous,
+    Next
+};
 std::vector<HeadMetric> allHeadMetrics();
 double headMetricValue(const HeadStats& stats, HeadMetric metric);
 QString headMetricId(HeadMetric metric); // JSON key: "entropy", "sink_mass", ...

@@ -7,8 +7,7 @@ namespace attnscope {
 
 HeadStatsAccumulator::HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys)
     : m_roles(roles), m_queries(queries), m_keys(keys)
-{
-}
+{}
 
 void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
 {
@@ -16,8 +15,7 @@ void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
         const int query = q0 + r;
         const float* row = rows + size_t(r) * size_t(m_keys);
         addRow(query, row, m_all);
-        if (!m_roles.isSpecial(query))
-            addRow(query, row, m_plain);
+        if (!m_roles.isSpecial(query)) addRow(query, row, m_plain);
     }
 }
 
@@ -27,8 +25,7 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
     for (int k = 0; k < m_keys; ++k) {
         const double p = row[k];
         total += p;
-        if (p > 0)
-            entropy -= p * std::log(p);
+        if (p > 0) entropy -= p * std::log(p);
     }
     if (total <= 0) // a row that sees no key (padding) says nothing about the head
         return;
@@ -40,18 +37,15 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
         sums.normalizedEntropy += entropy / std::log(double(visible));
         ++sums.normalizedRows;
     }
-    if (m_keys > 0)
-        sums.sink += row[0];
+    if (m_keys > 0) sums.sink += row[0];
     double first4 = 0;
     for (int k = 0; k < std::min(4, m_keys); ++k)
         first4 += row[k];
     sums.sink4 += first4;
     for (int k : m_roles.sepPositions)
-        if (k >= 0 && k < m_keys)
-            sums.sep += row[k];
+        if (k >= 0 && k < m_keys) sums.sep += row[k];
     for (int k : m_roles.clsPositions)
-        if (k >= 0 && k < m_keys)
-            sums.cls += row[k];
+        if (k >= 0 && k < m_keys) sums.cls += row[k];
     if (query < m_keys) {
         sums.self += row[query];
         ++sums.selfRows;

@@ -5,8 +5,9 @@
 namespace attnscope {
 
 PooledHeadOverview::PooledHeadOverview(int queries, int keys, int maxSize, Pooling pooling)
-    : m_queries(std::max(0, queries)), m_keys(std::max(0, keys)), m_rows(std::clamp(queries, 1, std::max(1, maxSize))),
-      m_cols(std::clamp(keys, 1, std::max(1, maxSize))), m_pooling(pooling)
+    : m_queries(std::max(0, queries)), m_keys(std::max(0, keys)),
+      m_rows(std::clamp(queries, 1, std::max(1, maxSize))), m_cols(std::clamp(keys, 1, std::max(1, maxSize))),
+      m_pooling(pooling)
 {
     m_rowOf.resize(size_t(m_queries));
     for (int r = 0; r < m_rows; ++r)
@@ -23,8 +24,7 @@ void PooledHeadOverview::addRows(int q0, const float* rows, int count)
 {
     for (int r = 0; r < count; ++r) {
         const int q = q0 + r;
-        if (q < 0 || q >= m_queries)
-            continue;
+        if (q < 0 || q >= m_queries) continue;
         float* out = m_values.data() + size_t(m_rowOf[size_t(q)]) * size_t(m_cols);
         const float* row = rows + size_t(r) * size_t(m_keys);
         if (m_pooling == Pooling::Max) {
@@ -39,13 +39,11 @@ void PooledHeadOverview::addRows(int q0, const float* rows, int count)
 
 void PooledHeadOverview::finish()
 {
-    if (m_pooling != Pooling::Mean)
-        return;
+    if (m_pooling != Pooling::Mean) return;
     for (int r = 0; r < m_rows; ++r)
         for (int c = 0; c < m_cols; ++c) {
             const int cells = (firstQuery(r + 1) - firstQuery(r)) * (firstKey(c + 1) - firstKey(c));
-            if (cells > 0)
-                m_values[size_t(r) * size_t(m_cols) + size_t(c)] /= float(cells);
+            if (cells > 0) m_values[size_t(r) * size_t(m_cols) + size_t(c)] /= float(cells);
         }
 }
 

@@ -23,7 +23,10 @@ public:
     int firstKey(int col) const { return int((long long)col * m_keys / m_cols); }
 
     void addRows(int q0, const float* rows, int count);
-    const std::vector<float>& values() const { return m_values; } // row-major rows × cols (after finish for Mean)
+    const std::vector<float>& values() const
+    {
+        return m_values;
+    } // row-major rows × cols (after finish for Mean)
     void finish();
 
 private:

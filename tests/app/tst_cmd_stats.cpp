@@ -6,7 +6,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
-
 #include <cmath>
 
 class TestCmdStats : public QObject
@@ -17,19 +16,19 @@ private Q_SLOTS:
     {
         const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
         QFile caseFile(folder + QStringLiteral("/case.json"));
-        if (!caseFile.open(QIODevice::ReadOnly))
-            QSKIP("oracle fixtures not available");
+        if (!caseFile.open(QIODevice::ReadOnly)) QSKIP("oracle fixtures not available");
         const QJsonObject fixture = QJsonDocument::fromJson(caseFile.readAll()).object();
         const QString text = fixture.value(QStringLiteral("text")).toString();
 
         QProcess process;
         process.start(QStringLiteral(ATTNSCOPE_BINARY),
-                      {QStringLiteral("stats"), QStringLiteral("--model"), folder, QStringLiteral("--text"), text,
-                       QStringLiteral("--json")});
+                      {QStringLiteral("stats"), QStringLiteral("--model"), folder, QStringLiteral("--text"),
+                       text, QStringLiteral("--json")});
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitCode(), 0);
         const QJsonObject out = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
-        QCOMPARE(out.value(QStringLiteral("tokens")).toArray(), fixture.value(QStringLiteral("tokens")).toArray());
+        QCOMPARE(out.value(QStringLiteral("tokens")).toArray(),
+                 fixture.value(QStringLiteral("tokens")).toArray());
 
         // Independent truth: the definitions applied to upstream's P, special rows ([CLS], [SEP]) excluded.
         const QJsonArray tokens = fixture.value(QStringLiteral("tokens")).toArray();
@@ -47,14 +46,12 @@ private Q_SLOTS:
             double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, self = 0, prev = 0, next = 0;
             int rows = 0;
             for (int i = 0; i < n; ++i) {
-                if (special(i))
-                    continue;
+                if (special(i)) continue;
                 const QJsonArray row = p.at(i).toArray();
                 ++rows;
                 for (int j = 0; j < n; ++j) {
                     const double v = row.at(j).toDouble();
-                    if (v > 0)
-                        entropy -= v * std::log(v);
+                    if (v > 0) entropy -= v * std::log(v);
                 }
                 sink += row.at(0).toDouble();
                 for (int j = 0; j < 4; ++j)
@@ -66,7 +63,7 @@ private Q_SLOTS:
                 next += row.at(i + 1).toDouble(); // i + 1 < n for every word row
             }
             const std::vector<std::pair<QString, double>> expected{
-                {QStringLiteral("entropy"), entropy / rows}, {QStringLiteral("sink_mass"), sink / rows},
+                {QStringLiteral("entropy"), entropy / rows},  {QStringLiteral("sink_mass"), sink / rows},
                 {QStringLiteral("sink4_mass"), sink4 / rows}, {QStringLiteral("sep_mass"), sep / rows},
                 {QStringLiteral("cls_mass"), cls / rows},     {QStringLiteral("self"), self / rows},
                 {QStringLiteral("prev"), prev / rows},        {QStringLiteral("next"), next / rows}};
@@ -85,9 +82,10 @@ private Q_SLOTS:
     void badModelIsOneLineError()
     {
         QProcess process;
-        process.start(QStringLiteral(ATTNSCOPE_BINARY), {QStringLiteral("stats"), QStringLiteral("--model"),
-                                                         QStringLiteral("/nonexistent/model"), QStringLiteral("--text"),
-                                                         QStringLiteral("hello"), QStringLiteral("--json")});
+        process.start(QStringLiteral(ATTNSCOPE_BINARY),
+                      {QStringLiteral("stats"), QStringLiteral("--model"),
+                       QStringLiteral("/nonexistent/model"), QStringLiteral("--text"),
+                       QStringLiteral("hello"), QStringLiteral("--json")});
         QVERIFY(process.waitForFinished(30000));
         QVERIFY(process.exitCode() != 0);
         const QString err = QString::fromUtf8(process.readAllStandardError()).trimmed();

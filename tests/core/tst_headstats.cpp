@@ -5,7 +5,6 @@
 #include "stats/headstatsaccumulator.h"
 
 #include <QtTest>
-
 #include <cmath>
 
 using namespace attnscope;
@@ -70,7 +69,7 @@ private Q_SLOTS:
         QCOMPARE(s.sink4Mass, 1.0);
         QCOMPARE(s.entropy, 0.0);
         QCOMPARE(s.normalizedEntropy, 0.0);
-        QVERIFY(qFuzzyCompare(s.self, 1.0 / 6.0)); // only row 0 attends to itself
+        QVERIFY(qFuzzyCompare(s.self, 1.0 / 6.0));     // only row 0 attends to itself
         QVERIFY(qFuzzyCompare(s.previous, 1.0 / 5.0)); // rows 1..5: only row 1's previous token is 0
         QCOMPARE(s.next, 0.0);
         QCOMPARE(s.label, HeadLabel::Sink);
@@ -81,7 +80,7 @@ private Q_SLOTS:
         const HeadStats s = statsOf(previousTokenHead(8));
         QCOMPARE(s.previous, 1.0); // rows 1..7 all put 1 on i-1
         QVERIFY(qFuzzyCompare(s.self, 1.0 / 8.0));
-        QVERIFY(qFuzzyCompare(s.sinkMass, 2.0 / 8.0)); // rows 0 and 1
+        QVERIFY(qFuzzyCompare(s.sinkMass, 2.0 / 8.0));  // rows 0 and 1
         QVERIFY(qFuzzyCompare(s.sink4Mass, 5.0 / 8.0)); // rows 0..4 put their 1 inside the first 4 keys
         QCOMPARE(s.next, 0.0);
         QCOMPARE(s.entropy, 0.0);
@@ -157,7 +156,8 @@ private Q_SLOTS:
         QTest::newRow("sep beats sink") << 0.55 << 0.9 << 0.0 << 0.0 << 0.0 << 0.1 << "no-op";
         QTest::newRow("next") << 0.0 << 0.0 << 0.1 << 0.8 << 0.1 << 0.2 << "next-token";
         QTest::newRow("self") << 0.0 << 0.0 << 0.1 << 0.1 << 0.6 << 0.2 << "self";
-        QTest::newRow("just under every threshold, spread") << 0.49 << 0.0 << 0.0 << 0.0 << 0.0 << 0.85 << "broad";
+        QTest::newRow("just under every threshold, spread")
+            << 0.49 << 0.0 << 0.0 << 0.0 << 0.0 << 0.85 << "broad";
         QTest::newRow("nothing") << 0.3 << 0.3 << 0.2 << 0.1 << 0.1 << 0.5 << "mixed";
     }
     void labels()

@@ -8,26 +8,25 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
-#include "explorer/workedexampleengine.h"
 #include "explorer/wordtokenizer.h"
+#include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 
 #include <QAbstractItemModelTester>
-#include <QMimeData>
-#include <QStandardPaths>
-#include <QTemporaryDir>
-#include <QMenu>
-#include <QTabWidget>
 #include <QElapsedTimer>
+#include <QMenu>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 #include <QtTest>
-
 #include <cstdlib>
 #include <ctime>
 
@@ -80,7 +79,8 @@ private Q_SLOTS:
             QThread::msleep(400);
             return resultWithText(QStringLiteral("old"));
         });
-        const quint64 newer = runner.startWork([](const std::atomic<bool>&) { return resultWithText(QStringLiteral("new")); });
+        const quint64 newer =
+            runner.startWork([](const std::atomic<bool>&) { return resultWithText(QStringLiteral("new")); });
         QVERIFY(runner.waitForIdle(10000));
         QCOMPARE(spy.count(), 1);
         const auto delivered = spy.at(0).at(0).value<std::shared_ptr<const ExplorerResult>>();
@@ -146,13 +146,14 @@ private Q_SLOTS:
         QCOMPARE(words.tokens.size(), 9); // [CLS] 6 words "." [SEP]
         const QList<uint> codePoints = text.toUcs4();
         for (int i = 0; i < words.tokens.size(); ++i) {
-            if (words.special[size_t(i)])
-                continue;
+            if (words.special[size_t(i)]) continue;
             const auto [b, e] = words.offsets[size_t(i)];
-            QCOMPARE(QString::fromUcs4(reinterpret_cast<const char32_t*>(codePoints.constData() + b), e - b), words.tokens.at(i));
+            QCOMPARE(QString::fromUcs4(reinterpret_cast<const char32_t*>(codePoints.constData() + b), e - b),
+                     words.tokens.at(i));
         }
         QCOMPARE(words.tokens.at(6), QStringLiteral("büyüktü"));
-        QCOMPARE(wordTokenize(QStringLiteral("didn't"), std::nullopt, true).tokens.at(1), QStringLiteral("didn't"));
+        QCOMPARE(wordTokenize(QStringLiteral("didn't"), std::nullopt, true).tokens.at(1),
+                 QStringLiteral("didn't"));
     }
 
     void realModelLabelsAreExactSubstrings()
@@ -194,8 +195,7 @@ private Q_SLOTS:
     {
         const QString bert = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
         const QString gpt2 = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/gpt2_s0");
-        if (!QFileInfo::exists(bert + QStringLiteral("/config.json")))
-            QSKIP("oracle fixtures not available");
+        if (!QFileInfo::exists(bert + QStringLiteral("/config.json"))) QSKIP("oracle fixtures not available");
         // A resources folder with one "built-in" model and a Hugging Face cache with one snapshot.
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("resources/models")));
@@ -227,8 +227,7 @@ private Q_SLOTS:
     void droppingAModelFolderOpensIt()
     {
         const QString bert = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
-        if (!QFileInfo::exists(bert + QStringLiteral("/config.json")))
-            QSKIP("oracle fixtures not available");
+        if (!QFileInfo::exists(bert + QStringLiteral("/config.json"))) QSKIP("oracle fixtures not available");
         QStandardPaths::setTestModeEnabled(true); // the recent-models list goes to a test location
         MainWindow window;
         QVERIFY(window.runner()->waitForIdle(10000));
@@ -265,15 +264,18 @@ private Q_SLOTS:
         // The demo is only useful if the statistics recognise what each head was built to do.
         for (bool causal : {false, true}) {
             const auto engine = smallEngine(causal);
-            const AttentionRun run = engine->run(QStringLiteral("The trophy didn't fit into the suitcase because it was too big."),
-                                                 std::nullopt, nullptr);
+            const AttentionRun run =
+                engine->run(QStringLiteral("The trophy didn't fit into the suitcase because it was too big."),
+                            std::nullopt, nullptr);
             const auto analysis = analyzeAttention(*run.maps, run.roles);
             QVERIFY(analysis);
             for (const HeadStats& s : analysis->stats) {
                 const HeadLabel designed = engine->designedPattern(s.layer, s.head);
                 QVERIFY2(s.label == designed,
                          qPrintable(QStringLiteral("causal %1 L%2 H%3: %4, built as %5")
-                                        .arg(causal).arg(s.layer).arg(s.head)
+                                        .arg(causal)
+                                        .arg(s.layer)
+                                        .arg(s.head)
                                         .arg(headLabelName(s.label), headLabelName(designed))));
             }
         }
@@ -307,7 +309,8 @@ private Q_SLOTS:
         strict.broadEntropy = 1.01;
         model.setThresholds(strict);
         for (int r = 0; r < model.rowCount(); ++r)
-            QCOMPARE(model.index(r, HeadStatsModel::LabelColumn).data().toString(), headLabelDisplayName(HeadLabel::Mixed));
+            QCOMPARE(model.index(r, HeadStatsModel::LabelColumn).data().toString(),
+                     headLabelDisplayName(HeadLabel::Mixed));
         model.setStats({});
         QCOMPARE(model.rowCount(), 0);
     }
@@ -366,7 +369,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.runner()->waitForIdle(10000));
         QStringList words;
-        const QStringList vocabulary = QStringLiteral("the cat sat on a mat and looked at birds in trees").split(QLatin1Char(' '));
+        const QStringList vocabulary =
+            QStringLiteral("the cat sat on a mat and looked at birds in trees").split(QLatin1Char(' '));
         for (int i = 0; i < 2046; ++i)
             words << vocabulary.at(i % vocabulary.size());
         // Measure the largest gap between ticks of a 10 ms timer while the job runs and is shown.
@@ -407,7 +411,8 @@ private Q_SLOTS:
         qInfo("2,048 tokens: result shown after %lld ms; largest event-loop gap %lld ms (ending at %lld ms); "
               "largest GUI-thread CPU time between ticks %.1f ms; load average %.1f on %d cores",
               shownAt, maxGap, maxGapAt, maxBusy, load, QThread::idealThreadCount());
-        QVERIFY2(maxBusy < 100, qPrintable(QStringLiteral("GUI thread busy for %1 ms between ticks").arg(maxBusy)));
+        QVERIFY2(maxBusy < 100,
+                 qPrintable(QStringLiteral("GUI thread busy for %1 ms between ticks").arg(maxBusy)));
         // The wall-clock gap also counts time the thread waits for a core. On a machine loaded beyond its
         // cores (shared CI, parallel builds) that is the scheduler's doing, not ours: then it is reported
         // above but not asserted.
@@ -425,11 +430,12 @@ private Q_SLOTS:
         const double zoomPaint = threadCpuMs() - cpu;
         QVERIFY(heatmap->exactBlockForTests().rows > 0);
         cpu = threadCpuMs();
-        heatmap->setView(heatmap->geometryForTests().origin() + QPointF(0, 10), heatmap->geometryForTests().cellWidth(),
-                         heatmap->geometryForTests().cellHeight());
+        heatmap->setView(heatmap->geometryForTests().origin() + QPointF(0, 10),
+                         heatmap->geometryForTests().cellWidth(), heatmap->geometryForTests().cellHeight());
         heatmap->repaint();
         const double panPaint = threadCpuMs() - cpu;
-        qInfo("2,048 tokens: first exact-zoom paint %.1f ms CPU (fetches %d rows × 2,048 keys), pan paint %.1f ms",
+        qInfo("2,048 tokens: first exact-zoom paint %.1f ms CPU (fetches %d rows × 2,048 keys), pan paint "
+              "%.1f ms",
               zoomPaint, heatmap->exactBlockForTests().rows, panPaint);
         QVERIFY(zoomPaint < 100);
         QVERIFY(panPaint < 100);

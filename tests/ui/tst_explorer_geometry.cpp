@@ -33,7 +33,8 @@ private Q_SLOTS:
         grid.setOrder({{2, 0, 1}, {1, 2, 0}}); // sorted by some metric
         QCOMPARE(grid.headAt(0, 0), 2);
         QCOMPARE(grid.slotOf(1, 0), 2);
-        // Right from head 2 (slot 0) of layer 0 reaches head 0 (slot 1); down keeps the slot: layer 1 slot 1 = head 2.
+        // Right from head 2 (slot 0) of layer 0 reaches head 0 (slot 1); down keeps the slot: layer 1 slot 1
+        // = head 2.
         QCOMPARE(grid.moved(0, 2, HeadGridLayout::Move::Right), std::make_pair(0, 0));
         QCOMPARE(grid.moved(0, 0, HeadGridLayout::Move::Down), std::make_pair(1, 2));
         QCOMPARE(grid.moved(0, 2, HeadGridLayout::Move::Left), std::make_pair(0, 2)); // clamped
@@ -80,14 +81,19 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("a");
         QTest::addColumn<QStringList>("b");
         QTest::addColumn<QString>("pairs");
-        QTest::newRow("büyüktü/küçüktü") << QStringList{QStringLiteral("Kupa"), QStringLiteral("çok"), QStringLiteral("büyüktü"), QStringLiteral(".")}
-                                         << QStringList{QStringLiteral("Kupa"), QStringLiteral("çok"), QStringLiteral("küçüktü"), QStringLiteral(".")}
+        QTest::newRow("büyüktü/küçüktü") << QStringList{QStringLiteral("Kupa"), QStringLiteral("çok"),
+                                                        QStringLiteral("büyüktü"), QStringLiteral(".")}
+                                         << QStringList{QStringLiteral("Kupa"), QStringLiteral("çok"),
+                                                        QStringLiteral("küçüktü"), QStringLiteral(".")}
                                          << QStringLiteral("0-0 1-1 2-2 3-3");
-        QTest::newRow("big/small") << QStringList{QStringLiteral("too"), QStringLiteral("big"), QStringLiteral(".")}
-                                   << QStringList{QStringLiteral("too"), QStringLiteral("sm"), QStringLiteral("##all"), QStringLiteral(".")}
+        QTest::newRow("big/small") << QStringList{QStringLiteral("too"), QStringLiteral("big"),
+                                                  QStringLiteral(".")}
+                                   << QStringList{QStringLiteral("too"), QStringLiteral("sm"),
+                                                  QStringLiteral("##all"), QStringLiteral(".")}
                                    << QStringLiteral("0-0 2-3");
         QTest::newRow("insertion") << QStringList{QStringLiteral("a"), QStringLiteral("c")}
-                                   << QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}
+                                   << QStringList{QStringLiteral("a"), QStringLiteral("b"),
+                                                  QStringLiteral("c")}
                                    << QStringLiteral("0-0 1-2");
     }
     void tokenAlignment()

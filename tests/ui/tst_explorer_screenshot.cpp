@@ -33,15 +33,14 @@ private Q_SLOTS:
                                 QStringLiteral("statistics")};
         for (int tab = 0; tab < window.tabs()->count(); ++tab) {
             window.tabs()->setCurrentIndex(tab);
-            if (tab == 1)
-                window.comparison()->setMode(ComparisonWidget::Mode::Difference);
+            if (tab == 1) window.comparison()->setMode(ComparisonWidget::Mode::Difference);
             QCOMPARE(window.width(), 1400); // rebuilding panes must not widen the window
             QTest::qWait(150);
 
             const QImage image = window.grab().toImage();
             QVERIFY(!image.isNull());
-            const QString path = QDir(QStringLiteral(QT_TESTCASE_BUILDDIR)).filePath(
-                QStringLiteral("explorer-%1.png").arg(names.value(tab)));
+            const QString path = QDir(QStringLiteral(QT_TESTCASE_BUILDDIR))
+                                     .filePath(QStringLiteral("explorer-%1.png").arg(names.value(tab)));
             QVERIFY(image.save(path));
             qInfo("wrote %s", qPrintable(path));
         }
@@ -63,8 +62,9 @@ private Q_SLOTS:
         save(window, QStringLiteral("two-sentences"));
         // A decoder on the long paragraph: sinks, the causal mask.
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic decoder"))));
-        window.setTexts(QStringLiteral("Attention sinks appear when a model has read enough text. In a long passage, many heads "
-                                       "send most of their attention to the very first token, whatever it says."));
+        window.setTexts(QStringLiteral(
+            "Attention sinks appear when a model has read enough text. In a long passage, many heads "
+            "send most of their attention to the very first token, whatever it says."));
         QVERIFY(window.runner()->waitForIdle(20000));
         window.tabs()->setCurrentIndex(0);
         window.openHead(0, 1);
@@ -75,7 +75,8 @@ private Q_SLOTS:
 private:
     static void save(QWidget& window, const QString& name)
     {
-        const QString path = QDir(QStringLiteral(QT_TESTCASE_BUILDDIR)).filePath(QStringLiteral("explorer-%1.png").arg(name));
+        const QString path =
+            QDir(QStringLiteral(QT_TESTCASE_BUILDDIR)).filePath(QStringLiteral("explorer-%1.png").arg(name));
         QVERIFY(window.grab().toImage().save(path));
         qInfo("wrote %s", qPrintable(path));
     }

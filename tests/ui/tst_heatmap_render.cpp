@@ -8,7 +8,6 @@
 
 #include <QPainter>
 #include <QtTest>
-
 #include <cmath>
 
 using namespace attnscope;
@@ -29,8 +28,8 @@ HeatmapData matrix(int rows, int cols, std::vector<float> values)
 }
 
 // Renders like renderHeatmapImage and also returns the geometry the painter used.
-QImage render(const HeatmapData& data, const HeatmapStyle& style, HeatmapGeometry& geometry, int w = 400, int h = 360,
-              const HeatmapData* cells = nullptr)
+QImage render(const HeatmapData& data, const HeatmapStyle& style, HeatmapGeometry& geometry, int w = 400,
+              int h = 360, const HeatmapData* cells = nullptr)
 {
     QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
@@ -94,7 +93,10 @@ private Q_SLOTS:
                 const QRgb expected = colorMapColor(style.colorMap, t);
                 const QRgb actual = pixelAt(image, geometry.cellRect(r, c).center());
                 QVERIFY2(near(actual, expected), qPrintable(QStringLiteral("cell %1,%2: %3 vs %4")
-                                                                .arg(r).arg(c).arg(actual, 0, 16).arg(expected, 0, 16)));
+                                                                .arg(r)
+                                                                .arg(c)
+                                                                .arg(actual, 0, 16)
+                                                                .arg(expected, 0, 16)));
             }
     }
 
@@ -104,8 +106,10 @@ private Q_SLOTS:
         const HeatmapData data = matrix(1, 2, {0.3f, 0.3f});
         HeatmapGeometry geometry;
         const QImage image = render(data, HeatmapStyle{}, geometry);
-        QVERIFY(near(pixelAt(image, geometry.cellRect(0, 0).center()), colorMapColor(ColorMapKind::Viridis, 0.3)));
-        QVERIFY(!near(pixelAt(image, geometry.cellRect(0, 0).center()), colorMapColor(ColorMapKind::Viridis, 1.0), 30));
+        QVERIFY(near(pixelAt(image, geometry.cellRect(0, 0).center()),
+                     colorMapColor(ColorMapKind::Viridis, 0.3)));
+        QVERIFY(!near(pixelAt(image, geometry.cellRect(0, 0).center()),
+                      colorMapColor(ColorMapKind::Viridis, 1.0), 30));
     }
 
     void causalMaskIsDrawnDistinctly()
@@ -117,7 +121,8 @@ private Q_SLOTS:
         const QRgb masked = pixelAt(image, geometry.cellRect(0, 2).center());
         // Masked cells are light grey (hatched); a visible zero is viridis' dark purple.
         QVERIFY(near(masked, HeatmapPainter::maskedColor()) || near(masked, qRgb(200, 200, 200)));
-        QVERIFY(near(pixelAt(image, geometry.cellRect(1, 0).center()), colorMapColor(ColorMapKind::Viridis, 0.5)));
+        QVERIFY(near(pixelAt(image, geometry.cellRect(1, 0).center()),
+                     colorMapColor(ColorMapKind::Viridis, 0.5)));
     }
 
     void manyCellsGoThroughOneImage()
@@ -140,7 +145,8 @@ private Q_SLOTS:
     void pooledOverviewBlock()
     {
         // A 1,000-token frame painted from a 10 × 10 pooled block: block cell (i, j) covers tokens
-        // [100i, 100i+100) × [100j, 100j+100) and holds (i + j) / 19 (clear of the colour table's rounding steps).
+        // [100i, 100i+100) × [100j, 100j+100) and holds (i + j) / 19 (clear of the colour table's rounding
+        // steps).
         HeatmapData frame;
         frame.rows = frame.cols = 1000;
         HeatmapData block;
@@ -154,8 +160,10 @@ private Q_SLOTS:
                 block.values.push_back(float(i + j) / 19.0f);
         HeatmapGeometry geometry;
         const QImage image = render(frame, HeatmapStyle{}, geometry, 600, 600, &block);
-        QVERIFY(near(pixelAt(image, geometry.cellRect(150, 750).center()), colorMapColor(ColorMapKind::Viridis, 8 / 19.0)));
-        QVERIFY(near(pixelAt(image, geometry.cellRect(950, 950).center()), colorMapColor(ColorMapKind::Viridis, 18 / 19.0)));
+        QVERIFY(near(pixelAt(image, geometry.cellRect(150, 750).center()),
+                     colorMapColor(ColorMapKind::Viridis, 8 / 19.0)));
+        QVERIFY(near(pixelAt(image, geometry.cellRect(950, 950).center()),
+                     colorMapColor(ColorMapKind::Viridis, 18 / 19.0)));
     }
 
     void differenceUsesTheDivergingMap()
@@ -165,7 +173,8 @@ private Q_SLOTS:
         HeatmapGeometry geometry;
         const QImage image = render(data, HeatmapStyle{}, geometry);
         for (int c = 0; c < 3; ++c)
-            QVERIFY(near(pixelAt(image, geometry.cellRect(0, c).center()), divergingColor(data.values[size_t(c)])));
+            QVERIFY(near(pixelAt(image, geometry.cellRect(0, c).center()),
+                         divergingColor(data.values[size_t(c)])));
     }
 
     void discountSpecialTokensRenormalises()
@@ -184,7 +193,8 @@ private Q_SLOTS:
         HeatmapGeometry geometry;
         const QImage image = render(data, HeatmapStyle{}, geometry);
         QVERIFY(near(pixelAt(image, geometry.cellRect(0, 0).center()), HeatmapPainter::excludedColor()));
-        QVERIFY(near(pixelAt(image, geometry.cellRect(0, 2).center()), colorMapColor(ColorMapKind::Viridis, 0.75)));
+        QVERIFY(near(pixelAt(image, geometry.cellRect(0, 2).center()),
+                     colorMapColor(ColorMapKind::Viridis, 0.75)));
     }
 
     void discountIsSaidInTheTitle()
@@ -296,7 +306,8 @@ private Q_SLOTS:
         // The read-out is the exact value of the tile.
         const auto cell = widget.geometryForTests().cellAt(centre);
         QVERIFY(cell);
-        QCOMPARE(widget.valueAt(cell->first, cell->second), values[size_t(cell->first) * n + size_t(cell->second)]);
+        QCOMPARE(widget.valueAt(cell->first, cell->second),
+                 values[size_t(cell->first) * n + size_t(cell->second)]);
     }
 };
 

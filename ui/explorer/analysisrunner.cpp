@@ -2,12 +2,11 @@
 
 #include "attention/attentionmaps.h"
 
-#include <QDeadlineTimer>
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QThread>
-
 #include <algorithm>
 
 namespace attnscope {
@@ -31,32 +30,31 @@ AnalysisRunner::~AnalysisRunner()
 
 void AnalysisRunner::cancel()
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    if (m_cancel) m_cancel->store(true);
 }
 
 quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
                               const std::optional<QString>& textB, const AnalysisOptions& options)
 {
-    return startWork([engine, textA, textB, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
-        QElapsedTimer timer;
-        timer.start();
-        auto result = std::make_shared<ExplorerResult>();
-        result->textA = textA;
-        result->textB = textB;
-        result->modelName = engine->displayName();
-        result->run = engine->run(textA, textB, &cancel);
-        if (!result->run.maps || cancel.load())
-            return nullptr;
-        AnalysisOptions analysisOptions = options;
-        analysisOptions.cancel = &cancel;
-        std::optional<AttentionAnalysis> analysis = analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
-        if (!analysis)
-            return nullptr;
-        result->analysis = std::move(*analysis);
-        result->seconds = timer.nsecsElapsed() * 1e-9;
-        return result;
-    });
+    return startWork(
+        [engine, textA, textB, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+            QElapsedTimer timer;
+            timer.start();
+            auto result = std::make_shared<ExplorerResult>();
+            result->textA = textA;
+            result->textB = textB;
+            result->modelName = engine->displayName();
+            result->run = engine->run(textA, textB, &cancel);
+            if (!result->run.maps || cancel.load()) return nullptr;
+            AnalysisOptions analysisOptions = options;
+            analysisOptions.cancel = &cancel;
+            std::optional<AttentionAnalysis> analysis =
+                analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
+            if (!analysis) return nullptr;
+            result->analysis = std::move(*analysis);
+            result->seconds = timer.nsecsElapsed() * 1e-9;
+            return result;
+        });
 }
 
 quint64 AnalysisRunner::startWork(Work work)
@@ -76,10 +74,10 @@ quint64 AnalysisRunner::startWork(Work work)
         } catch (const std::exception& e) {
             error = QString::fromLocal8Bit(e.what());
         }
-        if (result)
-            result->job = job;
+        if (result) result->job = job;
         // Back to the GUI thread; the runner outlives its pool's jobs (the destructor waits for them).
-        QMetaObject::invokeMethod(this, [this, job, result, error] { deliver(job, result, error); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, job, result, error] { deliver(job, result, error); }, Qt::QueuedConnection);
     });
     return job;
 }

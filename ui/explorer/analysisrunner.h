@@ -5,7 +5,6 @@
 
 #include <QObject>
 #include <QThreadPool>
-
 #include <atomic>
 #include <functional>
 #include <memory>

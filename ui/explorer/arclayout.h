@@ -3,7 +3,6 @@
 #include <QColor>
 #include <QLineF>
 #include <QRectF>
-
 #include <optional>
 #include <vector>
 

@@ -4,7 +4,6 @@
 
 #include <QMouseEvent>
 #include <QPainter>
-
 #include <algorithm>
 
 namespace attnscope {
@@ -23,8 +22,7 @@ ArcWidget::ArcWidget(QWidget* parent) : QWidget(parent)
 void ArcWidget::setResult(std::shared_ptr<const ExplorerResult> result)
 {
     m_result = std::move(result);
-    if (m_result && m_heads.empty())
-        m_heads = {{0, 0}};
+    if (m_result && m_heads.empty()) m_heads = {{0, 0}};
     rebuild();
 }
 
@@ -42,8 +40,7 @@ int ArcWidget::shownTokens() const
 void ArcWidget::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_dirty)
-        rebuild();
+    if (m_dirty) rebuild();
 }
 
 void ArcWidget::rebuild()
@@ -88,7 +85,8 @@ void ArcWidget::paintEvent(QPaintEvent*)
         x += 30 + painter.fontMetrics().horizontalAdvance(text);
     }
     if (m_result->run.maps->queries() > kMaxTokens)
-        painter.drawText(QPointF(x + 10, 20), tr("(first %1 of %2 tokens)").arg(kMaxTokens).arg(m_result->run.maps->queries()));
+        painter.drawText(QPointF(x + 10, 20),
+                         tr("(first %1 of %2 tokens)").arg(kMaxTokens).arg(m_result->run.maps->queries()));
     for (const ArcLayout::Line& line : m_layout->lines(m_hover)) {
         QColor color = ArcLayout::headColor(line.head);
         color.setAlphaF(std::clamp(0.25 + 0.75 * double(line.weight), 0.0, 1.0));
@@ -101,19 +99,18 @@ void ArcWidget::paintEvent(QPaintEvent*)
         for (auto side : {ArcLayout::Side::Query, ArcLayout::Side::Key}) {
             const QRectF r = m_layout->tokenRect(side, i);
             const bool hovered = m_hover && m_hover->side == side && m_hover->index == i;
-            if (hovered)
-                painter.fillRect(r, QColor(255, 230, 200));
+            if (hovered) painter.fillRect(r, QColor(255, 230, 200));
             painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
-            painter.drawText(r, (side == ArcLayout::Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
-                             m_result->run.labels.value(i));
+            painter.drawText(
+                r, (side == ArcLayout::Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
+                m_result->run.labels.value(i));
         }
     }
 }
 
 void ArcWidget::mouseMoveEvent(QMouseEvent* event)
 {
-    if (!m_layout)
-        return;
+    if (!m_layout) return;
     const auto hit = m_layout->tokenAt(event->position());
     const bool changed = bool(hit) != bool(m_hover) ||
                          (hit && m_hover && (hit->side != m_hover->side || hit->index != m_hover->index));

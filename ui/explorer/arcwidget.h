@@ -4,7 +4,6 @@
 #include "explorer/explorerresult.h"
 
 #include <QWidget>
-
 #include <memory>
 
 namespace attnscope {

@@ -21,7 +21,10 @@ namespace {
 // Panes are narrow: "L0 H3 · sink" instead of the model name.
 QString shortTitle(const ExplorerResult& result, int layer, int head)
 {
-    return ComparisonWidget::tr("L%1 H%2 · %3").arg(layer).arg(head).arg(headLabelDisplayName(result.analysis.at(layer, head).label));
+    return ComparisonWidget::tr("L%1 H%2 · %3")
+        .arg(layer)
+        .arg(head)
+        .arg(headLabelDisplayName(result.analysis.at(layer, head).label));
 }
 } // namespace
 
@@ -61,11 +64,13 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     m_debounce->setInterval(250);
     connect(m_debounce, &QTimer::timeout, this, &ComparisonWidget::runSecond);
     connect(m_sentence, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
-    connect(m_secondRunner, &AnalysisRunner::resultReady, this, [this](std::shared_ptr<const ExplorerResult> r) {
-        m_second = std::move(r);
-        rebuildWhenVisible();
-    });
-    connect(m_modeBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) { setMode(Mode(i)); });
+    connect(m_secondRunner, &AnalysisRunner::resultReady, this,
+            [this](std::shared_ptr<const ExplorerResult> r) {
+                m_second = std::move(r);
+                rebuildWhenVisible();
+            });
+    connect(m_modeBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { setMode(Mode(i)); });
     connect(m_count, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
         rebuildSelectors();
         rebuildPanes();
@@ -108,8 +113,7 @@ void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
         rebuildSelectors();
         m_keepSelection = true;
     }
-    if (m_mode == Mode::TwoSentences)
-        runSecond();
+    if (m_mode == Mode::TwoSentences) runSecond();
     rebuildWhenVisible();
 }
 
@@ -124,8 +128,7 @@ void ComparisonWidget::rebuildWhenVisible()
 void ComparisonWidget::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_dirty)
-        rebuildPanes();
+    if (m_dirty) rebuildPanes();
 }
 
 void ComparisonWidget::setStyle(const HeatmapStyle& style)
@@ -141,13 +144,11 @@ void ComparisonWidget::setStyle(const HeatmapStyle& style)
 void ComparisonWidget::setMode(Mode mode)
 {
     m_mode = mode;
-    if (m_modeBox->currentIndex() != int(mode))
-        m_modeBox->setCurrentIndex(int(mode));
+    if (m_modeBox->currentIndex() != int(mode)) m_modeBox->setCurrentIndex(int(mode));
     m_count->setEnabled(mode == Mode::SideBySide);
     m_sentence->setEnabled(mode == Mode::TwoSentences);
     rebuildSelectors();
-    if (mode == Mode::TwoSentences && !m_second)
-        runSecond();
+    if (mode == Mode::TwoSentences && !m_second) runSecond();
     rebuildPanes();
 }
 
@@ -160,21 +161,19 @@ void ComparisonWidget::setSecondSentence(const QString& text)
 std::vector<std::pair<int, int>> ComparisonWidget::heads() const
 {
     std::vector<std::pair<int, int>> out;
-    if (!m_result)
-        return out;
+    if (!m_result) return out;
     for (QComboBox* box : m_selectors) {
         const int index = std::max(0, box->currentIndex());
-        out.emplace_back(index / std::max(1, m_result->analysis.heads), index % std::max(1, m_result->analysis.heads));
+        out.emplace_back(index / std::max(1, m_result->analysis.heads),
+                         index % std::max(1, m_result->analysis.heads));
     }
     return out;
 }
 
 void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
 {
-    if (!m_result)
-        return;
-    if (m_mode == Mode::SideBySide)
-        m_count->setValue(std::clamp(int(heads.size()), 2, 4));
+    if (!m_result) return;
+    if (m_mode == Mode::SideBySide) m_count->setValue(std::clamp(int(heads.size()), 2, 4));
     for (size_t i = 0; i < heads.size() && i < m_selectors.size(); ++i) {
         const QSignalBlocker blocker(m_selectors[i]);
         m_selectors[i]->setCurrentIndex(heads[i].first * m_result->analysis.heads + heads[i].second);
@@ -192,8 +191,7 @@ void ComparisonWidget::rebuildSelectors()
         box->deleteLater();
     }
     m_selectors.clear();
-    if (!m_result)
-        return;
+    if (!m_result) return;
     const int count = m_mode == Mode::SideBySide ? m_count->value() : m_mode == Mode::Difference ? 2 : 1;
     for (int i = 0; i < count; ++i) {
         auto* box = new QComboBox(this);
@@ -201,8 +199,9 @@ void ComparisonWidget::rebuildSelectors()
             for (int h = 0; h < m_result->analysis.heads; ++h)
                 box->addItem(tr("L%1 H%2").arg(l).arg(h));
         const int fallback = std::min(box->count() - 1, i);
-        const int index = size_t(i) < previous.size() ? previous[size_t(i)].first * m_result->analysis.heads + previous[size_t(i)].second
-                                                       : fallback;
+        const int index = size_t(i) < previous.size() ? previous[size_t(i)].first * m_result->analysis.heads +
+                                                            previous[size_t(i)].second
+                                                      : fallback;
         box->setCurrentIndex(std::clamp(index, 0, box->count() - 1));
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonWidget::rebuildPanes);
         m_selectorRow->addWidget(box);
@@ -220,8 +219,7 @@ HeatmapWidget* ComparisonWidget::addPane()
 
 void ComparisonWidget::runSecond()
 {
-    if (m_mode != Mode::TwoSentences || !m_engine || !m_result)
-        return;
+    if (m_mode != Mode::TwoSentences || !m_engine || !m_result) return;
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
@@ -237,8 +235,7 @@ void ComparisonWidget::rebuildPanes()
     }
     m_panes.clear();
     m_note->clear();
-    if (!m_result || !m_result->run.maps)
-        return;
+    if (!m_result || !m_result->run.maps) return;
     const auto selected = heads();
     const int n = m_result->run.maps->queries();
     auto styleFor = [this](const HeatmapData& d) {
@@ -271,7 +268,10 @@ void ComparisonWidget::rebuildPanes()
             diff.values[i] = a.values[i] - b.values[i];
         diff.signedValues = true;
         diff.title = tr("L%1 H%2 − L%3 H%4 (red: first head higher)")
-                         .arg(selected[0].first).arg(selected[0].second).arg(selected[1].first).arg(selected[1].second);
+                         .arg(selected[0].first)
+                         .arg(selected[0].second)
+                         .arg(selected[1].first)
+                         .arg(selected[1].second);
         for (HeatmapData* d : {&a, &b, &diff}) {
             HeatmapWidget* pane = addPane();
             pane->setStyle(styleFor(*d));
@@ -285,7 +285,8 @@ void ComparisonWidget::rebuildPanes()
         const auto [layer, head] = selected.empty() ? std::make_pair(0, 0) : selected.front();
         if (n > kDenseHeatmapLimit || m_second->run.maps->queries() > kDenseHeatmapLimit ||
             layer >= m_second->run.maps->layers() || head >= m_second->run.maps->heads()) {
-            m_note->setText(tr("Both sentences must be at most %1 tokens, on the same model.").arg(kDenseHeatmapLimit));
+            m_note->setText(
+                tr("Both sentences must be at most %1 tokens, on the same model.").arg(kDenseHeatmapLimit));
             return;
         }
         const auto pairs = alignTokens(m_result->run.labels, m_second->run.labels);
@@ -324,7 +325,8 @@ void ComparisonWidget::rebuildPanes()
         diff.title = tr("sentence 1 − sentence 2");
         for (int i = 0; i < m; ++i)
             if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
-                diff.rowLabels[i] = diff.colLabels[i] = alignedA.rowLabels.at(i) + QLatin1Char('/') + alignedB.rowLabels.at(i);
+                diff.rowLabels[i] = diff.colLabels[i] =
+                    alignedA.rowLabels.at(i) + QLatin1Char('/') + alignedB.rowLabels.at(i);
         if (m < n || m < m_second->run.maps->queries())
             m_note->setText(tr("%1 aligned tokens shown; tokens without a partner are left out.").arg(m));
         for (HeatmapData* d : {&alignedA, &alignedB, &diff}) {

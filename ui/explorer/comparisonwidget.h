@@ -4,7 +4,6 @@
 #include "render/heatmapdata.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QComboBox;

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QRectF>
-
 #include <optional>
 #include <utility>
 #include <vector>

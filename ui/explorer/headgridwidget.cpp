@@ -5,7 +5,6 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
-
 #include <algorithm>
 #include <numeric>
 
@@ -32,8 +31,7 @@ void HeadGridWidget::setResult(std::shared_ptr<const ExplorerResult> result)
 
 void HeadGridWidget::setStats(const std::vector<HeadStats>& stats)
 {
-    if (stats.size() != m_stats.size())
-        return;
+    if (stats.size() != m_stats.size()) return;
     m_stats = stats;
     relayout();
     update();
@@ -69,8 +67,7 @@ void HeadGridWidget::select(int layer, int head)
 void HeadGridWidget::rebuildImages()
 {
     m_images.clear();
-    if (!m_result)
-        return;
+    if (!m_result) return;
     const bool causal = m_result->run.roles.causal;
     for (const PooledHeadOverview& overview : m_result->analysis.overviews) {
         QImage image(overview.cols(), overview.rows(), QImage::Format_RGB32);
@@ -78,8 +75,9 @@ void HeadGridWidget::rebuildImages()
             auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
             for (int c = 0; c < overview.cols(); ++c) {
                 const bool masked = causal && overview.firstKey(c) > overview.firstQuery(r + 1) - 1;
-                line[c] = masked ? qRgb(236, 236, 236)
-                                 : colorMapColor(m_colorMap, overview.values()[size_t(r * overview.cols() + c)]);
+                line[c] = masked
+                              ? qRgb(236, 236, 236)
+                              : colorMapColor(m_colorMap, overview.values()[size_t(r * overview.cols() + c)]);
             }
         }
         m_images.push_back(image);
@@ -88,7 +86,8 @@ void HeadGridWidget::rebuildImages()
 
 void HeadGridWidget::relayout()
 {
-    const int layers = m_result ? m_result->analysis.layers : 0, heads = m_result ? m_result->analysis.heads : 0;
+    const int layers = m_result ? m_result->analysis.layers : 0,
+              heads = m_result ? m_result->analysis.heads : 0;
     m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4));
     if (m_sortMetric && m_stats.size() == size_t(layers) * size_t(heads)) {
         std::vector<std::vector<int>> order(static_cast<size_t>(layers));
@@ -142,23 +141,25 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
             const int h = m_layout.headAt(l, slot);
             const size_t index = size_t(l * heads + h);
             const QRectF t = m_layout.thumbnailRect(l, slot);
-            if (index < m_images.size())
-                painter.drawImage(t, m_images[index]);
+            if (index < m_images.size()) painter.drawImage(t, m_images[index]);
             if (m_colorMetric && index < m_stats.size()) {
                 const double v = headMetricValue(m_stats[index], *m_colorMetric);
                 const double x = hi > lo ? (v - lo) / (hi - lo) : 0.0;
-                painter.fillRect(QRectF(t.left(), t.bottom() - t.height() * 0.12, t.width(), t.height() * 0.12),
-                                 QColor::fromRgb(colorMapColor(ColorMapKind::Magma, 0.15 + 0.85 * x)));
+                painter.fillRect(
+                    QRectF(t.left(), t.bottom() - t.height() * 0.12, t.width(), t.height() * 0.12),
+                    QColor::fromRgb(colorMapColor(ColorMapKind::Magma, 0.15 + 0.85 * x)));
             }
             if (m_layout.slotSize() >= 44 && index < m_stats.size()) {
-                const QString caption = m_sortMetric ? tr("H%1 %2").arg(h).arg(headLabelDisplayName(m_stats[index].label))
-                                                     : headLabelDisplayName(m_stats[index].label);
+                const QString caption =
+                    m_sortMetric ? tr("H%1 %2").arg(h).arg(headLabelDisplayName(m_stats[index].label))
+                                 : headLabelDisplayName(m_stats[index].label);
                 // White on a dark strip: readable over bright cells and the grey causal mask alike.
                 const QRectF strip(t.left(), t.top(), t.width(), painter.fontMetrics().height() + 1);
                 painter.fillRect(strip, QColor(0, 0, 0, 140));
                 painter.setPen(Qt::white);
-                painter.drawText(strip.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                                 painter.fontMetrics().elidedText(caption, Qt::ElideRight, int(strip.width()) - 4));
+                painter.drawText(
+                    strip.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                    painter.fontMetrics().elidedText(caption, Qt::ElideRight, int(strip.width()) - 4));
             }
             if (l == m_layer && h == m_head) {
                 painter.setPen(QPen(hasFocus() ? QColor(255, 80, 0) : QColor(200, 120, 60), 2.5));
@@ -172,8 +173,7 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
 void HeadGridWidget::mousePressEvent(QMouseEvent* event)
 {
     const auto slot = m_layout.slotAt(event->position());
-    if (!slot)
-        return;
+    if (!slot) return;
     m_layer = slot->first;
     m_head = m_layout.headAt(slot->first, slot->second);
     update();
@@ -205,8 +205,7 @@ void HeadGridWidget::keyPressEvent(QKeyEvent* event)
         return;
     }
     const auto [layer, head] = m_layout.moved(m_layer, m_head, *move);
-    if (head < 0)
-        return;
+    if (head < 0) return;
     m_layer = layer;
     m_head = head;
     update();

@@ -37,7 +37,8 @@ HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head)
 
 HeatmapData headOverview(const ExplorerResult& result, int layer, int head)
 {
-    const PooledHeadOverview& overview = result.analysis.overviews[size_t(layer * result.analysis.heads + head)];
+    const PooledHeadOverview& overview =
+        result.analysis.overviews[size_t(layer * result.analysis.heads + head)];
     HeatmapData data;
     data.rows = overview.rows();
     data.cols = overview.cols();
@@ -53,8 +54,7 @@ HeatmapData headOverview(const ExplorerResult& result, int layer, int head)
 
 void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer, int head)
 {
-    if (!result || !result->run.maps)
-        return;
+    if (!result || !result->run.maps) return;
     if (result->run.maps->queries() <= kDenseHeatmapLimit) {
         widget.setData(headHeatmap(*result, layer, head));
         return;

@@ -18,6 +18,7 @@ HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head);
 // The head's pooled overview from the analysis, as a block placed over the whole matrix.
 HeatmapData headOverview(const ExplorerResult& result, int layer, int head);
 // Shows one head in a widget, choosing dense or tiled by length.
-void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer, int head);
+void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer,
+              int head);
 
 } // namespace attnscope

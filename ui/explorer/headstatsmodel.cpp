@@ -66,15 +66,13 @@ void HeadStatsModel::setThresholds(const LabelThresholds& thresholds)
     m_thresholds = thresholds;
     for (HeadStats& s : m_stats)
         s.label = classifyHead(s, m_thresholds);
-    if (!m_stats.empty())
-        Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
+    if (!m_stats.empty()) Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
 }
 
 void HeadStatsModel::retranslate()
 {
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
-    if (!m_stats.empty())
-        Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
+    if (!m_stats.empty()) Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
 }
 
 HeadMetric HeadStatsModel::metricForColumn(int column)
@@ -94,14 +92,12 @@ int HeadStatsModel::columnCount(const QModelIndex& parent) const
 
 QVariant HeadStatsModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const HeadStats& s = m_stats[size_t(index.row())];
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
         return column == LabelColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
-    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
-        return {};
+    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole) return {};
     switch (column) {
     case LayerColumn:
         return s.layer;
@@ -111,8 +107,7 @@ QVariant HeadStatsModel::data(const QModelIndex& index, int role) const
         return role == SortRole ? QVariant(int(s.label)) : QVariant(headLabelDisplayName(s.label));
     default: {
         const double value = headMetricValue(s, metricForColumn(column));
-        if (role == SortRole)
-            return value;
+        if (role == SortRole) return value;
         return QString::number(value, 'f', 4);
     }
     }

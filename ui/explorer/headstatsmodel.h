@@ -3,7 +3,6 @@
 #include "stats/headstats.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace attnscope {

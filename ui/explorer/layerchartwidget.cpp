@@ -1,12 +1,12 @@
 #include "explorer/layerchartwidget.h"
 
 #include <QPainter>
-
 #include <algorithm>
 
 namespace attnscope {
 
-LayerChartGeometry::LayerChartGeometry(QRectF plot, int layers) : m_plot(plot), m_layers(std::max(1, layers)) {}
+LayerChartGeometry::LayerChartGeometry(QRectF plot, int layers) : m_plot(plot), m_layers(std::max(1, layers))
+{}
 
 double LayerChartGeometry::yFor(double value) const
 {
@@ -51,7 +51,8 @@ void LayerChartWidget::paintEvent(QPaintEvent*)
         painter.setPen(QColor(220, 220, 220));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(0, y - 8, plot.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(v));
+        painter.drawText(QRectF(0, y - 8, plot.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
+                         QString::number(v));
     }
     for (const LayerSummary& s : m_summaries) {
         painter.fillRect(geometry.barRect(s.layer, 0, s.sinkMass), sinkColor);

@@ -4,7 +4,6 @@
 #include "explorer/wordtokenizer.h"
 
 #include <QCoreApplication>
-
 #include <array>
 #include <cmath>
 
@@ -12,17 +11,18 @@ namespace attnscope {
 
 namespace {
 constexpr int kDim = 32;
-constexpr int kFrequencies = 12;   // dims 0..23: sin/cos positional pairs
-constexpr int kSinkDim = 24;       // key 0 carries a 1 here
-constexpr int kSepDim = 25;        // [SEP] keys carry a 1 here
-constexpr int kContentDim = 26;    // 26..31: a hash of the token text
+constexpr int kFrequencies = 12; // dims 0..23: sin/cos positional pairs
+constexpr int kSinkDim = 24;     // key 0 carries a 1 here
+constexpr int kSepDim = 25;      // [SEP] keys carry a 1 here
+constexpr int kContentDim = 26;  // 26..31: a hash of the token text
 
 constexpr std::array<HeadLabel, 6> kPatterns{HeadLabel::PreviousToken, HeadLabel::Sink, HeadLabel::NextToken,
-                                             HeadLabel::NoOp, HeadLabel::Self, HeadLabel::Broad};
+                                             HeadLabel::NoOp,          HeadLabel::Self, HeadLabel::Broad};
 
 double frequency(int f)
 {
-    return M_PI / std::pow(2.0, f * 0.5); // π, π/√2, π/2, ...: neighbours differ clearly, far tokens do not alias
+    return M_PI /
+           std::pow(2.0, f * 0.5); // π, π/√2, π/2, ...: neighbours differ clearly, far tokens do not alias
 }
 
 void positional(float* out, double position, float scale)
@@ -84,8 +84,7 @@ AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QStr
         Q_UNUSED(b);
         Q_UNUSED(e);
         run.labels << words.tokens.at(i); // the word tokenizer's tokens are the exact substrings
-        if (words.special[size_t(i)] && i > 0)
-            run.roles.sepPositions.push_back(i);
+        if (words.special[size_t(i)] && i > 0) run.roles.sepPositions.push_back(i);
     }
     AttentionOptions options;
     options.scale = 1.0f;
@@ -93,8 +92,7 @@ AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QStr
     options.threads = m_config.threads;
     std::vector<TiledAttentionMaps::Layer> layers;
     for (int l = 0; l < m_config.layers; ++l) {
-        if (cancel && cancel->load())
-            return run;
+        if (cancel && cancel->load()) return run;
         HeadTensor q(n, m_config.heads, kDim), k(n, m_config.heads, kDim);
         for (int h = 0; h < m_config.heads; ++h) {
             const HeadLabel pattern = designedPattern(l, h);
@@ -142,8 +140,7 @@ AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QStr
         layer.options = options;
         layers.push_back(std::move(layer));
     }
-    if (cancel && cancel->load())
-        return run;
+    if (cancel && cancel->load()) return run;
     run.maps = std::make_shared<TiledAttentionMaps>(std::move(layers));
     run.backend = QStringLiteral("CPU");
     return run;

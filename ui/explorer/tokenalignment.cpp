@@ -11,8 +11,9 @@ std::vector<std::pair<int, int>> alignTokens(const QStringList& a, const QString
     std::vector<std::vector<int>> lcs(size_t(n + 1), std::vector<int>(size_t(m + 1), 0));
     for (int i = n - 1; i >= 0; --i)
         for (int j = m - 1; j >= 0; --j)
-            lcs[size_t(i)][size_t(j)] = a.at(i) == b.at(j) ? lcs[size_t(i + 1)][size_t(j + 1)] + 1
-                                                           : std::max(lcs[size_t(i + 1)][size_t(j)], lcs[size_t(i)][size_t(j + 1)]);
+            lcs[size_t(i)][size_t(j)] =
+                a.at(i) == b.at(j) ? lcs[size_t(i + 1)][size_t(j + 1)] + 1
+                                   : std::max(lcs[size_t(i + 1)][size_t(j)], lcs[size_t(i)][size_t(j + 1)]);
     std::vector<std::pair<int, int>> matches;
     int i = 0, j = 0;
     while (i < n && j < m) {

@@ -5,7 +5,6 @@
 #include "util/operationcancelled.h"
 
 #include <QDir>
-
 #include <algorithm>
 
 namespace attnscope {
@@ -25,9 +24,10 @@ std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder
             engine->m_ownTokenizer = Tokenizer::fromFolder(folder);
             engine->m_tokenizer = engine->m_ownTokenizer.get();
         } catch (const TokenizerError& e) {
-            throw EngineError(QDir::toNativeSeparators(folder).toStdString() +
-                              ": the explorer needs a tokenizer (tokenizer.json, vocab.txt or vocab.json + merges.txt): " +
-                              e.what());
+            throw EngineError(
+                QDir::toNativeSeparators(folder).toStdString() +
+                ": the explorer needs a tokenizer (tokenizer.json, vocab.txt or vocab.json + merges.txt): " +
+                e.what());
         }
     }
     return engine;
@@ -43,7 +43,10 @@ QString TransformerEngine::displayName() const
 QString TransformerEngine::architecture() const
 {
     const ModelInfo& info = m_model->info();
-    return QStringLiteral("%1 %2, %3 layers × %4 heads").arg(info.architecture, info.kind).arg(info.layers).arg(info.heads);
+    return QStringLiteral("%1 %2, %3 layers × %4 heads")
+        .arg(info.architecture, info.kind)
+        .arg(info.layers)
+        .arg(info.heads);
 }
 
 bool TransformerEngine::supportsTextB() const

@@ -16,7 +16,9 @@ void addWords(WordTokens& out, const QString& text, int sequence)
     const QList<uint> codePoints = text.toUcs4();
     int i = 0;
     const int n = int(codePoints.size());
-    auto isWord = [](uint c) { return QChar::isLetterOrNumber(c) || QChar::category(c) == QChar::Mark_NonSpacing; };
+    auto isWord = [](uint c) {
+        return QChar::isLetterOrNumber(c) || QChar::category(c) == QChar::Mark_NonSpacing;
+    };
     while (i < n) {
         const uint c = codePoints[i];
         if (QChar::isSpace(c)) {
@@ -29,7 +31,8 @@ void addWords(WordTokens& out, const QString& text, int sequence)
                                (codePoints[end] == '\'' && end + 1 < n && isWord(codePoints[end + 1]))))
                 ++end;
         }
-        out.tokens << QString::fromUcs4(reinterpret_cast<const char32_t*>(codePoints.constData() + i), end - i);
+        out.tokens << QString::fromUcs4(reinterpret_cast<const char32_t*>(codePoints.constData() + i),
+                                        end - i);
         out.offsets.emplace_back(i, end);
         out.sequenceIds.push_back(sequence);
         out.special.push_back(false);
@@ -43,8 +46,7 @@ WordTokens wordTokenize(const QString& textA, const std::optional<QString>& text
     WordTokens out;
     addSpecial(out, bertSpecials ? QStringLiteral("[CLS]") : QStringLiteral("<s>"));
     addWords(out, textA, 0);
-    if (bertSpecials)
-        addSpecial(out, QStringLiteral("[SEP]"));
+    if (bertSpecials) addSpecial(out, QStringLiteral("[SEP]"));
     if (textB && bertSpecials) {
         addWords(out, *textB, 1);
         addSpecial(out, QStringLiteral("[SEP]"));

@@ -13,10 +13,12 @@ QString WorkedExampleEngine::displayName() const
     return QCoreApplication::translate("attnscope", "Worked example: kedi mindere oturdu");
 }
 
-AttentionRun WorkedExampleEngine::run(const QString&, const std::optional<QString>&, const std::atomic<bool>*) const
+AttentionRun WorkedExampleEngine::run(const QString&, const std::optional<QString>&,
+                                      const std::atomic<bool>*) const
 {
     const WorkedExample example;
-    const FullAttentionResult result = attentionFull(example.q(), example.k(), example.v(), AttentionOptions{});
+    const FullAttentionResult result =
+        attentionFull(example.q(), example.k(), example.v(), AttentionOptions{});
     AttentionRun run;
     for (const std::string& token : example.tokens) {
         run.labels << QString::fromStdString(token);
