@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QMenu>
 #include <QMimeData>
+#include <QSettings>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -229,6 +230,7 @@ private Q_SLOTS:
         const QString bert = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
         if (!QFileInfo::exists(bert + QStringLiteral("/config.json"))) QSKIP("oracle fixtures not available");
         QStandardPaths::setTestModeEnabled(true); // the recent-models list goes to a test location
+        QSettings().remove(QStringLiteral("models/recent")); // a previous run's drop is remembered there
         MainWindow window;
         QVERIFY(window.runner()->waitForIdle(10000));
         const int before = window.modelCount();
