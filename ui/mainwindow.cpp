@@ -11,6 +11,7 @@
 #include "explorer/syntheticengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
+#include "mainwindowfeatures.h"
 
 #include <QAction>
 
@@ -97,6 +98,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     applyStyle();
     selectEngine(0);
     resize(1280, 800);
+    m_features = new MainWindowFeatures(this);
+}
+
+int MainWindow::currentEngineIndex() const
+{
+    return m_modelBox->currentIndex();
+}
+
+QString MainWindow::textB() const
+{
+    return m_textB->text();
 }
 
 MainWindow::~MainWindow() = default;
