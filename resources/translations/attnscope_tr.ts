@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr" sourcelanguage="en">
 <context>
+    <name>LessonView</name>
+    <message>
+        <source>%1: cannot write the file (%2)</source>
+        <translation>%1: dosya yazılamıyor (%2)</translation>
+    </message>
+</context>
+<context>
     <name>attnscope</name>
     <message>
         <source>“%1”</source>
@@ -103,6 +110,109 @@
         <source>row max</source>
         <translation>satır en büyüğü</translation>
     </message>
+    <message>
+        <source>%1 · layer %2 head %3 (%4)</source>
+        <translation>%1 · katman %2 başlık %3 (%4)</translation>
+    </message>
+    <message>
+        <source>sink</source>
+        <translation>kuyu</translation>
+    </message>
+    <message>
+        <source>no-op/[SEP]</source>
+        <translation>işlemsiz/[SEP]</translation>
+    </message>
+    <message>
+        <source>previous-token</source>
+        <translation>önceki belirteç</translation>
+    </message>
+    <message>
+        <source>next-token</source>
+        <translation>sonraki belirteç</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>kendisi</translation>
+    </message>
+    <message>
+        <source>broad</source>
+        <translation>yaygın</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>karışık</translation>
+    </message>
+    <message>
+        <source>Entropy (nats)</source>
+        <translation>Entropi (nat)</translation>
+    </message>
+    <message>
+        <source>Entropy (normalised)</source>
+        <translation>Entropi (normalleştirilmiş)</translation>
+    </message>
+    <message>
+        <source>Sink mass (first token)</source>
+        <translation>Kuyu kütlesi (ilk belirteç)</translation>
+    </message>
+    <message>
+        <source>Sink mass (first 4)</source>
+        <translation>Kuyu kütlesi (ilk 4)</translation>
+    </message>
+    <message>
+        <source>[SEP] mass</source>
+        <translation>[SEP] kütlesi</translation>
+    </message>
+    <message>
+        <source>[CLS] mass</source>
+        <translation>[CLS] kütlesi</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>Kendisi</translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation>Önceki belirteç</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>Sonraki belirteç</translation>
+    </message>
+    <message>
+        <source>Synthetic decoder demo (no weights)</source>
+        <translation>Yapay kod çözücü örneği (ağırlıksız)</translation>
+    </message>
+    <message>
+        <source>Synthetic encoder demo (no weights)</source>
+        <translation>Yapay kodlayıcı örneği (ağırlıksız)</translation>
+    </message>
+    <message>
+        <source>Worked example: kedi mindere oturdu</source>
+        <translation>Çözümlü örnek: kedi mindere oturdu</translation>
+    </message>
+    <message>
+        <source>this view shows a pooled overview, not the weights themselves; zoom in until exact values are shown, or use attnscope export</source>
+        <translation>bu görünüm ağırlıkların kendisini değil, birleştirilmiş bir özeti gösteriyor; tam değerler görünene kadar yakınlaştırın ya da attnscope export komutunu kullanın</translation>
+    </message>
+    <message>
+        <source>%1: the grid holds pooled thumbnails, not every weight</source>
+        <translation>%1: ızgarada her ağırlık değil, birleştirilmiş küçük resimler var</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ArcWidget</name>
+    <message>
+        <source>No result yet</source>
+        <translation>Henüz sonuç yok</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>K%1 B%2</translation>
+    </message>
+    <message>
+        <source>(first %1 of %2 tokens)</source>
+        <translation>(%2 belirtecin ilk %1 tanesi)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::BatchExportDialog</name>
@@ -121,6 +231,69 @@
     <message>
         <source>Wrote %1 (%2 of %3)</source>
         <translation>%1 yazıldı (%2 / %3)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ComparisonWidget</name>
+    <message>
+        <source>L%1 H%2 · %3</source>
+        <translation>K%1 B%2 · %3</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>Başlıklar yan yana</translation>
+    </message>
+    <message>
+        <source>Difference of two heads</source>
+        <translation>İki başlığın farkı</translation>
+    </message>
+    <message>
+        <source>Same head, two sentences</source>
+        <translation>Aynı başlık, iki cümle</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>Başlıklar:</translation>
+    </message>
+    <message>
+        <source>Second sentence:</source>
+        <translation>İkinci cümle:</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>K%1 B%2</translation>
+    </message>
+    <message>
+        <source>The difference view needs at most %1 tokens.</source>
+        <translation>Fark görünümü en çok %1 belirteçle çalışır.</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 − L%3 H%4 (red: first head higher)</source>
+        <translation>K%1 B%2 − K%3 B%4 (kırmızı: ilk başlık daha yüksek)</translation>
+    </message>
+    <message>
+        <source>Computing the second sentence…</source>
+        <translation>İkinci cümle hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>Both sentences must be at most %1 tokens, on the same model.</source>
+        <translation>İki cümle de aynı modelde ve en çok %1 belirteç olmalı.</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 · sentence 1</source>
+        <translation>K%1 B%2 · 1. cümle</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 · sentence 2</source>
+        <translation>K%1 B%2 · 2. cümle</translation>
+    </message>
+    <message>
+        <source>sentence 1 − sentence 2</source>
+        <translation>1. cümle − 2. cümle</translation>
+    </message>
+    <message>
+        <source>%1 aligned tokens shown; tokens without a partner are left out.</source>
+        <translation>Eşleşen %1 belirteç gösteriliyor; eşi olmayan belirteçler dışarıda bırakıldı.</translation>
     </message>
 </context>
 <context>
@@ -160,6 +333,40 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HeadGridWidget</name>
+    <message>
+        <source>No result yet</source>
+        <translation>Henüz sonuç yok</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>B%1</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>K%1</translation>
+    </message>
+    <message>
+        <source>H%1 %2</source>
+        <translation>B%1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadStatsModel</name>
+    <message>
+        <source>Layer</source>
+        <translation>Katman</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Başlık</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeatmapWidget</name>
     <message>
         <source>%1 → %2: masked (causal)</source>
@@ -168,6 +375,18 @@
     <message>
         <source>%1 → %2: %3</source>
         <translation>%1 → %2: %3</translation>
+    </message>
+    <message>
+        <source> · special tokens discounted (exact when zoomed in)</source>
+        <translation> · özel belirteçler dışarıda (yakınlaştırınca tam)</translation>
+    </message>
+    <message>
+        <source> · special tokens discounted</source>
+        <translation> · özel belirteçler dışarıda</translation>
+    </message>
+    <message>
+        <source>%1 → %2: special token, discounted</source>
+        <translation>%1 → %2: özel belirteç, dışarıda</translation>
     </message>
 </context>
 <context>
@@ -182,14 +401,619 @@
     </message>
 </context>
 <context>
+    <name>attnscope::LayerChartWidget</name>
+    <message>
+        <source>Mean attention per layer</source>
+        <translation>Katman başına ortalama dikkat</translation>
+    </message>
+    <message>
+        <source>sink (first token)</source>
+        <translation>kuyu (ilk belirteç)</translation>
+    </message>
+    <message>
+        <source>[SEP]</source>
+        <translation>[SEP]</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>K%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonModel</name>
+    <message>
+        <source>1. Scores</source>
+        <translation>1. Puanlar</translation>
+    </message>
+    <message>
+        <source>2. Scaling</source>
+        <translation>2. Ölçekleme</translation>
+    </message>
+    <message>
+        <source>S, not scaled (scaling is off)</source>
+        <translation>S, ölçeklenmemiş (ölçekleme kapalı)</translation>
+    </message>
+    <message>
+        <source>(the head's scale)</source>
+        <translation>(başlığın ölçeği)</translation>
+    </message>
+    <message>
+        <source>(scaling is off)</source>
+        <translation>(ölçekleme kapalı)</translation>
+    </message>
+    <message>
+        <source>3. Mask</source>
+        <translation>3. Maske</translation>
+    </message>
+    <message>
+        <source>S' + M, M = −∞ above the diagonal</source>
+        <translation>S' + M, köşegenin üstünde M = −∞</translation>
+    </message>
+    <message>
+        <source>S' (no mask: every token sees every token)</source>
+        <translation>S' (maske yok: her belirteç her belirteci görür)</translation>
+    </message>
+    <message>
+        <source>(“%1” comes after “%2”: masked)</source>
+        <translation>(“%1”, “%2” belirtecinden sonra geliyor: maskeli)</translation>
+    </message>
+    <message>
+        <source>(visible)</source>
+        <translation>(görünür)</translation>
+    </message>
+    <message>
+        <source>(no mask)</source>
+        <translation>(maske yok)</translation>
+    </message>
+    <message>
+        <source>4. Softmax</source>
+        <translation>4. Softmax</translation>
+    </message>
+    <message>
+        <source>(masked)</source>
+        <translation>(maskeli)</translation>
+    </message>
+    <message>
+        <source>5. Weighted sum of the values</source>
+        <translation>5. Değerlerin ağırlıklı toplamı</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonRopeDialsWidget</name>
+    <message>
+        <source>pair %1</source>
+        <translation>%1. çift</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonStepWidget</name>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonTokenTableModel</name>
+    <message>
+        <source>Token</source>
+        <translation>Belirteç</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonView</name>
+    <message>
+        <source>Q, K and V directly</source>
+        <translation>Doğrudan Q, K ve V</translation>
+    </message>
+    <message>
+        <source>X with W_Q, W_K and W_V</source>
+        <translation>W_Q, W_K ve W_V ile X</translation>
+    </message>
+    <message>
+        <source>Input:</source>
+        <translation>Girdi:</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>Belirteçler:</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Belirteçler</translation>
+    </message>
+    <message>
+        <source>Double-click a number to change it; every step is recomputed at once.</source>
+        <translation>Bir sayıyı değiştirmek için çift tıklayın; her adım hemen yeniden hesaplanır.</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Önceki</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Sonraki ▶</translation>
+    </message>
+    <message>
+        <source>Previous step (Left, Page Up)</source>
+        <translation>Önceki adım (Sol, Page Up)</translation>
+    </message>
+    <message>
+        <source>Next step (Right, Page Down)</source>
+        <translation>Sonraki adım (Sağ, Page Down)</translation>
+    </message>
+    <message>
+        <source>Large fonts (projector)</source>
+        <translation>Büyük yazı (projeksiyon)</translation>
+    </message>
+    <message>
+        <source>Save step as image…</source>
+        <translation>Adımı görüntü olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>Save matrix as CSV…</source>
+        <translation>Matrisi CSV olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>Save all steps…</source>
+        <translation>Tüm adımları kaydet…</translation>
+    </message>
+    <message>
+        <source>Point at a cell to see how its number was computed.</source>
+        <translation>Bir hücrenin sayısının nasıl hesaplandığını görmek için üzerine gelin.</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>Ölçekleme</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>Nedensel maske</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Konumlar</translation>
+    </message>
+    <message>
+        <source>Multi-head</source>
+        <translation>Çok başlı</translation>
+    </message>
+    <message>
+        <source>Random queries and keys with unit-variance components: their dot products grow with d_k. Without the scaling the softmax collapses onto one token.</source>
+        <translation>Bileşenleri birim varyanslı rastgele sorgular ve anahtarlar: iç çarpımları d_k ile büyür. Ölçekleme olmadan softmax tek bir belirtece çöker.</translation>
+    </message>
+    <message>
+        <source>d_k:</source>
+        <translation>d_k:</translation>
+    </message>
+    <message>
+        <source>Causal mask: a token sees only itself and the tokens before it</source>
+        <translation>Nedensel maske: bir belirteç yalnızca kendisini ve kendinden önceki belirteçleri görür</translation>
+    </message>
+    <message>
+        <source>The mask puts −∞ above the diagonal; e^−∞ = 0, so each row's weights are shared out again among the tokens it may see and still sum to 1.</source>
+        <translation>Maske köşegenin üstüne −∞ koyar; e^−∞ = 0 olduğundan her satırın ağırlıkları görebildiği belirteçler arasında yeniden paylaştırılır ve toplamı yine 1 olur.</translation>
+    </message>
+    <message>
+        <source>No positions</source>
+        <translation>Konum yok</translation>
+    </message>
+    <message>
+        <source>RoPE (rotary positions)</source>
+        <translation>RoPE (döner konumlar)</translation>
+    </message>
+    <message>
+        <source>Positions:</source>
+        <translation>Konumlar:</translation>
+    </message>
+    <message>
+        <source>RoPE base θ:</source>
+        <translation>RoPE tabanı θ:</translation>
+    </message>
+    <message>
+        <source>Shuffle the tokens</source>
+        <translation>Belirteçleri karıştır</translation>
+    </message>
+    <message>
+        <source>Heads h:</source>
+        <translation>Başlık sayısı h:</translation>
+    </message>
+    <message>
+        <source>Cannot open this head in the lesson: %1</source>
+        <translation>Bu başlık derste açılamıyor: %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>Adım %1 / %2: %3</translation>
+    </message>
+    <message>
+        <source>Scores q·k (not scaled)</source>
+        <translation>Puanlar q·k (ölçeklenmemiş)</translation>
+    </message>
+    <message>
+        <source>the softmax has collapsed onto one token</source>
+        <translation>softmax tek bir belirtece çökmüş</translation>
+    </message>
+    <message>
+        <source>the softmax is close to picking one token</source>
+        <translation>softmax neredeyse tek bir belirteci seçiyor</translation>
+    </message>
+    <message>
+        <source>the attention stays spread over several tokens</source>
+        <translation>dikkat birkaç belirtece yayılmış durumda</translation>
+    </message>
+    <message>
+        <source>%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 — %4.</source>
+        <translation>Sorgu başına %1 anahtar. Puanların yayılımı: %2. Ortalama en büyük ağırlık: %3 — %4.</translation>
+    </message>
+    <message>
+        <source>Without the mask</source>
+        <translation>Maskesiz</translation>
+    </message>
+    <message>
+        <source>With the causal mask</source>
+        <translation>Nedensel maskeyle</translation>
+    </message>
+    <message>
+        <source>rows renormalised over the visible tokens</source>
+        <translation>satırlar görünür belirteçler üzerinde yeniden normalleştirildi</translation>
+    </message>
+    <message>
+        <source>Output, original order</source>
+        <translation>Çıktı, özgün sıra</translation>
+    </message>
+    <message>
+        <source>Output, tokens shuffled</source>
+        <translation>Çıktı, belirteçler karıştırılmış</translation>
+    </message>
+    <message>
+        <source>Every token's output row is the same, only in another order: without positions, attention does not see word order.</source>
+        <translation>Her belirtecin çıktı satırı aynı, yalnızca sırası farklı: konum bilgisi olmadan dikkat sözcük sırasını görmez.</translation>
+    </message>
+    <message>
+        <source>The rows change (by up to %1): RoPE turns each query and key by its position, so the scores depend on the order.</source>
+        <translation>Satırlar değişiyor (en çok %1 kadar): RoPE her sorguyu ve anahtarı konumuna göre döndürür, bu yüzden puanlar sıraya bağlıdır.</translation>
+    </message>
+    <message>
+        <source>The rows change (by up to %1): the causal mask depends on the order.</source>
+        <translation>Satırlar değişiyor (en çok %1 kadar): nedensel maske sıraya bağlıdır.</translation>
+    </message>
+    <message>
+        <source>d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are columns of X·W_Q, X·W_K and X·W_V. The head outputs are concatenated and mixed by W_O.</source>
+        <translation>d_model = %1, yani %2 başlığın her biri %3 boyutlu: kendi Q, K ve V'si X·W_Q, X·W_K ve X·W_V'nin sütunlarıdır. Başlık çıktıları art arda eklenir ve W_O ile karıştırılır.</translation>
+    </message>
+    <message>
+        <source>Head %1: weights</source>
+        <translation>Başlık %1: ağırlıklar</translation>
+    </message>
+    <message>
+        <source>Concatenated head outputs</source>
+        <translation>Art arda eklenmiş başlık çıktıları</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Çıktı</translation>
+    </message>
+    <message>
+        <source>%1: cannot write the image (%2)</source>
+        <translation>%1: görüntü yazılamıyor (%2)</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the folder</source>
+        <translation>%1: klasör oluşturulamıyor</translation>
+    </message>
+    <message>
+        <source>Save step as image</source>
+        <translation>Adımı görüntü olarak kaydet</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG görüntüleri (*.png)</translation>
+    </message>
+    <message>
+        <source>Save matrix as CSV</source>
+        <translation>Matrisi CSV olarak kaydet</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV dosyaları (*.csv)</translation>
+    </message>
+    <message>
+        <source>Save all steps into a folder</source>
+        <translation>Tüm adımları bir klasöre kaydet</translation>
+    </message>
+    <message>
+        <source>Save all steps</source>
+        <translation>Tüm adımları kaydet</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k</source>
+        <translation>Puanları √d_k'ye böl</translation>
+    </message>
+    <message>
+        <source>Scores q·k / √d_k</source>
+        <translation>Puanlar q·k / √d_k</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonWindow</name>
+    <message>
+        <source>AttnScope — Lesson: attention step by step</source>
+        <translation>AttnScope — Ders: adım adım dikkat</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Dosya</translation>
+    </message>
+    <message>
+        <source>Save step as &amp;image…</source>
+        <translation>Adımı &amp;görüntü olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>Save matrix as &amp;CSV…</source>
+        <translation>Matrisi &amp;CSV olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>Save &amp;all steps…</source>
+        <translation>&amp;Tüm adımları kaydet…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;Kapat</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>D&amp;ers</translation>
+    </message>
+    <message>
+        <source>&amp;Previous step</source>
+        <translation>Ö&amp;nceki adım</translation>
+    </message>
+    <message>
+        <source>&amp;Next step</source>
+        <translation>&amp;Sonraki adım</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Görünüm</translation>
+    </message>
+    <message>
+        <source>&amp;Large fonts (projector)</source>
+        <translation>&amp;Büyük yazı (projeksiyon)</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>&amp;Tam ekran</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::MainWindow</name>
     <message>
         <source>AttnScope</source>
         <translation>AttnScope</translation>
     </message>
     <message>
-        <source>%1 tokens · backend: CPU</source>
-        <translation>%1 belirteç · arka uç: CPU</translation>
+        <source>computing…</source>
+        <translation>hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>Isı haritası</translation>
+    </message>
+    <message>
+        <source>Compare heads</source>
+        <translation>Başlıkları karşılaştır</translation>
+    </message>
+    <message>
+        <source>Arcs</source>
+        <translation>Yaylar</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>İstatistikler</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>Klasör aç…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Dosya</translation>
+    </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>Model klasörü aç…</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>Model klasörü aç</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Çık</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>Ö&amp;rnekler</translation>
+    </message>
+    <message>
+        <source>Long paragraph (attention sinks)</source>
+        <translation>Uzun paragraf (dikkat kuyuları)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Görünüm</translation>
+    </message>
+    <message>
+        <source>Fit heatmap</source>
+        <translation>Isı haritasını sığdır</translation>
+    </message>
+    <message>
+        <source>Discount special tokens</source>
+        <translation>Özel belirteçleri dışarıda bırak</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>&amp;Dışa aktar</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Dil</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Model:</translation>
+    </message>
+    <message>
+        <source>Type a sentence…</source>
+        <translation>Bir cümle yazın…</translation>
+    </message>
+    <message>
+        <source>Text A:</source>
+        <translation>Metin A:</translation>
+    </message>
+    <message>
+        <source>Optional second sentence (encoders: [SEP] between A and B)</source>
+        <translation>İsteğe bağlı ikinci cümle (kodlayıcılar: A ile B arasında [SEP])</translation>
+    </message>
+    <message>
+        <source>Text B:</source>
+        <translation>Metin B:</translation>
+    </message>
+    <message>
+        <source>Head order</source>
+        <translation>Başlık sırası</translation>
+    </message>
+    <message>
+        <source>No colour</source>
+        <translation>Renk yok</translation>
+    </message>
+    <message>
+        <source>Sort:</source>
+        <translation>Sırala:</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>Renk:</translation>
+    </message>
+    <message>
+        <source>viridis</source>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>cividis</source>
+        <translation>cividis</translation>
+    </message>
+    <message>
+        <source>greys</source>
+        <translation>griler</translation>
+    </message>
+    <message>
+        <source>absolute 0–1</source>
+        <translation>mutlak 0–1</translation>
+    </message>
+    <message>
+        <source>per-row max</source>
+        <translation>satır en büyüğü</translation>
+    </message>
+    <message>
+        <source>log</source>
+        <translation>log</translation>
+    </message>
+    <message>
+        <source>Renormalise each row without [CLS], [SEP] and BOS, as exBERT does</source>
+        <translation>Her satırı exBERT'in yaptığı gibi [CLS], [SEP] ve BOS olmadan yeniden normalleştir</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Sığdır</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>Renkler:</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>Ölçek:</translation>
+    </message>
+    <message>
+        <source>Label thresholds:</source>
+        <translation>Etiket eşikleri:</translation>
+    </message>
+    <message>
+        <source>sink ≥</source>
+        <translation>kuyu ≥</translation>
+    </message>
+    <message>
+        <source>[SEP] ≥</source>
+        <translation>[SEP] ≥</translation>
+    </message>
+    <message>
+        <source>prev ≥</source>
+        <translation>önceki ≥</translation>
+    </message>
+    <message>
+        <source>next ≥</source>
+        <translation>sonraki ≥</translation>
+    </message>
+    <message>
+        <source>self ≥</source>
+        <translation>kendisi ≥</translation>
+    </message>
+    <message>
+        <source>broad: norm. entropy ≥</source>
+        <translation>yaygın: norm. entropi ≥</translation>
+    </message>
+    <message>
+        <source>%1: opening model folders needs the model runtime, which is not in this build yet</source>
+        <translation>%1: model klasörü açmak için model çalışma zamanı gerekiyor; bu derlemede henüz yok</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n belirteç</numerusform></translation>
+    </message>
+    <message>
+        <source>backend: %1</source>
+        <translation>arka uç: %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1</source>
+        <translation>AttnScope — %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>başarısız</translation>
+    </message>
+    <message>
+        <source>Drop a model folder (with config.json and model.safetensors)</source>
+        <translation>Bir model klasörü bırakın (config.json ve model.safetensors içeren)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MainWindowFeatures</name>
+    <message>
+        <source>Heatmap as shown…</source>
+        <translation>Isı haritası (göründüğü gibi)…</translation>
+    </message>
+    <message>
+        <source>Head grid…</source>
+        <translation>Başlık ızgarası…</translation>
+    </message>
+    <message>
+        <source>All heads into a folder</source>
+        <translation>Tüm başlıklar bir klasöre</translation>
+    </message>
+    <message>
+        <source>Step through heads</source>
+        <translation>Başlıklar arasında gez</translation>
     </message>
 </context>
 <context>

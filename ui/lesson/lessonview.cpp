@@ -233,7 +233,7 @@ QWidget* LessonView::buildScalingTab()
 {
     auto* tab = new QWidget;
     auto* layout = new QVBoxLayout(tab);
-    m_scaling = new QCheckBox(tr("Divide the scores by \u221Ad_k"));
+    m_scaling = new QCheckBox(tr("Divide the scores by \u221A" "d_k"));
     layout->addWidget(m_scaling);
     auto* intro = new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
                                 "with d_k. Without the scaling the softmax collapses onto one token."));
@@ -475,7 +475,7 @@ void LessonView::updateDkExperiment()
     const bool scaled = m_lesson.options().scaling;
     m_dkLabel->setText(QString::number(dk));
     const DkExperimentResult r = runDkExperiment(dk, scaled, 1);
-    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q\u00B7k / \u221Ad_k") : tr("Scores q\u00B7k (not scaled)"));
+    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q\u00B7k / \u221A" "d_k") : tr("Scores q\u00B7k (not scaled)"));
     QString verdict = r.meanMaxWeight > 0.9   ? tr("the softmax has collapsed onto one token")
                       : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
                                               : tr("the attention stays spread over several tokens");
