@@ -2,13 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr" sourcelanguage="en">
 <context>
-    <name>LessonView</name>
-    <message>
-        <source>%1: cannot write the file (%2)</source>
-        <translation>%1: dosya yazılamıyor (%2)</translation>
-    </message>
-</context>
-<context>
     <name>attnscope</name>
     <message>
         <source>“%1”</source>
@@ -305,7 +298,8 @@
     <message numerus="yes">
         <source>%n file(s) already exist, for example %1. Replace them?</source>
         <translation>
-            <numerusform>%n dosya zaten var, örneğin %1. Değiştirilsinler mi?</numerusform></translation>
+            <numerusform>%n dosya zaten var, örneğin %1. Değiştirilsinler mi?</numerusform>
+        </translation>
     </message>
     <message>
         <source>Replace files?</source>
@@ -423,7 +417,7 @@
     <name>attnscope::LessonModel</name>
     <message>
         <source>1. Scores</source>
-        <translation>1. Puanlar</translation>
+        <translation>1. Skorlar</translation>
     </message>
     <message>
         <source>2. Scaling</source>
@@ -431,7 +425,7 @@
     </message>
     <message>
         <source>S, not scaled (scaling is off)</source>
-        <translation>S, ölçeklenmemiş (ölçekleme kapalı)</translation>
+        <translation>S, ölçeklenmedi (ölçekleme kapalı)</translation>
     </message>
     <message>
         <source>(the head's scale)</source>
@@ -455,7 +449,7 @@
     </message>
     <message>
         <source>(“%1” comes after “%2”: masked)</source>
-        <translation>(“%1”, “%2” belirtecinden sonra geliyor: maskeli)</translation>
+        <translation>(“%1”, “%2” sözcüğünden sonra gelir: maskelendi)</translation>
     </message>
     <message>
         <source>(visible)</source>
@@ -471,7 +465,7 @@
     </message>
     <message>
         <source>(masked)</source>
-        <translation>(maskeli)</translation>
+        <translation>(maskelendi)</translation>
     </message>
     <message>
         <source>5. Weighted sum of the values</source>
@@ -482,7 +476,7 @@
     <name>attnscope::LessonRopeDialsWidget</name>
     <message>
         <source>pair %1</source>
-        <translation>%1. çift</translation>
+        <translation>çift %1</translation>
     </message>
 </context>
 <context>
@@ -502,12 +496,16 @@
 <context>
     <name>attnscope::LessonView</name>
     <message>
+        <source>%1: cannot write the file (%2)</source>
+        <translation>%1: dosya yazılamıyor (%2)</translation>
+    </message>
+    <message>
         <source>Q, K and V directly</source>
         <translation>Doğrudan Q, K ve V</translation>
     </message>
     <message>
         <source>X with W_Q, W_K and W_V</source>
-        <translation>W_Q, W_K ve W_V ile X</translation>
+        <translation>X ile W_Q, W_K ve W_V</translation>
     </message>
     <message>
         <source>Input:</source>
@@ -515,7 +513,7 @@
     </message>
     <message>
         <source>Tokens:</source>
-        <translation>Belirteçler:</translation>
+        <translation>Belirteç sayısı:</translation>
     </message>
     <message>
         <source>Tokens</source>
@@ -559,7 +557,7 @@
     </message>
     <message>
         <source>Point at a cell to see how its number was computed.</source>
-        <translation>Bir hücrenin sayısının nasıl hesaplandığını görmek için üzerine gelin.</translation>
+        <translation>Sayısının nasıl hesaplandığını görmek için bir hücrenin üzerine gelin.</translation>
     </message>
     <message>
         <source>Scaling</source>
@@ -575,7 +573,11 @@
     </message>
     <message>
         <source>Multi-head</source>
-        <translation>Çok başlı</translation>
+        <translation>Çok başlıklı</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k</source>
+        <translation>Skorları √d_k ile böl</translation>
     </message>
     <message>
         <source>Random queries and keys with unit-variance components: their dot products grow with d_k. Without the scaling the softmax collapses onto one token.</source>
@@ -626,24 +628,28 @@
         <translation>Adım %1 / %2: %3</translation>
     </message>
     <message>
+        <source>Scores q·k / √d_k</source>
+        <translation>Skorlar q·k / √d_k</translation>
+    </message>
+    <message>
         <source>Scores q·k (not scaled)</source>
-        <translation>Puanlar q·k (ölçeklenmemiş)</translation>
+        <translation>Skorlar q·k (ölçeklenmedi)</translation>
     </message>
     <message>
         <source>the softmax has collapsed onto one token</source>
-        <translation>softmax tek bir belirtece çökmüş</translation>
+        <translation>softmax tek bir belirtece çöktü</translation>
     </message>
     <message>
         <source>the softmax is close to picking one token</source>
-        <translation>softmax neredeyse tek bir belirteci seçiyor</translation>
+        <translation>softmax tek bir belirteci seçmeye yakın</translation>
     </message>
     <message>
         <source>the attention stays spread over several tokens</source>
-        <translation>dikkat birkaç belirtece yayılmış durumda</translation>
+        <translation>dikkat birkaç belirtece yayılmış kalıyor</translation>
     </message>
     <message>
         <source>%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 — %4.</source>
-        <translation>Sorgu başına %1 anahtar. Puanların yayılımı: %2. Ortalama en büyük ağırlık: %3 — %4.</translation>
+        <translation>Sorgu başına %1 anahtar. Skorların yayılımı: %2. Ortalama en büyük ağırlık: %3 — %4.</translation>
     </message>
     <message>
         <source>Without the mask</source>
@@ -663,7 +669,7 @@
     </message>
     <message>
         <source>Output, tokens shuffled</source>
-        <translation>Çıktı, belirteçler karıştırılmış</translation>
+        <translation>Çıktı, belirteçler karıştırıldı</translation>
     </message>
     <message>
         <source>Every token's output row is the same, only in another order: without positions, attention does not see word order.</source>
@@ -671,15 +677,15 @@
     </message>
     <message>
         <source>The rows change (by up to %1): RoPE turns each query and key by its position, so the scores depend on the order.</source>
-        <translation>Satırlar değişiyor (en çok %1 kadar): RoPE her sorguyu ve anahtarı konumuna göre döndürür, bu yüzden puanlar sıraya bağlıdır.</translation>
+        <translation>Satırlar değişiyor (en çok %1): RoPE her sorguyu ve anahtarı konumuna göre döndürür, bu yüzden skorlar sıraya bağlıdır.</translation>
     </message>
     <message>
         <source>The rows change (by up to %1): the causal mask depends on the order.</source>
-        <translation>Satırlar değişiyor (en çok %1 kadar): nedensel maske sıraya bağlıdır.</translation>
+        <translation>Satırlar değişiyor (en çok %1): nedensel maske sıraya bağlıdır.</translation>
     </message>
     <message>
         <source>d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are columns of X·W_Q, X·W_K and X·W_V. The head outputs are concatenated and mixed by W_O.</source>
-        <translation>d_model = %1, yani %2 başlığın her biri %3 boyutlu: kendi Q, K ve V'si X·W_Q, X·W_K ve X·W_V'nin sütunlarıdır. Başlık çıktıları art arda eklenir ve W_O ile karıştırılır.</translation>
+        <translation>d_model = %1, yani %2 başlığın her biri %3 boyutludur: kendi Q, K ve V'si X·W_Q, X·W_K ve X·W_V'nin sütunlarıdır. Başlık çıktıları art arda eklenir ve W_O ile karıştırılır.</translation>
     </message>
     <message>
         <source>Head %1: weights</source>
@@ -724,14 +730,6 @@
     <message>
         <source>Save all steps</source>
         <translation>Tüm adımları kaydet</translation>
-    </message>
-    <message>
-        <source>Divide the scores by √d_k</source>
-        <translation>Puanları √d_k'ye böl</translation>
-    </message>
-    <message>
-        <source>Scores q·k / √d_k</source>
-        <translation>Puanlar q·k / √d_k</translation>
     </message>
 </context>
 <context>
