@@ -12,6 +12,7 @@
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
 #include "mainwindowfeatures.h"
+#include "presenter/presentermode.h"
 
 #include <QAction>
 
@@ -422,6 +423,8 @@ void MainWindow::applyHeatmapStyle()
     HeatmapStyle heatmapStyle = m_style;
     heatmapStyle.showValues = n <= 12;
     heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
+    if (m_features && m_features->presenter()->isActive())
+        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, thick lines
     m_heatmap->setStyle(heatmapStyle);
 }
 

@@ -36,6 +36,11 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
     connect(m_presenter, &PresenterMode::activeChanged, this, [this](bool active) {
         AppSettings settings;
         settings.setPresenterMode(active);
+        // Repaint the head on screen with the presenter's (or the normal) heatmap style.
+        if (m_window && m_window->currentResult()) {
+            const auto [layer, head] = m_window->grid()->selected();
+            m_window->openHead(layer, head);
+        }
     });
     // Keep the keyboard cursor on the head the window shows (grid clicks, arrows, statistics table).
     connect(window->runner(), &AnalysisRunner::resultReady, this, [this] {
