@@ -488,6 +488,30 @@ private Q_SLOTS:
         QVERIFY(checked >= n * (n + 1) / 2);
     }
 
+    // No display and no command: the default heatmaps of the built-in models (here two oracle models posing
+    // as built-ins through $ATTNSCOPE_RESOURCES_DIR) and of the worked example land in ./out/.
+    void noDisplayWritesDefaultHeatmaps()
+    {
+        QTemporaryDir work;
+        QVERIFY(QDir(work.path()).mkpath(QStringLiteral("resources/models")));
+        QVERIFY(QFile::link(QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0"), work.filePath(QStringLiteral("resources/models/tiny-bert"))));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.insert(QStringLiteral("ATTNSCOPE_RESOURCES_DIR"), work.filePath(QStringLiteral("resources")));
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(work.path());
+        process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{});
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        for (const char* name : {"tiny-bert-grid.png", "tiny-bert-L1-H0.png", "worked-example.png", "worked-example-causal.png"}) {
+            const QImage image(work.filePath(QStringLiteral("out/") + QLatin1String(name)));
+            QVERIFY2(!image.isNull(), name);
+        }
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("arguments");
