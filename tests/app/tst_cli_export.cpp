@@ -13,7 +13,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QPainter>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtEndian>
@@ -253,6 +255,30 @@ private Q_SLOTS:
         // Each token twice: as a query label (rows) and a key label (columns).
         for (const QString& token : kText.split(QLatin1Char(' ')))
             QCOMPARE(texts.count(token), 2);
+
+        // Drawn by an SVG renderer (Qt's), the cells have the worked example's colours at the same places as
+        // in the PNG: the SVG is the same picture, not just valid XML.
+        QSvgRenderer renderer(out);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBox(), QRect(0, 0, 900, 800));
+        QImage image(900, 800, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            renderer.render(&painter);
+        }
+        if (const QString dir = qEnvironmentVariable("ATTNSCOPE_TEST_OUTPUT"); !dir.isEmpty())
+            image.save(dir + QStringLiteral("/svg-rendered.png"));
+        HeatmapStyle style;
+        style.showValues = true;
+        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, 900, 800), workedHeatmap(false));
+        const std::vector<double> p = handAttention(false);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                const QRectF cell = geometry.cellRect(r, c);
+                const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.15, cell.height() * 0.15)).toPoint();
+                QVERIFY(colorClose(image.pixel(at), colorMapColor(ColorMapKind::Viridis, p[size_t(r * 3 + c)]), 2));
+            }
     }
 
     void pdfRendersWithPdftoppm()
