@@ -12,7 +12,9 @@
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
+#include "mainwindowfeatures.h"
 #include "model/modelcatalog.h"
+#include "presenter/presentermode.h"
 
 #include <QAction>
 
@@ -107,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     else
         selectEngine(workedExample);
     resize(1280, 800);
+    m_features = new MainWindowFeatures(this);
 }
 
 void MainWindow::populateModels()
@@ -557,6 +560,8 @@ void MainWindow::applyHeatmapStyle()
     HeatmapStyle heatmapStyle = m_style;
     heatmapStyle.showValues = n <= 12;
     heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
+    if (m_features && m_features->presenter()->isActive())
+        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, thick lines
     m_heatmap->setStyle(heatmapStyle);
 }
 

@@ -29,6 +29,7 @@ class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
 class LayerChartWidget;
+class MainWindowFeatures;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
 // worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
@@ -76,6 +77,8 @@ public:
     QString textB() const;
     // The picker's engines in picker order; null for model folders not opened yet.
     std::vector<std::shared_ptr<const AttentionEngine>> engines() const;
+    // Export, presenter mode, language and settings (issue 7).
+    MainWindowFeatures* features() const { return m_features; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -140,6 +143,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
+    MainWindowFeatures* m_features = nullptr;
 };
 
 } // namespace attnscope

@@ -109,7 +109,7 @@
     </message>
     <message>
         <source>sink</source>
-        <translation>havuz</translation>
+        <translation>kuyu</translation>
     </message>
     <message>
         <source>no-op/[SEP]</source>
@@ -129,7 +129,7 @@
     </message>
     <message>
         <source>broad</source>
-        <translation>geniş</translation>
+        <translation>yaygın</translation>
     </message>
     <message>
         <source>mixed</source>
@@ -145,11 +145,11 @@
     </message>
     <message>
         <source>Sink mass (first token)</source>
-        <translation>Havuz kütlesi (ilk belirteç)</translation>
+        <translation>Kuyu kütlesi (ilk belirteç)</translation>
     </message>
     <message>
         <source>Sink mass (first 4)</source>
-        <translation>Havuz kütlesi (ilk 4)</translation>
+        <translation>Kuyu kütlesi (ilk 4)</translation>
     </message>
     <message>
         <source>[SEP] mass</source>
@@ -173,15 +173,23 @@
     </message>
     <message>
         <source>Synthetic decoder demo (no weights)</source>
-        <translation>Yapay kod çözücü gösterimi (ağırlıksız)</translation>
+        <translation>Yapay kod çözücü örneği (ağırlıksız)</translation>
     </message>
     <message>
         <source>Synthetic encoder demo (no weights)</source>
-        <translation>Yapay kodlayıcı gösterimi (ağırlıksız)</translation>
+        <translation>Yapay kodlayıcı örneği (ağırlıksız)</translation>
     </message>
     <message>
         <source>Worked example: kedi mindere oturdu</source>
         <translation>Çözümlü örnek: kedi mindere oturdu</translation>
+    </message>
+    <message>
+        <source>this view shows a pooled overview, not the weights themselves; zoom in until exact values are shown, or use attnscope export</source>
+        <translation>bu görünüm ağırlıkların kendisini değil, birleştirilmiş bir özeti gösteriyor; tam değerler görünene kadar yakınlaştırın ya da attnscope export komutunu kullanın</translation>
+    </message>
+    <message>
+        <source>%1: the grid holds pooled thumbnails, not every weight</source>
+        <translation>%1: ızgarada her ağırlık değil, birleştirilmiş küçük resimler var</translation>
     </message>
 </context>
 <context>
@@ -262,7 +270,7 @@
     </message>
     <message>
         <source>Both sentences must be at most %1 tokens, on the same model.</source>
-        <translation>İki cümle de aynı modelde en çok %1 belirteç olmalı.</translation>
+        <translation>İki cümle de aynı modelde ve en çok %1 belirteç olmalı.</translation>
     </message>
     <message>
         <source>L%1 H%2 · sentence 1</source>
@@ -364,7 +372,7 @@
     </message>
     <message>
         <source> · special tokens discounted (exact when zoomed in)</source>
-        <translation> · özel belirteçler dışarıda (yakınlaştırınca tam değerler)</translation>
+        <translation> · özel belirteçler dışarıda (yakınlaştırınca tam)</translation>
     </message>
     <message>
         <source> · special tokens discounted</source>
@@ -394,7 +402,7 @@
     </message>
     <message>
         <source>sink (first token)</source>
-        <translation>havuz (ilk belirteç)</translation>
+        <translation>kuyu (ilk belirteç)</translation>
     </message>
     <message>
         <source>[SEP]</source>
@@ -810,24 +818,24 @@
         <translation>&amp;Dosya</translation>
     </message>
     <message>
-        <source>Open model folder</source>
-        <translation>Model klasörünü aç</translation>
+        <source>Open model folder…</source>
+        <translation>Model klasörü aç…</translation>
     </message>
     <message>
-        <source>Open model folder…</source>
-        <translation>Model klasörünü aç…</translation>
+        <source>Open model folder</source>
+        <translation>Model klasörü aç</translation>
     </message>
     <message>
         <source>Quit</source>
         <translation>Çık</translation>
     </message>
     <message>
-        <source>Long paragraph (attention sinks)</source>
-        <translation>Uzun paragraf (dikkat havuzları)</translation>
-    </message>
-    <message>
         <source>E&amp;xamples</source>
         <translation>Ö&amp;rnekler</translation>
+    </message>
+    <message>
+        <source>Long paragraph (attention sinks)</source>
+        <translation>Uzun paragraf (dikkat kuyuları)</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -854,20 +862,28 @@
         <translation>Model:</translation>
     </message>
     <message>
+        <source>Type a sentence…</source>
+        <translation>Bir cümle yazın…</translation>
+    </message>
+    <message>
         <source>Text A:</source>
         <translation>Metin A:</translation>
+    </message>
+    <message>
+        <source>Optional second sentence (encoders: [SEP] between A and B)</source>
+        <translation>İsteğe bağlı ikinci cümle (kodlayıcılar: A ile B arasında [SEP])</translation>
     </message>
     <message>
         <source>Text B:</source>
         <translation>Metin B:</translation>
     </message>
     <message>
-        <source>Type a sentence…</source>
-        <translation>Bir cümle yazın…</translation>
+        <source>Head order</source>
+        <translation>Başlık sırası</translation>
     </message>
     <message>
-        <source>Optional second sentence (encoders: [SEP] between A and B)</source>
-        <translation>İsteğe bağlı ikinci cümle (kodlayıcılar: A ile B arasında [SEP])</translation>
+        <source>No colour</source>
+        <translation>Renk yok</translation>
     </message>
     <message>
         <source>Sort:</source>
@@ -876,14 +892,6 @@
     <message>
         <source>Colour:</source>
         <translation>Renk:</translation>
-    </message>
-    <message>
-        <source>Head order</source>
-        <translation>Başlık sırası</translation>
-    </message>
-    <message>
-        <source>No colour</source>
-        <translation>Renksiz</translation>
     </message>
     <message>
         <source>viridis</source>
@@ -907,7 +915,7 @@
     </message>
     <message>
         <source>per-row max</source>
-        <translation>satır en büyüğüne göre</translation>
+        <translation>satır en büyüğü</translation>
     </message>
     <message>
         <source>log</source>
@@ -915,7 +923,7 @@
     </message>
     <message>
         <source>Renormalise each row without [CLS], [SEP] and BOS, as exBERT does</source>
-        <translation>Her satırı exBERT gibi [CLS], [SEP] ve BOS olmadan yeniden normalleştir</translation>
+        <translation>Her satırı exBERT&apos;in yaptığı gibi [CLS], [SEP] ve BOS olmadan yeniden normalleştir</translation>
     </message>
     <message>
         <source>Fit</source>
@@ -935,7 +943,7 @@
     </message>
     <message>
         <source>sink ≥</source>
-        <translation>havuz ≥</translation>
+        <translation>kuyu ≥</translation>
     </message>
     <message>
         <source>[SEP] ≥</source>
@@ -955,15 +963,7 @@
     </message>
     <message>
         <source>broad: norm. entropy ≥</source>
-        <translation>geniş: norm. entropi ≥</translation>
-    </message>
-    <message>
-        <source>%1: not a model folder (no readable config.json)</source>
-        <translation>%1: model klasörü değil (okunabilir config.json yok)</translation>
-    </message>
-    <message>
-        <source>AttnScope — %1</source>
-        <translation>AttnScope — %1</translation>
+        <translation>yaygın: norm. entropi ≥</translation>
     </message>
     <message numerus="yes">
         <source>%n token(s)</source>
@@ -980,12 +980,39 @@
         <translation>%1 ms</translation>
     </message>
     <message>
+        <source>AttnScope — %1</source>
+        <translation>AttnScope — %1</translation>
+    </message>
+    <message>
         <source>failed</source>
         <translation>başarısız</translation>
     </message>
     <message>
         <source>Drop a model folder (with config.json and model.safetensors)</source>
-        <translation>Bir model klasörü bırakın (config.json ve model.safetensors ile)</translation>
+        <translation>Bir model klasörü bırakın (config.json ve model.safetensors içeren)</translation>
+    </message>
+    <message>
+        <source>%1: not a model folder (no readable config.json)</source>
+        <translation>%1: model klasörü değil (okunabilir config.json yok)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MainWindowFeatures</name>
+    <message>
+        <source>Heatmap as shown…</source>
+        <translation>Isı haritası (göründüğü gibi)…</translation>
+    </message>
+    <message>
+        <source>Head grid…</source>
+        <translation>Başlık ızgarası…</translation>
+    </message>
+    <message>
+        <source>All heads into a folder</source>
+        <translation>Tüm başlıklar bir klasöre</translation>
+    </message>
+    <message>
+        <source>Step through heads</source>
+        <translation>Başlıklar arasında gez</translation>
     </message>
 </context>
 <context>
