@@ -1,0 +1,119 @@
+#version 450
+// Tiled attention forward (FlashAttention) for every head in one dispatch.
+// Workgroup (x, y) = (block of 64 queries, query head y). Each invocation owns one query row: its
+// scaled query and its output accumulator live in registers with the online-softmax state (running
+// max m and running sum l of exp(s - m)). Keys and values stream through shared memory 16 at a time,
+// so no score matrix is ever written. Under the causal mask the key blocks past the last key the
+// block's final query may see are never loaded.
+//
+// Portability (GLSL ES 3.10 is generated from this): no infinities (MASKED stands for -inf), barrier()
+// only in uniform control flow (the key-block loop bound is the same for the whole workgroup).
+
+layout(local_size_x = 64) in;
+
+const int BLOCK_Q = 64;
+const int BLOCK_K = 16;
+const int MAX_DIM = 128;
+const float MASKED = -3.0e38;
+
+layout(std140, binding = 0) uniform Params {
+    int queries;
+    int keys;
+    int heads;
+    int kvHeads;
+    int dim;
+    int causal;
+    int queryOffset;
+    int hasPadding;
+    float scale;
+} params;
+
+layout(std430, binding = 1) readonly buffer Queries { float q[]; };          // [n_q, H, d], after RoPE
+layout(std430, binding = 2) readonly buffer Keys { float k[]; };             // [n_k, H_kv, d], after RoPE
+layout(std430, binding = 3) readonly buffer Values { float v[]; };           // [n_k, H_kv, d]
+layout(std430, binding = 4) readonly buffer KeyVisible { uint keyVisible[]; }; // [n_k]: 0 = padding
+layout(std430, binding = 5) writeonly buffer Output { float o[]; };          // [n_q, H, d]
+layout(std430, binding = 6) writeonly buffer RowState { float rowState[]; }; // [H, n_q, 2]: m, l
+
+shared float keyTile[BLOCK_K * MAX_DIM];
+shared float valueTile[BLOCK_K * MAX_DIM];
+
+void main()
+{
+    int head = int(gl_WorkGroupID.y);
+    int firstQuery = int(gl_WorkGroupID.x) * BLOCK_Q;
+    int lane = int(gl_LocalInvocationID.x);
+    int query = firstQuery + lane;
+    bool hasRow = query < params.queries;
+    int dim = params.dim;
+    int kvHead = head / (params.heads / params.kvHeads);
+
+    float scaledQuery[MAX_DIM];
+    float accumulator[MAX_DIM];
+    for (int c = 0; c < dim; ++c) {
+        scaledQuery[c] = hasRow ? q[(query * params.heads + head) * dim + c] * params.scale : 0.0;
+        accumulator[c] = 0.0;
+    }
+    float runningMax = MASKED;
+    float runningSum = 0.0;
+
+    int keyEnd = params.keys;
+    if (params.causal != 0)
+        keyEnd = clamp(min(params.queries, firstQuery + BLOCK_Q) + params.queryOffset, 0, params.keys);
+    int keyBlocks = (keyEnd + BLOCK_K - 1) / BLOCK_K;
+
+    for (int block = 0; block < keyBlocks; ++block) {
+        int firstKey = block * BLOCK_K;
+        barrier(); // the previous tile has been used by every invocation
+        for (int i = lane; i < BLOCK_K * dim; i += BLOCK_Q) {
+            int row = i / dim;
+            int c = i - row * dim;
+            int key = firstKey + row;
+            int source = (key * params.kvHeads + kvHead) * dim + c;
+            keyTile[row * MAX_DIM + c] = key < keyEnd ? k[source] : 0.0;
+            valueTile[row * MAX_DIM + c] = key < keyEnd ? v[source] : 0.0;
+        }
+        barrier();
+        if (hasRow) {
+            float p[BLOCK_K];
+            float blockMax = MASKED;
+            for (int j = 0; j < BLOCK_K; ++j) {
+                int key = firstKey + j;
+                bool visible = key < keyEnd && (params.causal == 0 || key <= query + params.queryOffset) &&
+                               (params.hasPadding == 0 || keyVisible[key] != 0u);
+                float score = MASKED;
+                if (visible) {
+                    score = 0.0;
+                    for (int c = 0; c < dim; ++c)
+                        score += scaledQuery[c] * keyTile[j * MAX_DIM + c];
+                }
+                p[j] = score;
+                blockMax = max(blockMax, score);
+            }
+            float newMax = max(runningMax, blockMax);
+            if (newMax > MASKED) {
+                float rescale = runningMax > MASKED ? exp(runningMax - newMax) : 0.0;
+                float blockSum = 0.0;
+                for (int j = 0; j < BLOCK_K; ++j) {
+                    p[j] = p[j] > MASKED ? exp(p[j] - newMax) : 0.0;
+                    blockSum += p[j];
+                }
+                runningSum = runningSum * rescale + blockSum;
+                for (int c = 0; c < dim; ++c) {
+                    float a = accumulator[c] * rescale;
+                    for (int j = 0; j < BLOCK_K; ++j)
+                        a += p[j] * valueTile[j * MAX_DIM + c];
+                    accumulator[c] = a;
+                }
+                runningMax = newMax;
+            }
+        }
+    }
+
+    if (hasRow) {
+        for (int c = 0; c < dim; ++c)
+            o[(query * params.heads + head) * dim + c] = runningSum > 0.0 ? accumulator[c] / runningSum : 0.0;
+        rowState[(head * params.queries + query) * 2] = runningMax;
+        rowState[(head * params.queries + query) * 2 + 1] = runningSum;
+    }
+}
