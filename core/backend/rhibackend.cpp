@@ -14,7 +14,7 @@ std::unique_ptr<RhiBackend> RhiBackend::create(RhiApi api, QString* error)
     if (!backend->m_device)
         return nullptr;
     try {
-        backend->m_device->run([&](QRhi& rhi) { backend->m_kernels = std::make_unique<RhiAttentionKernels>(rhi); });
+        backend->m_device->run([&](QRhi& rhi) { backend->m_kernels = std::make_unique<RhiAttentionKernels>(rhi, backend->m_device->loopIterationLimit()); });
     } catch (const GpuError& e) {
         if (error)
             *error = QString::fromStdString(e.what());

@@ -22,6 +22,7 @@ struct ForwardParams
 {
     qint32 queries, keys, heads, kvHeads, dim, causal, queryOffset, hasPadding;
     float scale;
+    qint32 chunkBegin, chunkEnd, lastChunk;
 };
 struct TileParams
 {
@@ -32,6 +33,11 @@ struct OverviewParams
 {
     qint32 queries, keys, dim, causal, queryOffset, hasPadding, rows, cols;
     float scale;
+    qint32 pairBegin, pairEnd;
+};
+struct PoolParams
+{
+    qint32 queries, keys, rows, cols;
 };
 struct ColumnSumParams
 {
@@ -94,18 +100,20 @@ int kvHeadFor(int head, int heads, int kvHeads) { return head / (heads / kvHeads
 
 } // namespace
 
-RhiAttentionKernels::RhiAttentionKernels(QRhi& rhi) : m_rhi(rhi)
+RhiAttentionKernels::RhiAttentionKernels(QRhi& rhi, int loopIterationLimit)
+    : m_rhi(rhi), m_loopIterationLimit(loopIterationLimit)
 {
     using A = StorageAccess;
     m_rope = std::make_unique<ComputeKernel>(rhi, QStringLiteral("rope"), std::vector<A>{A::LoadStore, A::Load});
     m_forward = std::make_unique<ComputeKernel>(
         rhi, QStringLiteral("attention_forward"),
-        std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::Store, A::Store});
+        std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::LoadStore, A::LoadStore});
     m_tile = std::make_unique<ComputeKernel>(rhi, QStringLiteral("probability_tile"),
                                              std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::Store});
     m_overview = std::make_unique<ComputeKernel>(
         rhi, QStringLiteral("attention_overview"),
-        std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::LoadStore, A::Store, A::Store});
+        std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::LoadStore, A::LoadStore});
+    m_pool = std::make_unique<ComputeKernel>(rhi, QStringLiteral("overview_pool"), std::vector<A>{A::Load, A::Store});
     m_columnSums = std::make_unique<ComputeKernel>(rhi, QStringLiteral("column_sums"),
                                                    std::vector<A>{A::Load, A::Store});
 }
@@ -139,11 +147,20 @@ TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const Hea
     const size_t stateBytes = size_t(q.heads) * size_t(q.tokens) * 2 * sizeof(float);
     QRhiBuffer* output = frame.output(outputBytes);
     QRhiBuffer* rowState = frame.output(stateBytes);
-    const ForwardParams p{q.tokens, k.tokens, q.heads, k.heads, q.dim, options.causal ? 1 : 0,
-                          options.queryPositionOffset, options.keyPadding.empty() ? 0 : 1,
-                          options.effectiveScale(q.dim)};
-    frame.dispatch(*m_forward, frame.params(p), {queries, keys, values, visible, output, rowState},
-                   groupsFor(q.tokens, 64), q.heads);
+    // Keys per dispatch: all of them, or as many as keep one invocation under the driver's loop limit
+    // (per block of 16 keys an invocation runs about 34·d loop iterations: scores, output, staging).
+    int chunk = k.tokens;
+    if (m_loopIterationLimit > 0)
+        chunk = std::max(1, (m_loopIterationLimit - 4 * q.dim) / (34 * q.dim + 64)) * 16;
+    for (int begin = 0; begin < k.tokens; begin += chunk) {
+        const int end = std::min(k.tokens, begin + chunk);
+        const ForwardParams p{q.tokens, k.tokens, q.heads, k.heads, q.dim, options.causal ? 1 : 0,
+                              options.queryPositionOffset, options.keyPadding.empty() ? 0 : 1,
+                              options.effectiveScale(q.dim), begin, end == k.tokens ? (end + 15) / 16 * 16 : end,
+                              end == k.tokens ? 1 : 0};
+        frame.dispatch(*m_forward, frame.params(p), {queries, keys, values, visible, output, rowState},
+                       groupsFor(q.tokens, 64), q.heads);
+    }
     const std::vector<QByteArray> data = frame.submit({{output, outputBytes}, {rowState, stateBytes}});
 
     TiledAttentionResult result;
@@ -208,9 +225,21 @@ AttentionOverview RhiAttentionKernels::overview(const HeadTensor& q, const HeadT
     QRhiBuffer* entropy = frame.output(entropyBytes);
     QRhiBuffer* columnSums = frame.output(columnBytes);
 
-    const OverviewParams p{q.tokens, k.tokens, q.dim, options.causal ? 1 : 0, options.queryPositionOffset,
-                           options.keyPadding.empty() ? 0 : 1, rows, cols, options.effectiveScale(q.dim)};
-    frame.dispatch(*m_overview, frame.params(p), {queries, keys, lse, visible, keyPartial, pooled, entropy}, rows);
+    // Work per cell row: (tile of 16 queries, block of 64 keys) pairs, split into dispatches where the
+    // driver limits one invocation's loop iterations (about 17·d + 150 per pair).
+    const int maxTiles = groupsFor(groupsFor(q.tokens, rows), 16);
+    const int maxPairs = maxTiles * groupsFor(k.tokens, 64);
+    int chunk = maxPairs;
+    if (m_loopIterationLimit > 0)
+        chunk = std::max(1, (m_loopIterationLimit - k.tokens / 64 - 64) / (17 * q.dim + 150));
+    for (int begin = 0; begin < maxPairs; begin += chunk) {
+        const OverviewParams p{q.tokens, k.tokens, q.dim, options.causal ? 1 : 0, options.queryPositionOffset,
+                               options.keyPadding.empty() ? 0 : 1, rows, cols, options.effectiveScale(q.dim),
+                               begin, std::min(maxPairs, begin + chunk)};
+        frame.dispatch(*m_overview, frame.params(p), {queries, keys, lse, visible, keyPartial, entropy}, rows);
+    }
+    const PoolParams pool{q.tokens, k.tokens, rows, cols};
+    frame.dispatch(*m_pool, frame.params(pool), {keyPartial, pooled}, rows);
     const ColumnSumParams c{k.tokens, rows};
     frame.dispatch(*m_columnSums, frame.params(c), {keyPartial, columnSums}, groupsFor(k.tokens, 64));
     const std::vector<QByteArray> data =

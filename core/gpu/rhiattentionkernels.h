@@ -18,7 +18,8 @@ class RhiAttentionKernels
 public:
     static constexpr int kMaxHeadDim = 128; // MAX_DIM in the shaders
 
-    explicit RhiAttentionKernels(QRhi& rhi); // builds every pipeline
+    // Builds every pipeline. loopIterationLimit: RhiDevice::loopIterationLimit().
+    RhiAttentionKernels(QRhi& rhi, int loopIterationLimit);
     ~RhiAttentionKernels();
 
     TiledAttentionResult forward(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
@@ -32,7 +33,8 @@ public:
 
 private:
     QRhi& m_rhi;
-    std::unique_ptr<ComputeKernel> m_rope, m_forward, m_tile, m_overview, m_columnSums;
+    int m_loopIterationLimit;
+    std::unique_ptr<ComputeKernel> m_rope, m_forward, m_tile, m_overview, m_pool, m_columnSums;
 };
 
 } // namespace attnscope

@@ -16,12 +16,43 @@ struct RhiDevice::State
 {
     QThread thread;
     std::unique_ptr<QObject> context; // lives on `thread`: jobs are queued to it
-#if QT_CONFIG(vulkan)
-    std::unique_ptr<QVulkanInstance> vulkan;
-#endif
     std::unique_ptr<QOffscreenSurface> surface;
     QRhi* rhi = nullptr;
 };
+
+#if QT_CONFIG(vulkan)
+namespace {
+
+// One Vulkan instance for the whole process, made on first use and kept: with one instance per
+// device, destroying a second instance broke the device functions of the first (seen on Qt 6.4 with
+// lavapipe). Null with *error when Vulkan cannot start here; the attempt is not repeated.
+QVulkanInstance* sharedVulkanInstance(QString* error)
+{
+    static QVulkanInstance* instance = nullptr;
+    static QString failure;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        auto* candidate = new QVulkanInstance;
+        candidate->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
+        // create() returns false with errorCode() 0 when the platform plugin has no Vulkan (offscreen):
+        // the result is what counts.
+        if (candidate->create()) {
+            instance = candidate;
+        } else {
+            failure = QStringLiteral("no Vulkan instance (Vulkan loader or driver missing, or the platform "
+                                     "plugin has no Vulkan; VkResult %1)")
+                          .arg(int(candidate->errorCode()));
+            delete candidate;
+        }
+    }
+    if (!instance && error)
+        *error = failure;
+    return instance;
+}
+
+} // namespace
+#endif
 
 RhiDevice::RhiDevice(RhiApi api) : m_api(api), m_state(std::make_unique<State>()) {}
 
@@ -48,15 +79,12 @@ std::unique_ptr<RhiDevice> RhiDevice::create(RhiApi api, QString* error)
 
     if (api == RhiApi::Vulkan) {
 #if QT_CONFIG(vulkan)
-        state.vulkan = std::make_unique<QVulkanInstance>();
-        state.vulkan->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
-        // create() returns false with errorCode() 0 when the platform plugin has no Vulkan (offscreen):
-        // the result is what counts.
-        if (!state.vulkan->create())
-            return fail(QStringLiteral("no Vulkan instance (Vulkan loader or driver missing, or the platform "
-                                       "plugin has no Vulkan; VkResult %1)")
-                            .arg(int(state.vulkan->errorCode())));
-        vulkanParams.inst = state.vulkan.get();
+        if (QThread::currentThread() != QCoreApplication::instance()->thread())
+            return fail(QStringLiteral("the Vulkan backend must be created on the GUI thread"));
+        QString instanceError;
+        vulkanParams.inst = sharedVulkanInstance(&instanceError);
+        if (!vulkanParams.inst)
+            return fail(instanceError);
         params = &vulkanParams;
 #else
         return fail(QStringLiteral("this Qt was built without Vulkan"));
@@ -102,7 +130,12 @@ std::unique_ptr<RhiDevice> RhiDevice::create(RhiApi api, QString* error)
                 state.rhi = nullptr;
                 return;
             }
-            device->m_deviceName = QString::fromUtf8(state.rhi->driverInfo().deviceName);
+            const QRhiDriverInfo info = state.rhi->driverInfo();
+            device->m_deviceName = QString::fromUtf8(info.deviceName);
+            const QString lower = device->m_deviceName.toLower();
+            if (info.deviceType == QRhiDriverInfo::CpuDevice || lower.contains(QLatin1String("llvmpipe")) ||
+                lower.contains(QLatin1String("lavapipe")) || lower.contains(QLatin1String("softpipe")))
+                device->m_loopIterationLimit = 60000; // gallivm's LP_MAX_TGSI_LOOP_ITERATIONS is 65535
         },
         Qt::BlockingQueuedConnection);
     if (!state.rhi)
@@ -126,11 +159,8 @@ RhiDevice::~RhiDevice()
     }
     // The context object belonged to the device thread, which has finished: nothing can reach it now.
     state.context.reset();
-    // The surface and the Vulkan instance outlive the QRhi that used them.
+    // The surface outlives the QRhi that used it.
     state.surface.reset();
-#if QT_CONFIG(vulkan)
-    state.vulkan.reset();
-#endif
 }
 
 void RhiDevice::run(const std::function<void(QRhi&)>& job)

@@ -37,6 +37,9 @@ public:
 
     RhiApi api() const { return m_api; }
     QString deviceName() const { return m_deviceName; }
+    // Most loop iterations one shader invocation may run, 0 = no limit. Mesa's software rasterisers
+    // (llvmpipe, lavapipe) end an invocation silently after 65535 iterations of all its loops together.
+    int loopIterationLimit() const { return m_loopIterationLimit; }
 
     // Runs job(rhi) on the device thread and waits; an exception thrown by the job is rethrown here.
     void run(const std::function<void(QRhi&)>& job);
@@ -47,6 +50,7 @@ private:
     explicit RhiDevice(RhiApi api);
     RhiApi m_api;
     QString m_deviceName;
+    int m_loopIterationLimit = 0;
     std::unique_ptr<State> m_state;
 };
 

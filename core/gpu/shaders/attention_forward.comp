@@ -6,8 +6,13 @@
 // so no score matrix is ever written. Under the causal mask the key blocks past the last key the
 // block's final query may see are never loaded.
 //
+// Key chunks: Mesa's llvmpipe/lavapipe stop any shader invocation after 65535 loop iterations in all
+// (gallivm's loop limiter), silently. On such devices the host splits the keys into chunks, one
+// dispatch each; between chunks the state (m, l and the unnormalised output in O) stays in the
+// buffers. On a real GPU there is one chunk: one dispatch for all heads.
+//
 // Portability (GLSL ES 3.10 is generated from this): no infinities (MASKED stands for -inf), barrier()
-// only in uniform control flow (the key-block loop bound is the same for the whole workgroup).
+// only in uniform control flow (the key-block loop bounds are the same for the whole workgroup).
 
 layout(local_size_x = 64) in;
 
@@ -26,14 +31,17 @@ layout(std140, binding = 0) uniform Params {
     int queryOffset;
     int hasPadding;
     float scale;
+    int chunkBegin; // keys [chunkBegin, chunkEnd) in this dispatch; multiples of BLOCK_K
+    int chunkEnd;
+    int lastChunk;  // 1: normalise O; else O keeps the unnormalised accumulator for the next chunk
 } params;
 
 layout(std430, binding = 1) readonly buffer Queries { float q[]; };          // [n_q, H, d], after RoPE
 layout(std430, binding = 2) readonly buffer Keys { float k[]; };             // [n_k, H_kv, d], after RoPE
 layout(std430, binding = 3) readonly buffer Values { float v[]; };           // [n_k, H_kv, d]
 layout(std430, binding = 4) readonly buffer KeyVisible { uint keyVisible[]; }; // [n_k]: 0 = padding
-layout(std430, binding = 5) writeonly buffer Output { float o[]; };          // [n_q, H, d]
-layout(std430, binding = 6) writeonly buffer RowState { float rowState[]; }; // [H, n_q, 2]: m, l
+layout(std430, binding = 5) buffer Output { float o[]; };          // [n_q, H, d]
+layout(std430, binding = 6) buffer RowState { float rowState[]; }; // [H, n_q, 2]: m, l
 
 shared float keyTile[BLOCK_K * MAX_DIM];
 shared float valueTile[BLOCK_K * MAX_DIM];
@@ -56,13 +64,19 @@ void main()
     }
     float runningMax = MASKED;
     float runningSum = 0.0;
+    if (hasRow && params.chunkBegin > 0) {
+        runningMax = rowState[(head * params.queries + query) * 2];
+        runningSum = rowState[(head * params.queries + query) * 2 + 1];
+        for (int c = 0; c < dim; ++c)
+            accumulator[c] = o[(query * params.heads + head) * dim + c];
+    }
 
     int keyEnd = params.keys;
     if (params.causal != 0)
         keyEnd = clamp(min(params.queries, firstQuery + BLOCK_Q) + params.queryOffset, 0, params.keys);
-    int keyBlocks = (keyEnd + BLOCK_K - 1) / BLOCK_K;
+    int keyBlocks = min((keyEnd + BLOCK_K - 1) / BLOCK_K, params.chunkEnd / BLOCK_K);
 
-    for (int block = 0; block < keyBlocks; ++block) {
+    for (int block = params.chunkBegin / BLOCK_K; block < keyBlocks; ++block) {
         int firstKey = block * BLOCK_K;
         barrier(); // the previous tile has been used by every invocation
         for (int i = lane; i < BLOCK_K * dim; i += BLOCK_Q) {
@@ -112,7 +126,8 @@ void main()
 
     if (hasRow) {
         for (int c = 0; c < dim; ++c)
-            o[(query * params.heads + head) * dim + c] = runningSum > 0.0 ? accumulator[c] / runningSum : 0.0;
+            o[(query * params.heads + head) * dim + c] =
+                params.lastChunk == 0 ? accumulator[c] : (runningSum > 0.0 ? accumulator[c] / runningSum : 0.0);
         rowState[(head * params.queries + query) * 2] = runningMax;
         rowState[(head * params.queries + query) * 2 + 1] = runningSum;
     }
