@@ -1,0 +1,205 @@
+// attnscope attention: every layer's and head's attention probabilities for one input, as JSON or .npy.
+
+#include "backendoption.h"
+#include "command.h"
+#include "io/npy.h"
+#include "modelcommandline.h"
+#include "util/operationcancelled.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace attnscope {
+
+namespace {
+
+// Selected index, or -1 for all; false with *error for a value outside [0, count).
+bool parseSelection(const QCommandLineParser& parser, const QString& name, int count, int* selected, QString* error)
+{
+    *selected = -1;
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < 0 || value >= count) {
+        *error = QStringLiteral("--%1 %2 is outside 0..%3").arg(name, parser.value(name)).arg(count - 1);
+        return false;
+    }
+    *selected = value;
+    return true;
+}
+
+QByteArray jsonString(const QString& text)
+{
+    // QJsonDocument escapes; strip the surrounding array brackets.
+    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
+}
+
+int runAttention(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
+                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": [layer][head][query][key]}.\n"
+                       "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
+                       "With --ids the ids are used as given: no special tokens are added."));
+    parser.addHelpOption();
+    parser.addOptions({
+        {QStringLiteral("model"), QStringLiteral("Model folder, built-in model name or Hugging Face cache id."), QStringLiteral("path")},
+        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."), QStringLiteral("text")},
+        {QStringLiteral("text-b"), QStringLiteral("Second segment (BERT pairs)."), QStringLiteral("text")},
+        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."), QStringLiteral("ids")},
+        {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
+        {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
+        {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"), QStringLiteral("json")},
+        {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."), QStringLiteral("file")},
+        {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
+        {QStringLiteral("verbose"), QStringLiteral("Report timings on stderr.")},
+    });
+    parser.addOption(backendOption());
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return 0;
+    }
+    QString error;
+    if (!parser.isSet(QStringLiteral("model"))) {
+        printError(QStringLiteral("attention: --model is required"));
+        return 2;
+    }
+    const bool hasText = parser.isSet(QStringLiteral("text"));
+    if (hasText == parser.isSet(QStringLiteral("ids"))) {
+        printError(QStringLiteral("attention: give exactly one of --text or --ids"));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("text-b")) && !hasText) {
+        printError(QStringLiteral("attention: --text-b needs --text"));
+        return 2;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("json") && format != QLatin1String("npy")) {
+        printError(QStringLiteral("attention: --format must be json or npy, not '%1'").arg(format));
+        return 2;
+    }
+    if (format == QLatin1String("npy") && !parser.isSet(QStringLiteral("out"))) {
+        printError(QStringLiteral("attention: --format npy needs --out FILE"));
+        return 2;
+    }
+    if (parseBackend(parser.value(QStringLiteral("backend")), &error).isEmpty()) {
+        printError(QStringLiteral("attention: ") + error);
+        return 2;
+    }
+    const QString outPath = parser.value(QStringLiteral("out"));
+    if (!outPath.isEmpty() && QFileInfo::exists(outPath) && !parser.isSet(QStringLiteral("force"))) {
+        printError(outPath + QStringLiteral(": already exists; use --force to overwrite it"));
+        return 1;
+    }
+    const bool verbose = parser.isSet(QStringLiteral("verbose"));
+
+    try {
+        QElapsedTimer timer;
+        timer.start();
+        const std::unique_ptr<TransformerModel> model = openModelArgument(parser.value(QStringLiteral("model")));
+        const qint64 openMs = timer.restart();
+        const ModelInput input = modelInput(*model, parser);
+        const AttentionCapture capture = model->run(input.ids, input.typeIds);
+        const qint64 runMs = timer.restart();
+
+        int layer = -1, head = -1;
+        if (!parseSelection(parser, QStringLiteral("layer"), model->info().layers, &layer, &error) ||
+            !parseSelection(parser, QStringLiteral("head"), model->info().heads, &head, &error)) {
+            printError(QStringLiteral("attention: ") + error);
+            return 2;
+        }
+        const int l0 = layer < 0 ? 0 : layer, l1 = layer < 0 ? capture.layers() : layer + 1;
+        const int h0 = head < 0 ? 0 : head, h1 = head < 0 ? capture.maps->heads() : head + 1;
+        const int n = capture.tokens();
+
+        QByteArray output;
+        if (format == QLatin1String("npy")) {
+            std::vector<float> values;
+            values.reserve(size_t(l1 - l0) * size_t(h1 - h0) * size_t(n) * size_t(n));
+            for (int l = l0; l < l1; ++l)
+                for (int h = h0; h < h1; ++h) {
+                    const std::vector<float> m = capture.maps->matrix(l, h);
+                    values.insert(values.end(), m.begin(), m.end());
+                }
+            output = npyBytes(values, {l1 - l0, h1 - h0, n, n});
+        } else {
+            output.reserve(qsizetype(l1 - l0) * (h1 - h0) * n * n * 12 + 4096);
+            output += "{\"model\":" + jsonString(model->info().name) + ",\"architecture\":" +
+                      jsonString(model->info().architecture) + ",\"tokens\":[";
+            for (int i = 0; i < input.tokens.size(); ++i)
+                output += (i ? "," : "") + jsonString(input.tokens[i]);
+            output += "],\"ids\":[";
+            for (size_t i = 0; i < input.ids.size(); ++i)
+                output += (i ? "," : "") + QByteArray::number(input.ids[i]);
+            output += "],\"layers\":" + QByteArray::number(l1 - l0) + ",\"heads\":" + QByteArray::number(h1 - h0);
+            if (layer >= 0)
+                output += ",\"layer\":" + QByteArray::number(layer);
+            if (head >= 0)
+                output += ",\"head\":" + QByteArray::number(head);
+            output += ",\"causal\":" + QByteArray(capture.causal ? "true" : "false") + ",\"attentions\":[";
+            for (int l = l0; l < l1; ++l) {
+                output += (l > l0 ? ",[" : "[");
+                for (int h = h0; h < h1; ++h) {
+                    output += (h > h0 ? ",[" : "[");
+                    const std::vector<float> m = capture.maps->matrix(l, h);
+                    for (int q = 0; q < n; ++q) {
+                        output += (q ? ",[" : "[");
+                        for (int k = 0; k < n; ++k) {
+                            if (k)
+                                output += ',';
+                            output += floatText(m[size_t(q) * n + k]);
+                        }
+                        output += ']';
+                    }
+                    output += ']';
+                }
+                output += ']';
+            }
+            output += "]}\n";
+        }
+
+        if (outPath.isEmpty()) {
+            std::fwrite(output.constData(), 1, size_t(output.size()), stdout);
+            std::fflush(stdout);
+        } else if (!writeOutputFile(outPath, output, parser.isSet(QStringLiteral("force")), &error)) {
+            printError(error);
+            return 1;
+        }
+        if (verbose)
+            printError(QStringLiteral("%1: %2 tokens, open %3 ms, forward %4 ms, %5 layers x %6 heads")
+                           .arg(model->info().name)
+                           .arg(n)
+                           .arg(openMs)
+                           .arg(runMs)
+                           .arg(capture.layers())
+                           .arg(capture.maps->heads()));
+        return 0;
+    } catch (const ModelError& e) {
+        printError(e.message());
+    } catch (const NpyError& e) {
+        printError(QString::fromStdString(e.what()));
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("attention: ") + QString::fromStdString(e.what()));
+    }
+    return 1;
+}
+
+const CommandRegistration registration(Command{QStringLiteral("attention"),
+                                               QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"),
+                                               false, &runAttention});
+
+} // namespace
+
+} // namespace attnscope

@@ -1,0 +1,43 @@
+#pragma once
+
+// What the model commands (attention, predict) share: --model resolution, --ids / --text input, and
+// atomic output files.
+
+#include "model/transformermodel.h"
+
+#include <QByteArray>
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace attnscope {
+
+// The model's input: ids, the token text for each, and segment ids.
+struct ModelInput
+{
+    std::vector<int> ids;
+    QStringList tokens;
+    std::vector<int> typeIds;
+};
+
+// "1,2, 3" -> ids; false with *error set for anything that is not a list of non-negative integers.
+bool parseIdList(const QString& text, std::vector<int>* ids, QString* error);
+
+// Resolves and opens --model (folder, built-in name or cache id). Throws ModelError.
+std::unique_ptr<TransformerModel> openModelArgument(const QString& nameOrPath);
+
+// From --ids (taken as given, no special tokens) or --text/--text-b (through the folder's tokenizer,
+// special tokens added). Throws ModelError with a one-line message.
+ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser);
+
+// Writes bytes to `path` atomically (QSaveFile); refuses an existing file unless `force`. On failure
+// returns false with *error set and leaves nothing behind.
+bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error);
+
+// Shortest decimal text that reads back as the same float ("0.25", "1.5e-07").
+QByteArray floatText(float value);
+
+} // namespace attnscope

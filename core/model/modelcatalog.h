@@ -1,0 +1,49 @@
+#pragma once
+
+// Where models come from: the built-in models shipped in resources/models/, folders the user opened
+// recently, and the local Hugging Face cache. Also resolves what a user types after --model.
+
+#include "model/modelinfo.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace attnscope {
+
+class ModelCatalog
+{
+public:
+    // The resources folder: $ATTNSCOPE_RESOURCES_DIR, else <exe>/../share/attnscope, else the source tree's
+    // resources/ (compile-time ATTNSCOPE_SOURCE_RESOURCES_DIR). The first that exists; "" when none does.
+    static QString resourcesDir();
+    // The Hugging Face hub cache: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub.
+    static QString huggingFaceHubDir();
+
+    // Folders under <resources>/models/ with a config.json; description from their attnscope.json.
+    static QVector<ModelInfo> builtinModels();
+    // Every models--ORG--NAME/snapshots/REV/ with a config.json (the revision refs/main names, else the
+    // newest snapshot), named "ORG/NAME" (or "NAME" without an organisation).
+    static QVector<ModelInfo> cachedModels(const QString& hubDir = huggingFaceHubDir());
+    // Built-ins first, then the cache.
+    static QVector<ModelInfo> allModels();
+
+    // Name, architecture, size, layers and heads of a model folder from config.json and the file sizes,
+    // without mapping the weights. nullopt when the folder has no readable config.json. Folders whose
+    // architecture the runtime does not support are described too (architecture = their model_type).
+    static std::optional<ModelInfo> describe(const QString& folder);
+
+    // Recently opened model folders (QSettings "models/recent"), newest first, at most 10; folders that no
+    // longer exist are dropped.
+    static QStringList recent();
+    static void addRecent(const QString& folder);
+
+    // What --model accepts: an existing folder; a built-in model's name; a cache id such as
+    // "bert-base-uncased" or "TinyLlama/TinyLlama-1.1B-Chat-v1.0". Returns the folder; throws ModelError
+    // naming what was tried.
+    static QString resolve(const QString& nameOrPath);
+};
+
+} // namespace attnscope

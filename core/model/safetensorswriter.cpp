@@ -1,0 +1,57 @@
+#include "model/safetensorswriter.h"
+
+#include "model/modelerror.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace attnscope {
+
+QByteArray floatBytes(const std::vector<float>& values)
+{
+    return QByteArray(reinterpret_cast<const char*>(values.data()), qsizetype(values.size() * sizeof(float)));
+}
+
+void writeSafetensors(const QString& path, const std::vector<TensorToWrite>& tensors)
+{
+    const QString file = QDir::toNativeSeparators(path);
+    // QJsonObject sorts keys; the data order follows `tensors`, so offsets are assigned here.
+    QJsonObject header;
+    qint64 offset = 0;
+    for (const TensorToWrite& t : tensors) {
+        qint64 count = 1;
+        QJsonArray shape;
+        for (qint64 dim : t.shape) {
+            count *= dim;
+            shape.append(double(dim));
+        }
+        if (count * dtypeSize(t.dtype) != t.data.size())
+            throw ModelError(file, QStringLiteral("tensor %1: %2 bytes do not match its dtype and shape").arg(t.name).arg(t.data.size()));
+        QJsonObject entry;
+        entry.insert(QStringLiteral("dtype"), dtypeName(t.dtype));
+        entry.insert(QStringLiteral("shape"), shape);
+        entry.insert(QStringLiteral("data_offsets"), QJsonArray{double(offset), double(offset + t.data.size())});
+        header.insert(t.name, entry);
+        offset += t.data.size();
+    }
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    while (json.size() % 8 != 0)
+        json += ' ';
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.errorString()));
+    QByteArray length(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        length[i] = char((quint64(json.size()) >> (8 * i)) & 0xff);
+    out.write(length);
+    out.write(json);
+    for (const TensorToWrite& t : tensors)
+        out.write(t.data);
+    if (!out.commit())
+        throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.errorString()));
+}
+
+} // namespace attnscope

@@ -1,0 +1,105 @@
+#pragma once
+
+// A Hugging Face model folder opened for attention capture: config.json + model.safetensors (or shards
+// through model.safetensors.index.json) + optionally tokenizer.json.
+//
+//   auto model = TransformerModel::open(folder);          // maps the weights, checks every shape
+//   AttentionCapture c = model->run(ids, typeIds);        // every layer's and head's P
+//   std::vector<float> p = c.maps->matrix(layer, head);   // n×n, row = query, column = key
+//
+// Families: BERT (encoder), GPT-2 and Llama/Mistral/Qwen2 (decoders), computed in fp32 as upstream
+// transformers does. Weights stay memory-mapped; F16/BF16 tensors are converted to fp32 layer by layer
+// as the forward pass reaches them, F32 tensors are used in place.
+//
+// Inputs longer than max_position_embeddings are refused with a ModelError (never silently truncated).
+
+#include "model/attentioncapture.h"
+#include "model/modelconfig.h"
+#include "model/modelerror.h"
+#include "model/modelinfo.h"
+#include "model/weightstore.h"
+
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace attnscope {
+
+class Tokenizer;
+
+struct RunOptions
+{
+    int threads = 0;                         // 0 = all cores
+    const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
+    int denseLimit = 1024;                   // up to this many tokens P is stored dense, above it tiled
+};
+
+struct PredictedToken
+{
+    int id = 0;
+    QString text; // the vocabulary entry (e.g. "##ing", "Ġthe"); "#<id>" when the folder has no vocabulary
+    float probability = 0;
+};
+
+struct Prediction
+{
+    int position = 0; // encoder: the [MASK] position; decoder: the last position (predicting the next token)
+    QVector<PredictedToken> top; // most probable first
+};
+
+class TransformerModel
+{
+public:
+    // Throws ModelError "<file>: <problem>" for a missing/damaged file, an unsupported architecture,
+    // or a tensor whose shape disagrees with config.json.
+    static std::unique_ptr<TransformerModel> open(const QString& folder);
+    ~TransformerModel();
+
+    const ModelInfo& info() const { return m_info; }
+    const ModelConfig& config() const { return m_config; }
+    const QString& folder() const { return m_folder; }
+    // nullptr when the folder has no tokenizer (then callers give ids).
+    const Tokenizer* tokenizer() const;
+    // The vocabulary entry for an id, from tokenizer.json / vocab.txt / vocab.json; "#<id>" when unknown.
+    QString tokenText(int id) const;
+    // [MASK] / <mask> id from the folder's vocabulary, -1 when there is none.
+    int maskTokenId() const { return m_maskTokenId; }
+
+    // The forward pass with attention capture. typeIds: BERT segment ids (empty = all 0), ignored by
+    // decoders. Throws ModelError for ids outside the vocabulary or more tokens than max positions,
+    // OperationCancelled when options.cancel turns true.
+    AttentionCapture run(const std::vector<int>& ids, const std::vector<int>& typeIds, const RunOptions& options = {}) const;
+
+    // Top-k of the model's own head: BERT's masked-LM head at every [MASK] position (positions given in
+    // maskPositions, or every id == maskTokenId() when empty); decoders' LM head for the token after the
+    // last one. Throws ModelError when the folder has no such head or the input has no mask.
+    std::vector<Prediction> predict(const std::vector<int>& ids, const std::vector<int>& typeIds, int topK = 5,
+                                    const RunOptions& options = {}, std::vector<int> maskPositions = {}) const;
+
+    // Validates ids/typeIds the way run() does; throws ModelError.
+    void checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const;
+
+private:
+    TransformerModel() = default;
+    struct Forward;
+    struct Names;
+    std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds, const RunOptions& options,
+                               AttentionCapture* capture) const;
+    void validateShapes() const;
+    QString tensorName(const QString& baseName) const;
+    WeightTensor tensor(const QString& baseName) const;
+
+    QString m_folder;
+    ModelConfig m_config;
+    ModelInfo m_info;
+    WeightStore m_weights;
+    QString m_prefix; // "bert.", "transformer.", "model." or "" (bare names)
+    int m_maskTokenId = -1;
+    std::vector<QString> m_vocabulary; // id -> text; empty when the folder has none
+    std::shared_ptr<const Tokenizer> m_tokenizer;
+};
+
+} // namespace attnscope

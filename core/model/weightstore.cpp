@@ -1,0 +1,160 @@
+#include "model/weightstore.h"
+
+#include "model/modelerror.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <map>
+
+namespace attnscope {
+
+WeightTensor WeightTensor::view(std::shared_ptr<const void> owner, const float* data, std::vector<qint64> shape)
+{
+    WeightTensor t;
+    t.m_owner = std::move(owner);
+    t.m_data = data;
+    t.m_shape = std::move(shape);
+    t.m_isView = true;
+    return t;
+}
+
+WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> shape)
+{
+    auto storage = std::make_shared<const std::vector<float>>(std::move(values));
+    WeightTensor t;
+    t.m_data = storage->data();
+    t.m_owner = std::move(storage);
+    t.m_shape = std::move(shape);
+    return t;
+}
+
+qint64 WeightTensor::size() const
+{
+    qint64 n = 1;
+    for (qint64 d : m_shape)
+        n *= d;
+    return n;
+}
+
+WeightStore WeightStore::openFiles(const QStringList& paths)
+{
+    WeightStore store;
+    for (const QString& path : paths) {
+        auto file = std::make_shared<const SafetensorsFile>(path);
+        const int index = int(store.m_files.size());
+        for (const QString& name : file->names())
+            store.m_where.insert(name, index);
+        store.m_totalBytes += file->fileBytes();
+        store.m_files.push_back(std::move(file));
+    }
+    return store;
+}
+
+WeightStore WeightStore::openFolder(const QString& folder)
+{
+    const QDir dir(folder);
+    const QString single = dir.filePath(QStringLiteral("model.safetensors"));
+    const QString indexPath = dir.filePath(QStringLiteral("model.safetensors.index.json"));
+    if (QFileInfo::exists(single))
+        return openFiles({single});
+    if (!QFileInfo::exists(indexPath)) {
+        const QStringList others = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+        if (others.size() == 1)
+            return openFiles({dir.filePath(others.front())});
+        QString problem = QStringLiteral("no model.safetensors or model.safetensors.index.json");
+        if (QFileInfo::exists(dir.filePath(QStringLiteral("pytorch_model.bin"))))
+            problem += QStringLiteral(" (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)");
+        throw ModelError(QDir::toNativeSeparators(folder), problem);
+    }
+
+    const QString indexFile = QDir::toNativeSeparators(indexPath);
+    QFile file(indexPath);
+    if (!file.open(QIODevice::ReadOnly))
+        throw ModelError(indexFile, QStringLiteral("cannot open: %1").arg(file.errorString()));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        throw ModelError(indexFile, QStringLiteral("invalid JSON at byte %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+    const QJsonObject weightMap = doc.object().value(QLatin1String("weight_map")).toObject();
+    if (weightMap.isEmpty())
+        throw ModelError(indexFile, QStringLiteral("no weight_map object"));
+
+    std::map<QString, QStringList> tensorsByShard;
+    for (auto it = weightMap.begin(); it != weightMap.end(); ++it) {
+        const QString shard = it.value().toString();
+        if (shard.isEmpty() || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\')))
+            throw ModelError(indexFile, QStringLiteral("tensor %1 maps to an invalid shard name '%2'").arg(it.key(), shard));
+        tensorsByShard[shard] << it.key();
+    }
+    QStringList paths;
+    for (const auto& entry : tensorsByShard)
+        paths << dir.filePath(entry.first);
+    WeightStore store = openFiles(paths);
+    // Every tensor the index promises must be in the shard it names.
+    for (const auto& entry : tensorsByShard) {
+        const QString shardPath = dir.filePath(entry.first);
+        for (const QString& name : entry.second) {
+            const int where = store.m_where.value(name, -1);
+            if (where < 0 || store.m_files[size_t(where)]->path() != shardPath)
+                throw ModelError(QDir::toNativeSeparators(shardPath),
+                                 QStringLiteral("tensor %1, listed in model.safetensors.index.json, is not in this shard").arg(name));
+        }
+    }
+    return store;
+}
+
+QStringList WeightStore::names() const
+{
+    QStringList list = m_where.keys();
+    list.sort();
+    return list;
+}
+
+const TensorInfo* WeightStore::info(const QString& name) const
+{
+    const int where = m_where.value(name, -1);
+    return where < 0 ? nullptr : m_files[size_t(where)]->find(name);
+}
+
+QString WeightStore::fileOf(const QString& name) const
+{
+    const int where = m_where.value(name, -1);
+    return where < 0 ? QString() : QDir::toNativeSeparators(m_files[size_t(where)]->path());
+}
+
+WeightTensor WeightStore::load(const QString& name) const
+{
+    const TensorInfo* tensor = info(name);
+    return loadRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
+}
+
+WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const
+{
+    const int where = m_where.value(name, -1);
+    if (where < 0) {
+        const QString file = m_files.empty() ? QStringLiteral("model") : QDir::toNativeSeparators(m_files.front()->path());
+        throw ModelError(file, QStringLiteral("tensor %1 is missing").arg(name));
+    }
+    const std::shared_ptr<const SafetensorsFile>& file = m_files[size_t(where)];
+    const TensorInfo& tensor = *file->find(name);
+    std::vector<qint64> shape = tensor.shape;
+    const qint64 rows = shape.empty() ? 1 : shape.front();
+    if (firstRow < 0 || rowCount < 0 || firstRow + rowCount > rows)
+        throw ModelError(QDir::toNativeSeparators(file->path()),
+                         QStringLiteral("rows [%1, %2) of tensor %3 are outside its %4 rows")
+                             .arg(firstRow).arg(firstRow + rowCount).arg(name).arg(rows));
+    const qint64 rowElements = rows == 0 ? 0 : tensor.elementCount() / rows;
+    if (!shape.empty())
+        shape.front() = rowCount;
+    if (const float* direct = file->directFloats(tensor))
+        return WeightTensor::view(file, direct + firstRow * rowElements, shape);
+    std::vector<float> values(size_t(rowCount * rowElements));
+    file->convertRange(tensor, firstRow * rowElements, rowCount * rowElements, values.data());
+    return WeightTensor::owned(std::move(values), shape);
+}
+
+} // namespace attnscope

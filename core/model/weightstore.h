@@ -1,0 +1,65 @@
+#pragma once
+
+#include "model/safetensorsfile.h"
+
+#include <QHash>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace attnscope {
+
+// A tensor as fp32: a view of F32 data inside a mapped file (no copy), or an owned converted copy of
+// F16/BF16 data. Either way it keeps what it points into alive.
+class WeightTensor
+{
+public:
+    WeightTensor() = default;
+    static WeightTensor view(std::shared_ptr<const void> owner, const float* data, std::vector<qint64> shape);
+    static WeightTensor owned(std::vector<float> values, std::vector<qint64> shape);
+
+    const float* data() const { return m_data; }
+    const std::vector<qint64>& shape() const { return m_shape; }
+    qint64 size() const;
+    // 2-D tensors: rows × cols, row-major (PyTorch order).
+    qint64 rows() const { return m_shape.empty() ? 0 : m_shape.front(); }
+    qint64 cols() const { return m_shape.size() < 2 ? 1 : m_shape.back(); }
+    bool isView() const { return m_isView; }
+    bool isNull() const { return m_data == nullptr; }
+
+private:
+    std::shared_ptr<const void> m_owner;
+    const float* m_data = nullptr;
+    std::vector<qint64> m_shape;
+    bool m_isView = false;
+};
+
+// The tensors of a model folder: model.safetensors, or the shards named by model.safetensors.index.json
+// (its weight_map says which shard holds each tensor). Files are mapped, never read up front.
+class WeightStore
+{
+public:
+    // Throws ModelError "<file>: <problem>" for a missing or damaged file.
+    static WeightStore openFolder(const QString& folder);
+    static WeightStore openFiles(const QStringList& safetensorsPaths);
+
+    bool contains(const QString& name) const { return m_where.contains(name); }
+    QStringList names() const;
+    const TensorInfo* info(const QString& name) const;
+    // The file that holds `name`, for messages ("" when absent).
+    QString fileOf(const QString& name) const;
+    // fp32 tensor: a view for aligned F32, else converted. Throws ModelError when absent or not a float type.
+    WeightTensor load(const QString& name) const;
+    // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows.
+    WeightTensor loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
+    qint64 totalBytes() const { return m_totalBytes; }
+    const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return m_files; }
+
+private:
+    std::vector<std::shared_ptr<const SafetensorsFile>> m_files;
+    QHash<QString, int> m_where; // tensor name -> index into m_files
+    qint64 m_totalBytes = 0;
+};
+
+} // namespace attnscope

@@ -1,0 +1,98 @@
+#include "modelfixtures.h"
+
+#include "model/safetensorsfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <limits>
+
+namespace attnscope::testing {
+
+QString oracleFolder(const QString& caseName)
+{
+    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + caseName;
+}
+
+std::vector<int> oracleInputIds(const QString& caseName)
+{
+    QFile file(oracleFolder(caseName) + QStringLiteral("/case.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    std::vector<int> ids;
+    for (const QJsonValue& v : QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("input_ids")).toArray())
+        ids.push_back(v.toInt());
+    return ids;
+}
+
+NpyArray oracleAttentions(const QString& caseName)
+{
+    return readNpyFile(oracleFolder(caseName) + QStringLiteral("/attentions.npy"));
+}
+
+double maxAbsError(const AttentionMaps& maps, const NpyArray& expected)
+{
+    if (expected.shape != std::vector<qint64>{maps.layers(), maps.heads(), maps.queries(), maps.keys()})
+        return std::numeric_limits<double>::infinity();
+    double worst = 0;
+    size_t index = 0;
+    for (int l = 0; l < maps.layers(); ++l)
+        for (int h = 0; h < maps.heads(); ++h)
+            for (float p : maps.matrix(l, h))
+                worst = std::max(worst, std::abs(double(p) - expected.values[index++]));
+    return worst;
+}
+
+double maxAbsError(const AttentionMaps& a, const AttentionMaps& b)
+{
+    if (a.layers() != b.layers() || a.heads() != b.heads() || a.queries() != b.queries() || a.keys() != b.keys())
+        return std::numeric_limits<double>::infinity();
+    double worst = 0;
+    for (int l = 0; l < a.layers(); ++l)
+        for (int h = 0; h < a.heads(); ++h) {
+            const std::vector<float> pa = a.matrix(l, h), pb = b.matrix(l, h);
+            for (size_t i = 0; i < pa.size(); ++i)
+                worst = std::max(worst, std::abs(double(pa[i]) - double(pb[i])));
+        }
+    return worst;
+}
+
+std::vector<TensorToWrite> readTensors(const QString& safetensorsPath)
+{
+    const SafetensorsFile file(safetensorsPath);
+    std::vector<TensorToWrite> tensors;
+    for (const QString& name : file.names()) {
+        const TensorInfo& info = *file.find(name);
+        tensors.push_back({name, info.dtype, info.shape,
+                           QByteArray(reinterpret_cast<const char*>(file.bytes(info)), qsizetype(info.end - info.begin))});
+    }
+    return tensors;
+}
+
+void copyFolderWithoutWeights(const QString& from, const QString& to)
+{
+    QDir().mkpath(to);
+    const QDir source(from);
+    for (const QString& name : source.entryList(QDir::Files)) {
+        if (name == QLatin1String("model.safetensors"))
+            continue;
+        QFile::remove(to + QLatin1Char('/') + name);
+        QFile::copy(source.filePath(name), to + QLatin1Char('/') + name);
+        QFile(to + QLatin1Char('/') + name).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    }
+}
+
+void copyModel(const QString& from, const QString& to, const std::function<void(std::vector<TensorToWrite>&)>& edit)
+{
+    copyFolderWithoutWeights(from, to);
+    std::vector<TensorToWrite> tensors = readTensors(from + QStringLiteral("/model.safetensors"));
+    if (edit)
+        edit(tensors);
+    writeSafetensors(to + QStringLiteral("/model.safetensors"), tensors);
+}
+
+} // namespace attnscope::testing
