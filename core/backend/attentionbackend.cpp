@@ -54,7 +54,7 @@ std::unique_ptr<AttentionBackend> createBackend(BackendKind kind, QString* notic
     QStringList failures;
     auto tryApi = [&](RhiApi api, const QString& name) -> std::unique_ptr<AttentionBackend> {
         QString error;
-        std::unique_ptr<RhiBackend> backend = RhiBackend::create(api, &error);
+        std::unique_ptr<RhiBackend> backend = RhiBackend::create(api, &error, kind == BackendKind::Auto);
         if (!backend)
             failures << QStringLiteral("%1: %2").arg(name, error);
         return backend;

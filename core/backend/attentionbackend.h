@@ -73,7 +73,9 @@ private:
     NoticeHandler m_noticeHandler;
 };
 
-// Creates the backend asked for. Auto tries Vulkan, then OpenGL, then the CPU. When the one asked for
+// Creates the backend asked for. Auto tries Vulkan, then OpenGL, then the CPU, taking only hardware GPUs:
+// Mesa's software rasterisers (llvmpipe, lavapipe) are slower than the CPU core, so asking for them is
+// explicit (vulkan, opengl). When the one asked for
 // cannot start (no Vulkan loader or device, no compute support, a shader pipeline that will not build,
 // no QGuiApplication), the CPU backend is returned and *notice gets one line saying why; otherwise
 // *notice is cleared. Never returns null. GPU backends need a QGuiApplication, and the OpenGL one must be

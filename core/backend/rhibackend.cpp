@@ -7,12 +7,17 @@
 
 namespace attnscope {
 
-std::unique_ptr<RhiBackend> RhiBackend::create(RhiApi api, QString* error)
+std::unique_ptr<RhiBackend> RhiBackend::create(RhiApi api, QString* error, bool hardwareOnly)
 {
     std::unique_ptr<RhiBackend> backend(new RhiBackend);
     backend->m_device = RhiDevice::create(api, error);
     if (!backend->m_device)
         return nullptr;
+    if (hardwareOnly && backend->m_device->loopIterationLimit() > 0) {
+        if (error)
+            *error = QStringLiteral("%1 is a software rasteriser, slower than the CPU core").arg(backend->m_device->deviceName());
+        return nullptr;
+    }
     try {
         backend->m_device->run([&](QRhi& rhi) { backend->m_kernels = std::make_unique<RhiAttentionKernels>(rhi, backend->m_device->loopIterationLimit()); });
     } catch (const GpuError& e) {

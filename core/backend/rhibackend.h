@@ -20,8 +20,9 @@ class RhiAttentionKernels;
 class RhiBackend : public AttentionBackend
 {
 public:
-    // Null with *error set when the device or one of the kernels' pipelines cannot start.
-    static std::unique_ptr<RhiBackend> create(RhiApi api, QString* error);
+    // Null with *error set when the device or one of the kernels' pipelines cannot start, or, with
+    // hardwareOnly, when the device is a software rasteriser (llvmpipe, lavapipe: slower than the CPU core).
+    static std::unique_ptr<RhiBackend> create(RhiApi api, QString* error, bool hardwareOnly = false);
     ~RhiBackend() override;
 
     BackendKind kind() const override;
