@@ -55,10 +55,11 @@ int RhiBackend::maxHeadDim() const { return RhiAttentionKernels::kMaxHeadDim; }
 
 bool RhiBackend::fitsKernels(int headDim)
 {
-    if (headDim <= RhiAttentionKernels::kMaxHeadDim)
+    if (headDim <= RhiAttentionKernels::kMaxHeadDim && headDim % 4 == 0)
         return true;
     if (!m_toldHeadDim.exchange(true))
-        notice(QStringLiteral("%1: head dimension %2 is more than the GPU kernels take (%3); computing it on the CPU")
+        notice(QStringLiteral("%1: the GPU kernels take head dimensions that are multiples of 4 up to %3, not %2; "
+                              "computing on the CPU")
                    .arg(apiName())
                    .arg(headDim)
                    .arg(RhiAttentionKernels::kMaxHeadDim));

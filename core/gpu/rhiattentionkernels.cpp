@@ -148,10 +148,10 @@ TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const Hea
     QRhiBuffer* output = frame.output(outputBytes);
     QRhiBuffer* rowState = frame.output(stateBytes);
     // Keys per dispatch: all of them, or as many as keep one invocation under the driver's loop limit
-    // (per block of 16 keys an invocation runs about 34·d loop iterations: scores, output, staging).
+    // (per block of 16 keys an invocation runs about 34·d/4 loop iterations over vec4s: scores, output, staging).
     int chunk = k.tokens;
     if (m_loopIterationLimit > 0)
-        chunk = std::max(1, (m_loopIterationLimit - 4 * q.dim) / (34 * q.dim + 64)) * 16;
+        chunk = std::max(1, (m_loopIterationLimit - q.dim) / (34 * (q.dim / 4) + 64)) * 16;
     for (int begin = 0; begin < k.tokens; begin += chunk) {
         const int end = std::min(k.tokens, begin + chunk);
         const ForwardParams p{q.tokens, k.tokens, q.heads, k.heads, q.dim, options.causal ? 1 : 0,

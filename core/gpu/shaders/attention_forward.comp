@@ -18,7 +18,7 @@ layout(local_size_x = 64) in;
 
 const int BLOCK_Q = 64;
 const int BLOCK_K = 16;
-const int MAX_DIM = 128;
+const int MAX_DIM4 = 32; // head dimension up to 128, in vec4s (d must be a multiple of 4)
 const float MASKED = -3.0e38;
 
 layout(std140, binding = 0) uniform Params {
@@ -36,15 +36,15 @@ layout(std140, binding = 0) uniform Params {
     int lastChunk;  // 1: normalise O; else O keeps the unnormalised accumulator for the next chunk
 } params;
 
-layout(std430, binding = 1) readonly buffer Queries { float q[]; };          // [n_q, H, d], after RoPE
-layout(std430, binding = 2) readonly buffer Keys { float k[]; };             // [n_k, H_kv, d], after RoPE
-layout(std430, binding = 3) readonly buffer Values { float v[]; };           // [n_k, H_kv, d]
+layout(std430, binding = 1) readonly buffer Queries { vec4 q[]; };           // [n_q, H, d/4], after RoPE
+layout(std430, binding = 2) readonly buffer Keys { vec4 k[]; };              // [n_k, H_kv, d/4], after RoPE
+layout(std430, binding = 3) readonly buffer Values { vec4 v[]; };            // [n_k, H_kv, d/4]
 layout(std430, binding = 4) readonly buffer KeyVisible { uint keyVisible[]; }; // [n_k]: 0 = padding
-layout(std430, binding = 5) buffer Output { float o[]; };          // [n_q, H, d]
+layout(std430, binding = 5) buffer Output { vec4 o[]; };          // [n_q, H, d]
 layout(std430, binding = 6) buffer RowState { float rowState[]; }; // [H, n_q, 2]: m, l
 
-shared float keyTile[BLOCK_K * MAX_DIM];
-shared float valueTile[BLOCK_K * MAX_DIM];
+shared vec4 keyTile[BLOCK_K * MAX_DIM4];
+shared vec4 valueTile[BLOCK_K * MAX_DIM4];
 
 void main()
 {
@@ -53,14 +53,14 @@ void main()
     int lane = int(gl_LocalInvocationID.x);
     int query = firstQuery + lane;
     bool hasRow = query < params.queries;
-    int dim = params.dim;
+    int dim = params.dim / 4; // in vec4s
     int kvHead = head / (params.heads / params.kvHeads);
 
-    float scaledQuery[MAX_DIM];
-    float accumulator[MAX_DIM];
+    vec4 scaledQuery[MAX_DIM4];
+    vec4 accumulator[MAX_DIM4];
     for (int c = 0; c < dim; ++c) {
-        scaledQuery[c] = hasRow ? q[(query * params.heads + head) * dim + c] * params.scale : 0.0;
-        accumulator[c] = 0.0;
+        scaledQuery[c] = hasRow ? q[(query * params.heads + head) * dim + c] * params.scale : vec4(0.0);
+        accumulator[c] = vec4(0.0);
     }
     float runningMax = MASKED;
     float runningSum = 0.0;
@@ -84,8 +84,8 @@ void main()
             int c = i - row * dim;
             int key = firstKey + row;
             int source = (key * params.kvHeads + kvHead) * dim + c;
-            keyTile[row * MAX_DIM + c] = key < keyEnd ? k[source] : 0.0;
-            valueTile[row * MAX_DIM + c] = key < keyEnd ? v[source] : 0.0;
+            keyTile[row * MAX_DIM4 + c] = key < keyEnd ? k[source] : vec4(0.0);
+            valueTile[row * MAX_DIM4 + c] = key < keyEnd ? v[source] : vec4(0.0);
         }
         barrier();
         if (hasRow) {
@@ -99,7 +99,7 @@ void main()
                 if (visible) {
                     score = 0.0;
                     for (int c = 0; c < dim; ++c)
-                        score += scaledQuery[c] * keyTile[j * MAX_DIM + c];
+                        score += dot(scaledQuery[c], keyTile[j * MAX_DIM4 + c]);
                 }
                 p[j] = score;
                 blockMax = max(blockMax, score);
@@ -114,9 +114,9 @@ void main()
                 }
                 runningSum = runningSum * rescale + blockSum;
                 for (int c = 0; c < dim; ++c) {
-                    float a = accumulator[c] * rescale;
+                    vec4 a = accumulator[c] * rescale;
                     for (int j = 0; j < BLOCK_K; ++j)
-                        a += p[j] * valueTile[j * MAX_DIM + c];
+                        a += p[j] * valueTile[j * MAX_DIM4 + c];
                     accumulator[c] = a;
                 }
                 runningMax = newMax;
@@ -127,7 +127,7 @@ void main()
     if (hasRow) {
         for (int c = 0; c < dim; ++c)
             o[(query * params.heads + head) * dim + c] =
-                params.lastChunk == 0 ? accumulator[c] : (runningSum > 0.0 ? accumulator[c] / runningSum : 0.0);
+                params.lastChunk == 0 ? accumulator[c] : (runningSum > 0.0 ? accumulator[c] / runningSum : vec4(0.0));
         rowState[(head * params.queries + query) * 2] = runningMax;
         rowState[(head * params.queries + query) * 2 + 1] = runningSum;
     }
