@@ -7,8 +7,11 @@
 #include "backend/attentionbackend.h"
 
 #include <QProcess>
+#include <QThread>
+#include <QTimer>
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -106,6 +109,8 @@ private Q_SLOTS:
     void deviceLostMidwayFallsBack();
     void badInputThrowsOnEveryBackend_data();
     void badInputThrowsOnEveryBackend();
+    void workOffTheGuiThreadKeepsEventsFlowing_data();
+    void workOffTheGuiThreadKeepsEventsFlowing();
 
 private:
     // The backend for a row, created once; null with the reason when it cannot start here.
@@ -405,6 +410,42 @@ void TestGpuBackends::badInputThrowsOnEveryBackend()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backend->probabilityTile(q2, k, lse, {}, 0, 0, 5, 0, 4));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backend->overview(q2, k, lse, {}, 0, 0, 4));
     QCOMPARE(backend->kind(), kind);
+}
+
+void TestGpuBackends::workOffTheGuiThreadKeepsEventsFlowing_data()
+{
+    QTest::addColumn<BackendKind>("kind");
+    QTest::newRow("vulkan") << BackendKind::Vulkan;
+    QTest::newRow("opengl") << BackendKind::OpenGL;
+}
+
+// A backend made on the GUI thread and used from a worker thread: the GPU work runs on the device's
+// thread, the GUI thread's event loop keeps turning meanwhile, and the result is the CPU's.
+void TestGpuBackends::workOffTheGuiThreadKeepsEventsFlowing()
+{
+    QFETCH(BackendKind, kind);
+    QString whyNot;
+    AttentionBackend* backend = backendFor(kind, &whyNot);
+    if (!backend)
+        QSKIP(qPrintable(whyNot));
+    const Inputs in = makeInputs({512, 512, 64, 4, 4, false, 0, false, RopePairing::RotateHalf, 0, false}, 21);
+    TiledAttentionResult got;
+    std::atomic<bool> done{false};
+    QThread* worker = QThread::create([&] {
+        got = backend->tiledForward(in.q, in.k, in.v, in.options);
+        done = true;
+    });
+    int ticks = 0;
+    QTimer timer;
+    QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+    timer.start(5);
+    worker->start();
+    QTRY_VERIFY_WITH_TIMEOUT(done, 120000);
+    worker->wait();
+    delete worker;
+    QVERIFY2(ticks >= 2, qPrintable(QStringLiteral("the GUI thread's timer ran %1 times").arg(ticks)));
+    const TiledAttentionResult cpu = attentionTiled(in.q, in.k, in.v, in.options);
+    QVERIFY(maxAbsDifference(got.output.values, cpu.output.values) <= 1e-4);
 }
 
 QTEST_MAIN(TestGpuBackends)
