@@ -3,7 +3,6 @@
 #include <QCommandLineOption>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 
 namespace attnscope {

@@ -15,7 +15,6 @@
 
 #include <QGuiApplication>
 #include <QStringList>
-
 #include <cstdio>
 #include <random>
 
@@ -45,8 +44,7 @@ QByteArray jsonEscaped(const QString& text)
 {
     QByteArray out;
     for (const char c : text.toUtf8()) {
-        if (c == '"' || c == '\\')
-            out += '\\';
+        if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
     return out;
@@ -82,7 +80,8 @@ int main(int argc, char** argv)
         if (kind != BackendKind::Auto && backend->kind() != kind) {
             // Report it and move on: the bench never passes CPU figures off as GPU ones.
             if (json)
-                std::printf("{\"backend\":\"%s\",\"unavailable\":\"%s\"}\n", qPrintable(name), jsonEscaped(notice).constData());
+                std::printf("{\"backend\":\"%s\",\"unavailable\":\"%s\"}\n", qPrintable(name),
+                            jsonEscaped(notice).constData());
             else
                 std::printf("%s: unavailable (%s)\n", qPrintable(name), qPrintable(notice));
             continue;
@@ -90,8 +89,7 @@ int main(int argc, char** argv)
         const QByteArray device = jsonEscaped(backend->deviceName());
         std::mt19937 rng(42);
         for (int n : sizes) {
-            if (backend->kind() != BackendKind::Cpu && n > gpuMax)
-                continue;
+            if (backend->kind() != BackendKind::Cpu && n > gpuMax) continue;
             const HeadTensor q = randomTensor(n, heads, dim, rng), k = randomTensor(n, heads, dim, rng),
                              v = randomTensor(n, heads, dim, rng);
             for (bool causal : {false, true}) {
@@ -100,18 +98,20 @@ int main(int argc, char** argv)
                 const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
                 auto report = [&](const char* impl, double seconds, double extraMiB, double opFlops) {
                     if (json)
-                        std::printf("{\"impl\":\"%s\",\"backend\":\"%s\",\"device\":\"%s\",\"n\":%d,\"heads\":%d,"
-                                    "\"head_dim\":%d,\"causal\":%s,\"seconds\":%.6f,\"gflops\":%.2f,"
-                                    "\"extra_memory_mib\":%.1f}\n",
-                                    impl, qPrintable(backend->name()), device.constData(), n, heads, dim,
-                                    causal ? "true" : "false", seconds, opFlops / seconds / 1e9, extraMiB);
+                        std::printf(
+                            "{\"impl\":\"%s\",\"backend\":\"%s\",\"device\":\"%s\",\"n\":%d,\"heads\":%d,"
+                            "\"head_dim\":%d,\"causal\":%s,\"seconds\":%.6f,\"gflops\":%.2f,"
+                            "\"extra_memory_mib\":%.1f}\n",
+                            impl, qPrintable(backend->name()), device.constData(), n, heads, dim,
+                            causal ? "true" : "false", seconds, opFlops / seconds / 1e9, extraMiB);
                     else
-                        std::printf("%-8s %-6s n=%5d causal=%d  %9.4f s  %7.1f GFLOP/s  +%.1f MiB  (%s)\n", impl,
-                                    qPrintable(backend->name()), n, int(causal), seconds, opFlops / seconds / 1e9,
-                                    extraMiB, device.constData());
+                        std::printf("%-8s %-6s n=%5d causal=%d  %9.4f s  %7.1f GFLOP/s  +%.1f MiB  (%s)\n",
+                                    impl, qPrintable(backend->name()), n, int(causal), seconds,
+                                    opFlops / seconds / 1e9, extraMiB, device.constData());
                     std::fflush(stdout);
                 };
-                auto measure = [&](const char* impl, const std::function<void()>& fn, double opFlops, double outputMiB) {
+                auto measure = [&](const char* impl, const std::function<void()>& fn, double opFlops,
+                                   double outputMiB) {
                     resetPeakResidentMemory();
                     const double base = residentMemoryMiB();
                     const double seconds = medianSeconds(fn, reps);
@@ -119,15 +119,20 @@ int main(int argc, char** argv)
                 };
                 const double outputMiB = double(n) * heads * dim * sizeof(float) / (1024.0 * 1024.0);
                 TiledAttentionResult forward;
-                measure("tiled", [&] { forward = backend->tiledForward(q, k, v, options); }, flops, outputMiB);
+                measure(
+                    "tiled", [&] { forward = backend->tiledForward(q, k, v, options); }, flops, outputMiB);
                 if (n <= overviewMax) {
-                    // One head's overview (256×256 cells, column sums, entropies): 2·n²·d flops for S, halved when causal.
+                    // One head's overview (256×256 cells, column sums, entropies): 2·n²·d flops for S, halved
+                    // when causal.
                     const RotatedQueryKey rotated{q, k};
-                    measure("overview", [&] {
-                        const AttentionOverview o = backend->overview(rotated.queries, rotated.keys, forward.logSumExp,
-                                                                      options, 0, 256, 256);
-                        (void)o;
-                    }, 2.0 * double(n) * n * dim * (causal ? 0.5 : 1.0), 0.0);
+                    measure(
+                        "overview",
+                        [&] {
+                            const AttentionOverview o = backend->overview(
+                                rotated.queries, rotated.keys, forward.logSumExp, options, 0, 256, 256);
+                            (void)o;
+                        },
+                        2.0 * double(n) * n * dim * (causal ? 0.5 : 1.0), 0.0);
                 }
             }
         }

@@ -22,8 +22,7 @@ struct OverviewAccumulator
     OverviewAccumulator(int rows, int cols, int keys)
         : cellMax(size_t(rows) * size_t(cols), 0.0f), cellSum(size_t(rows) * size_t(cols), 0.0),
           columnSum(size_t(keys), 0.0)
-    {
-    }
+    {}
 };
 
 constexpr int kQueryBlock = 64;
@@ -31,8 +30,9 @@ constexpr int kKeyBlock = 256;
 
 } // namespace
 
-AttentionOverview attentionOverview(const HeadTensor& q, const HeadTensor& k, const std::vector<double>& logSumExp,
-                                    const AttentionOptions& options, int head, int maxCols, int maxRows)
+AttentionOverview attentionOverview(const HeadTensor& q, const HeadTensor& k,
+                                    const std::vector<double>& logSumExp, const AttentionOptions& options,
+                                    int head, int maxCols, int maxRows)
 {
     if (maxCols <= 0 || maxRows <= 0)
         throw std::invalid_argument("attentionOverview: the overview needs at least one cell (got " +
@@ -53,8 +53,7 @@ AttentionOverview attentionOverview(const HeadTensor& q, const HeadTensor& k, co
     overview.pooledMean.assign(overview.pooledMax.size(), 0.0f);
     overview.columnSums.assign(size_t(k.tokens), 0.0f);
     overview.rowEntropies.assign(size_t(q.tokens), 0.0f);
-    if (q.tokens == 0 || k.tokens == 0)
-        return overview;
+    if (q.tokens == 0 || k.tokens == 0) return overview;
     const int rows = overview.rows, cols = overview.cols;
 
     // Contiguous runs of query blocks per worker, so each worker owns its rows' entropies outright.
@@ -72,18 +71,19 @@ AttentionOverview attentionOverview(const HeadTensor& q, const HeadTensor& k, co
             for (int k0 = 0; k0 < k.tokens; k0 += kKeyBlock) {
                 const int k1 = std::min(k.tokens, k0 + kKeyBlock);
                 // P tile (q1−q0, k1−k0): exactly what the heatmap would show for this rectangle.
-                const std::vector<float> tile = probabilityTile(q, k, logSumExp, options, head, q0, q1, k0, k1);
+                const std::vector<float> tile =
+                    probabilityTile(q, k, logSumExp, options, head, q0, q1, k0, k1);
                 for (int i = q0; i < q1; ++i) {
                     const float* p = tile.data() + size_t(i - q0) * size_t(k1 - k0);
-                    const size_t cellRow = size_t(AttentionOverview::cellOf(i, q.tokens, rows)) * size_t(cols);
+                    const size_t cellRow =
+                        size_t(AttentionOverview::cellOf(i, q.tokens, rows)) * size_t(cols);
                     for (int j = k0; j < k1; ++j) {
                         const float pij = p[j - k0];
                         const size_t cell = cellRow + size_t(AttentionOverview::cellOf(j, k.tokens, cols));
                         acc.cellMax[cell] = std::max(acc.cellMax[cell], pij);
                         acc.cellSum[cell] += pij;
                         acc.columnSum[size_t(j)] += pij;
-                        if (pij > 0.0f)
-                            entropy[size_t(i - q0)] -= double(pij) * std::log(double(pij));
+                        if (pij > 0.0f) entropy[size_t(i - q0)] -= double(pij) * std::log(double(pij));
                     }
                 }
             }

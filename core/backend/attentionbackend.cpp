@@ -46,17 +46,14 @@ void AttentionBackend::notice(const QString& message) const
 
 std::unique_ptr<AttentionBackend> createBackend(BackendKind kind, QString* notice)
 {
-    if (notice)
-        notice->clear();
-    if (kind == BackendKind::Cpu)
-        return std::make_unique<CpuBackend>();
+    if (notice) notice->clear();
+    if (kind == BackendKind::Cpu) return std::make_unique<CpuBackend>();
 
     QStringList failures;
     auto tryApi = [&](RhiApi api, const QString& name) -> std::unique_ptr<AttentionBackend> {
         QString error;
         std::unique_ptr<RhiBackend> backend = RhiBackend::create(api, &error, kind == BackendKind::Auto);
-        if (!backend)
-            failures << QStringLiteral("%1: %2").arg(name, error);
+        if (!backend) failures << QStringLiteral("%1: %2").arg(name, error);
         return backend;
     };
     std::unique_ptr<AttentionBackend> backend;
@@ -66,7 +63,8 @@ std::unique_ptr<AttentionBackend> createBackend(BackendKind kind, QString* notic
         backend = tryApi(RhiApi::OpenGL, QStringLiteral("opengl"));
     if (!backend) {
         if (notice)
-            *notice = QStringLiteral("GPU backend unavailable (%1); using the CPU").arg(failures.join(QStringLiteral("; ")));
+            *notice = QStringLiteral("GPU backend unavailable (%1); using the CPU")
+                          .arg(failures.join(QStringLiteral("; ")));
         return std::make_unique<CpuBackend>();
     }
     // Auto fell through from Vulkan to OpenGL: say so, the user may have expected Vulkan.

@@ -20,7 +20,6 @@
 #include "attention/attentionoverview.h"
 
 #include <QString>
-
 #include <functional>
 #include <memory>
 
@@ -51,9 +50,11 @@ public:
                                               const AttentionOptions& options) = 0;
 
     // As the CPU probabilityTile: Q and K already rotated, L from tiledForward; row-major (q1−q0)×(k1−k0).
-    virtual std::vector<float> probabilityTile(const HeadTensor& rotatedQueries, const HeadTensor& rotatedKeys,
-                                               const std::vector<double>& logSumExp, const AttentionOptions& options,
-                                               int head, int q0, int q1, int k0, int k1) = 0;
+    virtual std::vector<float> probabilityTile(const HeadTensor& rotatedQueries,
+                                               const HeadTensor& rotatedKeys,
+                                               const std::vector<double>& logSumExp,
+                                               const AttentionOptions& options, int head, int q0, int q1,
+                                               int k0, int k1) = 0;
 
     // As attentionOverview (attention/attentionoverview.h).
     virtual AttentionOverview overview(const HeadTensor& rotatedQueries, const HeadTensor& rotatedKeys,

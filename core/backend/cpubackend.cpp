@@ -18,8 +18,7 @@ QString cpuModelName()
             const QByteArray line = cpuinfo.readLine();
             if (line.startsWith("model name")) {
                 const int colon = int(line.indexOf(':'));
-                if (colon >= 0)
-                    return QString::fromLatin1(line.mid(colon + 1).trimmed());
+                if (colon >= 0) return QString::fromLatin1(line.mid(colon + 1).trimmed());
             }
         }
     }
@@ -40,10 +39,11 @@ TiledAttentionResult CpuBackend::tiledForward(const HeadTensor& q, const HeadTen
     return attentionTiled(q, k, v, options);
 }
 
-std::vector<float> CpuBackend::probabilityTile(const HeadTensor& rotatedQueries, const HeadTensor& rotatedKeys,
+std::vector<float> CpuBackend::probabilityTile(const HeadTensor& rotatedQueries,
+                                               const HeadTensor& rotatedKeys,
                                                const std::vector<double>& logSumExp,
-                                               const AttentionOptions& options, int head, int q0, int q1, int k0,
-                                               int k1)
+                                               const AttentionOptions& options, int head, int q0, int q1,
+                                               int k0, int k1)
 {
     return attnscope::probabilityTile(rotatedQueries, rotatedKeys, logSumExp, options, head, q0, q1, k0, k1);
 }

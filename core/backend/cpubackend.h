@@ -17,8 +17,8 @@ public:
                                        const std::vector<double>& logSumExp, const AttentionOptions& options,
                                        int head, int q0, int q1, int k0, int k1) override;
     AttentionOverview overview(const HeadTensor& rotatedQueries, const HeadTensor& rotatedKeys,
-                               const std::vector<double>& logSumExp, const AttentionOptions& options, int head,
-                               int maxCols, int maxRows) override;
+                               const std::vector<double>& logSumExp, const AttentionOptions& options,
+                               int head, int maxCols, int maxRows) override;
 };
 
 } // namespace attnscope

@@ -11,18 +11,20 @@ std::unique_ptr<RhiBackend> RhiBackend::create(RhiApi api, QString* error, bool 
 {
     std::unique_ptr<RhiBackend> backend(new RhiBackend);
     backend->m_device = RhiDevice::create(api, error);
-    if (!backend->m_device)
-        return nullptr;
+    if (!backend->m_device) return nullptr;
     if (hardwareOnly && backend->m_device->loopIterationLimit() > 0) {
         if (error)
-            *error = QStringLiteral("%1 is a software rasteriser, slower than the CPU core").arg(backend->m_device->deviceName());
+            *error = QStringLiteral("%1 is a software rasteriser, slower than the CPU core")
+                         .arg(backend->m_device->deviceName());
         return nullptr;
     }
     try {
-        backend->m_device->run([&](QRhi& rhi) { backend->m_kernels = std::make_unique<RhiAttentionKernels>(rhi, backend->m_device->loopIterationLimit()); });
+        backend->m_device->run([&](QRhi& rhi) {
+            backend->m_kernels =
+                std::make_unique<RhiAttentionKernels>(rhi, backend->m_device->loopIterationLimit());
+        });
     } catch (const GpuError& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
+        if (error) *error = QString::fromStdString(e.what());
         return nullptr;
     }
     return backend;
@@ -40,26 +42,34 @@ RhiBackend::~RhiBackend()
     }
 }
 
-QString RhiBackend::apiName() const { return m_device->api() == RhiApi::Vulkan ? QStringLiteral("vulkan") : QStringLiteral("opengl"); }
+QString RhiBackend::apiName() const
+{
+    return m_device->api() == RhiApi::Vulkan ? QStringLiteral("vulkan") : QStringLiteral("opengl");
+}
 
 BackendKind RhiBackend::kind() const
 {
-    if (m_failed)
-        return BackendKind::Cpu;
+    if (m_failed) return BackendKind::Cpu;
     return m_device->api() == RhiApi::Vulkan ? BackendKind::Vulkan : BackendKind::OpenGL;
 }
 
-QString RhiBackend::deviceName() const { return m_failed ? m_cpu.deviceName() : m_device->deviceName(); }
+QString RhiBackend::deviceName() const
+{
+    return m_failed ? m_cpu.deviceName() : m_device->deviceName();
+}
 
-int RhiBackend::maxHeadDim() const { return RhiAttentionKernels::kMaxHeadDim; }
+int RhiBackend::maxHeadDim() const
+{
+    return RhiAttentionKernels::kMaxHeadDim;
+}
 
 bool RhiBackend::fitsKernels(int headDim)
 {
-    if (headDim <= RhiAttentionKernels::kMaxHeadDim && headDim % 4 == 0)
-        return true;
+    if (headDim <= RhiAttentionKernels::kMaxHeadDim && headDim % 4 == 0) return true;
     if (!m_toldHeadDim.exchange(true))
-        notice(QStringLiteral("%1: the GPU kernels take head dimensions that are multiples of 4 up to %3, not %2; "
-                              "computing on the CPU")
+        notice(QStringLiteral(
+                   "%1: the GPU kernels take head dimensions that are multiples of 4 up to %3, not %2; "
+                   "computing on the CPU")
                    .arg(apiName())
                    .arg(headDim)
                    .arg(RhiAttentionKernels::kMaxHeadDim));
@@ -87,8 +97,7 @@ TiledAttentionResult RhiBackend::tiledForward(const HeadTensor& q, const HeadTen
                                               const AttentionOptions& options)
 {
     validateAttentionInputs(q, k, v, options); // bad shapes throw here, on the caller's thread
-    if (q.tokens == 0 || k.tokens == 0 || !fitsKernels(q.dim))
-        return m_cpu.tiledForward(q, k, v, options);
+    if (q.tokens == 0 || k.tokens == 0 || !fitsKernels(q.dim)) return m_cpu.tiledForward(q, k, v, options);
     if (options.rope.enabled)
         (void)ropeInverseFrequencies(options.rope, q.dim); // throws on an invalid rotary dimension
     return runOrFallBack<TiledAttentionResult>(
@@ -113,8 +122,8 @@ bool consistent(const HeadTensor& q, const HeadTensor& k, const std::vector<doub
 
 std::vector<float> RhiBackend::probabilityTile(const HeadTensor& q, const HeadTensor& k,
                                                const std::vector<double>& logSumExp,
-                                               const AttentionOptions& options, int head, int q0, int q1, int k0,
-                                               int k1)
+                                               const AttentionOptions& options, int head, int q0, int q1,
+                                               int k0, int k1)
 {
     const bool inside = q0 >= 0 && q1 <= q.tokens && q0 < q1 && k0 >= 0 && k1 <= k.tokens && k0 < k1;
     if (!inside || !consistent(q, k, logSumExp, options, head) || !fitsKernels(q.dim))
@@ -126,13 +135,16 @@ std::vector<float> RhiBackend::probabilityTile(const HeadTensor& q, const HeadTe
         [&] { return m_cpu.probabilityTile(q, k, logSumExp, options, head, q0, q1, k0, k1); });
 }
 
-AttentionOverview RhiBackend::overview(const HeadTensor& q, const HeadTensor& k, const std::vector<double>& logSumExp,
-                                       const AttentionOptions& options, int head, int maxCols, int maxRows)
+AttentionOverview RhiBackend::overview(const HeadTensor& q, const HeadTensor& k,
+                                       const std::vector<double>& logSumExp, const AttentionOptions& options,
+                                       int head, int maxCols, int maxRows)
 {
     if (maxCols <= 0 || maxRows <= 0 || !consistent(q, k, logSumExp, options, head) || !fitsKernels(q.dim))
         return m_cpu.overview(q, k, logSumExp, options, head, maxCols, maxRows);
     return runOrFallBack<AttentionOverview>(
-        [&](RhiAttentionKernels& kernels) { return kernels.overview(q, k, logSumExp, options, head, maxCols, maxRows); },
+        [&](RhiAttentionKernels& kernels) {
+            return kernels.overview(q, k, logSumExp, options, head, maxCols, maxRows);
+        },
         [&] { return m_cpu.overview(q, k, logSumExp, options, head, maxCols, maxRows); });
 }
 

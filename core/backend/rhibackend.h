@@ -35,8 +35,8 @@ public:
                                        const std::vector<double>& logSumExp, const AttentionOptions& options,
                                        int head, int q0, int q1, int k0, int k1) override;
     AttentionOverview overview(const HeadTensor& rotatedQueries, const HeadTensor& rotatedKeys,
-                               const std::vector<double>& logSumExp, const AttentionOptions& options, int head,
-                               int maxCols, int maxRows) override;
+                               const std::vector<double>& logSumExp, const AttentionOptions& options,
+                               int head, int maxCols, int maxRows) override;
 
     // False once the GPU has failed: every operation then runs on the CPU.
     bool gpuUsable() const { return !m_failed; }
@@ -44,8 +44,7 @@ public:
 private:
     RhiBackend() = default;
     // Runs gpuWork on the device thread; on a GpuError switches to the CPU for good and runs cpuWork.
-    template <typename Result, typename Gpu, typename Cpu>
-    Result runOrFallBack(Gpu gpuWork, Cpu cpuWork);
+    template <typename Result, typename Gpu, typename Cpu> Result runOrFallBack(Gpu gpuWork, Cpu cpuWork);
     bool fitsKernels(int headDim);
     QString apiName() const;
 

@@ -43,21 +43,23 @@ QRhiBuffer* ComputeFrame::upload(const void* data, size_t bytes)
     return buffer;
 }
 
-QRhiBuffer* ComputeFrame::output(size_t bytes) { return newStorage(bytes); }
+QRhiBuffer* ComputeFrame::output(size_t bytes)
+{
+    return newStorage(bytes);
+}
 
 QRhiBuffer* ComputeFrame::paramsBuffer(const void* data, size_t bytes)
 {
     m_buffers.emplace_back(m_rhi.newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, 256));
-    if (bytes > 256 || !m_buffers.back()->create())
-        throw GpuError("cannot create a parameter buffer");
+    if (bytes > 256 || !m_buffers.back()->create()) throw GpuError("cannot create a parameter buffer");
     QByteArray contents(static_cast<const char*>(data), qsizetype(bytes));
     contents.resize(256, '\0');
     m_uploads.push_back({m_buffers.back().get(), contents, true});
     return m_buffers.back().get();
 }
 
-void ComputeFrame::dispatch(const ComputeKernel& kernel, QRhiBuffer* params, const std::vector<QRhiBuffer*>& storage,
-                            int groupsX, int groupsY)
+void ComputeFrame::dispatch(const ComputeKernel& kernel, QRhiBuffer* params,
+                            const std::vector<QRhiBuffer*>& storage, int groupsX, int groupsY)
 {
     const int limit = m_rhi.resourceLimit(QRhi::MaxThreadGroupsPerDimension);
     if (groupsX > limit || groupsY > limit)
@@ -70,8 +72,7 @@ std::vector<QByteArray> ComputeFrame::submit(const std::vector<std::pair<QRhiBuf
 {
     if (qEnvironmentVariable("ATTNSCOPE_GPU_FAULT") == QLatin1String("lost"))
         throw GpuError("device lost (injected by ATTNSCOPE_GPU_FAULT)");
-    if (m_dispatches.empty())
-        throw GpuError("a GPU frame with nothing to dispatch");
+    if (m_dispatches.empty()) throw GpuError("a GPU frame with nothing to dispatch");
     QRhiCommandBuffer* cb = nullptr;
     const QRhi::FrameOpResult begun = m_rhi.beginOffscreenFrame(&cb);
     if (begun != QRhi::FrameOpSuccess)
@@ -98,7 +99,8 @@ std::vector<QByteArray> ComputeFrame::submit(const std::vector<std::pair<QRhiBuf
         if (i + 1 == m_dispatches.size()) {
             after = m_rhi.nextResourceUpdateBatch();
             for (size_t r = 0; r < readbacks.size(); ++r)
-                after->readBackBuffer(readbacks[r].first, 0, rhicompat::bufferSize(readbacks[r].second), &results[r]);
+                after->readBackBuffer(readbacks[r].first, 0, rhicompat::bufferSize(readbacks[r].second),
+                                      &results[r]);
         }
         cb->endComputePass(after);
     }

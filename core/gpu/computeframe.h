@@ -8,7 +8,6 @@
 #include "gpu/computekernel.h"
 
 #include <QByteArray>
-
 #include <memory>
 #include <vector>
 
@@ -22,13 +21,17 @@ public:
 
     // A storage buffer holding `bytes` of data (at least 16 bytes are allocated).
     QRhiBuffer* upload(const void* data, size_t bytes);
-    template <typename T>
-    QRhiBuffer* upload(const std::vector<T>& values) { return upload(values.data(), values.size() * sizeof(T)); }
+    template <typename T> QRhiBuffer* upload(const std::vector<T>& values)
+    {
+        return upload(values.data(), values.size() * sizeof(T));
+    }
     // A storage buffer the kernels write.
     QRhiBuffer* output(size_t bytes);
     // A kernel's parameter block.
-    template <typename Params>
-    QRhiBuffer* params(const Params& p) { return paramsBuffer(&p, sizeof(Params)); }
+    template <typename Params> QRhiBuffer* params(const Params& p)
+    {
+        return paramsBuffer(&p, sizeof(Params));
+    }
 
     void dispatch(const ComputeKernel& kernel, QRhiBuffer* params, const std::vector<QRhiBuffer*>& storage,
                   int groupsX, int groupsY = 1);

@@ -12,13 +12,16 @@ QRhiShaderResourceBinding storageBinding(int binding, StorageAccess access, QRhi
 {
     switch (access) {
     case StorageAccess::Load:
-        return QRhiShaderResourceBinding::bufferLoad(binding, QRhiShaderResourceBinding::ComputeStage, buffer);
+        return QRhiShaderResourceBinding::bufferLoad(binding, QRhiShaderResourceBinding::ComputeStage,
+                                                     buffer);
     case StorageAccess::Store:
-        return QRhiShaderResourceBinding::bufferStore(binding, QRhiShaderResourceBinding::ComputeStage, buffer);
+        return QRhiShaderResourceBinding::bufferStore(binding, QRhiShaderResourceBinding::ComputeStage,
+                                                      buffer);
     case StorageAccess::LoadStore:
         break;
     }
-    return QRhiShaderResourceBinding::bufferLoadStore(binding, QRhiShaderResourceBinding::ComputeStage, buffer);
+    return QRhiShaderResourceBinding::bufferLoadStore(binding, QRhiShaderResourceBinding::ComputeStage,
+                                                      buffer);
 }
 
 } // namespace
@@ -31,8 +34,7 @@ ComputeKernel::ComputeKernel(QRhi& rhi, const QString& name, std::vector<Storage
     if (!file.open(QIODevice::ReadOnly))
         throw GpuError("shader " + path.toStdString() + " is missing from the resources");
     const QShader shader = QShader::fromSerialized(file.readAll());
-    if (!shader.isValid())
-        throw GpuError("shader " + path.toStdString() + " is not a valid .qsb");
+    if (!shader.isValid()) throw GpuError("shader " + path.toStdString() + " is not a valid .qsb");
 
     // The pipeline is built against placeholder buffers; each dispatch binds its own, layout-compatible.
     std::vector<QRhiBuffer*> placeholders;
@@ -40,8 +42,7 @@ ComputeKernel::ComputeKernel(QRhi& rhi, const QString& name, std::vector<Storage
     for (size_t i = 0; i < m_storage.size(); ++i)
         m_placeholders.emplace_back(rhi.newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, 16));
     for (auto& buffer : m_placeholders)
-        if (!buffer->create())
-            throw GpuError("cannot create a buffer for " + name.toStdString());
+        if (!buffer->create()) throw GpuError("cannot create a buffer for " + name.toStdString());
     for (size_t i = 1; i < m_placeholders.size(); ++i)
         placeholders.push_back(m_placeholders[i].get());
     m_layout.reset(newBindings(m_placeholders[0].get(), placeholders));
@@ -55,7 +56,8 @@ ComputeKernel::ComputeKernel(QRhi& rhi, const QString& name, std::vector<Storage
 
 ComputeKernel::~ComputeKernel() = default;
 
-QRhiShaderResourceBindings* ComputeKernel::newBindings(QRhiBuffer* params, const std::vector<QRhiBuffer*>& storage) const
+QRhiShaderResourceBindings* ComputeKernel::newBindings(QRhiBuffer* params,
+                                                       const std::vector<QRhiBuffer*>& storage) const
 {
     if (storage.size() != m_storage.size())
         throw GpuError("kernel " + m_name.toStdString() + " given the wrong number of buffers");

@@ -23,7 +23,8 @@ public:
     QString name() const { return m_name; }
     QRhiComputePipeline* pipeline() const { return m_pipeline.get(); }
     // Bindings for one dispatch: params at 0, storage[i] at i + 1 (layout-compatible with the pipeline's).
-    QRhiShaderResourceBindings* newBindings(QRhiBuffer* params, const std::vector<QRhiBuffer*>& storage) const;
+    QRhiShaderResourceBindings* newBindings(QRhiBuffer* params,
+                                            const std::vector<QRhiBuffer*>& storage) const;
 
 private:
     QRhi& m_rhi;

@@ -44,13 +44,15 @@ struct ColumnSumParams
     qint32 keys, rows;
 };
 
-int groupsFor(long long items, int groupSize) { return int((items + groupSize - 1) / groupSize); }
+int groupsFor(long long items, int groupSize)
+{
+    return int((items + groupSize - 1) / groupSize);
+}
 
 // One flag per key in [k0, k1) (1 = visible), or a single unused 1 without a padding mask.
 std::vector<quint32> keyVisibility(const AttentionOptions& options, int k0, int k1)
 {
-    if (options.keyPadding.empty())
-        return {1u};
+    if (options.keyPadding.empty()) return {1u};
     std::vector<quint32> flags(size_t(k1 - k0));
     for (int j = k0; j < k1; ++j)
         flags[size_t(j - k0)] = options.keyPadding[size_t(j)] != 0 ? 1u : 0u;
@@ -76,7 +78,8 @@ std::vector<float> headBlock(const HeadTensor& x, int head, int first, int count
 {
     std::vector<float> block(size_t(count) * size_t(x.dim));
     for (int t = 0; t < count; ++t)
-        std::memcpy(block.data() + size_t(t) * size_t(x.dim), x.vector(first + t, head), sizeof(float) * size_t(x.dim));
+        std::memcpy(block.data() + size_t(t) * size_t(x.dim), x.vector(first + t, head),
+                    sizeof(float) * size_t(x.dim));
     return block;
 }
 
@@ -96,7 +99,10 @@ std::vector<float> ropeAngles(const RopeConfig& rope, int headDim, int tokens, i
     return angles;
 }
 
-int kvHeadFor(int head, int heads, int kvHeads) { return head / (heads / kvHeads); }
+int kvHeadFor(int head, int heads, int kvHeads)
+{
+    return head / (heads / kvHeads);
+}
 
 } // namespace
 
@@ -104,7 +110,8 @@ RhiAttentionKernels::RhiAttentionKernels(QRhi& rhi, int loopIterationLimit)
     : m_rhi(rhi), m_loopIterationLimit(loopIterationLimit)
 {
     using A = StorageAccess;
-    m_rope = std::make_unique<ComputeKernel>(rhi, QStringLiteral("rope"), std::vector<A>{A::LoadStore, A::Load});
+    m_rope =
+        std::make_unique<ComputeKernel>(rhi, QStringLiteral("rope"), std::vector<A>{A::LoadStore, A::Load});
     m_forward = std::make_unique<ComputeKernel>(
         rhi, QStringLiteral("attention_forward"),
         std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::LoadStore, A::LoadStore});
@@ -113,15 +120,16 @@ RhiAttentionKernels::RhiAttentionKernels(QRhi& rhi, int loopIterationLimit)
     m_overview = std::make_unique<ComputeKernel>(
         rhi, QStringLiteral("attention_overview"),
         std::vector<A>{A::Load, A::Load, A::Load, A::Load, A::LoadStore, A::LoadStore});
-    m_pool = std::make_unique<ComputeKernel>(rhi, QStringLiteral("overview_pool"), std::vector<A>{A::Load, A::Store});
+    m_pool = std::make_unique<ComputeKernel>(rhi, QStringLiteral("overview_pool"),
+                                             std::vector<A>{A::Load, A::Store});
     m_columnSums = std::make_unique<ComputeKernel>(rhi, QStringLiteral("column_sums"),
                                                    std::vector<A>{A::Load, A::Store});
 }
 
 RhiAttentionKernels::~RhiAttentionKernels() = default;
 
-TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
-                                                  const AttentionOptions& options)
+TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const HeadTensor& k,
+                                                  const HeadTensor& v, const AttentionOptions& options)
 {
     ComputeFrame frame(m_rhi);
     QRhiBuffer* queries = frame.upload(q.values);
@@ -134,8 +142,9 @@ TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const Hea
         const int pairs = options.rope.effectiveRotaryDim(q.dim) / 2;
         auto rotate = [&](const HeadTensor& x, QRhiBuffer* buffer, int firstPosition) {
             const int groups = std::min(groupsFor((long long)x.tokens * x.heads * pairs, 64), 4096);
-            const RopeParams p{x.tokens, x.heads, x.dim, pairs,
-                               options.rope.pairing == RopePairing::Interleaved ? 1 : 0, groups * 64};
+            const RopeParams p{
+                x.tokens,   x.heads, x.dim, pairs, options.rope.pairing == RopePairing::Interleaved ? 1 : 0,
+                groups * 64};
             QRhiBuffer* angles = frame.upload(ropeAngles(options.rope, x.dim, x.tokens, firstPosition));
             frame.dispatch(*m_rope, frame.params(p), {buffer, angles}, groups);
         };
@@ -148,15 +157,24 @@ TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const Hea
     QRhiBuffer* output = frame.output(outputBytes);
     QRhiBuffer* rowState = frame.output(stateBytes);
     // Keys per dispatch: all of them, or as many as keep one invocation under the driver's loop limit
-    // (per block of 16 keys an invocation runs about 34·d/4 loop iterations over vec4s: scores, output, staging).
+    // (per block of 16 keys an invocation runs about 34·d/4 loop iterations over vec4s: scores, output,
+    // staging).
     int chunk = k.tokens;
     if (m_loopIterationLimit > 0)
         chunk = std::max(1, (m_loopIterationLimit - q.dim) / (34 * (q.dim / 4) + 64)) * 16;
     for (int begin = 0; begin < k.tokens; begin += chunk) {
         const int end = std::min(k.tokens, begin + chunk);
-        const ForwardParams p{q.tokens, k.tokens, q.heads, k.heads, q.dim, options.causal ? 1 : 0,
-                              options.queryPositionOffset, options.keyPadding.empty() ? 0 : 1,
-                              options.effectiveScale(q.dim), begin, end == k.tokens ? (end + 15) / 16 * 16 : end,
+        const ForwardParams p{q.tokens,
+                              k.tokens,
+                              q.heads,
+                              k.heads,
+                              q.dim,
+                              options.causal ? 1 : 0,
+                              options.queryPositionOffset,
+                              options.keyPadding.empty() ? 0 : 1,
+                              options.effectiveScale(q.dim),
+                              begin,
+                              end == k.tokens ? (end + 15) / 16 * 16 : end,
                               end == k.tokens ? 1 : 0};
         frame.dispatch(*m_forward, frame.params(p), {queries, keys, values, visible, output, rowState},
                        groupsFor(q.tokens, 64), q.heads);
@@ -171,27 +189,36 @@ TiledAttentionResult RhiAttentionKernels::forward(const HeadTensor& q, const Hea
     result.logSumExp.resize(size_t(q.heads) * size_t(q.tokens));
     for (size_t i = 0; i < result.logSumExp.size(); ++i) {
         const float m = state[2 * i], l = state[2 * i + 1];
-        result.logSumExp[i] = l > 0.0f ? double(m) + std::log(double(l)) : -std::numeric_limits<double>::infinity();
+        result.logSumExp[i] =
+            l > 0.0f ? double(m) + std::log(double(l)) : -std::numeric_limits<double>::infinity();
     }
     return result;
 }
 
 std::vector<float> RhiAttentionKernels::probabilityTile(const HeadTensor& q, const HeadTensor& k,
                                                         const std::vector<double>& logSumExp,
-                                                        const AttentionOptions& options, int head, int q0, int q1,
-                                                        int k0, int k1)
+                                                        const AttentionOptions& options, int head, int q0,
+                                                        int q1, int k0, int k1)
 {
     const int rows = q1 - q0, cols = k1 - k0;
     const int kvHead = kvHeadFor(head, q.heads, k.heads);
     ComputeFrame frame(m_rhi);
     QRhiBuffer* queries = frame.upload(headBlock(q, head, q0, rows));
     QRhiBuffer* keys = frame.upload(headBlock(k, kvHead, k0, cols));
-    QRhiBuffer* lse = frame.upload(splitLogSumExp(logSumExp, size_t(head) * size_t(q.tokens) + size_t(q0), size_t(rows)));
+    QRhiBuffer* lse =
+        frame.upload(splitLogSumExp(logSumExp, size_t(head) * size_t(q.tokens) + size_t(q0), size_t(rows)));
     QRhiBuffer* visible = frame.upload(keyVisibility(options, k0, k1));
     const size_t tileBytes = size_t(rows) * size_t(cols) * sizeof(float);
     QRhiBuffer* tile = frame.output(tileBytes);
-    const TileParams p{rows, cols, q.dim, q0, k0, options.causal ? 1 : 0, options.queryPositionOffset,
-                       options.keyPadding.empty() ? 0 : 1, options.effectiveScale(q.dim)};
+    const TileParams p{rows,
+                       cols,
+                       q.dim,
+                       q0,
+                       k0,
+                       options.causal ? 1 : 0,
+                       options.queryPositionOffset,
+                       options.keyPadding.empty() ? 0 : 1,
+                       options.effectiveScale(q.dim)};
     frame.dispatch(*m_tile, frame.params(p), {queries, keys, lse, visible, tile}, groupsFor(cols, 16),
                    groupsFor(rows, 16));
     const QByteArray data = frame.submit({{tile, tileBytes}}).front();
@@ -201,8 +228,9 @@ std::vector<float> RhiAttentionKernels::probabilityTile(const HeadTensor& q, con
 }
 
 AttentionOverview RhiAttentionKernels::overview(const HeadTensor& q, const HeadTensor& k,
-                                                const std::vector<double>& logSumExp, const AttentionOptions& options,
-                                                int head, int maxCols, int maxRows)
+                                                const std::vector<double>& logSumExp,
+                                                const AttentionOptions& options, int head, int maxCols,
+                                                int maxRows)
 {
     AttentionOverview overview;
     overview.head = head;
@@ -215,7 +243,8 @@ AttentionOverview RhiAttentionKernels::overview(const HeadTensor& q, const HeadT
     ComputeFrame frame(m_rhi);
     QRhiBuffer* queries = frame.upload(headBlock(q, head, 0, q.tokens));
     QRhiBuffer* keys = frame.upload(headBlock(k, kvHeadFor(head, q.heads, k.heads), 0, k.tokens));
-    QRhiBuffer* lse = frame.upload(splitLogSumExp(logSumExp, size_t(head) * size_t(q.tokens), size_t(q.tokens)));
+    QRhiBuffer* lse =
+        frame.upload(splitLogSumExp(logSumExp, size_t(head) * size_t(q.tokens), size_t(q.tokens)));
     QRhiBuffer* visible = frame.upload(keyVisibility(options, 0, k.tokens));
     QRhiBuffer* keyPartial = frame.output(size_t(rows) * size_t(k.tokens) * 2 * sizeof(float));
     const size_t pooledBytes = size_t(rows) * size_t(cols) * 2 * sizeof(float);
@@ -233,10 +262,19 @@ AttentionOverview RhiAttentionKernels::overview(const HeadTensor& q, const HeadT
     if (m_loopIterationLimit > 0)
         chunk = std::max(1, (m_loopIterationLimit - k.tokens / 64 - 64) / (17 * q.dim + 150));
     for (int begin = 0; begin < maxPairs; begin += chunk) {
-        const OverviewParams p{q.tokens, k.tokens, q.dim, options.causal ? 1 : 0, options.queryPositionOffset,
-                               options.keyPadding.empty() ? 0 : 1, rows, cols, options.effectiveScale(q.dim),
-                               begin, std::min(maxPairs, begin + chunk)};
-        frame.dispatch(*m_overview, frame.params(p), {queries, keys, lse, visible, keyPartial, entropy}, rows);
+        const OverviewParams p{q.tokens,
+                               k.tokens,
+                               q.dim,
+                               options.causal ? 1 : 0,
+                               options.queryPositionOffset,
+                               options.keyPadding.empty() ? 0 : 1,
+                               rows,
+                               cols,
+                               options.effectiveScale(q.dim),
+                               begin,
+                               std::min(maxPairs, begin + chunk)};
+        frame.dispatch(*m_overview, frame.params(p), {queries, keys, lse, visible, keyPartial, entropy},
+                       rows);
     }
     const PoolParams pool{q.tokens, k.tokens, rows, cols};
     frame.dispatch(*m_pool, frame.params(pool), {keyPartial, pooled}, rows);

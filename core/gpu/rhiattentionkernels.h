@@ -28,8 +28,8 @@ public:
                                        const std::vector<double>& logSumExp, const AttentionOptions& options,
                                        int head, int q0, int q1, int k0, int k1);
     AttentionOverview overview(const HeadTensor& rotatedQueries, const HeadTensor& rotatedKeys,
-                               const std::vector<double>& logSumExp, const AttentionOptions& options, int head,
-                               int maxCols, int maxRows);
+                               const std::vector<double>& logSumExp, const AttentionOptions& options,
+                               int head, int maxCols, int maxRows);
 
 private:
     QRhi& m_rhi;

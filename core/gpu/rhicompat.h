@@ -36,6 +36,9 @@ using BufferReadback = QRhiBufferReadbackResult;
 using BufferSize = int;
 #endif
 
-inline BufferSize bufferSize(size_t bytes) { return static_cast<BufferSize>(bytes); }
+inline BufferSize bufferSize(size_t bytes)
+{
+    return static_cast<BufferSize>(bytes);
+}
 
 } // namespace attnscope::rhicompat

@@ -7,7 +7,6 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QThread>
-
 #include <exception>
 
 namespace attnscope {
@@ -46,8 +45,7 @@ QVulkanInstance* sharedVulkanInstance(QString* error)
             delete candidate;
         }
     }
-    if (!instance && error)
-        *error = failure;
+    if (!instance && error) *error = failure;
     return instance;
 }
 
@@ -59,8 +57,7 @@ RhiDevice::RhiDevice(RhiApi api) : m_api(api), m_state(std::make_unique<State>()
 std::unique_ptr<RhiDevice> RhiDevice::create(RhiApi api, QString* error)
 {
     auto fail = [error](const QString& why) {
-        if (error)
-            *error = why;
+        if (error) *error = why;
         return std::unique_ptr<RhiDevice>();
     };
     if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
@@ -83,8 +80,7 @@ std::unique_ptr<RhiDevice> RhiDevice::create(RhiApi api, QString* error)
             return fail(QStringLiteral("the Vulkan backend must be created on the GUI thread"));
         QString instanceError;
         vulkanParams.inst = sharedVulkanInstance(&instanceError);
-        if (!vulkanParams.inst)
-            return fail(instanceError);
+        if (!vulkanParams.inst) return fail(instanceError);
         params = &vulkanParams;
 #else
         return fail(QStringLiteral("this Qt was built without Vulkan"));
@@ -138,8 +134,7 @@ std::unique_ptr<RhiDevice> RhiDevice::create(RhiApi api, QString* error)
                 device->m_loopIterationLimit = 60000; // gallivm's LP_MAX_TGSI_LOOP_ITERATIONS is 65535
         },
         Qt::BlockingQueuedConnection);
-    if (!state.rhi)
-        return fail(createError);
+    if (!state.rhi) return fail(createError);
     return device;
 }
 
@@ -149,7 +144,8 @@ RhiDevice::~RhiDevice()
     if (state.thread.isRunning()) {
         if (state.rhi)
             QMetaObject::invokeMethod(
-                state.context.get(), [&] {
+                state.context.get(),
+                [&] {
                     delete state.rhi;
                     state.rhi = nullptr;
                 },
@@ -169,8 +165,7 @@ void RhiDevice::run(const std::function<void(QRhi&)>& job)
     std::exception_ptr failure;
     auto body = [&] {
         try {
-            if (!state.rhi)
-                throw GpuError("the GPU device is gone");
+            if (!state.rhi) throw GpuError("the GPU device is gone");
             job(*state.rhi);
         } catch (...) {
             failure = std::current_exception();
@@ -180,8 +175,7 @@ void RhiDevice::run(const std::function<void(QRhi&)>& job)
         body();
     else
         QMetaObject::invokeMethod(state.context.get(), body, Qt::BlockingQueuedConnection);
-    if (failure)
-        std::rethrow_exception(failure);
+    if (failure) std::rethrow_exception(failure);
 }
 
 } // namespace attnscope

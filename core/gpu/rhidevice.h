@@ -7,7 +7,6 @@
 // run() hands it a job and waits for the result.
 
 #include <QString>
-
 #include <functional>
 #include <memory>
 #include <stdexcept>

@@ -5,7 +5,6 @@
 #include "attention/attentionoverview.h"
 
 #include <QtTest>
-
 #include <cmath>
 #include <random>
 
@@ -52,7 +51,8 @@ void TestAttentionOverview::matchesFullMatrix()
     const TiledAttentionResult tiled = attentionTiled(q, k, v, options);
     const RotatedQueryKey rotated = rotateForAttention(q, k, options);
     for (int head = 0; head < 4; ++head) {
-        const AttentionOverview ov = attentionOverview(rotated.queries, rotated.keys, tiled.logSumExp, options, head, cols, rows);
+        const AttentionOverview ov =
+            attentionOverview(rotated.queries, rotated.keys, tiled.logSumExp, options, head, cols, rows);
         QCOMPARE(ov.rows, std::min(n, rows));
         QCOMPARE(ov.cols, std::min(n, cols));
         for (int r = 0; r < ov.rows; ++r)
@@ -81,8 +81,7 @@ void TestAttentionOverview::matchesFullMatrix()
             double entropy = 0;
             for (int j = 0; j < n; ++j) {
                 const double p = full.probability(head, i, j);
-                if (p > 0)
-                    entropy -= p * std::log(p);
+                if (p > 0) entropy -= p * std::log(p);
             }
             QVERIFY(std::abs(ov.rowEntropies[size_t(i)] - entropy) <= 1e-5);
         }
@@ -93,8 +92,7 @@ void TestAttentionOverview::cellsCoverEveryIndexOnce()
 {
     for (int count : {1, 5, 257, 1000})
         for (int cells : {1, 3, 7, 64, 257}) {
-            if (cells > count)
-                continue;
+            if (cells > count) continue;
             QCOMPARE(AttentionOverview::cellStart(0, count, cells), 0);
             QCOMPARE(AttentionOverview::cellStart(cells, count, cells), count);
             for (int i = 0; i < count; ++i) {

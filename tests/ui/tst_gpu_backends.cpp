@@ -10,7 +10,6 @@
 #include <QThread>
 #include <QTimer>
 #include <QtTest>
-
 #include <atomic>
 #include <cmath>
 #include <map>
@@ -51,8 +50,7 @@ HeadTensor randomTensor(int tokens, int heads, int dim, std::mt19937& rng, float
 
 double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b)
 {
-    if (a.size() != b.size())
-        return INFINITY;
+    if (a.size() != b.size()) return INFINITY;
     double worst = 0;
     for (size_t i = 0; i < a.size(); ++i) {
         const double d = std::abs(double(a[i]) - double(b[i]));
@@ -130,13 +128,17 @@ void TestGpuBackends::initTestCase()
     for (BackendKind kind : {BackendKind::Cpu, BackendKind::Vulkan, BackendKind::OpenGL}) {
         QString notice;
         std::unique_ptr<AttentionBackend> backend = createBackend(kind, &notice);
-        qInfo("%s: %s%s", qPrintable(backendKindName(kind)), qPrintable(backend->name() + QStringLiteral(" on ") + backend->deviceName()),
+        qInfo("%s: %s%s", qPrintable(backendKindName(kind)),
+              qPrintable(backend->name() + QStringLiteral(" on ") + backend->deviceName()),
               qPrintable(notice.isEmpty() ? QString() : QStringLiteral(" (") + notice + QLatin1Char(')')));
         m_backends[kind] = Started{std::move(backend), notice};
     }
 }
 
-void TestGpuBackends::cleanupTestCase() { m_backends.clear(); }
+void TestGpuBackends::cleanupTestCase()
+{
+    m_backends.clear();
+}
 
 AttentionBackend* TestGpuBackends::backendFor(BackendKind kind, QString* whyNot)
 {
@@ -159,15 +161,22 @@ void TestGpuBackends::backendsMatchCpu_data()
 {
     QTest::addColumn<BackendKind>("kind");
     QTest::addColumn<AttentionCase>("attentionCase");
-    //                                       n_q   n_k   d  H  Hkv causal off  rope  pairing                   rdim pad
+    //                                       n_q   n_k   d  H  Hkv causal off  rope  pairing rdim pad
     addBackendRows("n1-d32-causal", {1, 1, 32, 4, 4, true, 0, false, RopePairing::RotateHalf, 0, false});
-    addBackendRows("n5-d64-gqa4-causal-rope", {5, 5, 64, 8, 2, true, 0, true, RopePairing::RotateHalf, 0, false});
-    addBackendRows("n64-d128-rope-interleaved-partial", {64, 64, 128, 4, 4, false, 0, true, RopePairing::Interleaved, 64, false});
-    addBackendRows("n64-d32-decode-offset-causal", {16, 64, 32, 4, 1, true, 48, true, RopePairing::RotateHalf, 0, false});
-    addBackendRows("n257-d64-gqa4-padding", {257, 257, 64, 4, 1, false, 0, false, RopePairing::RotateHalf, 0, true});
-    addBackendRows("n257-d128-causal-rope", {257, 257, 128, 2, 2, true, 0, true, RopePairing::RotateHalf, 0, false});
-    addBackendRows("n257-d32-causal-padding", {257, 257, 32, 2, 2, true, 0, false, RopePairing::RotateHalf, 0, true});
-    addBackendRows("n2048-d64-gqa4-causal-rope", {2048, 2048, 64, 4, 1, true, 0, true, RopePairing::RotateHalf, 0, false});
+    addBackendRows("n5-d64-gqa4-causal-rope",
+                   {5, 5, 64, 8, 2, true, 0, true, RopePairing::RotateHalf, 0, false});
+    addBackendRows("n64-d128-rope-interleaved-partial",
+                   {64, 64, 128, 4, 4, false, 0, true, RopePairing::Interleaved, 64, false});
+    addBackendRows("n64-d32-decode-offset-causal",
+                   {16, 64, 32, 4, 1, true, 48, true, RopePairing::RotateHalf, 0, false});
+    addBackendRows("n257-d64-gqa4-padding",
+                   {257, 257, 64, 4, 1, false, 0, false, RopePairing::RotateHalf, 0, true});
+    addBackendRows("n257-d128-causal-rope",
+                   {257, 257, 128, 2, 2, true, 0, true, RopePairing::RotateHalf, 0, false});
+    addBackendRows("n257-d32-causal-padding",
+                   {257, 257, 32, 2, 2, true, 0, false, RopePairing::RotateHalf, 0, true});
+    addBackendRows("n2048-d64-gqa4-causal-rope",
+                   {2048, 2048, 64, 4, 1, true, 0, true, RopePairing::RotateHalf, 0, false});
     addBackendRows("n2048-d32", {2048, 2048, 32, 2, 2, false, 0, false, RopePairing::RotateHalf, 0, false});
 }
 
@@ -207,7 +216,10 @@ void TestGpuBackends::backendsMatchCpu()
 
     // Probabilities: each from its own L, so the whole chain forward -> L -> tile is compared.
     const RotatedQueryKey rotated = rotateForAttention(in.q, in.k, in.options);
-    struct Rect { int head, q0, q1, k0, k1; };
+    struct Rect
+    {
+        int head, q0, q1, k0, k1;
+    };
     std::vector<Rect> rects;
     if (c.queries <= 257) {
         for (int h = 0; h < c.heads; ++h)
@@ -219,32 +231,46 @@ void TestGpuBackends::backendsMatchCpu()
         rects.push_back({0, 5, 6, 3, c.keys - 49});
     }
     for (const Rect& r : rects) {
-        const std::vector<float> expected =
-            probabilityTile(rotated.queries, rotated.keys, cpu.logSumExp, in.options, r.head, r.q0, r.q1, r.k0, r.k1);
+        const std::vector<float> expected = probabilityTile(rotated.queries, rotated.keys, cpu.logSumExp,
+                                                            in.options, r.head, r.q0, r.q1, r.k0, r.k1);
         const std::vector<float> tile = backend->probabilityTile(rotated.queries, rotated.keys, got.logSumExp,
                                                                  in.options, r.head, r.q0, r.q1, r.k0, r.k1);
         const double error = maxAbsDifference(tile, expected);
         QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("P tile head %1 [%2,%3)x[%4,%5) differs by %6")
-                                               .arg(r.head).arg(r.q0).arg(r.q1).arg(r.k0).arg(r.k1).arg(error)));
+                                               .arg(r.head)
+                                               .arg(r.q0)
+                                               .arg(r.q1)
+                                               .arg(r.k0)
+                                               .arg(r.k1)
+                                               .arg(error)));
     }
 
     // Overview from the CPU's L on both sides: the operation itself is compared.
-    struct Grid { int cols, rows; };
+    struct Grid
+    {
+        int cols, rows;
+    };
     for (const Grid g : {Grid{64, 32}, Grid{7, 300}}) {
         for (int head : {0, c.heads - 1}) {
-            const AttentionOverview expected =
-                attentionOverview(rotated.queries, rotated.keys, cpu.logSumExp, in.options, head, g.cols, g.rows);
-            const AttentionOverview ov =
-                backend->overview(rotated.queries, rotated.keys, cpu.logSumExp, in.options, head, g.cols, g.rows);
+            const AttentionOverview expected = attentionOverview(rotated.queries, rotated.keys, cpu.logSumExp,
+                                                                 in.options, head, g.cols, g.rows);
+            const AttentionOverview ov = backend->overview(rotated.queries, rotated.keys, cpu.logSumExp,
+                                                           in.options, head, g.cols, g.rows);
             QCOMPARE(ov.rows, expected.rows);
             QCOMPARE(ov.cols, expected.cols);
             const double maxError = maxAbsDifference(ov.pooledMax, expected.pooledMax);
             const double meanError = maxAbsDifference(ov.pooledMean, expected.pooledMean);
             const double columnError = maxAbsDifference(ov.columnSums, expected.columnSums);
             const double entropyError = maxAbsDifference(ov.rowEntropies, expected.rowEntropies);
-            const QString what = QStringLiteral("overview %1x%2 head %3: max %4, mean %5, column sums %6, entropies %7")
-                                     .arg(g.cols).arg(g.rows).arg(head).arg(maxError).arg(meanError).arg(columnError)
-                                     .arg(entropyError);
+            const QString what =
+                QStringLiteral("overview %1x%2 head %3: max %4, mean %5, column sums %6, entropies %7")
+                    .arg(g.cols)
+                    .arg(g.rows)
+                    .arg(head)
+                    .arg(maxError)
+                    .arg(meanError)
+                    .arg(columnError)
+                    .arg(entropyError);
             QVERIFY2(maxError <= 1e-5 && meanError <= 1e-5 && columnError <= 1e-5 && entropyError <= 1e-5,
                      qPrintable(what));
         }
@@ -268,15 +294,15 @@ void TestGpuBackends::oneByOneCellsAreTheMatrix()
     QFETCH(AttentionCase, attentionCase);
     QString whyNot;
     AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend)
-        QSKIP(qPrintable(whyNot));
+    if (!backend) QSKIP(qPrintable(whyNot));
     const Inputs in = makeInputs(attentionCase, 3);
     const FullAttentionResult full = attentionFull(in.q, in.k, in.v, in.options);
     const TiledAttentionResult tiled = backend->tiledForward(in.q, in.k, in.v, in.options);
     const RotatedQueryKey rotated = rotateForAttention(in.q, in.k, in.options);
     const int n = attentionCase.queries;
     for (int head = 0; head < attentionCase.heads; ++head) {
-        const AttentionOverview ov = backend->overview(rotated.queries, rotated.keys, tiled.logSumExp, in.options, head, 1000, 1000);
+        const AttentionOverview ov =
+            backend->overview(rotated.queries, rotated.keys, tiled.logSumExp, in.options, head, 1000, 1000);
         QCOMPARE(ov.rows, n);
         QCOMPARE(ov.cols, n);
         for (int i = 0; i < n; ++i) {
@@ -285,8 +311,7 @@ void TestGpuBackends::oneByOneCellsAreTheMatrix()
                 const float p = full.probability(head, i, j);
                 QVERIFY(std::abs(ov.pooledMax[size_t(i * n + j)] - p) <= 1e-5);
                 QVERIFY(std::abs(ov.pooledMean[size_t(i * n + j)] - p) <= 1e-5);
-                if (p > 0)
-                    entropy -= double(p) * std::log(double(p));
+                if (p > 0) entropy -= double(p) * std::log(double(p));
             }
             QVERIFY(std::abs(ov.rowEntropies[size_t(i)] - entropy) <= 1e-5);
         }
@@ -313,8 +338,7 @@ void TestGpuBackends::headDimAboveKernelLimitFallsBack()
     QFETCH(AttentionCase, attentionCase);
     QString whyNot;
     AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend)
-        QSKIP(qPrintable(whyNot));
+    if (!backend) QSKIP(qPrintable(whyNot));
     QStringList notices;
     backend->setNoticeHandler([&](const QString& n) { notices << n; });
     const Inputs in = makeInputs(attentionCase, 11);
@@ -335,7 +359,8 @@ void TestGpuBackends::injectedStartFailureFallsBack_data()
     QTest::addColumn<BackendKind>("kind");
     for (const char* fault : {"start", "pipeline"})
         for (BackendKind kind : {BackendKind::Auto, BackendKind::Vulkan, BackendKind::OpenGL})
-            QTest::addRow("%s:%s", fault, qPrintable(backendKindName(kind))) << QString::fromLatin1(fault) << kind;
+            QTest::addRow("%s:%s", fault, qPrintable(backendKindName(kind)))
+                << QString::fromLatin1(fault) << kind;
 }
 
 // A GPU that cannot start (or whose pipelines will not build) gives the CPU backend and a notice.
@@ -369,8 +394,7 @@ void TestGpuBackends::deviceLostMidwayFallsBack()
     QFETCH(BackendKind, kind);
     QString notice;
     std::unique_ptr<AttentionBackend> backend = createBackend(kind, &notice);
-    if (backend->kind() != kind)
-        QSKIP(qPrintable(notice));
+    if (backend->kind() != kind) QSKIP(qPrintable(notice));
     QStringList notices;
     backend->setNoticeHandler([&](const QString& n) { notices << n; });
     const Inputs in = makeInputs({20, 20, 32, 2, 2, false, 0, false, RopePairing::RotateHalf, 0, false}, 9);
@@ -400,10 +424,10 @@ void TestGpuBackends::badInputThrowsOnEveryBackend()
     QFETCH(BackendKind, kind);
     QString whyNot;
     AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend)
-        QSKIP(qPrintable(whyNot));
+    if (!backend) QSKIP(qPrintable(whyNot));
     std::mt19937 rng(1);
-    const HeadTensor q = randomTensor(4, 3, 8, rng, 1), k = randomTensor(4, 2, 8, rng, 1), v = randomTensor(4, 2, 8, rng, 1);
+    const HeadTensor q = randomTensor(4, 3, 8, rng, 1), k = randomTensor(4, 2, 8, rng, 1),
+                     v = randomTensor(4, 2, 8, rng, 1);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backend->tiledForward(q, k, v, {}));
     const HeadTensor q2 = randomTensor(4, 2, 8, rng, 1);
     const std::vector<double> lse(8, 0.0);
@@ -426,9 +450,9 @@ void TestGpuBackends::workOffTheGuiThreadKeepsEventsFlowing()
     QFETCH(BackendKind, kind);
     QString whyNot;
     AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend)
-        QSKIP(qPrintable(whyNot));
-    const Inputs in = makeInputs({512, 512, 64, 4, 4, false, 0, false, RopePairing::RotateHalf, 0, false}, 21);
+    if (!backend) QSKIP(qPrintable(whyNot));
+    const Inputs in =
+        makeInputs({512, 512, 64, 4, 4, false, 0, false, RopePairing::RotateHalf, 0, false}, 21);
     TiledAttentionResult got;
     std::atomic<bool> done{false};
     QThread* worker = QThread::create([&] {
