@@ -2,20 +2,25 @@
 
 #include "command.h"
 
+#include "model/modelcatalog.h"
+#include "model/modelerror.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 namespace attnscope {
 
-// Where the tokenizer files of --model PATH are. Today PATH is a folder (or a tokenizer.json file); the model
-// catalog will later also resolve cache ids and built-in model names here.
+// Where the tokenizer files of --model PATH are: an existing folder (or tokenizer.json file) as given, else what
+// the model catalog makes of it (a built-in model's name, a Hugging Face cache id). Throws ModelError.
 QString resolveTokenizerFolder(const QString& path)
 {
-    return path;
+    if (QFileInfo::exists(path))
+        return path;
+    return ModelCatalog::resolve(path);
 }
 
 namespace {
@@ -32,7 +37,8 @@ int runTokenize(const QStringList& arguments)
         "tokenizers reports them; tokens added by the template ([CLS], [SEP], <s>) have [0,0]."));
     parser.addHelpOption();
     const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("Model folder holding tokenizer.json or legacy vocabulary files."),
+                                         QStringLiteral("Model folder holding tokenizer.json or legacy vocabulary files, a built-in "
+                                                                        "model's name or a Hugging Face cache id."),
                                          QStringLiteral("PATH"));
     const QCommandLineOption textOption(QStringLiteral("text"), QStringLiteral("The text to tokenize."),
                                         QStringLiteral("T"));
@@ -76,6 +82,9 @@ int runTokenize(const QStringList& arguments)
         return 0;
     } catch (const TokenizerError& e) {
         printError(QString::fromStdString(e.what()));
+        return 1;
+    } catch (const ModelError& e) {
+        printError(e.message());
         return 1;
     }
 }

@@ -1,6 +1,7 @@
 #include "modelcommandline.h"
 
 #include "model/modelcatalog.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -42,9 +43,26 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
             input.tokens << model.tokenText(id);
         return input;
     }
-    // Text needs the tokenizer (core/tokenizer), which this build does not include yet.
-    throw ModelError(QDir::toNativeSeparators(model.folder()),
-                     QStringLiteral("--text needs the tokenizer, which this build does not have yet; give token ids with --ids"));
+    // --text (and --text-b) through the folder's tokenizer: tokenizer.json, else vocab.txt or vocab.json +
+    // merges.txt; the template's special tokens ([CLS] A [SEP] B [SEP], <s>) are added.
+    try {
+        std::unique_ptr<Tokenizer> loaded;
+        const Tokenizer* tokenizer = model.tokenizer();
+        if (!tokenizer) {
+            loaded = Tokenizer::fromFolder(model.folder());
+            tokenizer = loaded.get();
+        }
+        std::optional<QString> textB;
+        if (parser.isSet(QStringLiteral("text-b")))
+            textB = parser.value(QStringLiteral("text-b"));
+        const Encoding encoding = tokenizer->encode(parser.value(QStringLiteral("text")), textB);
+        input.ids = encoding.ids;
+        input.tokens = encoding.tokens;
+        input.typeIds = encoding.typeIds;
+    } catch (const TokenizerError& e) {
+        throw ModelError(QString::fromStdString(e.what()));
+    }
+    return input;
 }
 
 bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error)
