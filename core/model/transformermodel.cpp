@@ -1,5 +1,7 @@
 #include "model/transformermodel.h"
 
+#include "backend/attentionbackend.h"
+
 #include "attention/attention.h"
 #include "attention/tiledattentionmaps.h"
 #include "model/modelerror.h"
@@ -443,10 +445,25 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
         // Attention: P for display, O for the next layer.
         HeadTensor context;
-        if (dense || !capture) {
+        if (options.backend && dense) {
+            // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
+            TiledAttentionResult t = options.backend->tiledForward(q, k, v, attention);
+            context = std::move(t.output);
+            if (capture) {
+                const RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
+                                                                       : RotatedQueryKey{q, k};
+                for (int head = 0; head < H; ++head) {
+                    const std::vector<float> p =
+                        options.backend->probabilityTile(rotated.queries, rotated.keys, t.logSumExp, attention, head, 0, n, 0, n);
+                    std::memcpy(probabilities.data() + (size_t(l) * H + size_t(head)) * size_t(n) * size_t(n), p.data(),
+                                p.size() * sizeof(float));
+                }
+            }
+        } else if (dense || !capture) {
             FullAttentionResult r = dense ? attentionFull(q, k, v, attention) : FullAttentionResult{};
             if (!dense) { // not capturing and long: never n×n
-                TiledAttentionResult t = attentionTiled(q, k, v, attention);
+                TiledAttentionResult t = options.backend ? options.backend->tiledForward(q, k, v, attention)
+                                                         : attentionTiled(q, k, v, attention);
                 context = std::move(t.output);
             } else {
                 context = std::move(r.output);
@@ -455,7 +472,8 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
                                 r.probabilities.size() * sizeof(float));
             }
         } else {
-            TiledAttentionResult t = attentionTiled(q, k, v, attention);
+            TiledAttentionResult t = options.backend ? options.backend->tiledForward(q, k, v, attention)
+                                                     : attentionTiled(q, k, v, attention);
             context = std::move(t.output);
             tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
         }
