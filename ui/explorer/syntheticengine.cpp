@@ -1,6 +1,7 @@
 #include "explorer/syntheticengine.h"
 
 #include "attention/tiledattentionmaps.h"
+#include "explorer/backenddescription.h"
 #include "explorer/wordtokenizer.h"
 
 #include <QCoreApplication>
@@ -142,7 +143,7 @@ AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QStr
     }
     if (cancel && cancel->load()) return run;
     run.maps = std::make_shared<TiledAttentionMaps>(std::move(layers));
-    run.backend = QStringLiteral("CPU");
+    run.backend = cpuBackendDescription();
     return run;
 }
 

@@ -1,5 +1,6 @@
 #include "explorer/transformerengine.h"
 
+#include "explorer/backenddescription.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
@@ -97,7 +98,7 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
     } catch (const ModelError& e) {
         throw EngineError(e.what());
     }
-    run.backend = QStringLiteral("CPU");
+    run.backend = cpuBackendDescription();
     return run;
 }
 

@@ -3,6 +3,7 @@
 #include "attention/attention.h"
 #include "attention/attentionmaps.h"
 #include "attention/workedexample.h"
+#include "explorer/backenddescription.h"
 
 #include <QCoreApplication>
 
@@ -26,7 +27,7 @@ AttentionRun WorkedExampleEngine::run(const QString&, const std::optional<QStrin
     }
     run.roles.special.assign(example.tokens.size(), false);
     run.maps = std::make_shared<DenseAttentionMaps>(1, 1, result.queries, result.keys, result.probabilities);
-    run.backend = QStringLiteral("CPU");
+    run.backend = cpuBackendDescription();
     return run;
 }
 
