@@ -20,8 +20,8 @@ struct OutputProjection
 // Everything one forward pass recorded about attention.
 struct AttentionCapture
 {
-    // P for every layer and head, [layers][heads][n][n]: dense for short inputs, recomputed tile by tile
-    // (TiledAttentionMaps) for inputs longer than RunOptions::denseLimit.
+    // P for every layer and head, [layers][heads][n][n]: held dense for short inputs (LayeredAttentionMaps),
+    // recomputed tile by tile for inputs longer than RunOptions::denseLimit (TiledAttentionMaps).
     std::shared_ptr<const AttentionMaps> maps;
     bool causal = false;
     std::vector<int> ids;

@@ -1,6 +1,7 @@
 #include "model/transformermodel.h"
 
 #include "attention/attention.h"
+#include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
@@ -360,11 +361,11 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         addRows(QStringLiteral("wpe.weight"), positions);
     }
 
-    std::vector<float> probabilities;
+    std::shared_ptr<LayeredAttentionMaps> denseMaps;
     std::vector<TiledAttentionMaps::Layer> tiledLayers;
     if (capture) {
         if (dense)
-            probabilities.resize(size_t(c.layers) * H * size_t(n) * size_t(n));
+            denseMaps = std::make_shared<LayeredAttentionMaps>(H, n, n);
         capture->causal = c.isDecoder();
         capture->ids = ids;
         capture->heads = H;
@@ -451,8 +452,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             } else {
                 context = std::move(r.output);
                 if (capture)
-                    std::memcpy(probabilities.data() + size_t(l) * H * size_t(n) * size_t(n), r.probabilities.data(),
-                                r.probabilities.size() * sizeof(float));
+                    denseMaps->appendLayer(std::move(r.probabilities));
             }
         } else {
             TiledAttentionResult t = attentionTiled(q, k, v, attention);
@@ -533,7 +533,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
     if (capture) {
         if (dense)
-            capture->maps = std::make_shared<DenseAttentionMaps>(c.layers, H, n, n, std::move(probabilities));
+            capture->maps = std::move(denseMaps);
         else
             capture->maps = std::make_shared<TiledAttentionMaps>(std::move(tiledLayers));
     }
