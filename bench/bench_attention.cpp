@@ -2,6 +2,7 @@
 // parallel) vs tiled (online softmax over key blocks), on the same inputs in one run.
 //
 //   bench_attention [--json] [--n 512,1024,...] [--reps 5] [--threads 0] [--naive-max 4096] [--full-max 4096]
+//                   [--query-block 64] [--key-block 256]
 //
 // Flops are counted as 4·n²·d·H (QKᵀ and P·V), halved when causal, for every implementation.
 
@@ -87,6 +88,8 @@ int main(int argc, char** argv)
     const int threads = option("--threads", QStringLiteral("0")).toInt();
     const int naiveMax = option("--naive-max", QStringLiteral("4096")).toInt();
     const int fullMax = option("--full-max", QStringLiteral("4096")).toInt();
+    const int queryBlock = option("--query-block", QStringLiteral("0")).toInt();
+    const int keyBlock = option("--key-block", QStringLiteral("0")).toInt();
     const int heads = 12, dim = 64;
 
     const double peak = measureFmaPeakGflops(threads);
@@ -103,6 +106,10 @@ int main(int argc, char** argv)
             AttentionOptions options;
             options.causal = causal;
             options.threads = threads;
+            if (queryBlock > 0)
+                options.queryBlock = queryBlock;
+            if (keyBlock > 0)
+                options.keyBlock = keyBlock;
             const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
             auto report = [&](const char* impl, double seconds, double extraMiB) {
                 if (json)

@@ -1,0 +1,79 @@
+#pragma once
+
+// A Hugging Face tokenizer.json (or legacy vocab.txt / vocab.json + merges.txt) read natively, giving the
+// same ids, tokens and offsets as the Rust `tokenizers` library.
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace attnscope {
+
+// Message "<file>: <problem>", one line.
+class TokenizerError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Encoding
+{
+    std::vector<int> ids;
+    QStringList tokens;                       // vocabulary strings, e.g. "[CLS]", "##ing", "Ġthe", "▁the"
+    std::vector<std::pair<int, int>> offsets; // [begin, end) in Unicode code points of its own text (A or B);
+                                              // [0,0] for tokens added by the template
+    std::vector<int> typeIds;                 // token type / segment ids from the post-processor
+    std::vector<int> sequenceIds;             // 0 = text A, 1 = text B, -1 = added by the template
+    std::vector<bool> special;                // special tokens ([CLS], [SEP], <s>, special added tokens)
+
+    int size() const { return int(ids.size()); }
+};
+
+class TokenizerPipeline;
+
+class Tokenizer
+{
+public:
+    ~Tokenizer();
+
+    // tokenizer.json in the folder, else legacy vocab.txt (WordPiece) or vocab.json + merges.txt (byte-level BPE).
+    static std::unique_ptr<Tokenizer> fromFolder(const QString& folder);
+    static std::unique_ptr<Tokenizer> fromJsonFile(const QString& path);
+
+    Encoding encode(const QString& textA, const std::optional<QString>& textB = std::nullopt,
+                    bool addSpecialTokens = true) const;
+    QString decode(const std::vector<int>& ids, bool skipSpecialTokens = true) const;
+
+    QString idToToken(int id) const;        // empty when out of range
+    std::optional<int> tokenToId(const QString& token) const;
+    int vocabSize() const;                  // model vocabulary plus added tokens
+    QString modelType() const;              // "WordPiece", "BPE"
+    QString sourcePath() const;             // the file it was read from
+
+    // Well-known special tokens when the tokenizer has them (from the post-processor, added tokens and
+    // tokenizer_config.json).
+    std::optional<int> clsId() const;
+    std::optional<int> sepId() const;
+    std::optional<int> bosId() const;
+    std::optional<int> eosId() const;
+    std::optional<int> padId() const;
+    std::optional<int> unkId() const;
+    bool isSpecial(int id) const;
+
+private:
+    Tokenizer();
+    std::unique_ptr<TokenizerPipeline> m_pipeline;
+};
+
+// The exact substring of `text` covering code points [begin, end) (clamped to the text).
+QString substringByCodePoints(const QString& text, int begin, int end);
+
+// Number of Unicode code points in `text` (a surrogate pair counts once).
+int codePointCount(const QString& text);
+
+} // namespace attnscope
