@@ -1,6 +1,7 @@
 #include "modelcommandline.h"
 
 #include "model/modelcatalog.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -42,9 +43,22 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
             input.tokens << model.tokenText(id);
         return input;
     }
-    // Text needs the tokenizer (core/tokenizer), which this build does not include yet.
-    throw ModelError(QDir::toNativeSeparators(model.folder()),
-                     QStringLiteral("--text needs the tokenizer, which this build does not have yet; give token ids with --ids"));
+    const Tokenizer* tokenizer = model.tokenizer();
+    if (!tokenizer)
+        throw ModelError(model.tokenizerError());
+    std::optional<QString> textB;
+    if (parser.isSet(QStringLiteral("text-b")))
+        textB = parser.value(QStringLiteral("text-b"));
+    Encoding encoding;
+    try {
+        encoding = tokenizer->encode(parser.value(QStringLiteral("text")), textB, true);
+    } catch (const TokenizerError& e) {
+        throw ModelError(QString::fromStdString(e.what()));
+    }
+    input.ids = encoding.ids;
+    input.tokens = encoding.tokens;
+    input.typeIds = encoding.typeIds;
+    return input;
 }
 
 bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error)

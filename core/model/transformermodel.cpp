@@ -6,6 +6,7 @@
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
 #include "model/tensorops.h"
+#include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
 
@@ -135,6 +136,22 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     const ModelVocabulary vocabulary = ModelVocabulary::fromFolder(model->m_folder);
     model->m_vocabulary = vocabulary.tokens;
     model->m_maskTokenId = vocabulary.maskId;
+    const bool hasTokenizerFiles = QFileInfo::exists(dir.filePath(QStringLiteral("tokenizer.json"))) ||
+                                   QFileInfo::exists(dir.filePath(QStringLiteral("vocab.txt"))) ||
+                                   QFileInfo::exists(dir.filePath(QStringLiteral("vocab.json")));
+    if (!hasTokenizerFiles) {
+        model->m_tokenizerError = QDir::toNativeSeparators(model->m_folder) +
+                                  QStringLiteral(": no tokenizer files (tokenizer.json, vocab.txt or vocab.json); give token ids instead");
+    } else {
+        try {
+            model->m_tokenizer = Tokenizer::fromFolder(model->m_folder);
+            for (const char* mask : {"[MASK]", "<mask>"})
+                if (const std::optional<int> id = model->m_tokenizer->tokenToId(QLatin1String(mask)); id && model->m_maskTokenId < 0)
+                    model->m_maskTokenId = *id;
+        } catch (const TokenizerError& e) {
+            model->m_tokenizerError = QString::fromStdString(e.what());
+        }
+    }
 
     ModelInfo& info = model->m_info;
     info.name = model->m_folder;
@@ -282,6 +299,11 @@ void TransformerModel::validateShapes() const
 
 QString TransformerModel::tokenText(int id) const
 {
+    if (m_tokenizer) {
+        const QString text = m_tokenizer->idToToken(id);
+        if (!text.isEmpty())
+            return text;
+    }
     if (id >= 0 && size_t(id) < m_vocabulary.size() && !m_vocabulary[size_t(id)].isNull())
         return m_vocabulary[size_t(id)];
     return QStringLiteral("#%1").arg(id);

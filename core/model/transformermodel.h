@@ -61,11 +61,14 @@ public:
     const ModelInfo& info() const { return m_info; }
     const ModelConfig& config() const { return m_config; }
     const QString& folder() const { return m_folder; }
-    // nullptr when the folder has no tokenizer (then callers give ids).
+    // nullptr when the folder has no tokenizer (then callers give ids); tokenizerError() says why.
     const Tokenizer* tokenizer() const;
+    // "<file>: <problem>" when the folder's tokenizer files could not be read, or "<folder>: no tokenizer
+    // files ..." when it has none; "" when tokenizer() is set. The model itself still runs on ids.
+    const QString& tokenizerError() const { return m_tokenizerError; }
     // The vocabulary entry for an id, from tokenizer.json / vocab.txt / vocab.json; "#<id>" when unknown.
     QString tokenText(int id) const;
-    // [MASK] / <mask> id from the folder's vocabulary, -1 when there is none.
+    // [MASK] / <mask> id from the tokenizer or the folder's vocabulary, -1 when there is none.
     int maskTokenId() const { return m_maskTokenId; }
 
     // The forward pass with attention capture. typeIds: BERT segment ids (empty = all 0), ignored by
@@ -100,6 +103,7 @@ private:
     int m_maskTokenId = -1;
     std::vector<QString> m_vocabulary; // id -> text; empty when the folder has none
     std::shared_ptr<const Tokenizer> m_tokenizer;
+    QString m_tokenizerError;
 };
 
 } // namespace attnscope

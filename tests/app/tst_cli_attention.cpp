@@ -60,6 +60,8 @@ class TestCliAttention : public QObject
 private Q_SLOTS:
     void jsonMatchesOracle_data();
     void jsonMatchesOracle();
+    void textMatchesOracle();
+    void maskPrediction();
     void npySubset();
     void outFileIsNotOverwritten();
     void errors_data();
@@ -104,6 +106,39 @@ void TestCliAttention::jsonMatchesOracle()
             }
     QCOMPARE(index, expected.values.size());
     QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+}
+
+// --text goes through the folder's tokenizer: the same ids and attention as the oracle.
+void TestCliAttention::textMatchesOracle()
+{
+    const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s1")),
+                          QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
+    QCOMPARE(json.value(QLatin1String("tokens")).toArray(), c.value(QLatin1String("tokens")).toArray());
+    const NpyArray expected = readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+    const QJsonArray lastRow = json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
+    for (int k = 0; k < 11; ++k)
+        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <= 1e-5);
+    // A model folder without tokenizer files says so.
+    const Result noTokenizer = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s0")),
+                                    QStringLiteral("--text"), QStringLiteral("hello")});
+    QCOMPARE(noTokenizer.exitCode, 1);
+    QVERIFY2(noTokenizer.err.contains("no tokenizer files"), noTokenizer.err.constData());
+}
+
+void TestCliAttention::maskPrediction()
+{
+    const Result r = run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("bert_s0")),
+                          QStringLiteral("--text"), QStringLiteral("the quick [MASK] fox"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonArray predictions = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(predictions.size(), 1);
+    QCOMPARE(predictions[0].toObject().value(QLatin1String("position")).toInt(), 3); // [CLS] the quick [MASK]
+    QCOMPARE(predictions[0].toObject().value(QLatin1String("token")).toString(), QStringLiteral("[MASK]"));
+    QCOMPARE(predictions[0].toObject().value(QLatin1String("top")).toArray().size(), 5);
 }
 
 void TestCliAttention::npySubset()
@@ -180,6 +215,9 @@ void TestCliAttention::errors_data()
                                                               << QStringLiteral("--layer") << QStringLiteral("2"))
                                         << 2 << "--layer 2 is outside 0..1";
     QTest::newRow("missing model") << args({"--model", "/nonexistent/model", "--ids", "1"}) << 1 << "/nonexistent/model: no such model folder";
+    QTest::newRow("text longer than max positions")
+        << (args({"--model"}) << bert << QStringLiteral("--text") << QStringLiteral("the quick brown fox ").repeated(20))
+        << 1 << "82 tokens are more than the 64 positions this model takes";
     QTest::newRow("unknown option") << args({"--bogus"}) << 2 << "bogus";
 }
 

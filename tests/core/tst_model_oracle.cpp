@@ -6,6 +6,7 @@
 #include "attention/tiledattentionmaps.h"
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
 #include <QJsonArray>
@@ -47,6 +48,8 @@ class TestModelOracle : public QObject
 private Q_SLOTS:
     void matchesTransformers_data();
     void matchesTransformers();
+    void tokenizerGivesOracleIds_data();
+    void tokenizerGivesOracleIds();
     void tiledCaptureMatchesOracle_data();
     void tiledCaptureMatchesOracle();
     void longInputTiledEqualsDense_data();
@@ -84,6 +87,32 @@ void TestModelOracle::matchesTransformers()
     qInfo("%s: max abs error %.3g", qPrintable(caseName), error);
     QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
     QCOMPARE(capture.causal, model->config().isDecoder());
+}
+
+void TestModelOracle::tokenizerGivesOracleIds_data() { matchesTransformers_data(); }
+
+// Where the case has a tokenizer, the folder's tokenizer turns the case's text into exactly input_ids.
+void TestModelOracle::tokenizerGivesOracleIds()
+{
+    QFETCH(QString, caseName);
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    QFile caseFile(oracleFolder(caseName) + QStringLiteral("/case.json"));
+    QVERIFY(caseFile.open(QIODevice::ReadOnly));
+    const QJsonObject c = QJsonDocument::fromJson(caseFile.readAll()).object();
+    if (!c.value(QLatin1String("text")).isString()) {
+        QVERIFY(!model->tokenizer());
+        QVERIFY(model->tokenizerError().contains(QStringLiteral("no tokenizer files")));
+        QSKIP("no tokenizer in this case");
+    }
+    QVERIFY2(model->tokenizer(), qPrintable(model->tokenizerError()));
+    const Encoding e = model->tokenizer()->encode(c.value(QLatin1String("text")).toString());
+    QCOMPARE(e.ids, oracleInputIds(caseName));
+    QStringList tokens;
+    for (const QJsonValue& t : c.value(QLatin1String("tokens")).toArray())
+        tokens << t.toString();
+    QCOMPARE(e.tokens, tokens);
+    for (size_t i = 0; i < e.ids.size(); ++i)
+        QCOMPARE(model->tokenText(e.ids[i]), tokens[qsizetype(i)]);
 }
 
 void TestModelOracle::tiledCaptureMatchesOracle_data() { matchesTransformers_data(); }
