@@ -136,7 +136,8 @@ int runAttention(const QStringList& arguments)
             output = npyBytes(values, {l1 - l0, h1 - h0, n, n});
         } else {
             output.reserve(qsizetype(l1 - l0) * (h1 - h0) * n * n * 12 + 4096);
-            output += "{\"model\":" + jsonString(model->info().name) + ",\"architecture\":" +
+            output += "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) + ",\"path\":" +
+                      jsonString(model->info().path) + ",\"architecture\":" +
                       jsonString(model->info().architecture) + ",\"tokens\":[";
             for (int i = 0; i < input.tokens.size(); ++i)
                 output += (i ? "," : "") + jsonString(input.tokens[i]);

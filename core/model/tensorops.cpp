@@ -51,11 +51,12 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
         return;
     if (threads <= 0)
         threads = defaultThreadCount();
-    // Column blocks: wide enough for an efficient GEMM, several per thread so a busy core does not stall
-    // the others (tasks are handed out dynamically).
+    // One column block per thread: every block is a separate Eigen GEMM that packs the whole input again,
+    // so more blocks cost more packing (measured: 3 blocks per thread spend ~6% of a BERT-base forward in
+    // gemm_pack_lhs, one per thread ~2%). Small products stay on one thread.
     const long long work = (long long)n * w.in * columns;
-    const int wanted = work < (1LL << 18) ? 1 : threads * 3;
-    int blockWidth = std::max(64, (columns + wanted - 1) / wanted);
+    const int wanted = work < (1LL << 18) ? 1 : threads;
+    int blockWidth = std::max(16, (columns + wanted - 1) / wanted);
     blockWidth = (blockWidth + 15) / 16 * 16;
     const int blocks = (columns + blockWidth - 1) / blockWidth;
     const ConstRowView input(x, n, w.in, Stride(xStride));
