@@ -48,7 +48,8 @@ int runAttention(const QStringList& arguments)
         QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
                        "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": [layer][head][query][key]}.\n"
                        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-                       "With --ids the ids are used as given: no special tokens are added."));
+                       "With --ids the ids are used as given: no special tokens are added.\n"
+                       "Inputs longer than the model's max_position_embeddings are refused, not truncated."));
     parser.addHelpOption();
     parser.addOptions({
         {QStringLiteral("model"), QStringLiteral("Model folder, built-in model name or Hugging Face cache id."), QStringLiteral("path")},

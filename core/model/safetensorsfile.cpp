@@ -238,17 +238,22 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
         byOffset.push_back(&info);
     std::sort(byOffset.begin(), byOffset.end(),
               [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin || (a->begin == b->begin && a->end < b->end); });
-    for (size_t i = 1; i < byOffset.size(); ++i) {
-        const TensorInfo* a = byOffset[i - 1];
-        const TensorInfo* b = byOffset[i];
-        if (b->begin < a->end && b->end > b->begin && a->end > a->begin)
+    // Sorted by begin, a tensor overlaps an earlier one exactly when it starts before the furthest end seen
+    // so far (empty tensors occupy nothing and are skipped).
+    const TensorInfo* furthest = nullptr;
+    for (const TensorInfo* b : byOffset) {
+        if (b->end == b->begin)
+            continue;
+        if (furthest && b->begin < furthest->end)
             fail(QStringLiteral("tensors %1 [%2, %3) and %4 [%5, %6) overlap")
-                     .arg(a->name)
-                     .arg(a->begin)
-                     .arg(a->end)
+                     .arg(furthest->name)
+                     .arg(furthest->begin)
+                     .arg(furthest->end)
                      .arg(b->name)
                      .arg(b->begin)
                      .arg(b->end));
+        if (!furthest || b->end > furthest->end)
+            furthest = b;
     }
 }
 

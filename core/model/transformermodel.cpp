@@ -110,7 +110,7 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     if (!folderInfo.isDir())
         throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors)"));
     std::unique_ptr<TransformerModel> model(new TransformerModel);
-    model->m_folder = folderInfo.absoluteFilePath();
+    model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
     model->m_config = ModelConfig::fromFile(dir.filePath(QStringLiteral("config.json")));
     model->m_weights = WeightStore::openFolder(model->m_folder);

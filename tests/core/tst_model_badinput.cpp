@@ -82,6 +82,7 @@ void TestModelBadInput::brokenFolder_data()
     QTest::newRow("invalid header JSON") << "header-json" << "model.safetensors" << "invalid JSON header";
     QTest::newRow("offsets past the data") << "past-data" << "model.safetensors" << "runs past the end of the data (64 bytes)";
     QTest::newRow("overlapping offsets") << "overlap" << "model.safetensors" << "overlap";
+    QTest::newRow("overlap across an empty tensor") << "overlap-empty" << "model.safetensors" << "tensors a [0, 64) and c [32, 48) overlap";
     QTest::newRow("offsets not matching shape") << "size-mismatch" << "model.safetensors" << "occupies 60 bytes but F32 [4, 4] needs 64";
     QTest::newRow("unknown dtype") << "dtype" << "model.safetensors" << "unknown dtype 'F33'";
     QTest::newRow("shape disagrees with config") << "shape" << "model.safetensors" << "tensor bert.encoder.layer.0.intermediate.dense.weight has shape [64, 32] but config.json implies [48, 32]";
@@ -128,6 +129,10 @@ void TestModelBadInput::brokenFolder()
     else if (kind == QLatin1String("overlap"))
         writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
                                            R"("b":{"dtype":"F32","shape":[4,4],"data_offsets":[32,96]}})", 128));
+    else if (kind == QLatin1String("overlap-empty"))
+        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
+                                           R"("b":{"dtype":"F32","shape":[0],"data_offsets":[16,16]},)"
+                                           R"("c":{"dtype":"F32","shape":[4],"data_offsets":[32,48]}})", 64));
     else if (kind == QLatin1String("size-mismatch"))
         writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,60]}})", 64));
     else if (kind == QLatin1String("dtype"))

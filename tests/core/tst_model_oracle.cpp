@@ -59,6 +59,8 @@ private Q_SLOTS:
     void shardedIndex_data();
     void shardedIndex();
     void tiedEmbeddings();
+    void llamaFamilyVariants_data();
+    void llamaFamilyVariants();
     void normWeightedAttentionMatchesDirect_data();
     void normWeightedAttentionMatchesDirect();
     void predictions();
@@ -272,6 +274,58 @@ void TestModelOracle::tiedEmbeddings()
     for (int i = 0; i < 10; ++i)
         differs = differs || original[0].top[i].id != a[0].top[i].id;
     QVERIFY(differs);
+}
+
+void TestModelOracle::llamaFamilyVariants_data()
+{
+    QTest::addColumn<QString>("modelType");
+    QTest::addColumn<bool>("attentionBias");
+    QTest::newRow("mistral") << QStringLiteral("mistral") << false;
+    QTest::newRow("qwen2 (q/k/v biases)") << QStringLiteral("qwen2") << false;
+    QTest::newRow("llama attention_bias (q/k/v/o biases)") << QStringLiteral("llama") << true;
+}
+
+// The same Llama weights declared as Mistral, or as Qwen2 / attention_bias with all-zero biases added, run the
+// same graph: the oracle's attention. The biases must be found under their names and have the right shapes.
+void TestModelOracle::llamaFamilyVariants()
+{
+    QFETCH(QString, modelType);
+    QFETCH(bool, attentionBias);
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("variant"));
+    const bool qkvBias = modelType == QLatin1String("qwen2") || attentionBias;
+    copyModel(oracleFolder(QStringLiteral("llama_s0")), folder, [&](std::vector<TensorToWrite>& tensors) {
+        for (int l = 0; l < 2; ++l) {
+            auto zeros = [&](const char* which, qint64 size) {
+                tensors.push_back({QStringLiteral("model.layers.%1.self_attn.%2.bias").arg(l).arg(QLatin1String(which)),
+                                   TensorDtype::F32, {size}, QByteArray(int(size * 4), '\0')});
+            };
+            if (qkvBias) {
+                zeros("q_proj", 32);
+                zeros("k_proj", 16);
+                zeros("v_proj", 16);
+            }
+            if (attentionBias)
+                zeros("o_proj", 32);
+        }
+    });
+    QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+    config.insert(QStringLiteral("model_type"), modelType);
+    config.insert(QStringLiteral("attention_bias"), attentionBias);
+    config.insert(QStringLiteral("architectures"), QJsonArray{QStringLiteral("ForCausalLM")});
+    writeJson(folder + QStringLiteral("/config.json"), config);
+    const auto model = TransformerModel::open(folder);
+    QCOMPARE(model->info().architecture, modelType);
+    QCOMPARE(model->config().qkvBias, qkvBias);
+    const double error = maxAbsError(*model->run(oracleInputIds(QStringLiteral("llama_s0")), {}).maps,
+                                     oracleAttentions(QStringLiteral("llama_s0")));
+    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
+    // Without the biases the config promises, opening fails naming the tensor.
+    if (qkvBias) {
+        copyModel(oracleFolder(QStringLiteral("llama_s0")), folder);
+        writeJson(folder + QStringLiteral("/config.json"), config);
+        QVERIFY_THROWS_EXCEPTION(ModelError, TransformerModel::open(folder));
+    }
 }
 
 void TestModelOracle::normWeightedAttentionMatchesDirect_data()
