@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QGuiApplication>
+#include <QIcon>
 
 #include <algorithm>
 #include <memory>
@@ -43,6 +44,7 @@ int runGui(int argc, char** argv)
 {
     QApplication app(argc, argv);
     setApplicationInfo();
+    app.setWindowIcon(QIcon(QStringLiteral(":/icons/attnscope.svg")));
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("AttnScope: type a sentence and see what every attention head of a transformer does.\n"

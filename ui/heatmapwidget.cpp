@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnscope {
@@ -14,6 +15,7 @@ namespace attnscope {
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(240, 200);
     setAutoFillBackground(true);
     QPalette pal = palette();
@@ -23,7 +25,22 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
 
 void HeatmapWidget::setData(HeatmapData data)
 {
-    m_data = std::move(data);
+    m_fetch = nullptr;
+    m_overview = {};
+    m_block = {};
+    m_original = std::move(data);
+    applyDiscount();
+    relayout();
+    update();
+}
+
+void HeatmapWidget::setTiledData(HeatmapData frame, TileFetcher fetch, HeatmapData overview)
+{
+    m_fetch = std::move(fetch);
+    m_original = std::move(frame);
+    m_overview = std::move(overview);
+    m_block = {};
+    applyDiscount();
     relayout();
     update();
 }
@@ -35,10 +52,35 @@ void HeatmapWidget::setStyle(const HeatmapStyle& style)
     update();
 }
 
+void HeatmapWidget::setDiscountSpecial(bool discount)
+{
+    if (discount == m_discount)
+        return;
+    m_discount = discount;
+    m_block = {};
+    applyDiscount();
+    update();
+}
+
+void HeatmapWidget::applyDiscount()
+{
+    m_data = m_original;
+    const bool anySpecial = std::find(m_data.specialCols.begin(), m_data.specialCols.end(), true) != m_data.specialCols.end();
+    if (!m_discount || !anySpecial)
+        return;
+    if (m_fetch) {
+        m_data.discounted = true;
+        m_data.title += tr(" · special tokens discounted (exact when zoomed in)");
+    } else {
+        discountSpecialTokens(m_data, tr(" · special tokens discounted"));
+    }
+}
+
 void HeatmapWidget::fitToView()
 {
     relayout();
     update();
+    emitView();
 }
 
 void HeatmapWidget::relayout()
@@ -48,29 +90,126 @@ void HeatmapWidget::relayout()
     m_geometry = HeatmapPainter(m_data, m_style).layout(QRectF(rect()).adjusted(8, 8, -8, -8), QFontMetricsF(f, this));
 }
 
+void HeatmapWidget::setView(QPointF origin, double cellWidth, double cellHeight)
+{
+    m_geometry.setView(origin, cellWidth, cellHeight);
+    update();
+}
+
+void HeatmapWidget::setHoverCell(int row, int col)
+{
+    m_hoverRow = row;
+    m_hoverCol = col;
+    update();
+}
+
+void HeatmapWidget::emitView()
+{
+    Q_EMIT viewChanged(m_geometry.origin(), m_geometry.cellWidth(), m_geometry.cellHeight());
+}
+
+std::vector<float> HeatmapWidget::shownRow(int row) const
+{
+    std::vector<float> values = m_fetch(row, row + 1, 0, m_data.cols);
+    if (m_data.discounted) {
+        HeatmapData one;
+        one.rows = 1;
+        one.cols = m_data.cols;
+        one.values = values;
+        one.specialCols = m_data.specialCols;
+        discountSpecialTokens(one, QString());
+        values = one.values;
+    }
+    return values;
+}
+
+float HeatmapWidget::valueAt(int row, int col) const
+{
+    if (row < 0 || col < 0 || row >= m_data.rows || col >= m_data.cols)
+        return 0.0f;
+    if (!m_fetch)
+        return m_data.value(row, col);
+    if (row >= m_block.firstRow && row < m_block.firstRow + m_block.rows && m_block.cols == m_data.cols)
+        return m_block.value(row - m_block.firstRow, col);
+    return shownRow(row)[size_t(col)];
+}
+
+QString HeatmapWidget::cellText(int row, int col) const
+{
+    const QString query = row < m_data.rowLabels.size() ? m_data.rowLabels.at(row) : QString::number(row);
+    const QString key = col < m_data.colLabels.size() ? m_data.colLabels.at(col) : QString::number(col);
+    if (m_data.isMasked(row - m_data.firstRow, col - m_data.firstCol))
+        return tr("%1 → %2: masked (causal)").arg(query, key);
+    if (m_data.isExcluded(col))
+        return tr("%1 → %2: special token, discounted").arg(query, key);
+    return tr("%1 → %2: %3").arg(query, key, QLocale().toString(double(valueAt(row, col)), 'g', 4));
+}
+
 QString HeatmapWidget::hoverText(QPointF position) const
 {
     const auto cell = m_geometry.cellAt(position);
     if (!cell)
         return {};
-    const auto [row, col] = *cell;
-    const QString query = row < m_data.rowLabels.size() ? m_data.rowLabels.at(row) : QString::number(row);
-    const QString key = col < m_data.colLabels.size() ? m_data.colLabels.at(col) : QString::number(col);
-    if (m_data.isMasked(row, col))
-        return tr("%1 → %2: masked (causal)").arg(query, key);
-    return tr("%1 → %2: %3").arg(query, key, QLocale().toString(double(m_data.value(row, col)), 'g', 4));
+    return cellText(cell->first, cell->second);
+}
+
+void HeatmapWidget::updateExactBlock()
+{
+    int row0, row1, col0, col1;
+    m_geometry.visibleRange(row0, row1, col0, col1);
+    if (row1 - row0 > exactTileLimit() || col1 - col0 > exactTileLimit()) {
+        m_block = {};
+        return;
+    }
+    // Whole rows: the per-row max and the discount need every key of a row.
+    if (m_block.rows > 0 && m_block.firstRow <= row0 && m_block.firstRow + m_block.rows >= row1)
+        return;
+    HeatmapData block;
+    block.rows = row1 - row0;
+    block.cols = m_data.cols;
+    block.firstRow = row0;
+    block.values = m_fetch(row0, row1, 0, m_data.cols);
+    block.causal = m_data.causal;
+    block.specialCols = m_data.specialCols;
+    if (m_data.discounted)
+        discountSpecialTokens(block, QString());
+    block.rowMax.resize(size_t(block.rows));
+    for (int r = 0; r < block.rows; ++r) {
+        const float* begin = block.values.data() + size_t(r) * size_t(block.cols);
+        block.rowMax[size_t(r)] = *std::max_element(begin, begin + block.cols);
+    }
+    m_block = std::move(block);
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    HeatmapPainter(m_data, m_style).paint(painter, QRectF(rect()).adjusted(8, 8, -8, -8), &m_geometry);
+    const HeatmapData* cells = nullptr;
+    if (m_fetch) {
+        updateExactBlock();
+        cells = m_block.rows > 0 ? &m_block : &m_overview;
+    }
+    HeatmapPainter(m_data, m_style).paint(painter, QRectF(rect()).adjusted(8, 8, -8, -8), &m_geometry, cells);
+    if (m_hoverRow >= 0 && m_hoverCol >= 0 && m_hoverRow < m_data.rows && m_hoverCol < m_data.cols) {
+        painter.setClipRect(m_geometry.area());
+        painter.setPen(QPen(QColor(255, 80, 0), 1.5));
+        painter.setBrush(Qt::NoBrush);
+        const QRectF cell = m_geometry.cellRect(m_hoverRow, m_hoverCol);
+        painter.drawRect(cell.adjusted(-1, -1, 1, 1));
+    }
 }
 
 void HeatmapWidget::resizeEvent(QResizeEvent*)
 {
     relayout();
+}
+
+void HeatmapWidget::zoomAt(QPointF position, double factor)
+{
+    m_geometry.zoomAt(position, factor);
+    update();
+    emitView();
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
@@ -79,8 +218,26 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
         m_geometry.panBy(event->position() - m_lastDrag);
         m_lastDrag = event->position();
         update();
+        emitView();
+    }
+    const auto cell = m_geometry.cellAt(event->position());
+    const int row = cell ? cell->first : -1, col = cell ? cell->second : -1;
+    if (row != m_hoverRow || col != m_hoverCol) {
+        m_hoverRow = row;
+        m_hoverCol = col;
+        update();
+        Q_EMIT hoveredCellChanged(row, col);
     }
     Q_EMIT hoverChanged(hoverText(event->position()));
+}
+
+void HeatmapWidget::leaveEvent(QEvent*)
+{
+    if (m_hoverRow >= 0) {
+        m_hoverRow = m_hoverCol = -1;
+        update();
+        Q_EMIT hoveredCellChanged(-1, -1);
+    }
 }
 
 void HeatmapWidget::mousePressEvent(QMouseEvent* event)
@@ -104,8 +261,7 @@ void HeatmapWidget::mouseDoubleClickEvent(QMouseEvent*)
 void HeatmapWidget::wheelEvent(QWheelEvent* event)
 {
     const double steps = event->angleDelta().y() / 120.0;
-    m_geometry.zoomAt(event->position(), std::pow(1.25, steps));
-    update();
+    zoomAt(event->position(), std::pow(1.25, steps));
     event->accept();
 }
 

@@ -1,23 +1,118 @@
 #pragma once
 
+#include "explorer/analysisrunner.h"
+#include "render/heatmapdata.h"
+
 #include <QMainWindow>
+
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QPlainTextEdit;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTimer;
 
 namespace attnscope {
 
+class ArcWidget;
+class ComparisonWidget;
+class HeadGridWidget;
+class HeadStatsModel;
 class HeatmapWidget;
+class LayerChartWidget;
 
-// The main window. Today it shows the worked example; the explorer (model picker, grid, heatmap,
-// comparison, statistics) grows here.
+// The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
+// worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
+// the worked example; the synthetic demos exercise everything at any length.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Engines in the model picker (built-in first). Returns the index of the added engine.
+    int addEngine(std::shared_ptr<const AttentionEngine> engine);
+    void selectEngine(int index);
+    void setTexts(const QString& textA, const QString& textB = {});
+    void openModelFolder(const QString& path);
+    void openHead(int layer, int head);
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
+    HeadGridWidget* grid() const { return m_grid; }
+    HeadStatsModel* statsModel() const { return m_statsModel; }
+    QSortFilterProxyModel* statsProxy() const { return m_statsProxy; }
+    ComparisonWidget* comparison() const { return m_comparison; }
+    ArcWidget* arcs() const { return m_arcs; }
+    AnalysisRunner* runner() const { return m_runner; }
+    QPlainTextEdit* textAEdit() const { return m_textA; }
+    QTabWidget* tabs() const { return m_tabs; }
+    std::shared_ptr<const ExplorerResult> currentResult() const { return m_result; }
+    // Menus other features fill (issue 7: presenter mode, export, language).
+    QMenu* viewMenu() const { return m_viewMenu; }
+    QMenu* exportMenu() const { return m_exportMenu; }
+    QMenu* languageMenu() const { return m_languageMenu; }
+    QString statusText() const;
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
+    void buildMenus();
+    QWidget* buildInputBar();
+    QWidget* buildGridPane();
+    QWidget* buildHeatmapTab();
+    QWidget* buildStatisticsTab();
+    void scheduleRun();
+    void runNow();
+    void showResult(std::shared_ptr<const ExplorerResult> result);
+    void showFailure(const QString& message);
+    void applyStyle();
+    void applyHeatmapStyle();
+    void applyThresholds();
+    std::shared_ptr<const AttentionEngine> currentEngine() const;
+
+    std::vector<std::shared_ptr<const AttentionEngine>> m_engines;
+    std::shared_ptr<const ExplorerResult> m_result;
+    AnalysisRunner* m_runner = nullptr;
+    QTimer* m_debounce = nullptr;
+    HeatmapStyle m_style;
+    int m_layer = 0, m_head = 0;
+
+    QComboBox* m_modelBox = nullptr;
+    QPlainTextEdit* m_textA = nullptr;
+    QLineEdit* m_textB = nullptr;
+    HeadGridWidget* m_grid = nullptr;
+    QComboBox* m_sortBox = nullptr;
+    QComboBox* m_colorByBox = nullptr;
+    QTabWidget* m_tabs = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
+    QComboBox* m_colorMapBox = nullptr;
+    QComboBox* m_scaleBox = nullptr;
+    QCheckBox* m_discount = nullptr;
+    ComparisonWidget* m_comparison = nullptr;
+    ArcWidget* m_arcs = nullptr;
+    HeadStatsModel* m_statsModel = nullptr;
+    QSortFilterProxyModel* m_statsProxy = nullptr;
+    QTableView* m_statsTable = nullptr;
+    LayerChartWidget* m_layerChart = nullptr;
+    std::vector<QDoubleSpinBox*> m_thresholdBoxes;
+    QLabel* m_tokensLabel = nullptr;
+    QLabel* m_backendLabel = nullptr;
+    QLabel* m_timeLabel = nullptr;
+    QLabel* m_hoverLabel = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_exportMenu = nullptr;
+    QMenu* m_languageMenu = nullptr;
 };
 
 } // namespace attnscope

@@ -28,10 +28,27 @@ struct HeatmapData
     bool causal = false;       // cells right of the diagonal are masked, drawn hatched
     int firstRow = 0;          // position of row 0 / col 0 in the whole matrix (for a zoomed block)
     int firstCol = 0;
+    // Pooled blocks (overviews of long inputs): cell r covers matrix rows [rowStarts[r], rowStarts[r+1]).
+    // Empty: one matrix row per cell, starting at firstRow. Same for columns.
+    std::vector<int> rowStarts, colStarts;
+    std::vector<float> rowMax; // per-row maximum over the whole matrix row, for HeatmapScale::RowMax of blocks
+    bool signedValues = false; // differences in [-1, 1], drawn on the diverging map
+    bool discounted = false;   // special key columns removed and rows renormalised (exBERT's option)
     QString title;
 
     float value(int row, int col) const { return values[size_t(row) * size_t(cols) + size_t(col)]; }
-    bool isMasked(int row, int col) const { return causal && firstCol + col > firstRow + row; }
+    // Causally masked: every matrix cell the (possibly pooled) cell covers lies right of the diagonal.
+    bool isMasked(int row, int col) const { return causal && matrixCol(col) > matrixRowEnd(row) - 1; }
+    // Key column dropped by "discount special tokens".
+    bool isExcluded(int col) const
+    {
+        return discounted && colStarts.empty() && size_t(firstCol + col) < specialCols.size() &&
+               specialCols[size_t(firstCol + col)];
+    }
+    int matrixRow(int row) const { return rowStarts.empty() ? firstRow + row : rowStarts[size_t(row)]; }
+    int matrixRowEnd(int row) const { return rowStarts.empty() ? firstRow + row + 1 : rowStarts[size_t(row) + 1]; }
+    int matrixCol(int col) const { return colStarts.empty() ? firstCol + col : colStarts[size_t(col)]; }
+    int matrixColEnd(int col) const { return colStarts.empty() ? firstCol + col + 1 : colStarts[size_t(col) + 1]; }
     // Value mapped to the colour axis 0..1 under the given scale.
     double colorParameter(int row, int col, HeatmapScale scale) const;
 };
@@ -46,5 +63,9 @@ struct HeatmapStyle
     bool showValues = false; // numbers in cells (lesson, small matrices)
     double lineWidth = 1.0;
 };
+
+// exBERT's "discount special tokens": zero the special key columns and renormalise every row over the
+// other keys (rows with no mass left stay 0). Marks the data discounted and says so in the title.
+void discountSpecialTokens(HeatmapData& data, const QString& titleSuffix);
 
 } // namespace attnscope

@@ -19,6 +19,24 @@ void HeatmapGeometry::fit()
     m_cellWidth = m_cellHeight = size;
 }
 
+void HeatmapGeometry::setView(QPointF origin, double cellWidth, double cellHeight)
+{
+    if (cellWidth <= 0 || cellHeight <= 0)
+        return;
+    m_cellWidth = cellWidth;
+    m_cellHeight = cellHeight;
+    m_origin = origin;
+    clampOrigin();
+}
+
+bool HeatmapGeometry::isFitted() const
+{
+    if (m_rows <= 0 || m_cols <= 0)
+        return true;
+    const double size = std::min(m_area.width() / m_cols, m_area.height() / m_rows);
+    return std::abs(m_cellWidth - size) < 1e-9 && m_origin.isNull();
+}
+
 QRectF HeatmapGeometry::cellRect(int row, int col) const
 {
     return QRectF(m_area.left() + (col - m_origin.x()) * m_cellWidth, m_area.top() + (row - m_origin.y()) * m_cellHeight,

@@ -24,6 +24,9 @@ public:
     QPointF origin() const { return m_origin; } // top-left visible point, in cell units (x = col, y = row)
 
     void fit(); // whole matrix visible, square cells when possible
+    // Same zoom and position as another view (comparison panes), clamped to this matrix.
+    void setView(QPointF origin, double cellWidth, double cellHeight);
+    bool isFitted() const;
     QRectF cellRect(int row, int col) const;
     std::optional<std::pair<int, int>> cellAt(QPointF pixel) const; // (row, col), only inside area
     QPointF toCell(QPointF pixel) const; // continuous cell coordinates (x = col, y = row)

@@ -22,10 +22,20 @@ public:
     // Computes the layout for the target rectangle; returns the geometry of the cell area (fitted).
     HeatmapGeometry layout(QRectF target, const QFontMetricsF& metrics) const;
     // Paints everything. When geometry is given (zoomed view), it is used for the cells; else fit.
-    void paint(QPainter& painter, QRectF target, const HeatmapGeometry* geometry = nullptr) const;
+    // The data's rows × cols set the geometry and labels; `cells`, when given, is the block of values to
+    // draw (a long input's exact tile or pooled overview, placed by its firstRow/rowStarts), else the data.
+    void paint(QPainter& painter, QRectF target, const HeatmapGeometry* geometry = nullptr,
+               const HeatmapData* cells = nullptr) const;
+    // Colour of one cell of `cells` under this style (masked and excluded cells have their own greys).
+    QRgb cellColor(const HeatmapData& cells, int row, int col) const;
+
+    static QRgb maskedColor() { return qRgb(236, 236, 236); }
+    static QRgb excludedColor() { return qRgb(214, 218, 232); }
 
 private:
-    void paintCells(QPainter& painter, const HeatmapGeometry& geometry) const;
+    void paintCells(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const;
+    void paintCellImage(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const;
+    void paintMaskHatch(QPainter& painter, const HeatmapGeometry& geometry) const;
     void paintLabels(QPainter& painter, const HeatmapGeometry& geometry) const;
     void paintColorBar(QPainter& painter, QRectF bar) const;
 

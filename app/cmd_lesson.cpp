@@ -1,0 +1,122 @@
+// attnscope lesson: one step of the lesson "kedi mindere oturdu" (softmax(QKᵀ/√d_k)·V), headless.
+// Without --out it prints the step's formula and matrix; with --out FILE.png it renders the step as the
+// lesson view paints it, with --out FILE.csv it writes the matrix.
+
+#include "command.h"
+
+#include "lesson/lessoncsv.h"
+#include "lesson/lessonmodel.h"
+#include "lesson/lessonsteppainter.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QImage>
+#include <QSaveFile>
+
+namespace attnscope {
+
+namespace {
+
+int runLesson(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Render one step of the attention lesson (the worked example \"kedi mindere oturdu\").\n"
+                       "Steps: 1 scores Q·Kᵀ, 2 scaling /√d_k, 3 mask, 4 softmax, 5 weighted sum of the values."));
+    parser.addHelpOption();
+    const QCommandLineOption stepOption(QStringLiteral("step"), QStringLiteral("Step 1..5 (default 4, softmax)."),
+                                        QStringLiteral("N"), QStringLiteral("4"));
+    const QCommandLineOption outOption(QStringLiteral("out"),
+                                       QStringLiteral("Write the step to FILE.png (image) or FILE.csv (numbers)."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption causalOption(QStringLiteral("causal"), QStringLiteral("Apply the causal mask."));
+    const QCommandLineOption noScaleOption(QStringLiteral("no-scale"), QStringLiteral("Do not divide by √d_k."));
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Image size WxH (default 1000x640)."),
+                                        QStringLiteral("WxH"), QStringLiteral("1000x640"));
+    const QCommandLineOption largeOption(QStringLiteral("large-fonts"), QStringLiteral("Projector-sized text."));
+    parser.addOptions({stepOption, outOption, causalOption, noScaleOption, sizeOption, largeOption});
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("unexpected argument '%1'; see attnscope lesson --help")
+                       .arg(parser.positionalArguments().first()));
+        return 2;
+    }
+    bool ok = false;
+    const int step = parser.value(stepOption).toInt(&ok);
+    if (!ok || step < 1 || step > kLessonStepCount) {
+        printError(QStringLiteral("--step %1: the lesson has steps 1 to %2").arg(parser.value(stepOption)).arg(kLessonStepCount));
+        return 2;
+    }
+    const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
+    int width = 0, height = 0;
+    if (size.size() == 2) {
+        width = size[0].toInt();
+        height = size[1].toInt();
+    }
+    if (width < 100 || height < 100 || width > 8000 || height > 8000) {
+        printError(QStringLiteral("--size %1: give WxH with each side from 100 to 8000 pixels").arg(parser.value(sizeOption)));
+        return 2;
+    }
+
+    LessonModel lesson;
+    LessonOptions options = lesson.options();
+    options.causal = parser.isSet(causalOption);
+    options.scaling = !parser.isSet(noScaleOption);
+    lesson.setOptions(options);
+    const LessonStep& s = lesson.step(step - 1);
+
+    if (!parser.isSet(outOption)) {
+        QString text = s.title + QLatin1Char('\n') + s.formula + QLatin1Char('\n');
+        for (int r = 0; r < s.rows(); ++r) {
+            text += s.rowLabels.value(r).leftJustified(10);
+            for (int c = 0; c < s.cols(); ++c)
+                text += LessonStepPainter::cellText(s, r, c).rightJustified(9);
+            text += QLatin1Char('\n');
+        }
+        printOut(text);
+        return 0;
+    }
+    const QString path = parser.value(outOption);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QByteArray bytes;
+    if (suffix == QStringLiteral("csv")) {
+        bytes = lessonStepCsv(s);
+    } else if (suffix == QStringLiteral("png")) {
+        LessonPaintStyle style;
+        if (parser.isSet(largeOption))
+            style.fontPointSize = 20;
+        const QImage image = renderLessonStepImage(s, style, QSize(width, height));
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
+            printError(QStringLiteral("%1: cannot write the image (%2)").arg(path, file.errorString()));
+            return 1;
+        }
+        printOut(path + QLatin1Char('\n'));
+        return 0;
+    } else {
+        printError(QStringLiteral("%1: unknown format '%2'; use .png or .csv").arg(path, suffix));
+        return 2;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        printError(QStringLiteral("%1: cannot write the file (%2)").arg(path, file.errorString()));
+        return 1;
+    }
+    printOut(path + QLatin1Char('\n'));
+    return 0;
+}
+
+const CommandRegistration registration(Command{QStringLiteral("lesson"),
+                                               QStringLiteral("render one step of the attention lesson (PNG/CSV)"),
+                                               true, &runLesson});
+
+} // namespace
+
+} // namespace attnscope

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "stats/headstats.h"
+
+namespace attnscope {
+
+// Builds one head's HeadStats from its attention matrix fed in row blocks, so that n×n is never held:
+// feed rows [q0, q0+count) of P (row-major count × keys) in any order, then finish().
+class HeadStatsAccumulator
+{
+public:
+    HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys);
+
+    void addRows(int q0, const float* rows, int count);
+    HeadStats finish(int layer, int head, const LabelThresholds& thresholds) const;
+
+private:
+    // Sums over the query rows of one kind (non-special rows, and all rows as a fall-back when every
+    // query is a special token).
+    struct Sums
+    {
+        int rows = 0;
+        double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, self = 0;
+        int selfRows = 0;
+        double normalizedEntropy = 0;
+        int normalizedRows = 0;
+        double previous = 0;
+        int previousRows = 0;
+        double next = 0;
+        int nextRows = 0;
+    };
+    void addRow(int query, const float* row, Sums& sums) const;
+
+    const TokenRoles& m_roles;
+    int m_queries, m_keys;
+    Sums m_plain, m_all;
+};
+
+} // namespace attnscope

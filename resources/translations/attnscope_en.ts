@@ -1,0 +1,12 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>attnscope::ExportController</name>
+    <message numerus="yes">
+        <source>%n file(s) already exist, for example %1. Replace them?</source>
+        <translation>
+            <numerusform>%n file already exists: %1. Replace it?</numerusform><numerusform>%n files already exist, for example %1. Replace them?</numerusform></translation>
+    </message>
+</context>
+</TS>

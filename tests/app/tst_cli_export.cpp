@@ -1,0 +1,441 @@
+// Runs `attnscope export` as a user would and checks what it writes against the worked example's
+// attention computed here by hand: softmax(QKᵀ/√4) of the vectors in core/attention/workedexample.h.
+
+#include "attention/attention.h"
+#include "attention/workedexample.h"
+#include "export/heatmapexporter.h"
+#include "render/colormap.h"
+#include "render/heatmapdata.h"
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtEndian>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace attnscope;
+
+namespace {
+
+const QString kText = QStringLiteral("kedi mindere oturdu");
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runAttnscope(const QStringList& arguments, const QString& workingDirectory, bool withDisplayVariables = false)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!withDisplayVariables) {
+        // No X, no Wayland, no platform chosen: the binary must pick offscreen itself.
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    }
+    const QString runtime = QDir::temp().filePath(QStringLiteral("attnscope-test-runtime"));
+    QDir().mkpath(runtime);
+    QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime);
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(workingDirectory);
+    process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("export")} + arguments);
+    if (!process.waitForFinished(60000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+// The worked example by hand, in double: P[q][k] = softmax_k(Q_q · K_k / 2), with -inf above the diagonal when causal.
+std::vector<double> handAttention(bool causal)
+{
+    const double q[3][4] = {{3, 1, 3, 1}, {1, 1, 1, 5}, {3, 2, 3, 1}};
+    const double k[3][4] = {{1, 0, 1, 0}, {0, 1, 0, 1}, {1, 1, 0, 0}};
+    std::vector<double> p(9);
+    for (int i = 0; i < 3; ++i) {
+        double s[3], max = -1e300, sum = 0;
+        for (int j = 0; j < 3; ++j) {
+            s[j] = (q[i][0] * k[j][0] + q[i][1] * k[j][1] + q[i][2] * k[j][2] + q[i][3] * k[j][3]) / 2.0;
+            if (!(causal && j > i))
+                max = std::max(max, s[j]);
+        }
+        for (int j = 0; j < 3; ++j)
+            sum += causal && j > i ? 0.0 : std::exp(s[j] - max);
+        for (int j = 0; j < 3; ++j)
+            p[size_t(i * 3 + j)] = causal && j > i ? 0.0 : std::exp(s[j] - max) / sum;
+    }
+    return p;
+}
+
+// The matrix the core computes (float): what the exports must carry bit for bit.
+std::vector<float> coreAttention()
+{
+    const WorkedExample example;
+    return attentionFull(example.q(), example.k(), example.v(), AttentionOptions{}).probabilities;
+}
+
+HeatmapData workedHeatmap(bool causal)
+{
+    HeatmapData data;
+    data.rows = data.cols = 3;
+    for (double v : handAttention(causal))
+        data.values.push_back(float(v));
+    data.rowLabels = data.colLabels = kText.split(QLatin1Char(' '));
+    data.causal = causal;
+    data.title = QStringLiteral("title");
+    return data;
+}
+
+bool colorClose(QRgb a, QRgb b, int tolerance)
+{
+    return std::abs(qRed(a) - qRed(b)) <= tolerance && std::abs(qGreen(a) - qGreen(b)) <= tolerance &&
+           std::abs(qBlue(a) - qBlue(b)) <= tolerance;
+}
+
+// Reads a .npy v1 float32 file independently of the app's writer.
+bool readNpy(const QByteArray& bytes, std::vector<long long>& shape, std::vector<float>& values)
+{
+    if (!bytes.startsWith("\x93NUMPY") || bytes.size() < 10)
+        return false;
+    const int headerLength = qFromLittleEndian<quint16>(bytes.constData() + 8);
+    const QByteArray header = bytes.mid(10, headerLength);
+    if (!header.contains("'descr': '<f4'") || !header.contains("'fortran_order': False") || (10 + headerLength) % 64 != 0)
+        return false;
+    const int open = int(header.indexOf('(', header.indexOf("'shape'"))), close = int(header.indexOf(')', open));
+    shape.clear();
+    long long count = 1;
+    for (const QByteArray& part : header.mid(open + 1, close - open - 1).split(',')) {
+        if (part.trimmed().isEmpty())
+            continue;
+        shape.push_back(part.trimmed().toLongLong());
+        count *= shape.back();
+    }
+    const QByteArray data = bytes.mid(10 + headerLength);
+    if (data.size() != count * 4)
+        return false;
+    values.resize(size_t(count));
+    for (long long i = 0; i < count; ++i) {
+        const quint32 bits = qFromLittleEndian<quint32>(data.constData() + i * 4);
+        std::memcpy(&values[size_t(i)], &bits, 4);
+    }
+    return true;
+}
+
+} // namespace
+
+class TestCliExport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(QStringLiteral(ATTNSCOPE_BINARY)), ATTNSCOPE_BINARY);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void handAndCoreAgree()
+    {
+        const std::vector<double> hand = handAttention(false);
+        const std::vector<float> core = coreAttention();
+        QCOMPARE(core.size(), hand.size());
+        for (size_t i = 0; i < hand.size(); ++i)
+            QVERIFY(std::abs(double(core[i]) - hand[i]) < 1e-6);
+    }
+
+    void pngHasTheSizeAndColours_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("colormap");
+        QTest::addColumn<QString>("scale");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::newRow("viridis abs 640x480") << "worked-example" << "viridis" << "abs" << 640 << 480;
+        QTest::newRow("magma row 1000x900") << "worked-example" << "magma" << "row" << 1000 << 900;
+        QTest::newRow("greys log 500x700") << "worked-example" << "greys" << "log" << 500 << 700;
+        QTest::newRow("cividis abs causal") << "worked-example-causal" << "cividis" << "abs" << 800 << 800;
+    }
+    void pngHasTheSizeAndColours()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, colormap);
+        QFETCH(QString, scale);
+        QFETCH(int, width);
+        QFETCH(int, height);
+        const QString out = m_dir.filePath(QStringLiteral("%1-%2-%3.png").arg(model, colormap, scale));
+        const Run run = runAttnscope({QStringLiteral("--model"), model, QStringLiteral("--text"), kText, QStringLiteral("--layer"),
+                                      QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"), QStringLiteral("--colormap"),
+                                      colormap, QStringLiteral("--scale"), scale, QStringLiteral("--size"),
+                                      QStringLiteral("%1x%2").arg(width).arg(height), QStringLiteral("--out"), out},
+                                     m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(width, height));
+
+        const bool causal = model.endsWith(QLatin1String("causal"));
+        const HeatmapData data = workedHeatmap(causal);
+        HeatmapStyle style;
+        style.colorMap = *colorMapFromName(colormap);
+        style.scale = scale == QLatin1String("row") ? HeatmapScale::RowMax : scale == QLatin1String("log") ? HeatmapScale::Log : HeatmapScale::Absolute;
+        style.showValues = true;
+        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, width, height), data);
+        const std::vector<double> p = handAttention(causal);
+        for (int r = 0; r < 3; ++r) {
+            double rowMax = 0;
+            for (int c = 0; c < 3; ++c)
+                rowMax = std::max(rowMax, p[size_t(r * 3 + c)]);
+            for (int c = 0; c < 3; ++c) {
+                const QRectF cell = geometry.cellRect(r, c);
+                QVERIFY(cell.width() > 20 && cell.height() > 20);
+                // A point near the cell's corner: clear of the number written in its middle.
+                const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.15, cell.height() * 0.15)).toPoint();
+                const QRgb pixel = image.pixel(at);
+                if (causal && c > r) {
+                    // Masked: light grey with a hatch, never a colour of the map.
+                    QVERIFY2(qRed(pixel) == qGreen(pixel) && qGreen(pixel) == qBlue(pixel) && qRed(pixel) >= 190,
+                             qPrintable(QStringLiteral("masked cell (%1,%2) is %3").arg(r).arg(c).arg(QColor(pixel).name())));
+                    continue;
+                }
+                const double v = p[size_t(r * 3 + c)];
+                const double t = style.scale == HeatmapScale::Absolute ? v
+                               : style.scale == HeatmapScale::RowMax  ? v / rowMax
+                                                                      : (std::log10(std::max(v, 1e-4)) + 4.0) / 4.0;
+                const QRgb expected = colorMapColor(style.colorMap, t);
+                QVERIFY2(colorClose(pixel, expected, 1), qPrintable(QStringLiteral("cell (%1,%2) at %3,%4: %5, expected %6")
+                                                                        .arg(r).arg(c).arg(at.x()).arg(at.y())
+                                                                        .arg(QColor(pixel).name(), QColor(expected).name())));
+            }
+        }
+    }
+
+    void svgIsXmlWithTokenText()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("head.svg"));
+        const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                                      QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
+                                      QStringLiteral("--out"), out},
+                                     m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&file);
+        QStringList texts;
+        bool sawSvg = false;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == QLatin1String("svg"))
+                sawSvg = true;
+            if (xml.isStartElement() && xml.name() == QLatin1String("text"))
+                texts << xml.readElementText().trimmed();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(sawSvg);
+        // Each token twice: as a query label (rows) and a key label (columns).
+        for (const QString& token : kText.split(QLatin1Char(' ')))
+            QCOMPARE(texts.count(token), 2);
+    }
+
+    void pdfRendersWithPdftoppm()
+    {
+        const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
+        QVERIFY2(!pdftoppm.isEmpty(), "pdftoppm (poppler-utils) is required: tools/dev installs it");
+        const QString out = m_dir.filePath(QStringLiteral("head.pdf"));
+        const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                                      QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
+                                      QStringLiteral("--size"), QStringLiteral("900x800"), QStringLiteral("--out"), out},
+                                     m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QProcess render;
+        render.start(pdftoppm, {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("96"), QStringLiteral("-singlefile"), out,
+                                m_dir.filePath(QStringLiteral("pdfpage"))});
+        QVERIFY(render.waitForFinished(30000));
+        QCOMPARE(render.exitCode(), 0);
+        const QImage page(m_dir.filePath(QStringLiteral("pdfpage.png")));
+        QVERIFY(!page.isNull());
+        // A 900×800 page at 96 dpi (675×600 pt) renders back to 900×800 pixels at 96 dpi.
+        QVERIFY(std::abs(page.width() - 900) <= 1 && std::abs(page.height() - 800) <= 1);
+        const HeatmapData data = workedHeatmap(false);
+        HeatmapStyle style;
+        style.showValues = true;
+        QImage probe(900, 800, QImage::Format_ARGB32);
+        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(probe, QRectF(0, 0, 900, 800), data);
+        const std::vector<double> p = handAttention(false);
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c) {
+                const QRectF cell = geometry.cellRect(r, c);
+                const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.15, cell.height() * 0.15)).toPoint();
+                const QRgb expected = colorMapColor(ColorMapKind::Viridis, p[size_t(r * 3 + c)]);
+                QVERIFY2(colorClose(page.pixel(at), expected, 3), qPrintable(QStringLiteral("cell (%1,%2): %3, expected %4")
+                                                                              .arg(r).arg(c).arg(QColor(page.pixel(at)).name(), QColor(expected).name())));
+            }
+        }
+    }
+
+    void numbersRoundTrip()
+    {
+        const std::vector<float> core = coreAttention();
+        auto exportTo = [&](const QString& name) {
+            const QString out = m_dir.filePath(name);
+            const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                                          QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
+                                          QStringLiteral("--out"), out},
+                                         m_dir.path());
+            QFile file(out);
+            return run.exitCode == 0 && file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        // CSV: header of key tokens, then query token and weights.
+        const QByteArray csv = exportTo(QStringLiteral("m.csv"));
+        const QList<QByteArray> lines = csv.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QByteArray("query\\key,kedi,mindere,oturdu"));
+        for (int r = 0; r < 3; ++r) {
+            const QList<QByteArray> fields = lines[r + 1].split(',');
+            QCOMPARE(fields.size(), 4);
+            QCOMPARE(QString::fromUtf8(fields[0]), kText.split(QLatin1Char(' '))[r]);
+            for (int c = 0; c < 3; ++c)
+                QCOMPARE(fields[c + 1].toFloat(), core[size_t(r * 3 + c)]); // exact
+        }
+        // JSON
+        const QJsonObject json = QJsonDocument::fromJson(exportTo(QStringLiteral("m.json"))).object();
+        QCOMPARE(json.value(QStringLiteral("model")).toString(), QStringLiteral("worked-example"));
+        QCOMPARE(json.value(QStringLiteral("text")).toString(), kText);
+        QCOMPARE(json.value(QStringLiteral("layer")).toInt(), 0);
+        QCOMPARE(json.value(QStringLiteral("query_tokens")).toArray().size(), 3);
+        const QJsonArray rows = json.value(QStringLiteral("attention")).toArray();
+        QCOMPARE(rows.size(), 3);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                QCOMPARE(float(rows[r].toArray()[c].toDouble()), core[size_t(r * 3 + c)]);
+        // NPY, read by the independent reader above.
+        std::vector<long long> shape;
+        std::vector<float> values;
+        QVERIFY(readNpy(exportTo(QStringLiteral("m.npy")), shape, values));
+        QCOMPARE(shape, (std::vector<long long>{3, 3}));
+        QCOMPARE(values, core);
+    }
+
+    void gridAndAllHeads()
+    {
+        const QString grid = m_dir.filePath(QStringLiteral("grid.png"));
+        Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                                QStringLiteral("--grid"), QStringLiteral("--size"), QStringLiteral("700x600"), QStringLiteral("--out"), grid},
+                               m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(grid).size(), QSize(700, 600));
+
+        const QString gridNpy = m_dir.filePath(QStringLiteral("grid.npy"));
+        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                            QStringLiteral("--grid"), QStringLiteral("--out"), gridNpy},
+                           m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile npy(gridNpy);
+        QVERIFY(npy.open(QIODevice::ReadOnly));
+        std::vector<long long> shape;
+        std::vector<float> values;
+        QVERIFY(readNpy(npy.readAll(), shape, values));
+        QCOMPARE(shape, (std::vector<long long>{1, 1, 3, 3}));
+        QCOMPARE(values, coreAttention());
+
+        const QString folder = m_dir.filePath(QStringLiteral("heads"));
+        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                            QStringLiteral("--all-heads"), folder, QStringLiteral("--out"), QStringLiteral("attn.svg")},
+                           m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(QFile::exists(folder + QStringLiteral("/attn-L0-H0.svg")));
+        QVERIFY(QFile::exists(folder + QStringLiteral("/attn-grid.svg")));
+        // Again without --force: refused, nothing rewritten.
+        const QDateTime before = QFileInfo(folder + QStringLiteral("/attn-L0-H0.svg")).lastModified();
+        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                            QStringLiteral("--all-heads"), folder, QStringLiteral("--out"), QStringLiteral("attn.svg")},
+                           m_dir.path());
+        QVERIFY(run.exitCode != 0);
+        QVERIFY(run.err.contains(QLatin1String("--force")));
+        QCOMPARE(QFileInfo(folder + QStringLiteral("/attn-L0-H0.svg")).lastModified(), before);
+    }
+
+    void overwriteNeedsForce()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("keep.png"));
+        const QStringList base{QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                               QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
+                               QStringLiteral("--out"), out};
+        QCOMPARE(runAttnscope(base, m_dir.path()).exitCode, 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray original = file.readAll();
+        file.close();
+        const Run refused = runAttnscope(base + QStringList{QStringLiteral("--colormap"), QStringLiteral("magma")}, m_dir.path());
+        QVERIFY(refused.exitCode != 0);
+        QCOMPARE(refused.err.trimmed().count(QLatin1Char('\n')), 0);
+        QVERIFY(refused.err.contains(out));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), original);
+        file.close();
+        const Run forced = runAttnscope(base + QStringList{QStringLiteral("--colormap"), QStringLiteral("magma"), QStringLiteral("--force")}, m_dir.path());
+        QCOMPARE(forced.exitCode, 0);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll() != original);
+    }
+
+    void badArguments_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        const QStringList head{QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0")};
+        const QStringList model{QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText};
+        const QString png = QStringLiteral("bad.png");
+        QTest::newRow("unknown layer") << (model + QStringList{QStringLiteral("--layer"), QStringLiteral("3"), QStringLiteral("--head"), QStringLiteral("0"), QStringLiteral("--out"), png})
+                                       << "layer 3 does not exist";
+        QTest::newRow("unknown head") << (model + QStringList{QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("7"), QStringLiteral("--out"), png})
+                                      << "head 7 does not exist";
+        QTest::newRow("negative head") << (model + QStringList{QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head=-1"), QStringLiteral("--out"), png})
+                                       << "head -1 does not exist";
+        QTest::newRow("unknown format") << (model + head + QStringList{QStringLiteral("--out"), QStringLiteral("bad.bmp")}) << "unknown format";
+        QTest::newRow("no suffix") << (model + head + QStringList{QStringLiteral("--out"), QStringLiteral("bad")}) << "unknown format";
+        QTest::newRow("size 0") << (model + head + QStringList{QStringLiteral("--size"), QStringLiteral("0x0"), QStringLiteral("--out"), png}) << "out of range";
+        QTest::newRow("size huge") << (model + head + QStringList{QStringLiteral("--size"), QStringLiteral("100000x100000"), QStringLiteral("--out"), png})
+                                   << "1 to 16384 pixels";
+        QTest::newRow("size garbage") << (model + head + QStringList{QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("--out"), png}) << "WIDTHxHEIGHT";
+        QTest::newRow("unwritable") << (model + head + QStringList{QStringLiteral("--out"), QStringLiteral("/nonexistent-folder/x.png")})
+                                    << "does not exist";
+        QTest::newRow("unknown model") << QStringList{QStringLiteral("--model"), QStringLiteral("no-such-model"), QStringLiteral("--text"), kText,
+                                                      QStringLiteral("--grid"), QStringLiteral("--out"), png}
+                                       << "unknown model";
+        QTest::newRow("two modes") << (model + head + QStringList{QStringLiteral("--grid"), QStringLiteral("--out"), png}) << "exactly one of";
+        QTest::newRow("no out") << (model + head) << "--out is required";
+        QTest::newRow("bad colormap") << (model + head + QStringList{QStringLiteral("--colormap"), QStringLiteral("jet"), QStringLiteral("--out"), png})
+                                      << "unknown colour map";
+        QTest::newRow("bad scale") << (model + head + QStringList{QStringLiteral("--scale"), QStringLiteral("linear"), QStringLiteral("--out"), png})
+                                   << "unknown --scale";
+    }
+    void badArguments()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const Run run = runAttnscope(arguments, dir.path());
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count(QLatin1Char('\n')), 0); // one line
+        QVERIFY(run.err.startsWith(QLatin1String("attnscope: ")));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0); // nothing written
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestCliExport)
+#include "tst_cli_export.moc"

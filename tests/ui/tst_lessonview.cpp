@@ -1,0 +1,291 @@
+// The lesson view as a user drives it: editable tables (checked by QAbstractItemModelTester), keyboard
+// stepping, the hover explanation under the mouse, and the pixels of a rendered step.
+
+#include "lesson/lessoncsv.h"
+#include "lesson/lessonmatrixtablemodel.h"
+#include "lesson/lessontokentablemodel.h"
+#include "lesson/lessonstepwidget.h"
+#include "lesson/lessonview.h"
+#include "lesson/lessonwindow.h"
+#include "render/colormap.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace attnscope;
+
+class TestLessonView : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void tableModelsPassTester();
+    void editingAMatrixRecomputesTheSteps();
+    void keysStepThroughTheLesson_data();
+    void keysStepThroughTheLesson();
+    void hoverExplainsTheCell_data();
+    void hoverExplainsTheCell();
+    void renderedStepHasTheRightColours_data();
+    void renderedStepHasTheRightColours();
+    void maskedCellIsNotColoured();
+    void exportWritesImagesAndCsv();
+    void openInLessonReplacesTheLesson();
+    void lessonWindowScreenshot();
+};
+
+void TestLessonView::tableModelsPassTester()
+{
+    LessonView view;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    testers.push_back(std::make_unique<QAbstractItemModelTester>(view.tokenModel(),
+                                                                 QAbstractItemModelTester::FailureReportingMode::QtTest));
+    for (int i = 0; i < kLessonInputCount; ++i)
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            view.matrixModel(LessonInput(i)), QAbstractItemModelTester::FailureReportingMode::QtTest));
+    LessonMatrixTableModel* q = view.matrixModel(LessonInput::Q);
+    QCOMPARE(q->rowCount(), 3);
+    QCOMPARE(q->columnCount(), 4);
+    QCOMPARE(q->headerData(0, Qt::Vertical).toString(), QStringLiteral("kedi"));
+    QCOMPARE(q->data(q->index(1, 3)).toString(), QStringLiteral("5"));
+    QCOMPARE(view.matrixModel(LessonInput::WQ)->rowCount(), 4);
+    // Edits and shape changes under the testers.
+    QVERIFY(q->setData(q->index(0, 0), 2.5));
+    QVERIFY(!q->setData(q->index(0, 0), QStringLiteral("abc")));
+    QVERIFY(view.tokenModel()->setData(view.tokenModel()->index(2, 0), QStringLiteral("uyudu")));
+    QVERIFY(!view.tokenModel()->setData(view.tokenModel()->index(2, 0), QStringLiteral("  ")));
+    LessonModel bigger = view.lesson();
+    bigger.setTokenCount(6);
+    view.setLesson(bigger);
+    QCOMPARE(q->rowCount(), 6);
+    QCOMPARE(view.tokenModel()->rowCount(), 6);
+}
+
+void TestLessonView::editingAMatrixRecomputesTheSteps()
+{
+    LessonView view;
+    QSignalSpy changed(&view, &LessonView::lessonChanged);
+    LessonMatrixTableModel* k = view.matrixModel(LessonInput::K);
+    // k_kedi = [1,0,1,0] -> [2,0,1,0]: kedi's score with itself becomes 3·2 + 3·1 = 9.
+    QVERIFY(k->setData(k->index(0, 0), QStringLiteral("2")));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(view.lesson().step(LessonStepKind::Scores).value(0, 0), 9.0);
+    QCOMPARE(view.stepWidget()->step().value(0, 0), 9.0);
+    // The minus sign U+2212 is accepted as typed from the explanations.
+    QVERIFY(k->setData(k->index(0, 1), QStringLiteral("\u22121")));
+    QCOMPARE(view.lesson().input(LessonInput::K)(0, 1), -1.0);
+}
+
+void TestLessonView::keysStepThroughTheLesson_data()
+{
+    QTest::addColumn<QList<int>>("keys");
+    QTest::addColumn<int>("expected");
+    QTest::newRow("right") << QList<int>{Qt::Key_Right} << 1;
+    QTest::newRow("page down twice") << QList<int>{Qt::Key_PageDown, Qt::Key_PageDown} << 2;
+    QTest::newRow("right then left") << QList<int>{Qt::Key_Right, Qt::Key_Right, Qt::Key_Left} << 1;
+    QTest::newRow("page up at start stays") << QList<int>{Qt::Key_PageUp} << 0;
+    QTest::newRow("past the end stays on 5") << QList<int>(7, Qt::Key_Right) << 4;
+}
+
+void TestLessonView::keysStepThroughTheLesson()
+{
+    QFETCH(QList<int>, keys);
+    QFETCH(int, expected);
+    LessonView view;
+    view.resize(1200, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy spy(&view, &LessonView::stepChanged);
+    // Keys typed while the step itself has the focus reach the view.
+    view.stepWidget()->setFocus();
+    for (int key : keys)
+        QTest::keyClick(view.stepWidget(), Qt::Key(key));
+    QCOMPARE(view.currentStep(), expected);
+    QCOMPARE(view.stepWidget()->step().kind, LessonStepKind(expected));
+    if (expected > 0)
+        QVERIFY(!spy.isEmpty());
+}
+
+void TestLessonView::hoverExplainsTheCell_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("col");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("scores") << 0 << 0 << 1 << QStringLiteral("kedi → mindere: 3·0 + 1·1 + 3·0 + 1·1 = 2");
+    QTest::newRow("scaling") << 1 << 0 << 0 << QStringLiteral("kedi → kedi: 6 / 2 = 3");
+    QTest::newRow("softmax") << 3 << 0 << 0 << QStringLiteral("kedi → kedi: e^3 / (e^3 + e^1 + e^2) = 0.665");
+    QTest::newRow("output") << 4 << 0 << 0 << QStringLiteral("kedi → d1: 0.665·2 + 0.090·0 + 0.245·1 = 1.575");
+}
+
+void TestLessonView::hoverExplainsTheCell()
+{
+    QFETCH(int, step);
+    QFETCH(int, row);
+    QFETCH(int, col);
+    QFETCH(QString, expected);
+    LessonView view;
+    view.resize(1200, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setCurrentStep(step);
+    LessonStepWidget* widget = view.stepWidget();
+    const QPointF centre = widget->currentLayout().cellRect(row, col).center();
+    QCOMPARE(widget->hoverText(centre), expected);
+    QTest::mouseMove(widget, QPoint(2, 2)); // the pointer may already sit on the cell from a previous row
+    QTest::mouseMove(widget, centre.toPoint());
+    QTRY_COMPARE(view.hoverReadout(), expected);
+    QVERIFY(widget->hoverText(QPointF(1, 1)).isEmpty());
+}
+
+void TestLessonView::renderedStepHasTheRightColours_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("col");
+    QTest::addColumn<double>("t");
+    // Softmax: the probability itself (0.665 for kedi → kedi). Scores: the cell's place between the
+    // matrix's min and max (scores 2..12: q_mindere·k_mindere = 1 + 5 = 6, so (6 − 2) / 10 ... computed below).
+    QTest::newRow("softmax kedi kedi") << 3 << 0 << 0 << std::exp(3.0) / (std::exp(3.0) + std::exp(1.0) + std::exp(2.0));
+    QTest::newRow("softmax oturdu mindere") << 3 << 2 << 1 << std::exp(1.5) / (std::exp(3.0) + std::exp(1.5) + std::exp(2.5));
+    // Scores of the example: [[6,2,4],[2,6,2],[6,3,5]]: min 2, max 6.
+    QTest::newRow("scores kedi oturdu") << 0 << 0 << 2 << (4.0 - 2.0) / (6.0 - 2.0);
+    QTest::newRow("scores mindere kedi") << 0 << 1 << 0 << 0.0;
+}
+
+void TestLessonView::renderedStepHasTheRightColours()
+{
+    QFETCH(int, step);
+    QFETCH(int, row);
+    QFETCH(int, col);
+    QFETCH(double, t);
+    const LessonModel lesson;
+    const LessonStep& s = lesson.step(step);
+    const LessonPaintStyle style;
+    const QImage image = renderLessonStepImage(s, style, QSize(900, 600));
+    QImage probe(QSize(900, 600), QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&probe);
+    const LessonStepLayout layout = LessonStepPainter(s, style).layout(QRectF(12, 12, 900 - 24, 600 - 24), painter);
+    const QRectF cell = layout.cellRect(row, col);
+    QVERIFY(cell.width() > 20 && cell.height() > 20);
+    // Just inside the corner: away from the grid line and the number.
+    const QPoint inside = (cell.topLeft() + QPointF(4, 4)).toPoint();
+    QCOMPARE(QColor(image.pixel(inside)), QColor(colorMapColor(ColorMapKind::Viridis, t)));
+}
+
+void TestLessonView::maskedCellIsNotColoured()
+{
+    LessonModel lesson;
+    lesson.setCausal(true);
+    const LessonStep& s = lesson.step(LessonStepKind::Mask);
+    QVERIFY(!LessonStepPainter::colorParameter(s, 0, 2).has_value());
+    QCOMPARE(LessonStepPainter::cellText(s, 0, 2), QStringLiteral("\u2212\u221E"));
+    const QImage image = renderLessonStepImage(s, LessonPaintStyle{}, QSize(900, 600));
+    QImage probe(QSize(900, 600), QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&probe);
+    const QRectF cell = LessonStepPainter(s, LessonPaintStyle{}).layout(QRectF(12, 12, 876, 576), painter).cellRect(0, 2);
+    // Hatched grey: no pixel of the cell's corner area is coloured.
+    for (int dx = 3; dx < 10; ++dx)
+        for (int dy = 3; dy < 10; ++dy) {
+            const QColor c(image.pixel((cell.topLeft() + QPointF(dx, dy)).toPoint()));
+            QVERIFY(std::abs(c.red() - c.green()) < 3 && std::abs(c.green() - c.blue()) < 3);
+        }
+}
+
+void TestLessonView::exportWritesImagesAndCsv()
+{
+    LessonView view;
+    QTemporaryDir dir;
+    QStringList written;
+    QString error;
+    QVERIFY2(view.exportAll(dir.path(), &written, &error), qPrintable(error));
+    QCOMPARE(written.size(), 5 * 2 + 3); // five steps as PNG and CSV, then Q, K and V
+    const QImage png(dir.filePath(QStringLiteral("step4-softmax.png")));
+    QCOMPARE(png.size(), QSize(1000, 640));
+    QFile csv(dir.filePath(QStringLiteral("step4-softmax.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().split('\n');
+    QCOMPARE(lines.at(0), QByteArray(",kedi,mindere,oturdu"));
+    const QList<QByteArray> kedi = lines.at(1).split(',');
+    QCOMPARE(kedi.at(0), QByteArray("kedi"));
+    for (int c = 0; c < 3; ++c) // full precision: the numbers round-trip exactly
+        QCOMPARE(kedi.at(c + 1).toDouble(), view.lesson().probabilities()(0, c));
+    QVERIFY(!view.exportStepCsv(dir.filePath(QStringLiteral("missing/x.csv")), 0, &error));
+    QVERIFY(error.contains(QStringLiteral("x.csv")));
+}
+
+void TestLessonView::openInLessonReplacesTheLesson()
+{
+    LessonView view;
+    view.setCurrentStep(3);
+    Eigen::MatrixXd q = Eigen::MatrixXd::Identity(4, 2), k = q, v = q;
+    const LessonModel head = LessonModel::fromMatrices(q, k, v, {QStringLiteral("a"), QStringLiteral("b"),
+                                                                 QStringLiteral("c"), QStringLiteral("d")},
+                                                       0.5, true);
+    view.setLesson(head);
+    QCOMPARE(view.matrixModel(LessonInput::Q)->rowCount(), 4);
+    QCOMPARE(view.stepWidget()->step().rowLabels.at(3), QStringLiteral("d"));
+    QCOMPARE(view.stepWidget()->step().value(0, 1), 0.0); // causal: a does not see b
+
+    // From a head tensor: 13 tokens is more than a lesson shows; the view says so and keeps its lesson.
+    HeadTensor t(20, 1, 2);
+    for (size_t i = 0; i < t.values.size(); ++i)
+        t.values[i] = float(i % 7) * 0.25f;
+    QString error;
+    QVERIFY(!view.openHead(t, t, t, 0, 0, 13, {}, 0.5, true, &error));
+    QVERIFY(error.contains(QStringLiteral("12")));
+    QCOMPARE(view.lesson().tokenCount(), 4);
+    QVERIFY2(view.openHead(t, t, t, 0, 0, 12, {}, 0.5, true, &error), qPrintable(error));
+    QCOMPARE(view.lesson().tokenCount(), 12);
+    QCOMPARE(view.matrixModel(LessonInput::K)->rowCount(), 12);
+}
+
+// Under xvfb: ATTNSCOPE_LESSON_SCREENSHOT=/path/shot.png writes what the window looks like.
+void TestLessonView::lessonWindowScreenshot()
+{
+    LessonWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.view()->setCurrentStep(3);
+    const QByteArray path = qgetenv("ATTNSCOPE_LESSON_SCREENSHOT");
+    if (path.isEmpty())
+        return;
+    if (qEnvironmentVariableIsSet("ATTNSCOPE_LESSON_LARGE"))
+        window.view()->setLargeFonts(true);
+    LessonStepWidget* step = window.view()->stepWidget();
+    QTest::mouseMove(step, QPoint(2, 2));
+    QTest::mouseMove(step, step->currentLayout().cellRect(2, 0).center().toPoint());
+    QTest::qWait(200);
+    const QString base = QString::fromLocal8Bit(path);
+    QVERIFY(window.grab().save(base));
+    // One more picture per experiment tab: base-tab1.png, ...
+    for (QTabWidget* tabs : window.findChildren<QTabWidget*>()) {
+        if (tabs->tabText(0) != QStringLiteral("Scaling"))
+            continue;
+        for (int t = 1; t < tabs->count(); ++t) {
+            tabs->setCurrentIndex(t);
+            QTest::qWait(100);
+            QString name = base;
+            name.replace(QStringLiteral(".png"), QStringLiteral("-tab%1.png").arg(t));
+            QVERIFY(window.grab().save(name));
+        }
+        // Positions with RoPE (dials) and the projection inputs.
+        tabs->setCurrentIndex(2);
+        LessonModel rope;
+        rope.setInputMode(LessonInputMode::Projections);
+        rope.setPositions(LessonPositions::Rope, 10.0);
+        window.view()->setLesson(rope);
+        QTest::qWait(100);
+        QString name = base;
+        name.replace(QStringLiteral(".png"), QStringLiteral("-rope.png"));
+        QVERIFY(window.grab().save(name));
+    }
+}
+
+QTEST_MAIN(TestLessonView)
+#include "tst_lessonview.moc"

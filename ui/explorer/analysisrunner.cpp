@@ -1,0 +1,105 @@
+#include "explorer/analysisrunner.h"
+
+#include "attention/attentionmaps.h"
+
+#include <QDeadlineTimer>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QThread>
+
+namespace attnscope {
+
+AnalysisRunner::AnalysisRunner(QObject* parent) : QObject(parent)
+{
+    // Two threads: a cancelled job still winding down never delays the newest one.
+    m_pool.setMaxThreadCount(2);
+}
+
+AnalysisRunner::~AnalysisRunner()
+{
+    cancel();
+    m_pool.waitForDone();
+}
+
+void AnalysisRunner::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
+                              const std::optional<QString>& textB, const AnalysisOptions& options)
+{
+    return startWork([engine, textA, textB, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+        QElapsedTimer timer;
+        timer.start();
+        auto result = std::make_shared<ExplorerResult>();
+        result->textA = textA;
+        result->textB = textB;
+        result->modelName = engine->displayName();
+        result->run = engine->run(textA, textB, &cancel);
+        if (!result->run.maps || cancel.load())
+            return nullptr;
+        AnalysisOptions analysisOptions = options;
+        analysisOptions.cancel = &cancel;
+        std::optional<AttentionAnalysis> analysis = analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
+        if (!analysis)
+            return nullptr;
+        result->analysis = std::move(*analysis);
+        result->seconds = timer.nsecsElapsed() * 1e-9;
+        return result;
+    });
+}
+
+quint64 AnalysisRunner::startWork(Work work)
+{
+    cancel();
+    const quint64 job = m_tracker.startJob();
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelFlag;
+    ++m_running;
+    m_currentDelivered = false;
+    Q_EMIT started(job);
+    m_pool.start([this, job, cancelFlag, work = std::move(work)] {
+        std::shared_ptr<ExplorerResult> result;
+        QString error;
+        try {
+            result = work(*cancelFlag);
+        } catch (const std::exception& e) {
+            error = QString::fromLocal8Bit(e.what());
+        }
+        if (result)
+            result->job = job;
+        // Back to the GUI thread; the runner outlives its pool's jobs (the destructor waits for them).
+        QMetaObject::invokeMethod(this, [this, job, result, error] { deliver(job, result, error); }, Qt::QueuedConnection);
+    });
+    return job;
+}
+
+void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const QString& error)
+{
+    --m_running;
+    if (!m_tracker.isCurrent(job)) {
+        ++m_dropped;
+        return;
+    }
+    m_currentDelivered = true;
+    if (!error.isEmpty())
+        Q_EMIT failed(job, error);
+    else if (result)
+        Q_EMIT resultReady(result);
+    // else: cancelled, nothing to show
+}
+
+bool AnalysisRunner::waitForIdle(int msecs)
+{
+    QDeadlineTimer deadline(msecs);
+    while (m_running > 0 && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(2);
+    }
+    return m_running == 0;
+}
+
+} // namespace attnscope

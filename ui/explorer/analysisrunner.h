@@ -1,0 +1,55 @@
+#pragma once
+
+#include "explorer/explorerresult.h"
+#include "explorer/jobtracker.h"
+
+#include <QObject>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace attnscope {
+
+// Runs explorer jobs (model run + statistics) on worker threads. Starting a job cancels the previous
+// one (its std::atomic<bool> is raised; the runtime and the statistics poll it) and outdates it: a result
+// that arrives for an outdated job is dropped, never shown over a newer one.
+class AnalysisRunner : public QObject
+{
+    Q_OBJECT
+public:
+    using Work = std::function<std::shared_ptr<ExplorerResult>(const std::atomic<bool>& cancel)>;
+
+    explicit AnalysisRunner(QObject* parent = nullptr);
+    ~AnalysisRunner() override;
+
+    // The ordinary job: engine->run on the text, then analyzeAttention.
+    quint64 start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
+                  const std::optional<QString>& textB, const AnalysisOptions& options = {});
+    // Any work, for tests (a slow job, a failing job). The result's job id is filled in.
+    quint64 startWork(Work work);
+    void cancel();
+
+    bool isBusy() const { return m_running > 0 && !m_currentDelivered; }
+    quint64 currentJob() const { return m_tracker.current(); }
+    int droppedResults() const { return m_dropped; }
+    bool waitForIdle(int msecs); // tests and shutdown
+
+Q_SIGNALS:
+    void started(quint64 job);
+    void resultReady(std::shared_ptr<const attnscope::ExplorerResult> result);
+    void failed(quint64 job, const QString& message);
+
+private:
+    void deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const QString& error);
+
+    JobTracker m_tracker;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QThreadPool m_pool;
+    int m_running = 0;
+    int m_dropped = 0;
+    bool m_currentDelivered = true;
+};
+
+} // namespace attnscope

@@ -1,0 +1,322 @@
+#include "explorer/comparisonwidget.h"
+
+#include "attention/attentionmaps.h"
+#include "explorer/headheatmap.h"
+#include "explorer/headstatsmodel.h"
+#include "explorer/tokenalignment.h"
+#include "heatmapwidget.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace attnscope {
+
+namespace {
+// Panes are narrow: "L0 H3 · sink" instead of the model name.
+QString shortTitle(const ExplorerResult& result, int layer, int head)
+{
+    return ComparisonWidget::tr("L%1 H%2 · %3").arg(layer).arg(head).arg(headLabelDisplayName(result.analysis.at(layer, head).label));
+}
+} // namespace
+
+ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    m_modeBox = new QComboBox(this);
+    m_modeBox->addItem(tr("Heads side by side"));
+    m_modeBox->addItem(tr("Difference of two heads"));
+    m_modeBox->addItem(tr("Same head, two sentences"));
+    top->addWidget(m_modeBox);
+    top->addWidget(new QLabel(tr("Heads:"), this));
+    m_count = new QSpinBox(this);
+    m_count->setRange(2, 4);
+    top->addWidget(m_count);
+    m_selectorRow = new QHBoxLayout;
+    top->addLayout(m_selectorRow);
+    top->addStretch();
+    layout->addLayout(top);
+    auto* second = new QHBoxLayout;
+    second->addWidget(new QLabel(tr("Second sentence:"), this));
+    m_sentence = new QLineEdit(this);
+    m_sentence->setText(QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü."));
+    second->addWidget(m_sentence, 1);
+    layout->addLayout(second);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    layout->addWidget(m_note);
+    m_paneRow = new QHBoxLayout;
+    layout->addLayout(m_paneRow, 1);
+
+    m_secondRunner = new AnalysisRunner(this);
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(250);
+    connect(m_debounce, &QTimer::timeout, this, &ComparisonWidget::runSecond);
+    connect(m_sentence, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_secondRunner, &AnalysisRunner::resultReady, this, [this](std::shared_ptr<const ExplorerResult> r) {
+        m_second = std::move(r);
+        rebuildWhenVisible();
+    });
+    connect(m_modeBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) { setMode(Mode(i)); });
+    connect(m_count, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
+        rebuildSelectors();
+        rebuildPanes();
+    });
+    setMode(Mode::SideBySide);
+}
+
+void ComparisonWidget::setEngine(std::shared_ptr<const AttentionEngine> engine)
+{
+    m_engine = std::move(engine);
+    m_second.reset();
+}
+
+void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
+{
+    const bool shapeChanged = !m_result || !result || m_result->analysis.layers != result->analysis.layers ||
+                              m_result->analysis.heads != result->analysis.heads;
+    m_result = std::move(result);
+    if (shapeChanged) {
+        m_keepSelection = false;
+        rebuildSelectors();
+        m_keepSelection = true;
+    }
+    if (m_mode == Mode::TwoSentences)
+        runSecond();
+    rebuildWhenVisible();
+}
+
+void ComparisonWidget::rebuildWhenVisible()
+{
+    if (isVisible())
+        rebuildPanes();
+    else
+        m_dirty = true;
+}
+
+void ComparisonWidget::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        rebuildPanes();
+}
+
+void ComparisonWidget::setStyle(const HeatmapStyle& style)
+{
+    m_style = style;
+    for (HeatmapWidget* pane : m_panes) {
+        HeatmapStyle s = style;
+        s.showValues = pane->data().rows <= 12 && style.showValues;
+        pane->setStyle(s);
+    }
+}
+
+void ComparisonWidget::setMode(Mode mode)
+{
+    m_mode = mode;
+    if (m_modeBox->currentIndex() != int(mode))
+        m_modeBox->setCurrentIndex(int(mode));
+    m_count->setEnabled(mode == Mode::SideBySide);
+    m_sentence->setEnabled(mode == Mode::TwoSentences);
+    rebuildSelectors();
+    if (mode == Mode::TwoSentences && !m_second)
+        runSecond();
+    rebuildPanes();
+}
+
+void ComparisonWidget::setSecondSentence(const QString& text)
+{
+    m_sentence->setText(text);
+    runSecond();
+}
+
+std::vector<std::pair<int, int>> ComparisonWidget::heads() const
+{
+    std::vector<std::pair<int, int>> out;
+    if (!m_result)
+        return out;
+    for (QComboBox* box : m_selectors) {
+        const int index = std::max(0, box->currentIndex());
+        out.emplace_back(index / std::max(1, m_result->analysis.heads), index % std::max(1, m_result->analysis.heads));
+    }
+    return out;
+}
+
+void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
+{
+    if (!m_result)
+        return;
+    if (m_mode == Mode::SideBySide)
+        m_count->setValue(std::clamp(int(heads.size()), 2, 4));
+    for (size_t i = 0; i < heads.size() && i < m_selectors.size(); ++i) {
+        const QSignalBlocker blocker(m_selectors[i]);
+        m_selectors[i]->setCurrentIndex(heads[i].first * m_result->analysis.heads + heads[i].second);
+    }
+    rebuildPanes();
+}
+
+void ComparisonWidget::rebuildSelectors()
+{
+    const auto previous = m_keepSelection ? heads() : std::vector<std::pair<int, int>>{};
+    // Out of the layout at once: a deleteLater'd widget still in it would widen the window meanwhile.
+    for (QComboBox* box : m_selectors) {
+        m_selectorRow->removeWidget(box);
+        box->hide();
+        box->deleteLater();
+    }
+    m_selectors.clear();
+    if (!m_result)
+        return;
+    const int count = m_mode == Mode::SideBySide ? m_count->value() : m_mode == Mode::Difference ? 2 : 1;
+    for (int i = 0; i < count; ++i) {
+        auto* box = new QComboBox(this);
+        for (int l = 0; l < m_result->analysis.layers; ++l)
+            for (int h = 0; h < m_result->analysis.heads; ++h)
+                box->addItem(tr("L%1 H%2").arg(l).arg(h));
+        const int fallback = std::min(box->count() - 1, i);
+        const int index = size_t(i) < previous.size() ? previous[size_t(i)].first * m_result->analysis.heads + previous[size_t(i)].second
+                                                       : fallback;
+        box->setCurrentIndex(std::clamp(index, 0, box->count() - 1));
+        connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonWidget::rebuildPanes);
+        m_selectorRow->addWidget(box);
+        m_selectors.push_back(box);
+    }
+}
+
+HeatmapWidget* ComparisonWidget::addPane()
+{
+    auto* pane = new HeatmapWidget(this);
+    m_paneRow->addWidget(pane, 1);
+    m_panes.push_back(pane);
+    return pane;
+}
+
+void ComparisonWidget::runSecond()
+{
+    if (m_mode != Mode::TwoSentences || !m_engine || !m_result)
+        return;
+    m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt);
+}
+
+void ComparisonWidget::rebuildPanes()
+{
+    m_dirty = false;
+    for (HeatmapWidget* pane : m_panes) {
+        m_paneRow->removeWidget(pane);
+        pane->hide();
+        pane->deleteLater();
+    }
+    m_panes.clear();
+    m_note->clear();
+    if (!m_result || !m_result->run.maps)
+        return;
+    const auto selected = heads();
+    const int n = m_result->run.maps->queries();
+    auto styleFor = [this](const HeatmapData& d) {
+        HeatmapStyle s = m_style;
+        s.showValues = s.showValues && d.rows <= 12;
+        return s;
+    };
+    if (m_mode == Mode::SideBySide) {
+        for (const auto& [layer, head] : selected) {
+            HeatmapWidget* pane = addPane();
+            pane->setStyle(m_style);
+            showHead(*pane, m_result, layer, head);
+            if (!pane->isTiled()) {
+                HeatmapData d = pane->data();
+                d.title = shortTitle(*m_result, layer, head);
+                pane->setData(d);
+            }
+        }
+    } else if (m_mode == Mode::Difference) {
+        if (n > kDenseHeatmapLimit || selected.size() < 2) {
+            m_note->setText(tr("The difference view needs at most %1 tokens.").arg(kDenseHeatmapLimit));
+            return;
+        }
+        HeatmapData a = headHeatmap(*m_result, selected[0].first, selected[0].second);
+        HeatmapData b = headHeatmap(*m_result, selected[1].first, selected[1].second);
+        a.title = shortTitle(*m_result, selected[0].first, selected[0].second);
+        b.title = shortTitle(*m_result, selected[1].first, selected[1].second);
+        HeatmapData diff = a;
+        for (size_t i = 0; i < diff.values.size(); ++i)
+            diff.values[i] = a.values[i] - b.values[i];
+        diff.signedValues = true;
+        diff.title = tr("L%1 H%2 − L%3 H%4 (red: first head higher)")
+                         .arg(selected[0].first).arg(selected[0].second).arg(selected[1].first).arg(selected[1].second);
+        for (HeatmapData* d : {&a, &b, &diff}) {
+            HeatmapWidget* pane = addPane();
+            pane->setStyle(styleFor(*d));
+            pane->setData(*d);
+        }
+    } else {
+        if (!m_second || !m_second->run.maps) {
+            m_note->setText(tr("Computing the second sentence…"));
+            return;
+        }
+        const auto [layer, head] = selected.empty() ? std::make_pair(0, 0) : selected.front();
+        if (n > kDenseHeatmapLimit || m_second->run.maps->queries() > kDenseHeatmapLimit ||
+            layer >= m_second->run.maps->layers() || head >= m_second->run.maps->heads()) {
+            m_note->setText(tr("Both sentences must be at most %1 tokens, on the same model.").arg(kDenseHeatmapLimit));
+            return;
+        }
+        const auto pairs = alignTokens(m_result->run.labels, m_second->run.labels);
+        const HeatmapData a = headHeatmap(*m_result, layer, head), b = headHeatmap(*m_second, layer, head);
+        const int m = int(pairs.size());
+        HeatmapData alignedA, alignedB;
+        for (HeatmapData* d : {&alignedA, &alignedB}) {
+            d->rows = d->cols = m;
+            d->values.resize(size_t(m) * size_t(m));
+            d->causal = a.causal;
+        }
+        for (int i = 0; i < m; ++i) {
+            const auto [ia, ib] = pairs[size_t(i)];
+            const QString la = m_result->run.labels.value(ia), lb = m_second->run.labels.value(ib);
+            alignedA.rowLabels << la;
+            alignedB.rowLabels << lb;
+            const bool special = m_result->run.roles.isSpecial(ia);
+            alignedA.specialRows.push_back(special);
+            alignedB.specialRows.push_back(special);
+            for (int j = 0; j < m; ++j) {
+                const auto [ja, jb] = pairs[size_t(j)];
+                alignedA.values[size_t(i * m + j)] = a.value(ia, ja);
+                alignedB.values[size_t(i * m + j)] = b.value(ib, jb);
+            }
+        }
+        alignedA.colLabels = alignedA.rowLabels;
+        alignedB.colLabels = alignedB.rowLabels;
+        alignedA.specialCols = alignedA.specialRows;
+        alignedB.specialCols = alignedB.specialRows;
+        alignedA.title = tr("L%1 H%2 · sentence 1").arg(layer).arg(head);
+        alignedB.title = tr("L%1 H%2 · sentence 2").arg(layer).arg(head);
+        HeatmapData diff = alignedA;
+        for (size_t i = 0; i < diff.values.size(); ++i)
+            diff.values[i] = alignedA.values[i] - alignedB.values[i];
+        diff.signedValues = true;
+        diff.title = tr("sentence 1 − sentence 2");
+        for (int i = 0; i < m; ++i)
+            if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
+                diff.rowLabels[i] = diff.colLabels[i] = alignedA.rowLabels.at(i) + QLatin1Char('/') + alignedB.rowLabels.at(i);
+        if (m < n || m < m_second->run.maps->queries())
+            m_note->setText(tr("%1 aligned tokens shown; tokens without a partner are left out.").arg(m));
+        for (HeatmapData* d : {&alignedA, &alignedB, &diff}) {
+            HeatmapWidget* pane = addPane();
+            pane->setStyle(styleFor(*d));
+            pane->setData(*d);
+        }
+    }
+    // Synced hover and zoom: panes share cell coordinates (aligned tokens share indices).
+    for (HeatmapWidget* from : m_panes)
+        for (HeatmapWidget* to : m_panes)
+            if (from != to) {
+                connect(from, &HeatmapWidget::hoveredCellChanged, to, &HeatmapWidget::setHoverCell);
+                connect(from, &HeatmapWidget::viewChanged, to, &HeatmapWidget::setView);
+            }
+}
+
+} // namespace attnscope

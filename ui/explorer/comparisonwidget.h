@@ -1,0 +1,69 @@
+#pragma once
+
+#include "explorer/analysisrunner.h"
+#include "render/heatmapdata.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTimer;
+class QHBoxLayout;
+
+namespace attnscope {
+
+class HeatmapWidget;
+
+// Head comparison: 2–4 heads side by side (any layers) with synced hover and zoom; the difference of
+// the first two on the diverging map; or one head on two sentences with the tokens aligned.
+class ComparisonWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Mode { SideBySide, Difference, TwoSentences };
+
+    explicit ComparisonWidget(QWidget* parent = nullptr);
+
+    void setEngine(std::shared_ptr<const AttentionEngine> engine);
+    void setResult(std::shared_ptr<const ExplorerResult> result);
+    void setStyle(const HeatmapStyle& style);
+    void setMode(Mode mode);
+    void setSecondSentence(const QString& text);
+    void setHeads(const std::vector<std::pair<int, int>>& heads);
+    std::vector<std::pair<int, int>> heads() const;
+    const std::vector<HeatmapWidget*>& panes() const { return m_panes; }
+    AnalysisRunner* secondRunner() const { return m_secondRunner; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void rebuildSelectors();
+    void rebuildWhenVisible();
+    void rebuildPanes();
+    void runSecond();
+    HeatmapWidget* addPane();
+
+    std::shared_ptr<const AttentionEngine> m_engine;
+    std::shared_ptr<const ExplorerResult> m_result, m_second;
+    HeatmapStyle m_style;
+    Mode m_mode = Mode::SideBySide;
+    QComboBox* m_modeBox = nullptr;
+    QSpinBox* m_count = nullptr;
+    std::vector<QComboBox*> m_selectors;
+    QHBoxLayout* m_selectorRow = nullptr;
+    QLineEdit* m_sentence = nullptr;
+    QLabel* m_note = nullptr;
+    QHBoxLayout* m_paneRow = nullptr;
+    std::vector<HeatmapWidget*> m_panes;
+    AnalysisRunner* m_secondRunner = nullptr;
+    QTimer* m_debounce = nullptr;
+    bool m_keepSelection = true;
+    bool m_dirty = false; // panes are rebuilt when the tab is shown, not for every result in the background
+};
+
+} // namespace attnscope

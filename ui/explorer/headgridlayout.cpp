@@ -1,0 +1,95 @@
+#include "explorer/headgridlayout.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnscope {
+
+HeadGridLayout::HeadGridLayout(int layers, int heads, QRectF area, double labelWidth, double headerHeight)
+    : m_layers(std::max(0, layers)), m_heads(std::max(0, heads)), m_area(area), m_labelWidth(labelWidth),
+      m_headerHeight(headerHeight)
+{
+    if (m_layers > 0 && m_heads > 0) {
+        const double pitch = std::min((area.width() - labelWidth) / m_heads, (area.height() - headerHeight) / m_layers);
+        m_spacing = std::clamp(pitch * 0.08, 1.0, 6.0);
+        m_slot = std::max(4.0, pitch - m_spacing);
+    }
+    setOrder({});
+}
+
+QRectF HeadGridLayout::thumbnailRect(int layer, int slot) const
+{
+    const double pitch = m_slot + m_spacing;
+    return QRectF(m_area.left() + m_labelWidth + slot * pitch, m_area.top() + m_headerHeight + layer * pitch, m_slot, m_slot);
+}
+
+QRectF HeadGridLayout::layerLabelRect(int layer) const
+{
+    const QRectF first = thumbnailRect(layer, 0);
+    return QRectF(m_area.left(), first.top(), m_labelWidth - 4, first.height());
+}
+
+std::optional<std::pair<int, int>> HeadGridLayout::slotAt(QPointF point) const
+{
+    const double pitch = m_slot + m_spacing;
+    if (pitch <= 0)
+        return std::nullopt;
+    const double x = point.x() - m_area.left() - m_labelWidth, y = point.y() - m_area.top() - m_headerHeight;
+    if (x < 0 || y < 0)
+        return std::nullopt;
+    const int slot = int(x / pitch), layer = int(y / pitch);
+    if (slot >= m_heads || layer >= m_layers || !thumbnailRect(layer, slot).contains(point))
+        return std::nullopt;
+    return std::make_pair(layer, slot);
+}
+
+void HeadGridLayout::setOrder(std::vector<std::vector<int>> order)
+{
+    if (order.size() != size_t(m_layers)) {
+        order.assign(size_t(m_layers), {});
+        for (auto& row : order)
+            for (int h = 0; h < m_heads; ++h)
+                row.push_back(h);
+    }
+    m_order = std::move(order);
+}
+
+int HeadGridLayout::headAt(int layer, int slot) const
+{
+    if (layer < 0 || layer >= m_layers || slot < 0 || slot >= m_heads)
+        return -1;
+    return m_order[size_t(layer)][size_t(slot)];
+}
+
+int HeadGridLayout::slotOf(int layer, int head) const
+{
+    if (layer < 0 || layer >= m_layers)
+        return -1;
+    const auto& row = m_order[size_t(layer)];
+    const auto it = std::find(row.begin(), row.end(), head);
+    return it == row.end() ? -1 : int(it - row.begin());
+}
+
+std::pair<int, int> HeadGridLayout::moved(int layer, int head, Move move) const
+{
+    if (m_layers == 0 || m_heads == 0)
+        return {layer, head};
+    int slot = std::max(0, slotOf(layer, head));
+    switch (move) {
+    case Move::Left:
+        slot = std::max(0, slot - 1);
+        break;
+    case Move::Right:
+        slot = std::min(m_heads - 1, slot + 1);
+        break;
+    case Move::Up:
+        layer = std::max(0, layer - 1);
+        break;
+    case Move::Down:
+        layer = std::min(m_layers - 1, layer + 1);
+        break;
+    }
+    return {layer, headAt(layer, slot)};
+}
+
+} // namespace attnscope

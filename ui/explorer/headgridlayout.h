@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QRectF>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace attnscope {
+
+// Where the layer × head thumbnails sit: one row per layer, one square slot per head, a label column on
+// the left and a header row on top. Slots hold heads in an order (sorted by a metric or natural), so the
+// same head can move; selection moves by slot with the arrow keys. Plain data: tested without a window.
+class HeadGridLayout
+{
+public:
+    HeadGridLayout() = default;
+    HeadGridLayout(int layers, int heads, QRectF area, double labelWidth = 34, double headerHeight = 16);
+
+    int layers() const { return m_layers; }
+    int heads() const { return m_heads; }
+    double slotSize() const { return m_slot; }
+    QRectF thumbnailRect(int layer, int slot) const;
+    QRectF layerLabelRect(int layer) const;
+    std::optional<std::pair<int, int>> slotAt(QPointF point) const; // (layer, slot)
+
+    // order[layer][slot] = head. Default: identity.
+    void setOrder(std::vector<std::vector<int>> order);
+    int headAt(int layer, int slot) const;
+    int slotOf(int layer, int head) const;
+
+    enum class Move { Left, Right, Up, Down };
+    // The head selected after moving from (layer, head); stays inside the grid.
+    std::pair<int, int> moved(int layer, int head, Move move) const;
+
+private:
+    int m_layers = 0, m_heads = 0;
+    QRectF m_area;
+    double m_labelWidth = 0, m_headerHeight = 0, m_slot = 0, m_spacing = 0;
+    std::vector<std::vector<int>> m_order;
+};
+
+} // namespace attnscope

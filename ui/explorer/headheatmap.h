@@ -1,0 +1,23 @@
+#pragma once
+
+#include "explorer/explorerresult.h"
+#include "render/heatmapdata.h"
+
+namespace attnscope {
+
+class HeatmapWidget;
+
+// Inputs up to this many tokens are shown from a dense copy of the one head on screen; longer ones
+// through exact tiles and a pooled overview (HeatmapWidget's tiled mode).
+inline constexpr int kDenseHeatmapLimit = 512;
+
+// The labels, special flags and title of one head of a result, with no values.
+HeatmapData headFrame(const ExplorerResult& result, int layer, int head);
+// Every value of one head (dense; fine up to kDenseHeatmapLimit tokens).
+HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head);
+// The head's pooled overview from the analysis, as a block placed over the whole matrix.
+HeatmapData headOverview(const ExplorerResult& result, int layer, int head);
+// Shows one head in a widget, choosing dense or tiled by length.
+void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer, int head);
+
+} // namespace attnscope

@@ -1,0 +1,130 @@
+#include "explorer/headstatsmodel.h"
+
+#include <QCoreApplication>
+
+namespace attnscope {
+
+QString headLabelDisplayName(HeadLabel label)
+{
+    switch (label) {
+    case HeadLabel::Sink:
+        return QCoreApplication::translate("attnscope", "sink");
+    case HeadLabel::NoOp:
+        return QCoreApplication::translate("attnscope", "no-op/[SEP]");
+    case HeadLabel::PreviousToken:
+        return QCoreApplication::translate("attnscope", "previous-token");
+    case HeadLabel::NextToken:
+        return QCoreApplication::translate("attnscope", "next-token");
+    case HeadLabel::Self:
+        return QCoreApplication::translate("attnscope", "self");
+    case HeadLabel::Broad:
+        return QCoreApplication::translate("attnscope", "broad");
+    case HeadLabel::Mixed:
+        return QCoreApplication::translate("attnscope", "mixed");
+    }
+    return {};
+}
+
+QString headMetricDisplayName(HeadMetric metric)
+{
+    switch (metric) {
+    case HeadMetric::Entropy:
+        return QCoreApplication::translate("attnscope", "Entropy (nats)");
+    case HeadMetric::NormalizedEntropy:
+        return QCoreApplication::translate("attnscope", "Entropy (normalised)");
+    case HeadMetric::SinkMass:
+        return QCoreApplication::translate("attnscope", "Sink mass (first token)");
+    case HeadMetric::Sink4Mass:
+        return QCoreApplication::translate("attnscope", "Sink mass (first 4)");
+    case HeadMetric::SepMass:
+        return QCoreApplication::translate("attnscope", "[SEP] mass");
+    case HeadMetric::ClsMass:
+        return QCoreApplication::translate("attnscope", "[CLS] mass");
+    case HeadMetric::Self:
+        return QCoreApplication::translate("attnscope", "Self");
+    case HeadMetric::Previous:
+        return QCoreApplication::translate("attnscope", "Previous token");
+    case HeadMetric::Next:
+        return QCoreApplication::translate("attnscope", "Next token");
+    }
+    return {};
+}
+
+HeadStatsModel::HeadStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HeadStatsModel::setStats(std::vector<HeadStats> stats)
+{
+    beginResetModel();
+    m_stats = std::move(stats);
+    for (HeadStats& s : m_stats)
+        s.label = classifyHead(s, m_thresholds);
+    endResetModel();
+}
+
+void HeadStatsModel::setThresholds(const LabelThresholds& thresholds)
+{
+    m_thresholds = thresholds;
+    for (HeadStats& s : m_stats)
+        s.label = classifyHead(s, m_thresholds);
+    if (!m_stats.empty())
+        Q_EMIT dataChanged(index(0, LabelColumn), index(rowCount() - 1, LabelColumn));
+}
+
+HeadMetric HeadStatsModel::metricForColumn(int column)
+{
+    return allHeadMetrics()[size_t(column - FirstMetricColumn)];
+}
+
+int HeadStatsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_stats.size());
+}
+
+int HeadStatsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : FirstMetricColumn + int(allHeadMetrics().size());
+}
+
+QVariant HeadStatsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const HeadStats& s = m_stats[size_t(index.row())];
+    const int column = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return column == LabelColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
+        return {};
+    switch (column) {
+    case LayerColumn:
+        return s.layer;
+    case HeadColumn:
+        return s.head;
+    case LabelColumn:
+        return role == SortRole ? QVariant(int(s.label)) : QVariant(headLabelDisplayName(s.label));
+    default: {
+        const double value = headMetricValue(s, metricForColumn(column));
+        if (role == SortRole)
+            return value;
+        return QString::number(value, 'f', 4);
+    }
+    }
+}
+
+QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case LayerColumn:
+        return tr("Layer");
+    case HeadColumn:
+        return tr("Head");
+    case LabelColumn:
+        return tr("Label");
+    default:
+        return headMetricDisplayName(metricForColumn(section));
+    }
+}
+
+} // namespace attnscope

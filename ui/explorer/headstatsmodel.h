@@ -1,0 +1,43 @@
+#pragma once
+
+#include "stats/headstats.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace attnscope {
+
+// One row per head: layer, head, label, then every HeadMetric. Qt::DisplayRole gives text,
+// Qt::UserRole the raw number (for sorting through a QSortFilterProxyModel).
+class HeadStatsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { LayerColumn, HeadColumn, LabelColumn, FirstMetricColumn };
+    static constexpr int SortRole = Qt::UserRole;
+
+    explicit HeadStatsModel(QObject* parent = nullptr);
+
+    void setStats(std::vector<HeadStats> stats);
+    const std::vector<HeadStats>& stats() const { return m_stats; }
+    // New thresholds relabel every head in place.
+    void setThresholds(const LabelThresholds& thresholds);
+    const LabelThresholds& thresholds() const { return m_thresholds; }
+    static HeadMetric metricForColumn(int column);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<HeadStats> m_stats;
+    LabelThresholds m_thresholds;
+};
+
+// Translated display name of a label and of a metric, for tables, menus and the grid.
+QString headLabelDisplayName(HeadLabel label);
+QString headMetricDisplayName(HeadMetric metric);
+
+} // namespace attnscope

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "stats/attentionanalysis.h"
+
+#include <QRectF>
+#include <QWidget>
+
+namespace attnscope {
+
+// Per-layer chart of mean sink mass (first token) and mean [SEP] mass: two bars per layer on a fixed
+// 0..1 axis (never rescaled, so a 0.9 sink reads as 0.9). Geometry is plain and testable.
+class LayerChartGeometry
+{
+public:
+    LayerChartGeometry(QRectF plot, int layers);
+    QRectF barRect(int layer, int series, double value) const; // series 0 = sink, 1 = [SEP]
+    double yFor(double value) const;
+
+private:
+    QRectF m_plot;
+    int m_layers;
+};
+
+class LayerChartWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LayerChartWidget(QWidget* parent = nullptr);
+    void setSummaries(std::vector<LayerSummary> summaries);
+    QSize sizeHint() const override { return {360, 200}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    std::vector<LayerSummary> m_summaries;
+};
+
+} // namespace attnscope

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "explorer/attentionengine.h"
+
+namespace attnscope {
+
+// The classroom example "kedi mindere oturdu" (core/attention/workedexample.h): one head, three tokens,
+// fixed Q, K, V. The explorer opens on it when no model is available.
+class WorkedExampleEngine final : public AttentionEngine
+{
+public:
+    QString displayName() const override;
+    QString architecture() const override { return QStringLiteral("worked example, 1 layer × 1 head, d = 4"); }
+    bool supportsTextB() const override { return false; }
+    std::optional<QString> fixedText() const override { return QStringLiteral("kedi mindere oturdu"); }
+    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
+                     const std::atomic<bool>* cancel) const override;
+};
+
+} // namespace attnscope

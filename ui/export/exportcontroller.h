@@ -1,0 +1,47 @@
+#pragma once
+
+#include "export/attentionexportsource.h"
+#include "export/heatmapexporter.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QSize>
+
+#include <functional>
+
+class QWidget;
+
+namespace attnscope {
+
+// The window's File ▸ Export… commands: asks where to write (file dialog), asks before replacing an
+// existing file (message box), then writes with HeatmapExporter or, for all heads, BatchExporter
+// behind a progress dialog. The two questions are replaceable functions so tests can answer them.
+class ExportController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ExportController(QWidget* parent);
+
+    // Returns the path chosen, or "" when the user cancels. caption and suggested file name given.
+    std::function<QString(const QString& caption, const QString& suggested, bool folder)> askPath;
+    // Returns true when the user agrees to replace these existing files.
+    std::function<bool(const QStringList& existing)> confirmOverwrite;
+    // Shows an error to the user.
+    std::function<void(const QString& message)> showError;
+
+    QSize imageSize{1200, 1000};
+    double scaleFactor = 2.0; // exports are sharper than the screen by default
+
+    // Each returns true when something was written.
+    bool exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata);
+    bool exportGrid(const HeadGridData& grid, const HeatmapStyle& style, const ExportMetadata& metadata);
+    bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
+
+    static QString fileFilters();
+
+private:
+    QString chooseTarget(const QString& caption, const QString& suggested, bool& overwrite);
+    QPointer<QWidget> m_parent;
+};
+
+} // namespace attnscope

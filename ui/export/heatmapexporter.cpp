@@ -1,0 +1,379 @@
+#include "export/heatmapexporter.h"
+
+#include "io/npywriter.h"
+#include "render/headgridpainter.h"
+#include "render/heatmappainter.h"
+
+#include <QBuffer>
+#include <QDir>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+namespace attnscope {
+
+namespace {
+
+// Shortest decimal that reads back as the same float: 9 significant digits always suffice.
+QByteArray floatText(float v)
+{
+    return QByteArray::number(double(v), 'g', 9);
+}
+
+QByteArray csvField(const QString& text)
+{
+    QByteArray utf8 = text.toUtf8();
+    if (utf8.contains(',') || utf8.contains('"') || utf8.contains('\n') || utf8.contains('\r') ||
+        utf8.startsWith(' ') || utf8.endsWith(' ')) {
+        utf8.replace("\"", "\"\"");
+        return '"' + utf8 + '"';
+    }
+    return utf8;
+}
+
+QJsonArray toJsonArray(const QStringList& list)
+{
+    QJsonArray array;
+    for (const QString& s : list)
+        array.append(s);
+    return array;
+}
+
+QJsonArray matrixJson(const HeatmapData& data)
+{
+    QJsonArray rows;
+    for (int r = 0; r < data.rows; ++r) {
+        QJsonArray row;
+        for (int c = 0; c < data.cols; ++c)
+            row.append(double(data.value(r, c))); // float -> double is exact; JSON keeps the double exactly
+        rows.append(row);
+    }
+    return rows;
+}
+
+QJsonArray specialJson(const std::vector<bool>& special, int count)
+{
+    QJsonArray array;
+    for (int i = 0; i < count; ++i)
+        array.append(size_t(i) < special.size() && special[size_t(i)]);
+    return array;
+}
+
+constexpr double kMargin = 8.0;
+constexpr int kDpi = 96;
+
+} // namespace
+
+HeatmapExporter::HeatmapExporter(const HeatmapStyle& style, ExportOptions options)
+    : m_style(style), m_options(std::move(options))
+{
+}
+
+QString HeatmapExporter::legendText() const
+{
+    QString scale;
+    switch (m_style.scale) {
+    case HeatmapScale::Absolute:
+        scale = QCoreApplication::translate("attnscope", "absolute (0–1)");
+        break;
+    case HeatmapScale::RowMax:
+        scale = QCoreApplication::translate("attnscope", "divided by each row's maximum");
+        break;
+    case HeatmapScale::Log:
+        scale = QCoreApplication::translate("attnscope", "log₁₀, from 10⁻⁴ to 1");
+        break;
+    }
+    QString text = QCoreApplication::translate("attnscope", "Colour map: %1 · scale: %2 · rows: queries, columns: keys").arg(colorMapName(m_style.colorMap), scale);
+    if (m_options.metadata.discountSpecial)
+        text += QCoreApplication::translate("attnscope", " · special tokens discounted (rows renormalised without them)");
+    return text;
+}
+
+HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const
+{
+    QFont font;
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, &device);
+    const double legendHeight = metrics.height() * 1.5;
+    const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
+    return HeatmapPainter(data, m_style).layout(inner, metrics);
+}
+
+void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data) const
+{
+    QFont font = painter.font();
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, painter.device());
+    const double legendHeight = metrics.height() * 1.5;
+    const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
+    HeatmapPainter(data, m_style).paint(painter, inner);
+    painter.setFont(font);
+    painter.setPen(QColor(60, 60, 60));
+    painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(legendText(), Qt::ElideRight, inner.width()));
+}
+
+void HeatmapExporter::paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const
+{
+    QFont font = painter.font();
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, painter.device());
+    const double legendHeight = metrics.height() * 1.5;
+    const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
+    HeadGridPainter(grid, m_style).paint(painter, inner);
+    painter.setFont(font);
+    painter.setPen(QColor(60, 60, 60));
+    painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(legendText(), Qt::ElideRight, inner.width()));
+}
+
+QString HeatmapExporter::sizeError(QSize size, double scaleFactor)
+{
+    if (!(scaleFactor > 0) || scaleFactor > 16)
+        return QCoreApplication::translate("attnscope", "the scale factor must be above 0 and at most 16");
+    if (size.width() < 1 || size.height() < 1)
+        return QCoreApplication::translate("attnscope", "the size %1×%2 is empty: give a width and a height of at least 1 pixel").arg(size.width()).arg(size.height());
+    const double w = std::ceil(size.width() * scaleFactor), h = std::ceil(size.height() * scaleFactor);
+    if (w > kMaxExportSide || h > kMaxExportSide)
+        return QCoreApplication::translate("attnscope", "the size %1×%2 is too large: at most %3 pixels per side").arg(qint64(w)).arg(qint64(h)).arg(kMaxExportSide);
+    return {};
+}
+
+ExportResult HeatmapExporter::writeAtomically(const QString& path, const QByteArray& bytes, bool overwrite)
+{
+    ExportResult result;
+    const QFileInfo info(path);
+    if (info.exists() && !overwrite) {
+        result.refusedExisting = true;
+        result.error = QCoreApplication::translate("attnscope", "%1: the file exists and was not overwritten").arg(path);
+        return result;
+    }
+    if (info.isDir()) {
+        result.error = QCoreApplication::translate("attnscope", "%1: is a folder, not a file").arg(path);
+        return result;
+    }
+    if (!info.absoluteDir().exists()) {
+        result.error = QCoreApplication::translate("attnscope", "%1: the folder %2 does not exist").arg(path, info.absolutePath());
+        return result;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        result.error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)").arg(path, file.errorString());
+        return result;
+    }
+    if (file.write(bytes) != bytes.size() || !file.commit()) {
+        result.error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)").arg(path, file.errorString());
+        return result;
+    }
+    result.ok = true;
+    return result;
+}
+
+ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& path, const QString& title,
+                                          const PagePainter& paint) const
+{
+    const QSize size = m_options.size;
+    const QRectF page(0, 0, size.width(), size.height());
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    switch (format) {
+    case ExportFormat::Png: {
+        const QSize pixels(int(std::ceil(size.width() * m_options.scaleFactor)), int(std::ceil(size.height() * m_options.scaleFactor)));
+        QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+        if (image.isNull())
+            return {false, false, QCoreApplication::translate("attnscope", "%1: not enough memory for a %2×%3 image").arg(path).arg(pixels.width()).arg(pixels.height())};
+        image.setDevicePixelRatio(m_options.scaleFactor);
+        image.setDotsPerMeterX(int(std::lround(kDpi / 0.0254 * m_options.scaleFactor)));
+        image.setDotsPerMeterY(int(std::lround(kDpi / 0.0254 * m_options.scaleFactor)));
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            paint(painter, page);
+        }
+        if (!image.save(&buffer, "PNG"))
+            return {false, false, QCoreApplication::translate("attnscope", "%1: cannot encode the PNG").arg(path)};
+        break;
+    }
+    case ExportFormat::Svg: {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&buffer);
+        generator.setResolution(kDpi);
+        generator.setSize(size);
+        generator.setViewBox(page);
+        generator.setTitle(title);
+        generator.setDescription(legendText());
+        QPainter painter(&generator);
+        painter.fillRect(page, Qt::white);
+        paint(painter, page);
+        break;
+    }
+    case ExportFormat::Pdf: {
+        QPdfWriter writer(&buffer);
+        writer.setResolution(kDpi);
+        writer.setTitle(title);
+        writer.setCreator(QStringLiteral("AttnScope"));
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size.width() * 72.0 / kDpi, size.height() * 72.0 / kDpi), QPageSize::Point),
+                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        QPainter painter(&writer);
+        paint(painter, page);
+        break;
+    }
+    default:
+        return {false, false, QCoreApplication::translate("attnscope", "%1: not an image format").arg(path)};
+    }
+    buffer.close();
+    return writeAtomically(path, bytes, m_options.overwrite);
+}
+
+ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QString& path) const
+{
+    const auto format = exportFormatFromPath(path);
+    if (!format)
+        return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
+    if (!m_options.overwrite && QFileInfo::exists(path))
+        return writeAtomically(path, {}, false);
+    if (isImageFormat(*format)) {
+        if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
+            return {false, false, path + QStringLiteral(": ") + e};
+        return exportImage(*format, path, data.title,
+                           [&](QPainter& painter, const QRectF& page) { paintHeatmapPage(painter, page, data); });
+    }
+    const QByteArray bytes = *format == ExportFormat::Csv ? heatmapCsv(data)
+                           : *format == ExportFormat::Json ? heatmapJson(data)
+                                                           : heatmapNpy(data);
+    return writeAtomically(path, bytes, m_options.overwrite);
+}
+
+ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString& path) const
+{
+    const auto format = exportFormatFromPath(path);
+    if (!format)
+        return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
+    if (!m_options.overwrite && QFileInfo::exists(path))
+        return writeAtomically(path, {}, false);
+    if (isImageFormat(*format)) {
+        if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
+            return {false, false, path + QStringLiteral(": ") + e};
+        return exportImage(*format, path, grid.title,
+                           [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); });
+    }
+    const QByteArray bytes = *format == ExportFormat::Csv ? gridCsv(grid)
+                           : *format == ExportFormat::Json ? gridJson(grid)
+                                                           : gridNpy(grid);
+    return writeAtomically(path, bytes, m_options.overwrite);
+}
+
+// CSV: a header of key tokens, then one line per query: its token, then its weights.
+QByteArray HeatmapExporter::heatmapCsv(const HeatmapData& data) const
+{
+    QByteArray out = "query\\key";
+    for (int c = 0; c < data.cols; ++c)
+        out += ',' + csvField(c < data.colLabels.size() ? data.colLabels.at(c) : QString::number(data.firstCol + c));
+    out += '\n';
+    for (int r = 0; r < data.rows; ++r) {
+        out += csvField(r < data.rowLabels.size() ? data.rowLabels.at(r) : QString::number(data.firstRow + r));
+        for (int c = 0; c < data.cols; ++c)
+            out += ',' + floatText(data.value(r, c));
+        out += '\n';
+    }
+    return out;
+}
+
+QByteArray HeatmapExporter::heatmapJson(const HeatmapData& data) const
+{
+    const ExportMetadata& m = m_options.metadata;
+    QJsonObject object;
+    object.insert(QStringLiteral("model"), m.model);
+    object.insert(QStringLiteral("text"), m.text);
+    if (!m.textB.isEmpty())
+        object.insert(QStringLiteral("text_b"), m.textB);
+    object.insert(QStringLiteral("layer"), m.layer);
+    object.insert(QStringLiteral("head"), m.head);
+    object.insert(QStringLiteral("discount_special"), m.discountSpecial);
+    object.insert(QStringLiteral("causal"), data.causal);
+    object.insert(QStringLiteral("first_query"), data.firstRow);
+    object.insert(QStringLiteral("first_key"), data.firstCol);
+    object.insert(QStringLiteral("query_tokens"), toJsonArray(data.rowLabels));
+    object.insert(QStringLiteral("key_tokens"), toJsonArray(data.colLabels));
+    object.insert(QStringLiteral("special_queries"), specialJson(data.specialRows, data.rows));
+    object.insert(QStringLiteral("special_keys"), specialJson(data.specialCols, data.cols));
+    object.insert(QStringLiteral("attention"), matrixJson(data));
+    return QJsonDocument(object).toJson(QJsonDocument::Indented);
+}
+
+QByteArray HeatmapExporter::heatmapNpy(const HeatmapData& data) const
+{
+    return npyFloat32(data.values, {data.rows, data.cols});
+}
+
+// Long format, one line per cell of every head: easy to load into a data frame.
+QByteArray HeatmapExporter::gridCsv(const HeadGridData& grid) const
+{
+    QByteArray out = "layer,head,query,key,query_token,key_token,weight\n";
+    for (int l = 0; l < grid.layers; ++l) {
+        for (int h = 0; h < grid.heads; ++h) {
+            const HeatmapData& d = grid.at(l, h);
+            for (int r = 0; r < d.rows; ++r)
+                for (int c = 0; c < d.cols; ++c)
+                    out += QByteArray::number(l) + ',' + QByteArray::number(h) + ',' + QByteArray::number(d.firstRow + r) + ',' +
+                           QByteArray::number(d.firstCol + c) + ',' + csvField(d.rowLabels.value(r)) + ',' +
+                           csvField(d.colLabels.value(c)) + ',' + floatText(d.value(r, c)) + '\n';
+        }
+    }
+    return out;
+}
+
+QByteArray HeatmapExporter::gridJson(const HeadGridData& grid) const
+{
+    const ExportMetadata& m = m_options.metadata;
+    QJsonObject object;
+    object.insert(QStringLiteral("model"), m.model);
+    object.insert(QStringLiteral("text"), m.text);
+    if (!m.textB.isEmpty())
+        object.insert(QStringLiteral("text_b"), m.textB);
+    object.insert(QStringLiteral("layers"), grid.layers);
+    object.insert(QStringLiteral("heads"), grid.heads);
+    object.insert(QStringLiteral("discount_special"), m.discountSpecial);
+    if (!grid.thumbnails.empty()) {
+        object.insert(QStringLiteral("causal"), grid.thumbnails.front().causal);
+        object.insert(QStringLiteral("query_tokens"), toJsonArray(grid.thumbnails.front().rowLabels));
+        object.insert(QStringLiteral("key_tokens"), toJsonArray(grid.thumbnails.front().colLabels));
+    }
+    QJsonArray layers;
+    for (int l = 0; l < grid.layers; ++l) {
+        QJsonArray heads;
+        for (int h = 0; h < grid.heads; ++h)
+            heads.append(matrixJson(grid.at(l, h)));
+        layers.append(heads);
+    }
+    object.insert(QStringLiteral("attention"), layers); // [layer][head][query][key]
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QByteArray HeatmapExporter::gridNpy(const HeadGridData& grid) const
+{
+    if (grid.thumbnails.empty())
+        return npyFloat32({}, {grid.layers, grid.heads, 0, 0});
+    const int rows = grid.thumbnails.front().rows, cols = grid.thumbnails.front().cols;
+    std::vector<float> values;
+    values.reserve(grid.thumbnails.size() * size_t(rows) * size_t(cols));
+    for (const HeatmapData& d : grid.thumbnails)
+        values.insert(values.end(), d.values.begin(), d.values.end());
+    return npyFloat32(values, {grid.layers, grid.heads, rows, cols});
+}
+
+} // namespace attnscope

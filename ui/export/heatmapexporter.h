@@ -1,0 +1,83 @@
+#pragma once
+
+#include "export/exportformat.h"
+#include "render/headgriddata.h"
+#include "render/heatmapdata.h"
+#include "render/heatmapgeometry.h"
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+class QPainter;
+class QPaintDevice;
+class QRectF;
+
+namespace attnscope {
+
+// Where an exported matrix came from; written into JSON and used nowhere else.
+struct ExportMetadata
+{
+    QString model;
+    QString text;
+    QString textB;
+    int layer = -1; // -1: not one head (the grid)
+    int head = -1;
+    bool discountSpecial = false;
+};
+
+struct ExportOptions
+{
+    QSize size{900, 800};     // logical pixels; SVG and PDF pages are this size at 96 dpi
+    double scaleFactor = 1.0; // PNG only: device pixels per logical pixel (2 = the same picture, sharper)
+    bool overwrite = false;   // false: an existing file is left alone and the export fails
+    ExportMetadata metadata;
+};
+
+struct ExportResult
+{
+    bool ok = false;
+    bool refusedExisting = false; // the target existed and overwrite was false: nothing was written
+    QString error;                // one line naming the file and the problem
+};
+
+// Writes what a view shows to PNG, SVG or PDF through the same painters as the screen (HeatmapPainter,
+// HeadGridPainter), plus a legend line (colour map and scale); or the matrix itself as CSV, JSON or
+// float32 .npy. Every file is written atomically (QSaveFile): a failed export leaves no partial file.
+class HeatmapExporter
+{
+public:
+    HeatmapExporter(const HeatmapStyle& style, ExportOptions options);
+
+    ExportResult exportHeatmap(const HeatmapData& data, const QString& path) const;
+    ExportResult exportGrid(const HeadGridData& grid, const QString& path) const;
+
+    // The pieces, public for the GUI and tests.
+    void paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data) const;
+    // Where paintHeatmapPage puts the cells on a page of the given device (for tests and picking).
+    HeatmapGeometry heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const;
+    void paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const;
+    QString legendText() const;
+    QByteArray heatmapCsv(const HeatmapData& data) const;
+    QByteArray heatmapJson(const HeatmapData& data) const;
+    QByteArray heatmapNpy(const HeatmapData& data) const;
+    QByteArray gridCsv(const HeadGridData& grid) const;
+    QByteArray gridJson(const HeadGridData& grid) const;
+    QByteArray gridNpy(const HeadGridData& grid) const;
+
+    // Checks the size against 1..kMaxExportSide (after the scale factor); empty when fine.
+    static QString sizeError(QSize size, double scaleFactor);
+    // QSaveFile write honouring overwrite.
+    static ExportResult writeAtomically(const QString& path, const QByteArray& bytes, bool overwrite);
+
+private:
+    using PagePainter = std::function<void(QPainter&, const QRectF&)>;
+    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title, const PagePainter& paint) const;
+
+    HeatmapStyle m_style;
+    ExportOptions m_options;
+};
+
+} // namespace attnscope

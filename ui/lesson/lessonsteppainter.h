@@ -1,0 +1,69 @@
+#pragma once
+
+#include "lesson/lessonstep.h"
+#include "render/colormap.h"
+
+#include <QImage>
+#include <QRectF>
+#include <QSize>
+
+#include <optional>
+#include <utility>
+
+class QPainter;
+
+namespace attnscope {
+
+struct LessonPaintStyle
+{
+    ColorMapKind colorMap = ColorMapKind::Viridis;
+    double fontPointSize = 12.0; // the projector option raises it to 20
+    bool showTitle = true;
+    bool showFormula = true;
+};
+
+// Where the parts of a painted step sit: the cells, the labels, the title. Shared by painting,
+// hit-testing (hover) and the tests.
+struct LessonStepLayout
+{
+    QRectF title;
+    QRectF formula;
+    QRectF cells; // the whole cell block
+    double cellWidth = 0;
+    double cellHeight = 0;
+    double rowLabelWidth = 0;
+    double colLabelHeight = 0;
+    int rows = 0;
+    int cols = 0;
+
+    QRectF cellRect(int row, int col) const;
+    std::optional<std::pair<int, int>> cellAt(QPointF point) const; // (row, col)
+};
+
+// Paints one lesson step (a LessonStep: plain data) as a table of coloured cells with their numbers,
+// token labels, the title and the formula. The same code paints the widget and the PNG export.
+// Colour: probabilities map directly (0..1); other steps map their own finite range min..max to 0..1.
+// Masked cells (−∞) are hatched grey.
+class LessonStepPainter
+{
+public:
+    LessonStepPainter(const LessonStep& step, const LessonPaintStyle& style);
+
+    LessonStepLayout layout(QRectF target, QPainter& painter) const;
+    LessonStepLayout layout(QRectF target, const QFont& font, QPaintDevice* device) const;
+    void paint(QPainter& painter, QRectF target) const;
+
+    // The colour-map parameter of a cell, in [0, 1]; empty for a masked (−∞) cell.
+    static std::optional<double> colorParameter(const LessonStep& step, int row, int col);
+    // The number as printed in the cell.
+    static QString cellText(const LessonStep& step, int row, int col);
+
+private:
+    const LessonStep& m_step;
+    LessonPaintStyle m_style;
+};
+
+// A w×h image of the step on a white background: the PNG export and the CLI.
+QImage renderLessonStepImage(const LessonStep& step, const LessonPaintStyle& style, QSize size);
+
+} // namespace attnscope

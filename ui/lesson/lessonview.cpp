@@ -1,0 +1,736 @@
+#include "lesson/lessonview.h"
+
+#include "lesson/dkexperiment.h"
+#include "lesson/lessoncsv.h"
+#include "lesson/lessonhistogramwidget.h"
+#include "lesson/lessonmatrixtablemodel.h"
+#include "lesson/lessontokentablemodel.h"
+#include "lesson/lessonnumbers.h"
+#include "lesson/lessonropedialswidget.h"
+#include "lesson/lessonstepwidget.h"
+#include "lesson/multiheadlesson.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace attnscope {
+
+namespace {
+
+constexpr double kNormalPointSize = 12.0;
+constexpr double kLargePointSize = 20.0;
+
+bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        *error = QCoreApplication::translate("LessonView", "%1: cannot write the file (%2)").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+// A matrix shown with the step painter but computed outside the five steps (experiments).
+LessonStep displayStep(const QString& title, const QString& formula, const Eigen::MatrixXd& matrix,
+                       const QStringList& rowLabels, const QStringList& colLabels, bool probabilities)
+{
+    LessonStep s;
+    s.title = title;
+    s.formula = formula;
+    s.matrix = matrix;
+    s.rowLabels = rowLabels;
+    s.colLabels = colLabels;
+    s.probabilities = probabilities;
+    return s;
+}
+
+QStringList dimensionLabels(int count, int first = 0)
+{
+    QStringList labels;
+    for (int i = 0; i < count; ++i)
+        labels << QStringLiteral("d%1").arg(first + i + 1);
+    return labels;
+}
+
+QString stepFileStem(int step)
+{
+    static const char* const names[] = {"scores", "scaling", "mask", "softmax", "output"};
+    return QStringLiteral("step%1-%2").arg(step + 1).arg(QLatin1String(names[step]));
+}
+
+} // namespace
+
+LessonView::LessonView(QWidget* parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    m_tokenModel = new LessonTokenTableModel(&m_lesson, this);
+    connect(m_tokenModel, &LessonTokenTableModel::lessonEdited, this, &LessonView::lessonEdited);
+    for (int i = 0; i < kLessonInputCount; ++i) {
+        m_matrixModels[size_t(i)] = new LessonMatrixTableModel(&m_lesson, LessonInput(i), this);
+        connect(m_matrixModels[size_t(i)], &LessonMatrixTableModel::lessonEdited, this, &LessonView::lessonEdited);
+    }
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(buildInputPanel());
+    splitter->addWidget(buildStepPanel());
+    splitter->addWidget(buildExperimentPanel());
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 5);
+    splitter->setStretchFactor(2, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(splitter);
+
+    m_permutation = {2, 0, 1};
+    syncControls();
+    lessonEdited();
+    m_stepWidget->setFocus();
+}
+
+LessonView::~LessonView() = default;
+
+QWidget* LessonView::buildInputPanel()
+{
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    auto* form = new QFormLayout;
+    m_inputMode = new QComboBox;
+    m_inputMode->addItem(tr("Q, K and V directly"));
+    m_inputMode->addItem(tr("X with W_Q, W_K and W_V"));
+    form->addRow(tr("Input:"), m_inputMode);
+    m_tokenCount = new QSpinBox;
+    m_tokenCount->setRange(1, LessonModel::kMaxHeadTokens);
+    form->addRow(tr("Tokens:"), m_tokenCount);
+    layout->addLayout(form);
+
+    m_inputTabs = new QTabWidget;
+    auto* tokens = new QTableView;
+    tokens->setModel(m_tokenModel);
+    tokens->horizontalHeader()->setStretchLastSection(true);
+    m_inputTabs->addTab(tokens, tr("Tokens"));
+    for (int i = 0; i < kLessonInputCount; ++i) {
+        auto* view = new QTableView;
+        view->setModel(m_matrixModels[size_t(i)]);
+        view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        m_matrixViews[size_t(i)] = view;
+        m_inputTabs->addTab(view, lessonInputName(LessonInput(i)));
+    }
+    layout->addWidget(m_inputTabs, 1);
+    m_inputError = new QLabel;
+    m_inputError->setWordWrap(true);
+    m_inputError->setStyleSheet(QStringLiteral("color: #b00020"));
+    layout->addWidget(m_inputError);
+    auto* hint = new QLabel(tr("Double-click a number to change it; every step is recomputed at once."));
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+
+    connect(m_inputMode, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing)
+            return;
+        try {
+            m_lesson.setInputMode(index == 0 ? LessonInputMode::QueryKeyValue : LessonInputMode::Projections);
+            m_inputError->clear();
+        } catch (const std::invalid_argument& e) {
+            m_inputError->setText(QString::fromStdString(e.what()));
+        }
+        lessonEdited();
+    });
+    connect(m_tokenCount, &QSpinBox::valueChanged, this, [this](int count) {
+        if (m_syncing)
+            return;
+        m_lesson.setTokenCount(count);
+        m_permutation.clear();
+        lessonEdited();
+    });
+    return panel;
+}
+
+QWidget* LessonView::buildStepPanel()
+{
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    auto* bar = new QHBoxLayout;
+    m_previous = new QPushButton(tr("\u25C0 Previous"));
+    m_next = new QPushButton(tr("Next \u25B6"));
+    m_previous->setToolTip(tr("Previous step (Left, Page Up)"));
+    m_next->setToolTip(tr("Next step (Right, Page Down)"));
+    m_stepLabel = new QLabel;
+    m_stepLabel->setAlignment(Qt::AlignCenter);
+    bar->addWidget(m_previous);
+    bar->addWidget(m_stepLabel, 1);
+    bar->addWidget(m_next);
+    layout->addLayout(bar);
+
+    m_stepWidget = new LessonStepWidget;
+    m_stepWidget->setFocusPolicy(Qt::StrongFocus);
+    layout->addWidget(m_stepWidget, 1);
+    m_hoverLabel = new QLabel;
+    m_hoverLabel->setWordWrap(true);
+    m_hoverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hoverLabel->setMinimumHeight(48);
+    m_hoverLabel->setStyleSheet(QStringLiteral("QLabel { background: #f4f6fb; border: 1px solid #c8cfe0; padding: 6px; }"));
+    layout->addWidget(m_hoverLabel);
+
+    auto* exports = new QHBoxLayout;
+    m_largeFontsBox = new QCheckBox(tr("Large fonts (projector)"));
+    auto* image = new QPushButton(tr("Save step as image\u2026"));
+    auto* csv = new QPushButton(tr("Save matrix as CSV\u2026"));
+    auto* all = new QPushButton(tr("Save all steps\u2026"));
+    exports->addWidget(m_largeFontsBox);
+    exports->addStretch(1);
+    exports->addWidget(image);
+    exports->addWidget(csv);
+    exports->addWidget(all);
+    layout->addLayout(exports);
+
+    connect(m_previous, &QPushButton::clicked, this, &LessonView::previousStep);
+    connect(m_next, &QPushButton::clicked, this, &LessonView::nextStep);
+    connect(m_stepWidget, &LessonStepWidget::hoverChanged, this, [this](const QString& text) {
+        m_hoverLabel->setText(text.isEmpty() ? tr("Point at a cell to see how its number was computed.") : text);
+    });
+    connect(m_largeFontsBox, &QCheckBox::toggled, this, &LessonView::setLargeFonts);
+    connect(image, &QPushButton::clicked, this, &LessonView::saveStepImage);
+    connect(csv, &QPushButton::clicked, this, &LessonView::saveStepCsv);
+    connect(all, &QPushButton::clicked, this, &LessonView::saveAllSteps);
+    m_hoverLabel->setText(tr("Point at a cell to see how its number was computed."));
+    return panel;
+}
+
+QWidget* LessonView::buildExperimentPanel()
+{
+    auto* tabs = new QTabWidget;
+    tabs->addTab(buildScalingTab(), tr("Scaling"));
+    tabs->addTab(buildCausalTab(), tr("Causal mask"));
+    tabs->addTab(buildPositionsTab(), tr("Positions"));
+    tabs->addTab(buildMultiHeadTab(), tr("Multi-head"));
+    return tabs;
+}
+
+QWidget* LessonView::buildScalingTab()
+{
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    m_scaling = new QCheckBox(tr("Divide the scores by \u221Ad_k"));
+    layout->addWidget(m_scaling);
+    auto* intro = new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
+                                "with d_k. Without the scaling the softmax collapses onto one token."));
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    auto* row = new QHBoxLayout;
+    m_dkSlider = new QSlider(Qt::Horizontal);
+    m_dkSlider->setRange(4, 512);
+    m_dkSlider->setValue(64);
+    m_dkLabel = new QLabel;
+    row->addWidget(new QLabel(tr("d_k:")));
+    row->addWidget(m_dkSlider, 1);
+    row->addWidget(m_dkLabel);
+    layout->addLayout(row);
+    m_histogram = new LessonHistogramWidget;
+    layout->addWidget(m_histogram, 1);
+    m_dkResult = new QLabel;
+    m_dkResult->setWordWrap(true);
+    layout->addWidget(m_dkResult);
+    connect(m_scaling, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        LessonOptions o = m_lesson.options();
+        o.scaling = on;
+        applyOption(o);
+    });
+    connect(m_dkSlider, &QSlider::valueChanged, this, [this] { updateDkExperiment(); });
+    return tab;
+}
+
+QWidget* LessonView::buildCausalTab()
+{
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    m_causal = new QCheckBox(tr("Causal mask: a token sees only itself and the tokens before it"));
+    layout->addWidget(m_causal);
+    auto* note = new QLabel(tr("The mask puts \u2212\u221E above the diagonal; e^\u2212\u221E = 0, so each row's "
+                               "weights are shared out again among the tokens it may see and still sum to 1."));
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    m_unmaskedSoftmax = new LessonStepWidget;
+    m_maskedSoftmax = new LessonStepWidget;
+    layout->addWidget(m_unmaskedSoftmax, 1);
+    layout->addWidget(m_maskedSoftmax, 1);
+    connect(m_causal, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        LessonOptions o = m_lesson.options();
+        o.causal = on;
+        applyOption(o);
+    });
+    return tab;
+}
+
+QWidget* LessonView::buildPositionsTab()
+{
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    auto* form = new QFormLayout;
+    m_positions = new QComboBox;
+    m_positions->addItem(tr("No positions"));
+    m_positions->addItem(tr("RoPE (rotary positions)"));
+    form->addRow(tr("Positions:"), m_positions);
+    m_theta = new QDoubleSpinBox;
+    m_theta->setRange(2, 1e6);
+    m_theta->setDecimals(0);
+    m_theta->setValue(10000);
+    form->addRow(tr("RoPE base \u03B8:"), m_theta);
+    layout->addLayout(form);
+    m_permute = new QPushButton(tr("Shuffle the tokens"));
+    layout->addWidget(m_permute);
+    auto* pair = new QHBoxLayout;
+    m_originalOutput = new LessonStepWidget;
+    m_permutedOutput = new LessonStepWidget;
+    pair->addWidget(m_originalOutput);
+    pair->addWidget(m_permutedOutput);
+    layout->addLayout(pair, 1);
+    m_permutationVerdict = new QLabel;
+    m_permutationVerdict->setWordWrap(true);
+    layout->addWidget(m_permutationVerdict);
+    m_dials = new LessonRopeDialsWidget;
+    layout->addWidget(m_dials, 1);
+    auto apply = [this] {
+        if (m_syncing)
+            return;
+        LessonOptions o = m_lesson.options();
+        o.positions = m_positions->currentIndex() == 1 ? LessonPositions::Rope : LessonPositions::None;
+        o.ropeTheta = m_theta->value();
+        applyOption(o);
+    };
+    connect(m_positions, &QComboBox::currentIndexChanged, this, apply);
+    connect(m_theta, &QDoubleSpinBox::valueChanged, this, apply);
+    connect(m_permute, &QPushButton::clicked, this, [this] {
+        // Next cyclic shift: (1, 2, ..., 0), then (2, ..., 1), ...; never the identity.
+        const int n = m_lesson.tokenCount();
+        const int shift = m_permutation.empty() ? 1 : (m_permutation[0] % n) + 1;
+        m_permutation.assign(size_t(n), 0);
+        for (int i = 0; i < n; ++i)
+            m_permutation[size_t(i)] = (i + (shift % n == 0 ? 1 : shift)) % n;
+        updatePositions();
+    });
+    return tab;
+}
+
+QWidget* LessonView::buildMultiHeadTab()
+{
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    auto* form = new QFormLayout;
+    m_heads = new QComboBox;
+    for (int h : {1, 2, 4})
+        m_heads->addItem(QString::number(h), h);
+    m_heads->setCurrentIndex(1);
+    form->addRow(tr("Heads h:"), m_heads);
+    layout->addLayout(form);
+    m_multiHeadNote = new QLabel;
+    m_multiHeadNote->setWordWrap(true);
+    layout->addWidget(m_multiHeadNote);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    m_multiHeadArea = new QWidget;
+    new QGridLayout(m_multiHeadArea);
+    scroll->setWidget(m_multiHeadArea);
+    layout->addWidget(scroll, 1);
+    connect(m_heads, &QComboBox::currentIndexChanged, this, [this] { updateMultiHead(); });
+    return tab;
+}
+
+void LessonView::setLesson(const LessonModel& lesson)
+{
+    m_lesson = lesson;
+    m_permutation.clear();
+    syncControls();
+    lessonEdited();
+}
+
+bool LessonView::openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
+                          int tokenCount, const QStringList& tokens, double scale, bool causal, QString* error)
+{
+    try {
+        setLesson(LessonModel::fromHead(q, k, v, head, firstToken, tokenCount, tokens, scale, causal));
+    } catch (const std::invalid_argument& e) {
+        *error = tr("Cannot open this head in the lesson: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+LessonPaintStyle LessonView::paintStyle() const
+{
+    LessonPaintStyle style;
+    style.fontPointSize = m_largeFonts ? kLargePointSize : kNormalPointSize;
+    return style;
+}
+
+QString LessonView::hoverReadout() const
+{
+    return m_hoverLabel->text();
+}
+
+void LessonView::syncControls()
+{
+    m_syncing = true;
+    const LessonOptions& o = m_lesson.options();
+    m_inputMode->setCurrentIndex(m_lesson.inputMode() == LessonInputMode::QueryKeyValue ? 0 : 1);
+    m_tokenCount->setValue(m_lesson.tokenCount());
+    m_scaling->setChecked(o.scaling);
+    m_causal->setChecked(o.causal);
+    m_positions->setCurrentIndex(o.positions == LessonPositions::Rope ? 1 : 0);
+    m_theta->setValue(o.ropeTheta);
+    m_syncing = false;
+}
+
+void LessonView::applyOption(const LessonOptions& options)
+{
+    try {
+        m_lesson.setOptions(options);
+        m_inputError->clear();
+    } catch (const std::invalid_argument& e) {
+        m_inputError->setText(QString::fromStdString(e.what()));
+        syncControls();
+    }
+    lessonEdited();
+}
+
+void LessonView::reloadTables()
+{
+    m_tokenModel->reload();
+    for (LessonMatrixTableModel* model : m_matrixModels)
+        model->reload();
+    const bool projections = m_lesson.inputMode() == LessonInputMode::Projections;
+    for (int i = 0; i < kLessonInputCount; ++i) {
+        const LessonInput which = LessonInput(i);
+        const bool projectionInput = which == LessonInput::X || which == LessonInput::WQ || which == LessonInput::WK ||
+                                     which == LessonInput::WV;
+        m_inputTabs->setTabVisible(i + 1, projectionInput == projections);
+    }
+}
+
+void LessonView::lessonEdited()
+{
+    // Token names and shapes may have changed: the tables' headers follow the lesson.
+    if (sender() != nullptr && (qobject_cast<LessonMatrixTableModel*>(sender()) || qobject_cast<LessonTokenTableModel*>(sender()))) {
+        for (LessonMatrixTableModel* model : m_matrixModels)
+            Q_EMIT model->headerDataChanged(Qt::Vertical, 0, std::max(0, model->rowCount() - 1));
+        if (m_permutation.size() != size_t(m_lesson.tokenCount()))
+            m_permutation.clear();
+    } else {
+        reloadTables();
+    }
+    if (m_permutation.size() != size_t(m_lesson.tokenCount())) {
+        const int n = m_lesson.tokenCount();
+        m_permutation.assign(size_t(n), 0);
+        for (int i = 0; i < n; ++i)
+            m_permutation[size_t(i)] = (i + (n > 1 ? n - 1 : 0)) % n; // the last token first
+    }
+    updateStep();
+    updateDkExperiment();
+    updateCausalComparison();
+    updatePositions();
+    updateMultiHead();
+    Q_EMIT lessonChanged();
+}
+
+void LessonView::updateStep()
+{
+    const LessonStep& step = m_lesson.step(m_step);
+    m_stepWidget->setStep(step);
+    // The read-out belongs to the numbers it explained: after a change it is rebuilt on the next hover.
+    m_hoverLabel->setText(tr("Point at a cell to see how its number was computed."));
+    m_stepLabel->setText(tr("Step %1 of %2: %3").arg(m_step + 1).arg(kLessonStepCount).arg(step.title));
+    m_previous->setEnabled(m_step > 0);
+    m_next->setEnabled(m_step < kLessonStepCount - 1);
+}
+
+void LessonView::updateDkExperiment()
+{
+    const int dk = m_dkSlider->value();
+    const bool scaled = m_lesson.options().scaling;
+    m_dkLabel->setText(QString::number(dk));
+    const DkExperimentResult r = runDkExperiment(dk, scaled, 1);
+    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q\u00B7k / \u221Ad_k") : tr("Scores q\u00B7k (not scaled)"));
+    QString verdict = r.meanMaxWeight > 0.9   ? tr("the softmax has collapsed onto one token")
+                      : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
+                                              : tr("the attention stays spread over several tokens");
+    m_dkResult->setText(tr("%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 \u2014 %4.")
+                            .arg(r.keys)
+                            .arg(lessonFixed(r.scoreStdDev), lessonFixed(r.meanMaxWeight), verdict));
+}
+
+void LessonView::updateCausalComparison()
+{
+    LessonOptions o = m_lesson.options();
+    LessonModel open = m_lesson, masked = m_lesson;
+    o.causal = false;
+    open.setOptions(o);
+    o.causal = true;
+    masked.setOptions(o);
+    LessonStep a = open.step(LessonStepKind::Softmax);
+    a.title = tr("Without the mask");
+    a.formula.clear();
+    LessonStep b = masked.step(LessonStepKind::Softmax);
+    b.title = tr("With the causal mask");
+    b.formula = tr("rows renormalised over the visible tokens");
+    m_unmaskedSoftmax->setStep(a);
+    m_maskedSoftmax->setStep(b);
+}
+
+void LessonView::updatePositions()
+{
+    const int n = m_lesson.tokenCount();
+    if (m_permutation.size() != size_t(n))
+        return;
+    const LessonModel moved = m_lesson.permuted(m_permutation);
+    LessonStep original = m_lesson.step(LessonStepKind::Output);
+    original.title = tr("Output, original order");
+    original.formula.clear();
+    LessonStep shuffled = moved.step(LessonStepKind::Output);
+    shuffled.title = tr("Output, tokens shuffled");
+    shuffled.formula.clear();
+    m_originalOutput->setStep(original);
+    m_permutedOutput->setStep(shuffled);
+    double difference = 0;
+    for (int i = 0; i < n; ++i)
+        for (int c = 0; c < moved.output().cols(); ++c)
+            difference = std::max(difference,
+                                  std::abs(moved.output()(i, c) - m_lesson.output()(m_permutation[size_t(i)], c)));
+    if (difference < 1e-9)
+        m_permutationVerdict->setText(tr("Every token's output row is the same, only in another order: without "
+                                         "positions, attention does not see word order."));
+    else if (m_lesson.options().positions == LessonPositions::Rope)
+        m_permutationVerdict->setText(tr("The rows change (by up to %1): RoPE turns each query and key by its "
+                                         "position, so the scores depend on the order.")
+                                          .arg(lessonFixed(difference)));
+    else
+        m_permutationVerdict->setText(tr("The rows change (by up to %1): the causal mask depends on the order.")
+                                          .arg(lessonFixed(difference)));
+    const bool rope = m_lesson.options().positions == LessonPositions::Rope;
+    m_dials->setVisible(rope);
+    m_theta->setEnabled(rope);
+    if (rope && m_lesson.keyDimension() % 2 == 0)
+        m_dials->setAngles(lessonRopeAngles(n, m_lesson.keyDimension(), m_lesson.options().ropeTheta), m_lesson.tokens());
+}
+
+void LessonView::updateMultiHead()
+{
+    MultiHeadLesson example = MultiHeadLesson::example();
+    example.heads = m_heads->currentData().toInt();
+    example.causal = m_lesson.options().causal;
+    auto* grid = static_cast<QGridLayout*>(m_multiHeadArea->layout());
+    for (LessonStepWidget* w : m_multiHeadWidgets)
+        w->deleteLater();
+    m_multiHeadWidgets.clear();
+    MultiHeadResult r;
+    try {
+        r = example.compute();
+    } catch (const std::invalid_argument& e) {
+        m_multiHeadNote->setText(QString::fromStdString(e.what()));
+        return;
+    }
+    m_multiHeadNote->setText(tr("d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are "
+                                "columns of X\u00B7W_Q, X\u00B7W_K and X\u00B7W_V. The head outputs are "
+                                "concatenated and mixed by W_O.")
+                                 .arg(example.x.cols())
+                                 .arg(r.heads)
+                                 .arg(r.headDim));
+    const LessonPaintStyle style = paintStyle();
+    auto add = [&](const LessonStep& step, int row, int col, int span) {
+        auto* w = new LessonStepWidget;
+        LessonPaintStyle s = style;
+        s.fontPointSize = style.fontPointSize * 0.85;
+        w->setPaintStyle(s);
+        w->setStep(step);
+        w->setMinimumSize(220, 170);
+        grid->addWidget(w, row, col, 1, span);
+        m_multiHeadWidgets.push_back(w);
+    };
+    for (int h = 0; h < r.heads; ++h)
+        add(displayStep(tr("Head %1: weights").arg(h + 1), QStringLiteral("softmax(Q_%1\u00B7K_%1\u1D40 / \u221A%2)").arg(h + 1).arg(r.headDim),
+                        r.probabilities[size_t(h)], example.tokens, example.tokens, true),
+            h / 2, h % 2, 1);
+    const int next = (r.heads + 1) / 2;
+    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | \u2026 | O_h]"), r.concat, example.tokens,
+                    dimensionLabels(int(r.concat.cols())), false),
+        next, 0, 1);
+    add(displayStep(tr("Output"), QStringLiteral("concat \u00B7 W_O"), r.output, example.tokens,
+                    dimensionLabels(int(r.output.cols())), false),
+        next, 1, 1);
+}
+
+void LessonView::setCurrentStep(int step)
+{
+    step = std::clamp(step, 0, kLessonStepCount - 1);
+    if (step == m_step)
+        return;
+    m_step = step;
+    updateStep();
+    Q_EMIT stepChanged(m_step);
+}
+
+void LessonView::nextStep()
+{
+    setCurrentStep(m_step + 1);
+}
+
+void LessonView::previousStep()
+{
+    setCurrentStep(m_step - 1);
+}
+
+void LessonView::setLargeFonts(bool on)
+{
+    m_largeFonts = on;
+    if (m_largeFontsBox->isChecked() != on)
+        m_largeFontsBox->setChecked(on);
+    applyFonts();
+}
+
+void LessonView::applyFonts()
+{
+    const LessonPaintStyle style = paintStyle();
+    for (LessonStepWidget* w : {m_stepWidget, m_unmaskedSoftmax, m_maskedSoftmax, m_originalOutput, m_permutedOutput})
+        w->setPaintStyle(style);
+    m_histogram->setFontPointSize(style.fontPointSize * 0.8);
+    m_dials->setFontPointSize(style.fontPointSize * 0.8);
+    QFont big = m_hoverLabel->font();
+    big.setPointSizeF(m_largeFonts ? 18 : 12);
+    m_hoverLabel->setFont(big);
+    QFont whole = font();
+    whole.setPointSizeF(m_largeFonts ? 15 : QWidget().font().pointSizeF());
+    setFont(whole);
+    updateMultiHead();
+}
+
+void LessonView::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Right:
+    case Qt::Key_PageDown:
+        nextStep();
+        event->accept();
+        return;
+    case Qt::Key_Left:
+    case Qt::Key_PageUp:
+        previousStep();
+        event->accept();
+        return;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+QImage LessonView::renderStep(int step, QSize size) const
+{
+    return renderLessonStepImage(m_lesson.step(step), paintStyle(), size);
+}
+
+bool LessonView::exportStepImage(const QString& path, int step, QString* error) const
+{
+    const QSize size = m_largeFonts ? QSize(1600, 1000) : QSize(1000, 640);
+    const QImage image = renderStep(step, size);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
+        *error = tr("%1: cannot write the image (%2)").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool LessonView::exportStepCsv(const QString& path, int step, QString* error) const
+{
+    return writeFile(path, lessonStepCsv(m_lesson.step(step)), error);
+}
+
+bool LessonView::exportAll(const QString& directory, QStringList* written, QString* error) const
+{
+    QDir dir(directory);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        *error = tr("%1: cannot create the folder").arg(directory);
+        return false;
+    }
+    for (int s = 0; s < kLessonStepCount; ++s) {
+        const QString png = dir.absoluteFilePath(stepFileStem(s) + QStringLiteral(".png"));
+        const QString csv = dir.absoluteFilePath(stepFileStem(s) + QStringLiteral(".csv"));
+        if (!exportStepImage(png, s, error) || !exportStepCsv(csv, s, error))
+            return false;
+        *written << png << csv;
+    }
+    const bool projections = m_lesson.inputMode() == LessonInputMode::Projections;
+    for (int i = 0; i < kLessonInputCount; ++i) {
+        const LessonInput which = LessonInput(i);
+        const bool projectionInput = which == LessonInput::X || which == LessonInput::WQ || which == LessonInput::WK ||
+                                     which == LessonInput::WV;
+        if (projectionInput != projections)
+            continue;
+        const Eigen::MatrixXd& m = m_lesson.input(which);
+        const bool tokenRows = which == LessonInput::Q || which == LessonInput::K || which == LessonInput::V ||
+                               which == LessonInput::X;
+        const QString path = dir.absoluteFilePath(QStringLiteral("input-%1.csv").arg(lessonInputName(which)));
+        if (!writeFile(path, lessonMatrixCsv(m, tokenRows ? m_lesson.tokens() : dimensionLabels(int(m.rows())),
+                                             dimensionLabels(int(m.cols()))),
+                       error))
+            return false;
+        *written << path;
+    }
+    return true;
+}
+
+void LessonView::saveStepImage()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save step as image"),
+                                                      stepFileStem(m_step) + QStringLiteral(".png"),
+                                                      tr("PNG images (*.png)"));
+    QString error;
+    if (!path.isEmpty() && !exportStepImage(path, m_step, &error))
+        QMessageBox::warning(this, tr("Save step as image"), error);
+}
+
+void LessonView::saveStepCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save matrix as CSV"),
+                                                      stepFileStem(m_step) + QStringLiteral(".csv"),
+                                                      tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportStepCsv(path, m_step, &error))
+        QMessageBox::warning(this, tr("Save matrix as CSV"), error);
+}
+
+void LessonView::saveAllSteps()
+{
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Save all steps into a folder"));
+    if (directory.isEmpty())
+        return;
+    QStringList written;
+    QString error;
+    if (!exportAll(directory, &written, &error))
+        QMessageBox::warning(this, tr("Save all steps"), error);
+}
+
+} // namespace attnscope

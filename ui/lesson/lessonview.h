@@ -1,0 +1,147 @@
+#pragma once
+
+#include "lesson/lessonmodel.h"
+#include "lesson/lessonsteppainter.h"
+
+#include <QImage>
+#include <QWidget>
+
+#include <array>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace attnscope {
+
+class LessonHistogramWidget;
+class LessonMatrixTableModel;
+class LessonRopeDialsWidget;
+class LessonStepWidget;
+class LessonTokenTableModel;
+
+// Lesson mode: scaled dot-product attention step by step with real numbers, for the classroom.
+// Left: the editable inputs (token names, Q/K/V or X with W_Q/W_K/W_V). Centre: the current step with
+// its formula and numbers; hovering a cell explains it; Previous/Next, Left/Right and PageUp/PageDown
+// step through the five steps. Right: the experiments (scaling and d_k, causal mask, positions,
+// multi-head). The main window hosts it as a widget, or LessonWindow shows it on its own.
+class LessonView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LessonView(QWidget* parent = nullptr);
+    ~LessonView() override;
+
+    // "Open in lesson": replaces what the view shows (e.g. LessonModel::fromHead of a selected head).
+    void setLesson(const LessonModel& lesson);
+    // "Open in lesson" from the explorer: head `head` of a layer's Q, K (after RoPE) and V for tokens
+    // [firstToken, firstToken + tokenCount), at most 12 (see LessonModel::fromHead). Returns false and
+    // sets *error (a sentence for the user) when the range or the shapes do not fit; the view is unchanged.
+    bool openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
+                  int tokenCount, const QStringList& tokens, double scale, bool causal, QString* error);
+    const LessonModel& lesson() const { return m_lesson; }
+
+    int currentStep() const { return m_step; } // 0..4, LessonStepKind
+    bool largeFonts() const { return m_largeFonts; }
+    LessonPaintStyle paintStyle() const;
+
+    LessonStepWidget* stepWidget() const { return m_stepWidget; }
+    LessonMatrixTableModel* matrixModel(LessonInput which) const { return m_matrixModels[size_t(which)]; }
+    LessonTokenTableModel* tokenModel() const { return m_tokenModel; }
+    QString hoverReadout() const;
+
+    // Exports, written atomically (QSaveFile). They return false and set *error on failure.
+    QImage renderStep(int step, QSize size) const;
+    bool exportStepImage(const QString& path, int step, QString* error) const;
+    bool exportStepCsv(const QString& path, int step, QString* error) const;
+    // Every step as stepN-name.png and .csv, and the inputs as CSV, into a directory.
+    bool exportAll(const QString& directory, QStringList* written, QString* error) const;
+
+public Q_SLOTS:
+    void setCurrentStep(int step);
+    void nextStep();
+    void previousStep();
+    void setLargeFonts(bool on);
+    void saveStepImage();   // asks for a file
+    void saveStepCsv();     // asks for a file
+    void saveAllSteps();    // asks for a directory
+
+Q_SIGNALS:
+    void stepChanged(int step);
+    void lessonChanged();
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    QWidget* buildInputPanel();
+    QWidget* buildStepPanel();
+    QWidget* buildExperimentPanel();
+    QWidget* buildScalingTab();
+    QWidget* buildCausalTab();
+    QWidget* buildPositionsTab();
+    QWidget* buildMultiHeadTab();
+    void lessonEdited();     // after any change of the lesson: recompute what is shown
+    void reloadTables();
+    void syncControls();
+    void updateStep();
+    void updateDkExperiment();
+    void updateCausalComparison();
+    void updatePositions();
+    void updateMultiHead();
+    void applyOption(const LessonOptions& options);
+    void applyFonts();
+
+    LessonModel m_lesson;
+    int m_step = 0;
+    bool m_largeFonts = false;
+    bool m_syncing = false;
+    std::vector<int> m_permutation;
+
+    LessonTokenTableModel* m_tokenModel = nullptr;
+    std::array<LessonMatrixTableModel*, kLessonInputCount> m_matrixModels{};
+    std::array<QTableView*, kLessonInputCount> m_matrixViews{};
+    QTabWidget* m_inputTabs = nullptr;
+    QComboBox* m_inputMode = nullptr;
+    QSpinBox* m_tokenCount = nullptr;
+    QLabel* m_inputError = nullptr;
+
+    LessonStepWidget* m_stepWidget = nullptr;
+    QLabel* m_stepLabel = nullptr;
+    QLabel* m_hoverLabel = nullptr;
+    QPushButton* m_previous = nullptr;
+    QPushButton* m_next = nullptr;
+    QCheckBox* m_largeFontsBox = nullptr;
+
+    QCheckBox* m_scaling = nullptr;
+    QSlider* m_dkSlider = nullptr;
+    QLabel* m_dkLabel = nullptr;
+    QLabel* m_dkResult = nullptr;
+    LessonHistogramWidget* m_histogram = nullptr;
+
+    QCheckBox* m_causal = nullptr;
+    LessonStepWidget* m_unmaskedSoftmax = nullptr;
+    LessonStepWidget* m_maskedSoftmax = nullptr;
+
+    QComboBox* m_positions = nullptr;
+    QDoubleSpinBox* m_theta = nullptr;
+    QPushButton* m_permute = nullptr;
+    LessonStepWidget* m_originalOutput = nullptr;
+    LessonStepWidget* m_permutedOutput = nullptr;
+    QLabel* m_permutationVerdict = nullptr;
+    LessonRopeDialsWidget* m_dials = nullptr;
+
+    QComboBox* m_heads = nullptr;
+    QWidget* m_multiHeadArea = nullptr;
+    std::vector<LessonStepWidget*> m_multiHeadWidgets;
+    QLabel* m_multiHeadNote = nullptr;
+};
+
+} // namespace attnscope

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QMainWindow>
+
+namespace attnscope {
+
+class LessonView;
+
+// Lesson mode on its own: a LessonView with menus for stepping, export, large fonts and full screen (F11).
+class LessonWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit LessonWindow(QWidget* parent = nullptr);
+    LessonView* view() const { return m_view; }
+
+private:
+    LessonView* m_view = nullptr;
+};
+
+} // namespace attnscope

@@ -1,0 +1,188 @@
+#include "presenter/presentermode.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QEvent>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+
+namespace attnscope {
+
+PresenterMode::PresenterMode(QMainWindow* window) : QObject(window), m_window(window)
+{
+    m_toggle = new QAction(this);
+    m_toggle->setObjectName(QStringLiteral("presenterModeAction"));
+    m_toggle->setCheckable(true);
+    m_toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    connect(m_toggle, &QAction::toggled, this, &PresenterMode::setActive);
+
+    m_fullScreen = new QAction(this);
+    m_fullScreen->setObjectName(QStringLiteral("fullScreenAction"));
+    m_fullScreen->setCheckable(true);
+    m_fullScreen->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(m_fullScreen, &QAction::toggled, this, &PresenterMode::setFullScreen);
+
+    auto makeStep = [this](QAction*& action, const char* name, QKeySequence key, bool layer, int delta) {
+        action = new QAction(this);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(action, &QAction::triggered, this, [this, layer, delta] { step(layer, delta); });
+        m_stepActions << action;
+    };
+    // Page Down/Up are what classroom clickers send.
+    makeStep(m_nextHead, "nextHeadAction", QKeySequence(Qt::Key_PageDown), false, +1);
+    makeStep(m_previousHead, "previousHeadAction", QKeySequence(Qt::Key_PageUp), false, -1);
+    makeStep(m_nextLayer, "nextLayerAction", QKeySequence(Qt::CTRL | Qt::Key_PageDown), true, +1);
+    makeStep(m_previousLayer, "previousLayerAction", QKeySequence(Qt::CTRL | Qt::Key_PageUp), true, -1);
+    if (m_window) {
+        m_window->addAction(m_toggle);
+        m_window->addAction(m_fullScreen);
+        m_window->addActions(m_stepActions);
+    }
+
+    m_readout = new QLabel;
+    m_readout->setObjectName(QStringLiteral("presenterReadout"));
+    m_readout->setAlignment(Qt::AlignCenter);
+    m_readout->setMinimumHeight(60);
+    m_readout->setTextFormat(Qt::PlainText);
+    QFont big = m_readout->font();
+    big.setPointSizeF(28);
+    big.setBold(true);
+    m_readout->setFont(big);
+    m_dock = new QDockWidget(m_window);
+    m_dock->setObjectName(QStringLiteral("presenterReadoutDock"));
+    m_dock->setWidget(m_readout);
+    m_dock->setFeatures(QDockWidget::DockWidgetMovable);
+    if (m_window) {
+        m_window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+        m_window->installEventFilter(this);
+    }
+    m_dock->hide();
+
+    m_examples = new QMenu(m_window);
+    m_examples->setObjectName(QStringLiteral("presenterExamplesMenu"));
+    retranslate();
+}
+
+QPalette PresenterMode::highContrastPalette()
+{
+    // White on black with yellow selection: readable from the back of a lit room (WCAG contrast 21:1).
+    QPalette p;
+    const QColor black(0, 0, 0), white(255, 255, 255), yellow(255, 221, 0), grey(160, 160, 160);
+    for (QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive}) {
+        p.setColor(group, QPalette::Window, black);
+        p.setColor(group, QPalette::WindowText, white);
+        p.setColor(group, QPalette::Base, black);
+        p.setColor(group, QPalette::AlternateBase, QColor(30, 30, 30));
+        p.setColor(group, QPalette::Text, white);
+        p.setColor(group, QPalette::Button, QColor(20, 20, 20));
+        p.setColor(group, QPalette::ButtonText, white);
+        p.setColor(group, QPalette::Highlight, yellow);
+        p.setColor(group, QPalette::HighlightedText, black);
+        p.setColor(group, QPalette::ToolTipBase, yellow);
+        p.setColor(group, QPalette::ToolTipText, black);
+        p.setColor(group, QPalette::BrightText, yellow);
+        p.setColor(group, QPalette::Link, yellow);
+        p.setColor(group, QPalette::PlaceholderText, grey);
+    }
+    p.setColor(QPalette::Disabled, QPalette::WindowText, grey);
+    p.setColor(QPalette::Disabled, QPalette::Text, grey);
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, grey);
+    p.setColor(QPalette::Disabled, QPalette::Window, black);
+    p.setColor(QPalette::Disabled, QPalette::Base, black);
+    return p;
+}
+
+HeatmapStyle PresenterMode::presenterStyle(HeatmapStyle base)
+{
+    base.fontPointSize *= kFontScale;
+    base.lineWidth = std::max(2.0, base.lineWidth * 3.0);
+    base.showColorBar = true;
+    return base;
+}
+
+void PresenterMode::setActive(bool active)
+{
+    if (!m_window || active == m_active)
+        return;
+    m_active = active;
+    if (active) {
+        m_savedPalette = m_window->palette();
+        m_savedFont = m_window->font();
+        m_wasFullScreen = m_window->isFullScreen();
+        QFont font = m_savedFont;
+        font.setPointSizeF(font.pointSizeF() * kFontScale);
+        m_window->setFont(font);
+        m_window->setPalette(highContrastPalette());
+        m_dock->show();
+        setFullScreen(true);
+    } else {
+        m_window->setPalette(m_savedPalette);
+        m_window->setFont(m_savedFont);
+        m_dock->hide();
+        setFullScreen(m_wasFullScreen);
+    }
+    m_toggle->setChecked(active);
+    Q_EMIT activeChanged(active);
+}
+
+void PresenterMode::setFullScreen(bool on)
+{
+    if (!m_window)
+        return;
+    if (on && !m_window->isFullScreen())
+        m_window->showFullScreen();
+    else if (!on && m_window->isFullScreen())
+        m_window->showNormal();
+    m_fullScreen->setChecked(on);
+}
+
+void PresenterMode::showReadout(const QString& text)
+{
+    m_readout->setText(text);
+}
+
+void PresenterMode::setExamples(const QStringList& sentences)
+{
+    m_examples->clear();
+    for (const QString& sentence : sentences) {
+        QAction* action = m_examples->addAction(sentence);
+        action->setData(sentence);
+        connect(action, &QAction::triggered, this, [this, sentence] { Q_EMIT exampleChosen(sentence); });
+    }
+}
+
+void PresenterMode::step(bool layer, int delta)
+{
+    if (!m_cursor.isValid())
+        return;
+    if (layer)
+        m_cursor.stepLayer(delta);
+    else
+        m_cursor.stepHead(delta);
+    Q_EMIT headChanged(m_cursor.layer(), m_cursor.head());
+}
+
+bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::LanguageChange)
+        retranslate();
+    return QObject::eventFilter(watched, event);
+}
+
+void PresenterMode::retranslate()
+{
+    m_toggle->setText(tr("&Presenter mode"));
+    m_toggle->setToolTip(tr("Large fonts, high contrast and full screen for teaching with a projector"));
+    m_fullScreen->setText(tr("&Full screen"));
+    m_nextHead->setText(tr("Next head"));
+    m_previousHead->setText(tr("Previous head"));
+    m_nextLayer->setText(tr("Next layer"));
+    m_previousLayer->setText(tr("Previous layer"));
+    m_dock->setWindowTitle(tr("Read-out"));
+    m_examples->setTitle(tr("&Examples"));
+}
+
+} // namespace attnscope

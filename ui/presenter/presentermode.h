@@ -1,0 +1,86 @@
+#pragma once
+
+#include "presenter/headcursor.h"
+#include "render/heatmapdata.h"
+
+#include <QFont>
+#include <QObject>
+#include <QPalette>
+#include <QPointer>
+#include <QStringList>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMainWindow;
+class QMenu;
+
+namespace attnscope {
+
+// Classroom mode for a main window: large fonts, a high-contrast theme, full screen (F11), keyboard
+// stepping through heads (Page Down/Up) and layers (Ctrl+Page Down/Up), a big hover read-out docked
+// at the bottom, and the example sentences in one menu. The window keeps its own widgets and logic:
+// it connects headStepped()/layerStepped()/exampleChosen() to its selection and feeds hover text to
+// showReadout(). Turning the mode off restores the window's palette, font and screen state.
+class PresenterMode : public QObject
+{
+    Q_OBJECT
+public:
+    explicit PresenterMode(QMainWindow* window);
+
+    static constexpr double kFontScale = 1.75;
+    static QPalette highContrastPalette();
+    // The heatmap style for a projector: larger text, thicker lines, the colour bar kept.
+    static HeatmapStyle presenterStyle(HeatmapStyle base);
+
+    bool isActive() const { return m_active; }
+    QAction* toggleAction() const { return m_toggle; }         // View ▸ Presenter mode (Ctrl+Shift+P)
+    QAction* fullScreenAction() const { return m_fullScreen; } // F11, works in and out of presenter mode
+    QList<QAction*> stepActions() const { return m_stepActions; }
+    QLabel* readout() const { return m_readout; }
+    QDockWidget* readoutDock() const { return m_dock; }
+
+    // The "Examples" menu: one action per sentence; choosing one emits exampleChosen(text).
+    QMenu* examplesMenu() const { return m_examples; }
+    void setExamples(const QStringList& sentences);
+
+    // The head the keyboard steps from; the window calls it when its selection or model changes.
+    void setHeadCursor(const HeadCursor& cursor) { m_cursor = cursor; }
+    const HeadCursor& headCursor() const { return m_cursor; }
+
+public Q_SLOTS:
+    void setActive(bool active);
+    void setFullScreen(bool on);
+    void showReadout(const QString& text);
+
+Q_SIGNALS:
+    void activeChanged(bool active);
+    void headChanged(int layer, int head); // after a keyboard step
+    void exampleChosen(const QString& text);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void retranslate();
+    void step(bool layer, int delta);
+
+    QPointer<QMainWindow> m_window;
+    bool m_active = false;
+    bool m_wasFullScreen = false;
+    QPalette m_savedPalette;
+    QFont m_savedFont;
+    HeadCursor m_cursor;
+    QAction* m_toggle = nullptr;
+    QAction* m_fullScreen = nullptr;
+    QAction* m_nextHead = nullptr;
+    QAction* m_previousHead = nullptr;
+    QAction* m_nextLayer = nullptr;
+    QAction* m_previousLayer = nullptr;
+    QList<QAction*> m_stepActions;
+    QDockWidget* m_dock = nullptr;
+    QLabel* m_readout = nullptr;
+    QMenu* m_examples = nullptr;
+};
+
+} // namespace attnscope

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "render/headgriddata.h"
+
+#include <QFontMetricsF>
+#include <QImage>
+#include <QRectF>
+
+#include <optional>
+#include <utility>
+
+class QPainter;
+
+namespace attnscope {
+
+// Paints the layer × head grid: one thumbnail per head, layers down, heads across, with "L0".."H0"
+// labels, a title and a colour bar. Each thumbnail is drawn as an image of one pixel per cell scaled up
+// without smoothing, so a grid of 144 heads stays small in SVG and PDF.
+class HeadGridPainter
+{
+public:
+    HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style);
+
+    void paint(QPainter& painter, QRectF target) const;
+    // Where the thumbnail of (layer, head) goes inside target (same layout as paint()).
+    QRectF thumbnailRect(QRectF target, const QFontMetricsF& metrics, int layer, int head) const;
+    // One pixel per cell of a head's matrix in the style's colour map; masked cells light grey.
+    static QImage thumbnailImage(const HeatmapData& head, const HeatmapStyle& style);
+
+private:
+    struct Layout
+    {
+        QRectF grid;      // area of all thumbnails
+        double pitchX = 0, pitchY = 0, side = 0;
+        QRectF colorBar;
+    };
+    Layout layout(QRectF target, const QFontMetricsF& metrics) const;
+
+    const HeadGridData& m_data;
+    HeatmapStyle m_style;
+};
+
+QImage renderHeadGridImage(const HeadGridData& data, const HeatmapStyle& style, int width, int height);
+
+} // namespace attnscope

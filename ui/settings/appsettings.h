@@ -1,0 +1,56 @@
+#pragma once
+
+#include "render/colormap.h"
+#include "render/heatmapdata.h"
+
+#include <QSettings>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QMainWindow;
+
+namespace attnscope {
+
+// What AttnScope remembers between runs: last model, recent models, colour map, scale, language and
+// the window layout. A thin typed layer over QSettings (the platform's place by default, or a given
+// QSettings, e.g. an .ini file in tests), so keys and defaults live in one place.
+class AppSettings
+{
+public:
+    AppSettings();                                   // QSettings() of the application
+    explicit AppSettings(std::unique_ptr<QSettings> settings);
+
+    static constexpr int kMaxRecentModels = 8;
+
+    QString lastModel() const;
+    // Also puts the model first in the recent list.
+    void setLastModel(const QString& model);
+    QStringList recentModels() const; // most recent first, no duplicates
+    void addRecentModel(const QString& model);
+    void clearRecentModels();
+
+    ColorMapKind colorMap() const; // viridis unless set
+    void setColorMap(ColorMapKind kind);
+    HeatmapScale scale() const;    // absolute unless set
+    void setScale(HeatmapScale scale);
+
+    QString language() const;      // "en", "tr", or empty for the system's language
+    void setLanguage(const QString& code);
+
+    bool presenterMode() const;
+    void setPresenterMode(bool on);
+
+    // Geometry and dock/toolbar state of a main window, under its objectName.
+    void saveWindow(const QMainWindow& window);
+    bool restoreWindow(QMainWindow& window) const;
+
+    QSettings& settings() { return *m_settings; }
+    void sync() { m_settings->sync(); }
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace attnscope
