@@ -2,7 +2,11 @@
 
 #include "command.h"
 
+#include "model/modelcatalog.h"
+#include "model/modelerror.h"
 #include "tokenizer/tokenizer.h"
+
+#include <QFileInfo>
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -11,11 +15,17 @@
 
 namespace attnscope {
 
-// Where the tokenizer files of --model PATH are. Today PATH is a folder (or a tokenizer.json file); the model
-// catalog will later also resolve cache ids and built-in model names here.
+// Where the tokenizer files of --model PATH are: a folder or a tokenizer.json file as given, else a built-in
+// model name or a Hugging Face cache id through the model catalog (as attention and predict resolve --model).
 QString resolveTokenizerFolder(const QString& path)
 {
-    return path;
+    if (QFileInfo::exists(path))
+        return path;
+    try {
+        return ModelCatalog::resolve(path);
+    } catch (const ModelError&) {
+        return path; // Tokenizer::fromFolder reports the missing path
+    }
 }
 
 namespace {

@@ -241,7 +241,7 @@ void TestCliAttention::modelsListsCache()
     QTemporaryDir home;
     const QString snapshot = home.filePath(QStringLiteral("hub/models--acme--tiny/snapshots/abc"));
     QVERIFY(QDir().mkpath(snapshot));
-    for (const char* file : {"config.json", "model.safetensors"})
+    for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"})
         QVERIFY(QFile::copy(oracle(QStringLiteral("gpt2_s0")) + QLatin1Char('/') + QLatin1String(file),
                             snapshot + QLatin1Char('/') + QLatin1String(file)));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -272,6 +272,11 @@ void TestCliAttention::modelsListsCache()
     const Result byName = run({QStringLiteral("attention"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
                                QStringLiteral("--ids"), QStringLiteral("84,288")}, env);
     QVERIFY2(byName.exitCode == 0, byName.err.constData());
+    const Result tokenized = run({QStringLiteral("tokenize"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
+                                  QStringLiteral("--text"), QStringLiteral("The quick")}, env);
+    QVERIFY2(tokenized.exitCode == 0, tokenized.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(tokenized.out).object().value(QLatin1String("ids")).toArray(),
+             (QJsonArray{84, 288, 263}));
 }
 
 void TestCliAttention::predictNextToken()
