@@ -18,7 +18,8 @@ std::vector<float> transformedValueNorms(const AttentionCapture& capture, int la
     const int hidden = capture.hidden;
     const int kvHead = head / (capture.heads / capture.kvHeads);
     const qint64 inputs = qint64(capture.heads) * d;
-    const float* w = projection.weight.data();
+    const WeightTensor weight = projection.weight();
+    const float* w = weight.data();
     std::vector<float> norms(static_cast<size_t>(v.tokens));
     std::vector<double> f(static_cast<size_t>(hidden));
     for (int j = 0; j < v.tokens; ++j) {

@@ -113,7 +113,7 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
     model->m_config = ModelConfig::fromFile(dir.filePath(QStringLiteral("config.json")));
-    model->m_weights = WeightStore::openFolder(model->m_folder);
+    model->m_weights = std::make_shared<const WeightStore>(WeightStore::openFolder(model->m_folder));
 
     const ModelConfig& c = model->m_config;
     const QString embedding = Names::embedding(c.family);
@@ -121,15 +121,15 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     QStringList tried;
     for (const QString& prefix : Names::prefixes(c.family)) {
         tried << prefix + embedding;
-        if (model->m_weights.contains(prefix + embedding)) {
+        if (model->m_weights->contains(prefix + embedding)) {
             model->m_prefix = prefix;
             found = true;
             break;
         }
     }
     if (!found)
-        throw ModelError(model->m_weights.files().empty() ? QDir::toNativeSeparators(model->m_folder)
-                                                          : QDir::toNativeSeparators(model->m_weights.files().front()->path()),
+        throw ModelError(model->m_weights->files().empty() ? QDir::toNativeSeparators(model->m_folder)
+                                                          : QDir::toNativeSeparators(model->m_weights->files().front()->path()),
                          QStringLiteral("no %1 model weights: tensor %2 is missing").arg(c.modelType, tried.join(QStringLiteral(" / "))));
     model->validateShapes();
 
@@ -164,31 +164,31 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     info.hidden = c.hidden;
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
-    info.fileBytes = model->m_weights.totalBytes();
+    info.fileBytes = model->m_weights->totalBytes();
     return model;
 }
 
 QString TransformerModel::tensorName(const QString& baseName) const
 {
     const QString name = m_prefix + baseName;
-    if (m_weights.contains(name))
+    if (m_weights->contains(name))
         return name;
     // Checkpoints converted from TensorFlow name LayerNorm parameters gamma/beta.
     if (name.endsWith(QLatin1String("LayerNorm.weight"))) {
         QString gamma = name;
         gamma.replace(gamma.size() - 6, 6, QStringLiteral("gamma"));
-        if (m_weights.contains(gamma))
+        if (m_weights->contains(gamma))
             return gamma;
     } else if (name.endsWith(QLatin1String("LayerNorm.bias"))) {
         QString beta = name;
         beta.replace(beta.size() - 4, 4, QStringLiteral("beta"));
-        if (m_weights.contains(beta))
+        if (m_weights->contains(beta))
             return beta;
     }
     return name;
 }
 
-WeightTensor TransformerModel::tensor(const QString& baseName) const { return m_weights.load(tensorName(baseName)); }
+WeightTensor TransformerModel::tensor(const QString& baseName) const { return m_weights->load(tensorName(baseName)); }
 
 void TransformerModel::validateShapes() const
 {
@@ -278,9 +278,9 @@ void TransformerModel::validateShapes() const
         addHead(QStringLiteral("lm_head.weight"), {V, h});
         break;
     }
-    const QString firstFile = QDir::toNativeSeparators(m_weights.files().front()->path());
+    const QString firstFile = QDir::toNativeSeparators(m_weights->files().front()->path());
     for (const TensorSpec& spec : specs) {
-        const TensorInfo* info = m_weights.info(spec.name);
+        const TensorInfo* info = m_weights->info(spec.name);
         if (!info) {
             if (spec.required)
                 throw ModelError(firstFile, QStringLiteral("tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
@@ -289,10 +289,10 @@ void TransformerModel::validateShapes() const
             continue;
         }
         if (info->shape != spec.shape)
-            throw ModelError(m_weights.fileOf(spec.name), QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
+            throw ModelError(m_weights->fileOf(spec.name), QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
                                                                .arg(spec.name, info->shapeText(), shapeText(spec.shape)));
         if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 && info->dtype != TensorDtype::BF16)
-            throw ModelError(m_weights.fileOf(spec.name), QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
+            throw ModelError(m_weights->fileOf(spec.name), QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
                                                                .arg(spec.name, dtypeName(info->dtype)));
     }
 }
@@ -364,7 +364,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     auto addRows = [&](const QString& base, const std::vector<int>& rowIds) {
         const QString name = tensorName(base);
         for (int t = 0; t < n; ++t) {
-            const WeightTensor row = m_weights.loadRows(name, rowIds[size_t(t)], 1);
+            const WeightTensor row = m_weights->loadRows(name, rowIds[size_t(t)], 1);
             for (int i = 0; i < h; ++i)
                 x[size_t(t) * h + i] += row.data()[i];
         }
@@ -404,6 +404,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         attention.causal = c.isDecoder();
         attention.threads = threads;
         OutputProjection outProj;
+        outProj.store = m_weights;
         WeightTensor outBias;
 
         // Q, K, V from the (normed) residual stream.
@@ -417,7 +418,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             project("attention.self.query.", q);
             project("attention.self.key.", k);
             project("attention.self.value.", v);
-            outProj.weight = tensor(Names::bertLayer(l, "attention.output.dense.weight"));
+            outProj.tensorName = tensorName(Names::bertLayer(l, "attention.output.dense.weight"));
             outBias = tensor(Names::bertLayer(l, "attention.output.dense.bias"));
         } else if (c.family == ModelFamily::Gpt2) {
             const WeightTensor g = tensor(Names::gpt2Layer(l, "ln_1.weight"));
@@ -430,7 +431,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             ops::linear(input, n, h, fused, 0, h, q.values.data(), h, std::nullopt, threads);
             ops::linear(input, n, h, fused, h, 2 * h, k.values.data(), h, std::nullopt, threads);
             ops::linear(input, n, h, fused, 2 * h, 3 * h, v.values.data(), h, std::nullopt, threads);
-            outProj.weight = tensor(Names::gpt2Layer(l, "attn.c_proj.weight"));
+            outProj.tensorName = tensorName(Names::gpt2Layer(l, "attn.c_proj.weight"));
             outProj.inputMajor = true;
             outBias = tensor(Names::gpt2Layer(l, "attn.c_proj.bias"));
             float scale = c.scaleAttnWeights ? 1.0f / std::sqrt(float(d)) : 1.0f;
@@ -453,7 +454,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             project("self_attn.q_proj.", q);
             project("self_attn.k_proj.", k);
             project("self_attn.v_proj.", v);
-            outProj.weight = tensor(Names::llamaLayer(l, "self_attn.o_proj.weight"));
+            outProj.tensorName = tensorName(Names::llamaLayer(l, "self_attn.o_proj.weight"));
             if (c.outputBias)
                 outBias = tensor(Names::llamaLayer(l, "self_attn.o_proj.bias"));
             // RoPE applied here rather than inside the attention, so the tiled maps keep rotated Q and K.
@@ -483,7 +484,8 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         }
 
         // Output projection into the residual stream.
-        const LinearWeight o = lw(outProj.weight, outBias.isNull() ? nullptr : &outBias,
+        const WeightTensor outWeight = outProj.weight();
+        const LinearWeight o = lw(outWeight, outBias.isNull() ? nullptr : &outBias,
                                   outProj.inputMajor ? WeightLayout::InOut : WeightLayout::OutIn);
         ops::linear(context.values.data(), n, o, projected.data(), std::nullopt, threads);
         addInPlace(x, projected);
@@ -584,7 +586,7 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids, c
     QString biasName;
     const bool bert = c.family == ModelFamily::Bert;
     if (bert) {
-        if (!m_weights.contains(QStringLiteral("cls.predictions.transform.dense.weight")))
+        if (!m_weights->contains(QStringLiteral("cls.predictions.transform.dense.weight")))
             throw ModelError(where, QStringLiteral("this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict"));
         if (positions.empty())
             for (size_t i = 0; i < ids.size(); ++i)
@@ -592,16 +594,16 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids, c
                     positions.push_back(int(i));
         if (positions.empty())
             throw ModelError(where, QStringLiteral("the input has no [MASK] token to predict"));
-        outputName = !c.tieWordEmbeddings && m_weights.contains(QStringLiteral("cls.predictions.decoder.weight"))
+        outputName = !c.tieWordEmbeddings && m_weights->contains(QStringLiteral("cls.predictions.decoder.weight"))
                          ? QStringLiteral("cls.predictions.decoder.weight")
                          : tensorName(Names::embedding(c.family));
-        biasName = m_weights.contains(QStringLiteral("cls.predictions.bias")) ? QStringLiteral("cls.predictions.bias")
+        biasName = m_weights->contains(QStringLiteral("cls.predictions.bias")) ? QStringLiteral("cls.predictions.bias")
                                                                                : QStringLiteral("cls.predictions.decoder.bias");
     } else {
         positions = {int(ids.size()) - 1};
         if (c.tieWordEmbeddings)
             outputName = tensorName(Names::embedding(c.family));
-        else if (m_weights.contains(QStringLiteral("lm_head.weight")))
+        else if (m_weights->contains(QStringLiteral("lm_head.weight")))
             outputName = QStringLiteral("lm_head.weight");
         else
             throw ModelError(where, QStringLiteral("no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head"));
@@ -616,24 +618,24 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids, c
     for (int r = 0; r < m; ++r)
         std::copy_n(x.data() + size_t(positions[size_t(r)]) * h, h, rows.data() + size_t(r) * h);
     if (bert) { // cls.predictions.transform: dense, activation, LayerNorm
-        const WeightTensor w = m_weights.load(QStringLiteral("cls.predictions.transform.dense.weight"));
-        const WeightTensor b = m_weights.load(QStringLiteral("cls.predictions.transform.dense.bias"));
+        const WeightTensor w = m_weights->load(QStringLiteral("cls.predictions.transform.dense.weight"));
+        const WeightTensor b = m_weights->load(QStringLiteral("cls.predictions.transform.dense.bias"));
         std::vector<float> t(rows.size());
         LinearWeight lw{w.data(), b.data(), h, h, WeightLayout::OutIn};
         ops::linear(rows.data(), m, lw, t.data(), c.activation, threads);
-        const WeightTensor g = m_weights.load(QStringLiteral("cls.predictions.transform.LayerNorm.weight"));
-        const WeightTensor beta = m_weights.load(QStringLiteral("cls.predictions.transform.LayerNorm.bias"));
+        const WeightTensor g = m_weights->load(QStringLiteral("cls.predictions.transform.LayerNorm.weight"));
+        const WeightTensor beta = m_weights->load(QStringLiteral("cls.predictions.transform.LayerNorm.bias"));
         ops::layerNorm(t.data(), rows.data(), m, h, g.data(), beta.data(), c.normEps, threads);
     }
 
     // Logits [m, V], scored in row chunks of the output embedding so a BF16 vocabulary is never converted whole.
     const int V = c.vocabSize;
     std::vector<float> logits(size_t(m) * V);
-    const WeightTensor bias = bert && m_weights.contains(biasName) ? m_weights.load(biasName) : WeightTensor();
+    const WeightTensor bias = bert && m_weights->contains(biasName) ? m_weights->load(biasName) : WeightTensor();
     const int chunk = 8192;
     for (int v0 = 0; v0 < V; v0 += chunk) {
         const int count = std::min(chunk, V - v0);
-        const WeightTensor e = m_weights.loadRows(outputName, v0, count);
+        const WeightTensor e = m_weights->loadRows(outputName, v0, count);
         LinearWeight lw{e.data(), bias.isNull() ? nullptr : bias.data() + v0, h, count, WeightLayout::OutIn};
         ops::linear(rows.data(), m, h, lw, 0, count, logits.data() + v0, V, std::nullopt, threads);
     }

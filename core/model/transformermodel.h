@@ -98,7 +98,7 @@ private:
     QString m_folder;
     ModelConfig m_config;
     ModelInfo m_info;
-    WeightStore m_weights;
+    std::shared_ptr<const WeightStore> m_weights;
     QString m_prefix; // "bert.", "transformer.", "model." or "" (bare names)
     int m_maskTokenId = -1;
     std::vector<QString> m_vocabulary; // id -> text; empty when the folder has none

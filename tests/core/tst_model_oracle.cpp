@@ -63,6 +63,7 @@ private Q_SLOTS:
     void llamaFamilyVariants();
     void normWeightedAttentionMatchesDirect_data();
     void normWeightedAttentionMatchesDirect();
+    void captureOutlivesModel();
     void predictions();
     void cancelStopsTheRun();
 };
@@ -351,6 +352,7 @@ void TestModelOracle::normWeightedAttentionMatchesDirect()
     const std::vector<float> p = c.maps->matrix(layer, head);
     const int n = c.tokens(), d = c.headDim, hidden = c.hidden, inputs = c.heads * c.headDim;
     const OutputProjection& o = c.outputProjections[size_t(layer)];
+    const WeightTensor w = o.weight();
     const HeadTensor& v = c.values[size_t(layer)];
     const int kvHead = head / (c.heads / c.kvHeads);
     double worst = 0;
@@ -363,7 +365,7 @@ void TestModelOracle::normWeightedAttentionMatchesDirect()
             for (int out = 0; out < hidden; ++out) {
                 double y = 0;
                 for (int in = 0; in < inputs; ++in)
-                    y += (o.inputMajor ? o.weight.data()[size_t(in) * hidden + out] : o.weight.data()[size_t(out) * inputs + in]) *
+                    y += (o.inputMajor ? w.data()[size_t(in) * hidden + out] : w.data()[size_t(out) * inputs + in]) *
                          concatenated[size_t(in)];
                 sum += y * y;
             }
@@ -374,6 +376,17 @@ void TestModelOracle::normWeightedAttentionMatchesDirect()
     // Causal models: nothing above the diagonal.
     if (c.causal)
         QCOMPARE(norms[size_t(n - 1)], 0.0f);
+}
+
+// The UI keeps captures after the model is closed or replaced: the capture keeps the mapped weights alive.
+void TestModelOracle::captureOutlivesModel()
+{
+    auto model = TransformerModel::open(oracleFolder(QStringLiteral("bert_s1")));
+    const AttentionCapture c = model->run(oracleInputIds(QStringLiteral("bert_s1")), {});
+    const std::vector<float> before = normWeightedAttention(c, 1, 3);
+    model.reset();
+    QCOMPARE(normWeightedAttention(c, 1, 3), before);
+    QCOMPARE(c.outputProjections[0].weight().shape(), (std::vector<qint64>{32, 32}));
 }
 
 void TestModelOracle::predictions()
