@@ -467,20 +467,17 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
         // Attention: P for display, O for the next layer.
         HeadTensor context;
-        if (dense || !capture) {
-            FullAttentionResult r = dense ? attentionFull(q, k, v, attention) : FullAttentionResult{};
-            if (!dense) { // not capturing and long: never n×n
-                TiledAttentionResult t = attentionTiled(q, k, v, attention);
-                context = std::move(t.output);
-            } else {
-                context = std::move(r.output);
-                if (capture)
-                    denseMaps->appendLayer(std::move(r.probabilities));
-            }
+        if (dense) {
+            FullAttentionResult r = attentionFull(q, k, v, attention);
+            context = std::move(r.output);
+            if (capture)
+                denseMaps->appendLayer(std::move(r.probabilities));
         } else {
+            // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
             TiledAttentionResult t = attentionTiled(q, k, v, attention);
             context = std::move(t.output);
-            tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
+            if (capture)
+                tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
         }
 
         // Output projection into the residual stream.
