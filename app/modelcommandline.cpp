@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
-
 #include <charconv>
 
 namespace attnscope {
@@ -19,7 +18,9 @@ bool parseIdList(const QString& text, std::vector<int>* ids, QString* error)
         bool ok = false;
         const int id = part.trimmed().toInt(&ok);
         if (!ok || id < 0) {
-            *error = QStringLiteral("--ids: '%1' is not a non-negative integer (expected e.g. --ids 101,2023,102)").arg(part.trimmed());
+            *error =
+                QStringLiteral("--ids: '%1' is not a non-negative integer (expected e.g. --ids 101,2023,102)")
+                    .arg(part.trimmed());
             return false;
         }
         ids->push_back(id);
@@ -37,18 +38,15 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
     ModelInput input;
     if (parser.isSet(QStringLiteral("ids"))) {
         QString error;
-        if (!parseIdList(parser.value(QStringLiteral("ids")), &input.ids, &error))
-            throw ModelError(error);
+        if (!parseIdList(parser.value(QStringLiteral("ids")), &input.ids, &error)) throw ModelError(error);
         for (int id : input.ids)
             input.tokens << model.tokenText(id);
         return input;
     }
     const Tokenizer* tokenizer = model.tokenizer();
-    if (!tokenizer)
-        throw ModelError(model.tokenizerError());
+    if (!tokenizer) throw ModelError(model.tokenizerError());
     std::optional<QString> textB;
-    if (parser.isSet(QStringLiteral("text-b")))
-        textB = parser.value(QStringLiteral("text-b"));
+    if (parser.isSet(QStringLiteral("text-b"))) textB = parser.value(QStringLiteral("text-b"));
     Encoding encoding;
     try {
         encoding = tokenizer->encode(parser.value(QStringLiteral("text")), textB, true);

@@ -18,11 +18,10 @@
 #include <QJsonObject>
 #include <QStringList>
 #include <QTemporaryDir>
-
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <cstdint>
 #include <vector>
 
 using namespace attnscope;
@@ -30,7 +29,8 @@ using namespace attnscope::bench;
 
 namespace {
 
-constexpr int kLayers = 12, kHidden = 768, kHeads = 12, kIntermediate = 3072, kVocab = 30522, kPositions = 512;
+constexpr int kLayers = 12, kHidden = 768, kHeads = 12, kIntermediate = 3072, kVocab = 30522,
+              kPositions = 512;
 
 struct Spec
 {
@@ -51,7 +51,8 @@ std::vector<Spec> bertBaseTensors()
     };
     for (int l = 0; l < kLayers; ++l) {
         const QString p = QStringLiteral("bert.encoder.layer.%1.").arg(l);
-        for (const char* m : {"attention.self.query.", "attention.self.key.", "attention.self.value.", "attention.output.dense."}) {
+        for (const char* m : {"attention.self.query.", "attention.self.key.", "attention.self.value.",
+                              "attention.output.dense."}) {
             specs.push_back({p + QLatin1String(m) + QLatin1String("weight"), {h, h}, 0.06f});
             specs.push_back({p + QLatin1String(m) + QLatin1String("bias"), {h}, 0.01f});
         }
@@ -83,15 +84,15 @@ qint64 writeModel(const QString& folder)
         }
         header.insert(s.name, QJsonObject{{QStringLiteral("dtype"), QStringLiteral("F32")},
                                           {QStringLiteral("shape"), shape},
-                                          {QStringLiteral("data_offsets"), QJsonArray{double(offset), double(offset + 4 * count)}}});
+                                          {QStringLiteral("data_offsets"),
+                                           QJsonArray{double(offset), double(offset + 4 * count)}}});
         offset += 4 * count;
     }
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
     while (json.size() % 8)
         json += ' ';
     QFile file(folder + QStringLiteral("/model.safetensors"));
-    if (!file.open(QIODevice::WriteOnly))
-        return -1;
+    if (!file.open(QIODevice::WriteOnly)) return -1;
     QByteArray length(8, '\0');
     for (int i = 0; i < 8; ++i)
         length[i] = char((quint64(json.size()) >> (8 * i)) & 0xff);
@@ -162,11 +163,9 @@ int main(int argc, char** argv)
             folder = args[++i];
     }
     QTemporaryDir temporary;
-    if (folder.isEmpty())
-        folder = temporary.filePath(QStringLiteral("bert-base-random"));
+    if (folder.isEmpty()) folder = temporary.filePath(QStringLiteral("bert-base-random"));
     qint64 weightBytes = QFileInfo(folder + QStringLiteral("/model.safetensors")).size();
-    if (weightBytes <= 0)
-        weightBytes = writeModel(folder);
+    if (weightBytes <= 0) weightBytes = writeModel(folder);
     if (weightBytes <= 0) {
         std::fprintf(stderr, "bench_model: cannot write the model into %s\n", qPrintable(folder));
         return 1;
@@ -175,7 +174,8 @@ int main(int argc, char** argv)
 
     try {
         const double openSeconds = medianSeconds([&] { TransformerModel::open(folder); }, reps);
-        std::printf("{\"bench\":\"model_open\",\"model\":\"bert-base (random F32)\",\"weights_mib\":%.1f,\"median_s\":%.5f}\n",
+        std::printf("{\"bench\":\"model_open\",\"model\":\"bert-base (random "
+                    "F32)\",\"weights_mib\":%.1f,\"median_s\":%.5f}\n",
                     weightsMiB, openSeconds);
         std::fflush(stdout);
         const auto model = TransformerModel::open(folder);
@@ -199,10 +199,12 @@ int main(int argc, char** argv)
                 reps);
             std::sort(cpuSeconds.begin(), cpuSeconds.end());
             const double cpuMedian = cpuSeconds[cpuSeconds.size() / 2];
-            std::printf("{\"bench\":\"bert_base_forward_all_attentions\",\"tokens\":%d,\"threads\":%d,\"reps\":%d,"
-                        "\"median_s\":%.4f,\"median_cpu_s\":%.4f,\"peak_rss_mib\":%.1f,\"weights_mib\":%.1f,\"peak_over_weights\":%.3f,\"check\":%.4g}\n",
-                        n, threads > 0 ? threads : defaultThreadCount(), reps, seconds, cpuMedian, peakResidentMemoryMiB(), weightsMiB,
-                        peakResidentMemoryMiB() / weightsMiB, probabilitySum);
+            std::printf(
+                "{\"bench\":\"bert_base_forward_all_attentions\",\"tokens\":%d,\"threads\":%d,\"reps\":%d,"
+                "\"median_s\":%.4f,\"median_cpu_s\":%.4f,\"peak_rss_mib\":%.1f,\"weights_mib\":%.1f,\"peak_"
+                "over_weights\":%.3f,\"check\":%.4g}\n",
+                n, threads > 0 ? threads : defaultThreadCount(), reps, seconds, cpuMedian,
+                peakResidentMemoryMiB(), weightsMiB, peakResidentMemoryMiB() / weightsMiB, probabilitySum);
             std::fflush(stdout);
         }
     } catch (const std::exception& e) {

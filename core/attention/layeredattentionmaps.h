@@ -11,7 +11,8 @@ namespace attnscope {
 class LayeredAttentionMaps final : public AttentionMaps
 {
 public:
-    LayeredAttentionMaps(int heads, int queries, int keys) : m_heads(heads), m_queries(queries), m_keys(keys) {}
+    LayeredAttentionMaps(int heads, int queries, int keys) : m_heads(heads), m_queries(queries), m_keys(keys)
+    {}
 
     // Throws std::invalid_argument when the size is not heads × queries × keys.
     void appendLayer(std::vector<float> probabilities);

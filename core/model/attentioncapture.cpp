@@ -29,7 +29,8 @@ std::vector<float> transformedValueNorms(const AttentionCapture& capture, int la
             const qint64 input = qint64(head) * d + c;
             for (int o = 0; o < hidden; ++o) {
                 // W_O element (out o, in `input`), in whichever order it is stored.
-                const float wo = projection.inputMajor ? w[input * hidden + o] : w[qint64(o) * inputs + input];
+                const float wo =
+                    projection.inputMajor ? w[input * hidden + o] : w[qint64(o) * inputs + input];
                 f[size_t(o)] += double(wo) * double(vj[c]);
             }
         }

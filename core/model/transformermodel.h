@@ -21,7 +21,6 @@
 
 #include <QString>
 #include <QVector>
-
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -32,9 +31,9 @@ class Tokenizer;
 
 struct RunOptions
 {
-    int threads = 0;                         // 0 = all cores
+    int threads = 0;                           // 0 = all cores
     const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
-    int denseLimit = 1024;                   // up to this many tokens P is stored dense, above it tiled
+    int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
 };
 
 struct PredictedToken
@@ -74,13 +73,15 @@ public:
     // The forward pass with attention capture. typeIds: BERT segment ids (empty = all 0), ignored by
     // decoders. Throws ModelError for ids outside the vocabulary or more tokens than max positions,
     // OperationCancelled when options.cancel turns true.
-    AttentionCapture run(const std::vector<int>& ids, const std::vector<int>& typeIds, const RunOptions& options = {}) const;
+    AttentionCapture run(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                         const RunOptions& options = {}) const;
 
     // Top-k of the model's own head: BERT's masked-LM head at every [MASK] position (positions given in
     // maskPositions, or every id == maskTokenId() when empty); decoders' LM head for the token after the
     // last one. Throws ModelError when the folder has no such head or the input has no mask.
-    std::vector<Prediction> predict(const std::vector<int>& ids, const std::vector<int>& typeIds, int topK = 5,
-                                    const RunOptions& options = {}, std::vector<int> maskPositions = {}) const;
+    std::vector<Prediction> predict(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                                    int topK = 5, const RunOptions& options = {},
+                                    std::vector<int> maskPositions = {}) const;
 
     // Validates ids/typeIds the way run() does; throws ModelError.
     void checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const;
@@ -89,8 +90,8 @@ private:
     TransformerModel() = default;
     struct Forward;
     struct Names;
-    std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds, const RunOptions& options,
-                               AttentionCapture* capture) const;
+    std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                               const RunOptions& options, AttentionCapture* capture) const;
     void validateShapes() const;
     QString tensorName(const QString& baseName) const;
     WeightTensor tensor(const QString& baseName) const;

@@ -11,14 +11,16 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 
 using namespace attnscope;
 
 namespace {
 
-QString oracle(const QString& name) { return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + name; }
+QString oracle(const QString& name)
+{
+    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + name;
+}
 
 QJsonObject caseJson(const QString& name)
 {
@@ -42,14 +44,15 @@ struct Result
     QByteArray err;
 };
 
-Result run(const QStringList& arguments, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+Result run(const QStringList& arguments,
+           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
     process.waitForFinished(60000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-            process.readAllStandardError()};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
 } // namespace
@@ -81,8 +84,8 @@ void TestCliAttention::jsonMatchesOracle()
 {
     QFETCH(QString, caseName);
     const QJsonObject c = caseJson(caseName);
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName), QStringLiteral("--ids"),
-                          idList(c.value(QLatin1String("input_ids")).toArray())});
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName),
+                          QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray())});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QJsonParseError parseError;
     const QJsonObject json = QJsonDocument::fromJson(r.out, &parseError).object();
@@ -112,27 +115,33 @@ void TestCliAttention::jsonMatchesOracle()
 void TestCliAttention::textMatchesOracle()
 {
     const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s1")),
-                          QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
+    const Result r =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s1")),
+             QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject json = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
     QCOMPARE(json.value(QLatin1String("tokens")).toArray(), c.value(QLatin1String("tokens")).toArray());
-    const NpyArray expected = readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
-    const QJsonArray lastRow = json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
+    const NpyArray expected =
+        readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+    const QJsonArray lastRow =
+        json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
     for (int k = 0; k < 11; ++k)
-        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <= 1e-5);
+        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <=
+                1e-5);
     // A model folder without tokenizer files says so.
-    const Result noTokenizer = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s0")),
-                                    QStringLiteral("--text"), QStringLiteral("hello")});
+    const Result noTokenizer =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s0")),
+             QStringLiteral("--text"), QStringLiteral("hello")});
     QCOMPARE(noTokenizer.exitCode, 1);
     QVERIFY2(noTokenizer.err.contains("no tokenizer files"), noTokenizer.err.constData());
 }
 
 void TestCliAttention::maskPrediction()
 {
-    const Result r = run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("bert_s0")),
-                          QStringLiteral("--text"), QStringLiteral("the quick [MASK] fox"), QStringLiteral("--json")});
+    const Result r =
+        run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("bert_s0")),
+             QStringLiteral("--text"), QStringLiteral("the quick [MASK] fox"), QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonArray predictions = QJsonDocument::fromJson(r.out).array();
     QCOMPARE(predictions.size(), 1);
@@ -146,16 +155,18 @@ void TestCliAttention::npySubset()
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("a.npy"));
     const QJsonObject c = caseJson(QStringLiteral("llama_s1"));
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s1")),
-                          QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray()),
-                          QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--head"), QStringLiteral("2"),
-                          QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
+    const Result r =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s1")),
+             QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray()),
+             QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--head"), QStringLiteral("2"),
+             QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(r.out.isEmpty());
     const NpyArray a = readNpyFile(out);
     QCOMPARE(a.type, NpyArray::Type::Float32);
     QCOMPARE(a.shape, (std::vector<qint64>{1, 1, 12, 12}));
-    const NpyArray expected = readNpyFile(oracle(QStringLiteral("llama_s1")) + QStringLiteral("/attentions.npy"));
+    const NpyArray expected =
+        readNpyFile(oracle(QStringLiteral("llama_s1")) + QStringLiteral("/attentions.npy"));
     const size_t offset = (size_t(1) * 4 + 2) * 144;
     for (size_t i = 0; i < 144; ++i)
         QVERIFY(std::abs(a.values[i] - expected.values[offset + i]) <= 1e-5);
@@ -169,8 +180,13 @@ void TestCliAttention::outFileIsNotOverwritten()
     QVERIFY(existing.open(QIODevice::WriteOnly));
     existing.write("keep me");
     existing.close();
-    const QStringList arguments{QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
-                                QStringLiteral("--ids"), QStringLiteral("1,2,3"), QStringLiteral("--out"), out};
+    const QStringList arguments{QStringLiteral("attention"),
+                                QStringLiteral("--model"),
+                                oracle(QStringLiteral("gpt2_s0")),
+                                QStringLiteral("--ids"),
+                                QStringLiteral("1,2,3"),
+                                QStringLiteral("--out"),
+                                out};
     const Result refused = run(arguments);
     QCOMPARE(refused.exitCode, 1);
     QVERIFY(refused.err.contains("already exists"));
@@ -198,25 +214,33 @@ void TestCliAttention::errors_data()
     };
     QTest::newRow("no model") << args({"--ids", "1"}) << 2 << "--model is required";
     QTest::newRow("no input") << (args({"--model"}) << bert) << 2 << "exactly one of --text or --ids";
-    QTest::newRow("both inputs") << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1")
-                                                       << QStringLiteral("--text") << QStringLiteral("hi"))
+    QTest::newRow("both inputs") << (args({"--model"})
+                                     << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                                     << QStringLiteral("--text") << QStringLiteral("hi"))
                                  << 2 << "exactly one of --text or --ids";
-    QTest::newRow("bad ids") << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1,x"))
+    QTest::newRow("bad ids") << (args({"--model"})
+                                 << bert << QStringLiteral("--ids") << QStringLiteral("1,x"))
                              << 1 << "'x' is not a non-negative integer";
-    QTest::newRow("id outside vocabulary") << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("2,500"))
-                                           << 1 << "token id 500 at position 1 is outside the vocabulary";
-    QTest::newRow("bad format") << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1")
-                                                      << QStringLiteral("--format") << QStringLiteral("xml"))
+    QTest::newRow("id outside vocabulary")
+        << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("2,500")) << 1
+        << "token id 500 at position 1 is outside the vocabulary";
+    QTest::newRow("bad format") << (args({"--model"})
+                                    << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                                    << QStringLiteral("--format") << QStringLiteral("xml"))
                                 << 2 << "--format must be json or npy";
-    QTest::newRow("bad backend") << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1")
-                                                       << QStringLiteral("--backend") << QStringLiteral("tpu"))
+    QTest::newRow("bad backend") << (args({"--model"})
+                                     << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                                     << QStringLiteral("--backend") << QStringLiteral("tpu"))
                                  << 2 << "--backend tpu is not supported";
-    QTest::newRow("layer out of range") << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1")
-                                                              << QStringLiteral("--layer") << QStringLiteral("2"))
-                                        << 2 << "--layer 2 is outside 0..1";
-    QTest::newRow("missing model") << args({"--model", "/nonexistent/model", "--ids", "1"}) << 1 << "/nonexistent/model: no such model folder";
+    QTest::newRow("layer out of range")
+        << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                              << QStringLiteral("--layer") << QStringLiteral("2"))
+        << 2 << "--layer 2 is outside 0..1";
+    QTest::newRow("missing model") << args({"--model", "/nonexistent/model", "--ids", "1"}) << 1
+                                   << "/nonexistent/model: no such model folder";
     QTest::newRow("text longer than max positions")
-        << (args({"--model"}) << bert << QStringLiteral("--text") << QStringLiteral("the quick brown fox ").repeated(20))
+        << (args({"--model"}) << bert << QStringLiteral("--text")
+                              << QStringLiteral("the quick brown fox ").repeated(20))
         << 1 << "82 tokens are more than the 64 positions this model takes";
     QTest::newRow("unknown option") << args({"--bogus"}) << 2 << "bogus";
 }
@@ -258,8 +282,7 @@ void TestCliAttention::modelsListsCache()
             seenCache = true;
         else
             QVERIFY2(!seenCache, "built-in models come first");
-        if (m.value(QLatin1String("name")).toString() == QLatin1String("acme/tiny"))
-            tiny = m;
+        if (m.value(QLatin1String("name")).toString() == QLatin1String("acme/tiny")) tiny = m;
     }
     QCOMPARE(tiny.value(QLatin1String("architecture")).toString(), QStringLiteral("gpt2"));
     QCOMPARE(tiny.value(QLatin1String("kind")).toString(), QStringLiteral("decoder"));
@@ -267,13 +290,18 @@ void TestCliAttention::modelsListsCache()
     QCOMPARE(tiny.value(QLatin1String("heads")).toInt(), 4);
     QCOMPARE(tiny.value(QLatin1String("builtin")).toBool(), false);
     QCOMPARE(tiny.value(QLatin1String("path")).toString(), QDir(snapshot).absolutePath());
-    QCOMPARE(qint64(tiny.value(QLatin1String("size")).toDouble()), QFileInfo(snapshot + QStringLiteral("/model.safetensors")).size());
+    QCOMPARE(qint64(tiny.value(QLatin1String("size")).toDouble()),
+             QFileInfo(snapshot + QStringLiteral("/model.safetensors")).size());
     // The listed name is accepted by --model.
-    const Result byName = run({QStringLiteral("attention"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
-                               QStringLiteral("--ids"), QStringLiteral("84,288")}, env);
+    const Result byName =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
+             QStringLiteral("--ids"), QStringLiteral("84,288")},
+            env);
     QVERIFY2(byName.exitCode == 0, byName.err.constData());
-    const Result tokenized = run({QStringLiteral("tokenize"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
-                                  QStringLiteral("--text"), QStringLiteral("The quick")}, env);
+    const Result tokenized =
+        run({QStringLiteral("tokenize"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
+             QStringLiteral("--text"), QStringLiteral("The quick")},
+            env);
     QVERIFY2(tokenized.exitCode == 0, tokenized.err.constData());
     QCOMPARE(QJsonDocument::fromJson(tokenized.out).object().value(QLatin1String("ids")).toArray(),
              (QJsonArray{84, 288, 263}));
@@ -281,8 +309,10 @@ void TestCliAttention::modelsListsCache()
 
 void TestCliAttention::predictNextToken()
 {
-    const Result r = run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
-                          QStringLiteral("--ids"), QStringLiteral("84,288,263"), QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("3")});
+    const Result r =
+        run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
+             QStringLiteral("--ids"), QStringLiteral("84,288,263"), QStringLiteral("--json"),
+             QStringLiteral("--top"), QStringLiteral("3")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonArray predictions = QJsonDocument::fromJson(r.out).array();
     QCOMPARE(predictions.size(), 1);

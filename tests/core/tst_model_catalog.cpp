@@ -43,9 +43,12 @@ void TestModelCatalog::initTestCase()
     qputenv("HF_HUB_CACHE", QByteArray());
     qputenv("HF_HOME", m_home.filePath(QStringLiteral("hf")).toUtf8());
     m_hub = m_home.filePath(QStringLiteral("hf/hub"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s1")), m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc"));
-    copyModel(oracleFolder(QStringLiteral("llama_s0")), m_hub + QStringLiteral("/models--tiny-llama/snapshots/old"));
-    copyModel(oracleFolder(QStringLiteral("bert_s0")), m_hub + QStringLiteral("/models--tiny-llama/snapshots/new"));
+    copyModel(oracleFolder(QStringLiteral("gpt2_s1")),
+              m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc"));
+    copyModel(oracleFolder(QStringLiteral("llama_s0")),
+              m_hub + QStringLiteral("/models--tiny-llama/snapshots/old"));
+    copyModel(oracleFolder(QStringLiteral("bert_s0")),
+              m_hub + QStringLiteral("/models--tiny-llama/snapshots/new"));
     QDir().mkpath(m_hub + QStringLiteral("/models--tiny-llama/refs"));
     QFile ref(m_hub + QStringLiteral("/models--tiny-llama/refs/main"));
     QVERIFY(ref.open(QIODevice::WriteOnly));
@@ -55,7 +58,8 @@ void TestModelCatalog::initTestCase()
     QDir().mkpath(m_hub + QStringLiteral("/datasets--something/snapshots/x"));
 
     m_resources = m_home.filePath(QStringLiteral("resources"));
-    copyModel(oracleFolder(QStringLiteral("bert_s1")), m_resources + QStringLiteral("/models/tiny-bert-test"));
+    copyModel(oracleFolder(QStringLiteral("bert_s1")),
+              m_resources + QStringLiteral("/models/tiny-bert-test"));
     QFile about(m_resources + QStringLiteral("/models/tiny-bert-test/attnscope.json"));
     QVERIFY(about.open(QIODevice::WriteOnly));
     about.write(R"({"description": "A test encoder"})");
@@ -74,7 +78,9 @@ void TestModelCatalog::huggingFaceCache()
     QCOMPARE(gpt2.kind, QStringLiteral("decoder"));
     QCOMPARE(gpt2.layers, 2);
     QCOMPARE(gpt2.heads, 4);
-    QCOMPARE(gpt2.fileBytes, QFileInfo(m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc/model.safetensors")).size());
+    QCOMPARE(
+        gpt2.fileBytes,
+        QFileInfo(m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc/model.safetensors")).size());
     QVERIFY(!gpt2.builtin);
     const ModelInfo& llama = models[1];
     QCOMPARE(llama.name, QStringLiteral("tiny-llama"));
