@@ -114,7 +114,7 @@ int runLesson(const QStringList& arguments)
 }
 
 const CommandRegistration registration(Command{QStringLiteral("lesson"),
-                                               QStringLiteral("render one step of the attention lesson (PNG/CSV)"),
+                                               QStringLiteral("Render one step of the attention lesson as text, PNG or CSV"),
                                                true, &runLesson});
 
 } // namespace

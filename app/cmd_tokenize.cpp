@@ -6,26 +6,21 @@
 #include "model/modelerror.h"
 #include "tokenizer/tokenizer.h"
 
-#include <QFileInfo>
-
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 namespace attnscope {
 
-// Where the tokenizer files of --model PATH are: a folder or a tokenizer.json file as given, else a built-in
-// model name or a Hugging Face cache id through the model catalog (as attention and predict resolve --model).
+// Where the tokenizer files of --model PATH are: an existing folder (or tokenizer.json file) as given, else what
+// the model catalog makes of it (a built-in model's name, a Hugging Face cache id). Throws ModelError.
 QString resolveTokenizerFolder(const QString& path)
 {
     if (QFileInfo::exists(path))
         return path;
-    try {
-        return ModelCatalog::resolve(path);
-    } catch (const ModelError&) {
-        return path; // Tokenizer::fromFolder reports the missing path
-    }
+    return ModelCatalog::resolve(path);
 }
 
 namespace {
@@ -42,7 +37,8 @@ int runTokenize(const QStringList& arguments)
         "tokenizers reports them; tokens added by the template ([CLS], [SEP], <s>) have [0,0]."));
     parser.addHelpOption();
     const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("Model folder holding tokenizer.json or legacy vocabulary files."),
+                                         QStringLiteral("Model folder holding tokenizer.json or legacy vocabulary files, a built-in "
+                                                                        "model's name or a Hugging Face cache id."),
                                          QStringLiteral("PATH"));
     const QCommandLineOption textOption(QStringLiteral("text"), QStringLiteral("The text to tokenize."),
                                         QStringLiteral("T"));
@@ -86,6 +82,9 @@ int runTokenize(const QStringList& arguments)
         return 0;
     } catch (const TokenizerError& e) {
         printError(QString::fromStdString(e.what()));
+        return 1;
+    } catch (const ModelError& e) {
+        printError(e.message());
         return 1;
     }
 }

@@ -43,6 +43,9 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
             input.tokens << model.tokenText(id);
         return input;
     }
+    // --text (and --text-b) through the folder's tokenizer (loaded by TransformerModel::open):
+    // tokenizer.json, else vocab.txt or vocab.json + merges.txt; the template's special tokens ([CLS] A [SEP]
+    // B [SEP], <s>) are added.
     const Tokenizer* tokenizer = model.tokenizer();
     if (!tokenizer) throw ModelError(model.tokenizerError());
     std::optional<QString> textB;

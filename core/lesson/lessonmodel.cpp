@@ -353,7 +353,7 @@ void LessonModel::rotate(Eigen::MatrixXd& x) const
 
 void LessonModel::recompute()
 {
-    auto tr = [](const char* text) { return QCoreApplication::translate("LessonModel", text); };
+    auto tr = [](const char* text) { return QCoreApplication::translate("attnscope::LessonModel", text); };
     if (m_mode == LessonInputMode::Projections) {
         const Eigen::MatrixXd& x = input(LessonInput::X);
         m_q = x * input(LessonInput::WQ);
@@ -393,7 +393,7 @@ void LessonModel::recompute()
 
     // 1. Scores.
     LessonStep& scores = prepare(LessonStepKind::Scores, tr("1. Scores"), n);
-    scores.formula = QStringLiteral("S = Q") + kDot + QStringLiteral("K\u1D40");
+    scores.formula = QStringLiteral("S = Q") + kDot + QStringLiteral("Kᵀ");
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             double sum = 0;
@@ -413,7 +413,7 @@ void LessonModel::recompute()
     if (!m_options.scaling)
         scaled.formula = tr("S, not scaled (scaling is off)");
     else if (byRoot)
-        scaled.formula = QStringLiteral("S / \u221Ad_k = S / ") + lessonNumber(root);
+        scaled.formula = QStringLiteral("S / √d_k = S / ") + lessonNumber(root);
     else
         scaled.formula = QStringLiteral("S ") + kDot + QStringLiteral(" ") + lessonNumber(factor) + QLatin1Char(' ') +
                          tr("(the head's scale)");
@@ -436,16 +436,20 @@ void LessonModel::recompute()
     // 3. Mask.
     LessonStep& masked = prepare(LessonStepKind::Mask, tr("3. Mask"), n);
     masked.formula = m_options.causal
-                         ? tr("S' + M, M = \u2212\u221E above the diagonal")
+                         ? tr("S' + M, M = −∞ above the diagonal")
                          : tr("S' (no mask: every token sees every token)");
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             const bool hidden = m_options.causal && j > i;
             masked.matrix(i, j) = hidden ? kMinusInfinity : scaled.matrix(i, j);
+            if (hidden) {
+                masked.masked.resize(size_t(n) * size_t(n), false);
+                masked.masked[size_t(i) * size_t(n) + size_t(j)] = true;
+            }
             QString text;
             if (hidden)
                 text = lessonNumber(kMinusInfinity) + QLatin1Char(' ') +
-                       tr("(\u201C%1\u201D comes after \u201C%2\u201D: masked)").arg(m_tokens[j], m_tokens[i]);
+                       tr("(“%1” comes after “%2”: masked)").arg(m_tokens[j], m_tokens[i]);
             else
                 text = lessonNumber(scaled.matrix(i, j)) + QLatin1Char(' ') +
                        (m_options.causal ? tr("(visible)") : tr("(no mask)"));
@@ -455,7 +459,8 @@ void LessonModel::recompute()
     // 4. Softmax, row by row, with the row maximum subtracted for exactness on large scores.
     LessonStep& softmax = prepare(LessonStepKind::Softmax, tr("4. Softmax"), n);
     softmax.probabilities = true;
-    softmax.formula = QStringLiteral("P = softmax(S') : P_ij = e^S'_ij / \u03A3_k e^S'_ik");
+    softmax.masked = masked.masked;
+    softmax.formula = QStringLiteral("P = softmax(S') : P_ij = e^S'_ij / Σ_k e^S'_ik");
     for (int i = 0; i < n; ++i) {
         double rowMax = kMinusInfinity;
         for (int j = 0; j < n; ++j)

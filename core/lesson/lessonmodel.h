@@ -93,6 +93,9 @@ public:
     // The factor the scores are multiplied by in step 2: 1/√d_k, the head's scale, or 1 when off.
     double scale() const;
 
+    // Builds the step titles and explanations again in the current language (after a translator change).
+    void retranslate() { recompute(); }
+
     const LessonStep& step(LessonStepKind kind) const { return m_steps[size_t(kind)]; }
     const LessonStep& step(int index) const { return m_steps[size_t(index)]; }
     const Eigen::MatrixXd& probabilities() const { return step(LessonStepKind::Softmax).matrix; }

@@ -27,11 +27,17 @@ struct LessonStep
     QStringList colLabels;   // key tokens, or value dimensions in the output step
     std::vector<QString> explanations; // row-major rows × cols
     bool probabilities = false;        // the softmax step: values are weights in [0, 1]
+    std::vector<bool> masked;          // row-major; empty when nothing is masked. Set in the mask and
+                                       // softmax steps for the cells the causal mask removed.
 
     int rows() const { return int(matrix.rows()); }
     int cols() const { return int(matrix.cols()); }
     double value(int row, int col) const { return matrix(row, col); }
     QString explanation(int row, int col) const { return explanations[size_t(row) * size_t(cols()) + size_t(col)]; }
+    bool isMasked(int row, int col) const
+    {
+        return !masked.empty() && masked[size_t(row) * size_t(cols()) + size_t(col)];
+    }
     // A cell the causal mask removed: -inf in the mask step.
     bool isMinusInfinity(int row, int col) const { return std::isinf(matrix(row, col)) && matrix(row, col) < 0; }
 };

@@ -110,10 +110,11 @@ std::vector<std::u32string> ByteFallbackDecoder::decodeChain(std::vector<std::u3
     auto flush = [&] {
         if (pending.empty())
             return;
-        const QString decoded = QString::fromUtf8(pending.data(), qsizetype(pending.size()));
-        // Valid UTF-8 only when it round-trips; otherwise one U+FFFD per byte, as HF does.
-        if (decoded.toUtf8() == QByteArray(pending.data(), qsizetype(pending.size())))
-            out.push_back(toCodePoints(decoded));
+        bool ok = true;
+        std::u32string decoded = fromUtf8Strict(pending, &ok);
+        // Valid UTF-8 as a whole, or one U+FFFD per byte, as HF does.
+        if (ok)
+            out.push_back(std::move(decoded));
         else
             for (size_t i = 0; i < pending.size(); ++i)
                 out.push_back(std::u32string(1, 0xFFFD));

@@ -47,6 +47,8 @@ void NormalizedString::transform(const std::vector<std::pair<char32_t, int>>& de
 
 void NormalizedString::filter(const std::function<bool(char32_t)>& keep)
 {
+    if (std::all_of(m_text.begin(), m_text.end(), keep))
+        return; // nothing to remove: alignments unchanged
     std::vector<std::pair<char32_t, int>> dest;
     dest.reserve(m_text.size());
     int removed = 0;
@@ -155,18 +157,19 @@ void NormalizedString::strip(bool left, bool right)
     m_align = std::vector<Span>(m_align.begin() + lead, m_align.end() - trail);
 }
 
-void NormalizedString::decomposeAll(bool compatibility)
+// Each char's full decomposition, as (char, change) pairs for transform(): the first char of a decomposition
+// replaces the original one (0), the others are insertions (+1); then canonical ordering of combining marks.
+static std::vector<std::pair<char32_t, int>> decomposedChanges(const std::u32string& text, bool compatibility,
+                                                               bool* changed)
 {
     std::vector<std::pair<char32_t, int>> dest;
-    dest.reserve(m_text.size());
-    bool changed = false;
-    for (char32_t c : m_text) {
+    dest.reserve(text.size());
+    for (char32_t c : text) {
         const std::u32string d = decompose(c, compatibility);
-        changed = changed || d.size() != 1 || d[0] != c;
+        *changed = *changed || d.size() != 1 || d[0] != c;
         for (size_t i = 0; i < d.size(); ++i)
             dest.emplace_back(d[i], i > 0 ? 1 : 0);
     }
-    // Canonical ordering: stable sort runs of non-starters by combining class, carrying the change values.
     for (size_t i = 0; i < dest.size();) {
         if (combiningClass(dest[i].first) == 0) {
             ++i;
@@ -182,36 +185,35 @@ void NormalizedString::decomposeAll(bool compatibility)
             std::stable_sort(chars.begin(), chars.end(),
                              [](char32_t a, char32_t b) { return combiningClass(a) < combiningClass(b); });
             for (size_t k = i; k < j; ++k) {
-                changed = changed || dest[k].first != chars[k - i];
+                *changed = *changed || dest[k].first != chars[k - i];
                 dest[k].first = chars[k - i];
             }
         }
         i = j;
     }
-    if (changed)
-        transform(dest, 0);
+    return dest;
 }
 
-void NormalizedString::composeAll()
+// Canonical composition over (char, change) pairs. A composite's change is the sum of its parts' changes minus
+// one per absorbed char, which keeps transform()'s bookkeeping of original chars (and matches HF's alignments:
+// "e\u0301" -> "é" aligned with the "e"; "ﬁ\u0300" -> "f" + "ì" with "ì" aligned with the accent).
+static void composeChanges(std::vector<std::pair<char32_t, int>>& items, bool* changed)
 {
-    // Canonical composition over the decomposed text. A composed char keeps the alignment of its starter and
-    // absorbs the marks it combined with.
-    const int n = size();
-    if (n == 0)
-        return;
-    std::vector<char32_t> out;
-    std::vector<int> source; // input index of each output char
-    int starter = -1;        // output index of the last starter
-    int lastClass = 0;       // combining class of the last output char after the starter
-    for (int i = 0; i < n; ++i) {
-        const char32_t c = m_text[size_t(i)];
+    std::vector<std::pair<char32_t, int>> out;
+    out.reserve(items.size());
+    int starter = -1;  // index in out of the last starter
+    int lastClass = 0; // combining class of the last char put after the starter
+    for (const auto& item : items) {
+        const char32_t c = item.first;
         const int cc = combiningClass(c);
         if (starter >= 0) {
             const bool adjacent = int(out.size()) - 1 == starter;
             if (adjacent || (lastClass != 0 && lastClass < cc)) {
-                const char32_t composed = compose(out[size_t(starter)], c);
+                const char32_t composed = compose(out[size_t(starter)].first, c);
                 if (composed != 0) {
-                    out[size_t(starter)] = composed;
+                    out[size_t(starter)].first = composed;
+                    out[size_t(starter)].second += item.second - 1;
+                    *changed = true;
                     continue;
                 }
             }
@@ -219,35 +221,35 @@ void NormalizedString::composeAll()
         if (cc == 0)
             starter = int(out.size());
         lastClass = cc;
-        out.push_back(c);
-        source.push_back(i);
+        out.push_back(item);
     }
-    if (int(out.size()) == n) {
-        m_text.assign(out.begin(), out.end());
-        return;
-    }
-    // Build transform changes: each output char replaces its source char; absorbed input chars are removed.
-    std::vector<std::pair<char32_t, int>> dest;
-    dest.reserve(out.size());
-    // Input chars are consumed in order: output k replaces source[k]; absorbed chars between consecutive
-    // sources are removed right after.
-    for (size_t k = 0; k < out.size(); ++k) {
-        const int next = k + 1 < out.size() ? source[k + 1] : n;
-        dest.emplace_back(out[k], -(next - source[k] - 1));
-    }
-    transform(dest, source.empty() ? n : source[0]);
+    items = std::move(out);
+}
+
+void NormalizedString::decomposeAll(bool compatibility)
+{
+    bool changed = false;
+    const std::vector<std::pair<char32_t, int>> dest = decomposedChanges(m_text, compatibility, &changed);
+    if (changed)
+        transform(dest, 0);
 }
 
 void NormalizedString::nfc()
 {
-    decomposeAll(false);
-    composeAll();
+    bool changed = false;
+    std::vector<std::pair<char32_t, int>> dest = decomposedChanges(m_text, false, &changed);
+    composeChanges(dest, &changed);
+    if (changed)
+        transform(dest, 0);
 }
 
 void NormalizedString::nfkc()
 {
-    decomposeAll(true);
-    composeAll();
+    bool changed = false;
+    std::vector<std::pair<char32_t, int>> dest = decomposedChanges(m_text, true, &changed);
+    composeChanges(dest, &changed);
+    if (changed)
+        transform(dest, 0);
 }
 
 Span NormalizedString::originalSpanOf(int begin, int end) const

@@ -68,7 +68,6 @@ public:
 
 private:
     void decomposeAll(bool compatibility);
-    void composeAll();
 
     std::u32string m_text;
     std::vector<Span> m_align;

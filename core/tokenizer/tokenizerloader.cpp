@@ -16,6 +16,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace attnscope::tok {
 
 namespace {
@@ -268,8 +270,15 @@ Vocabulary parseVocab(const JsonReader& r, const QJsonValue& v, const QString& w
 {
     const QJsonObject o = r.object(v, where);
     Vocabulary vocab;
-    for (auto it = o.begin(); it != o.end(); ++it)
-        vocab.insert(u32(it.key()), r.integer(it.value(), where + QStringLiteral("[\"%1\"]").arg(it.key())));
+    // Ids index a table: one far beyond the vocabulary's size is a damaged file, not a 2-billion-entry vocabulary.
+    const int limit = std::max(1 << 20, int(o.size()) * 16);
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString at = where + QStringLiteral("[\"%1\"]").arg(it.key());
+        const int id = r.integer(it.value(), at);
+        if (id >= limit)
+            r.error(at, QStringLiteral("id %1 is far beyond the vocabulary's %2 entries").arg(id).arg(o.size()));
+        vocab.insert(u32(it.key()), id);
+    }
     return vocab;
 }
 

@@ -4,6 +4,8 @@
 
 namespace attnscope::tok {
 
+std::u32string decodeUtf8(const std::string& bytes, bool* ok);
+
 std::u32string toCodePoints(const QString& text)
 {
     std::u32string out;
@@ -64,6 +66,18 @@ std::string utf8Bytes(char32_t c)
 
 QString fromUtf8Lossy(const std::string& bytes)
 {
+    bool ok = true;
+    return fromCodePoints(decodeUtf8(bytes, &ok));
+}
+
+std::u32string fromUtf8Strict(const std::string& bytes, bool* ok)
+{
+    *ok = true;
+    return decodeUtf8(bytes, ok);
+}
+
+std::u32string decodeUtf8(const std::string& bytes, bool* ok)
+{
     // Follows the WHATWG / Rust "maximal subpart" rule: each maximal invalid prefix becomes one U+FFFD.
     std::u32string out;
     const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -98,29 +112,31 @@ QString fromUtf8Lossy(const std::string& bytes)
                 hi = 0x8F;
         } else {
             out.push_back(0xFFFD);
+            *ok = false;
             ++i;
             continue;
         }
         size_t j = i + 1;
-        bool ok = true;
+        bool valid = true;
         for (int k = 0; k < need; ++k, ++j) {
             if (j >= n || s[j] < lo || s[j] > hi) {
-                ok = false;
+                valid = false;
                 break;
             }
             cp = (cp << 6) | (s[j] & 0x3F);
             lo = 0x80;
             hi = 0xBF;
         }
-        if (ok) {
+        if (valid) {
             out.push_back(cp);
             i = j;
         } else {
             out.push_back(0xFFFD);
+            *ok = false;
             i = j; // skip the valid prefix of the broken sequence
         }
     }
-    return fromCodePoints(out);
+    return out;
 }
 
 bool isWhitespace(char32_t c)
@@ -214,6 +230,8 @@ bool isChineseChar(char32_t c)
 
 std::u32string toLowercase(char32_t c)
 {
+    if (c < 0x80)
+        return std::u32string(1, (c >= U'A' && c <= U'Z') ? c + 32 : c);
     if (c == 0x0130) // LATIN CAPITAL LETTER I WITH DOT ABOVE: SpecialCasing's only unconditional multi-char lowercase
         return std::u32string{U'i', 0x0307};
     if (c > 0x10FFFF)
@@ -223,6 +241,8 @@ std::u32string toLowercase(char32_t c)
 
 std::u32string decompose(char32_t c, bool compatibility)
 {
+    if (c < 0xA0) // nothing below U+00A0 decomposes
+        return std::u32string(1, c);
     if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
         return std::u32string(1, c);
     // Hangul syllables decompose algorithmically.
@@ -245,6 +265,8 @@ std::u32string decompose(char32_t c, bool compatibility)
 
 int combiningClass(char32_t c)
 {
+    if (c < 0x300)
+        return 0;
     return c > 0x10FFFF ? 0 : QChar::combiningClass(uint(c));
 }
 

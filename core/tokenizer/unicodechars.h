@@ -16,6 +16,8 @@ QString fromCodePoints(const char32_t* begin, const char32_t* end);
 std::string utf8Bytes(char32_t c);
 // Decodes UTF-8 the way Rust's String::from_utf8_lossy does (each invalid sequence -> U+FFFD).
 QString fromUtf8Lossy(const std::string& bytes);
+// Strict UTF-8 decoding (a leading BOM is kept as U+FEFF); *ok is false on any invalid sequence.
+std::u32string fromUtf8Strict(const std::string& bytes, bool* ok);
 
 // Rust char::is_whitespace (the Unicode White_Space property); also what Oniguruma's \s matches.
 bool isWhitespace(char32_t c);

@@ -215,12 +215,14 @@ void TestLesson::hoverExplanations_data()
     QTest::addColumn<bool>("causal");
     QTest::addColumn<bool>("rope");
     QTest::addColumn<bool>("random");
-    QTest::newRow("example") << true << false << false << false;
-    QTest::newRow("example causal") << true << true << false << false;
-    QTest::newRow("example unscaled") << false << false << false << false;
-    QTest::newRow("example rope") << true << false << true << false;
-    QTest::newRow("random causal") << true << true << false << true;
-    QTest::newRow("random rope") << true << false << true << true;
+    QTest::addColumn<double>("headScale"); // 0: 1/√d_k
+    QTest::newRow("example") << true << false << false << false << 0.0;
+    QTest::newRow("example causal") << true << true << false << false << 0.0;
+    QTest::newRow("example unscaled") << false << false << false << false << 0.0;
+    QTest::newRow("example rope") << true << false << true << false << 0.0;
+    QTest::newRow("random causal") << true << true << false << true << 0.0;
+    QTest::newRow("random causal, head scale") << true << true << false << true << 0.3;
+    QTest::newRow("random rope") << true << false << true << true << 0.0;
 }
 
 // Every cell's explanation, parsed back and re-evaluated, gives the number it claims, and that number is
@@ -232,6 +234,7 @@ void TestLesson::hoverExplanations()
     QFETCH(bool, causal);
     QFETCH(bool, rope);
     QFETCH(bool, random);
+    QFETCH(double, headScale);
     LessonModel lesson;
     if (random) {
         std::mt19937 rng(7);
@@ -240,7 +243,8 @@ void TestLesson::hoverExplanations()
         for (Eigen::MatrixXd* m : {&q, &k, &v})
             for (int i = 0; i < m->size(); ++i)
                 m->data()[i] = uniform(rng);
-        lesson = LessonModel::fromMatrices(q, k, v, {}, std::nullopt, causal);
+        lesson = LessonModel::fromMatrices(q, k, v, {}, headScale > 0 ? std::optional<double>(headScale) : std::nullopt,
+                                           causal);
     }
     LessonOptions o = lesson.options();
     o.scaling = scaling;

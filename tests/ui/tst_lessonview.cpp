@@ -14,7 +14,9 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QMenuBar>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QTest>
 
 #include <cmath>
@@ -36,6 +38,7 @@ private Q_SLOTS:
     void maskedCellIsNotColoured();
     void exportWritesImagesAndCsv();
     void openInLessonReplacesTheLesson();
+    void turkishAtRunTime();
     void lessonWindowScreenshot();
 };
 
@@ -195,6 +198,12 @@ void TestLessonView::maskedCellIsNotColoured()
             const QColor c(image.pixel((cell.topLeft() + QPointF(dx, dy)).toPoint()));
             QVERIFY(std::abs(c.red() - c.green()) < 3 && std::abs(c.green() - c.blue()) < 3);
         }
+    // The softmax step shows the same cells hatched, with their weight 0.
+    const LessonStep& p = lesson.step(LessonStepKind::Softmax);
+    QVERIFY(p.isMasked(0, 2) && !p.isMasked(2, 0));
+    QVERIFY(!LessonStepPainter::colorParameter(p, 0, 2).has_value());
+    QCOMPARE(LessonStepPainter::cellText(p, 0, 2), QStringLiteral("0.000"));
+    QVERIFY(LessonStepPainter::colorParameter(p, 2, 0).has_value());
 }
 
 void TestLessonView::exportWritesImagesAndCsv()
@@ -243,6 +252,35 @@ void TestLessonView::openInLessonReplacesTheLesson()
     QVERIFY2(view.openHead(t, t, t, 0, 0, 12, {}, 0.5, true, &error), qPrintable(error));
     QCOMPARE(view.lesson().tokenCount(), 12);
     QCOMPARE(view.matrixModel(LessonInput::K)->rowCount(), 12);
+}
+
+// Installing the Turkish translation turns the lesson Turkish at once (steps, read-out, menus), keeping the
+// lesson and the step; removing it brings English back.
+void TestLessonView::turkishAtRunTime()
+{
+    LessonWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    LessonModel lesson;
+    lesson.setCausal(true);
+    window.view()->setLesson(lesson);
+    window.view()->setCurrentStep(2);
+    QTranslator turkish;
+    QVERIFY(turkish.load(QStringLiteral(":/i18n/attnscope_tr.qm")));
+    QCoreApplication::installTranslator(&turkish);
+    QTRY_COMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&Dosya"));
+    QTRY_COMPARE(window.view()->stepWidget()->step().title, QStringLiteral("3. Maske"));
+    QCOMPARE(window.view()->currentStep(), 2);
+    QVERIFY(window.view()->lesson().options().causal);
+    QCOMPARE(window.view()->hoverReadout(),
+             QStringLiteral("Sayısının nasıl hesaplandığını görmek için bir hücrenin üzerine gelin."));
+    QCOMPARE(window.view()->lesson().step(LessonStepKind::Mask).explanation(1, 1), QStringLiteral("3 (görünür)"));
+    // The numbers in formulas keep their '.' in every language: they are arithmetic, parsed back by tests.
+    QCOMPARE(window.view()->lesson().step(LessonStepKind::Softmax).explanation(0, 0),
+             QStringLiteral("e^3 / (e^3) = 1.000"));
+    QCoreApplication::removeTranslator(&turkish);
+    QTRY_COMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    QTRY_COMPARE(window.view()->stepWidget()->step().title, QStringLiteral("3. Mask"));
 }
 
 // Under xvfb: ATTNSCOPE_LESSON_SCREENSHOT=/path/shot.png writes what the window looks like.

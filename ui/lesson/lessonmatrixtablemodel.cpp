@@ -45,7 +45,8 @@ QVariant LessonMatrixTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return lessonNumber(v);
     case Qt::EditRole:
-        return v;
+        // Text, so that the editor is a line edit taking any precision, "0.5", "0,5" or "−1".
+        return QString::number(v, 'g', 15);
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
     default:

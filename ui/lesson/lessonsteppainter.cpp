@@ -57,7 +57,7 @@ LessonStepPainter::LessonStepPainter(const LessonStep& step, const LessonPaintSt
 std::optional<double> LessonStepPainter::colorParameter(const LessonStep& step, int row, int col)
 {
     const double v = step.value(row, col);
-    if (step.isMinusInfinity(row, col) || !std::isfinite(v))
+    if (step.isMasked(row, col) || step.isMinusInfinity(row, col) || !std::isfinite(v))
         return std::nullopt;
     if (step.probabilities)
         return std::clamp(v, 0.0, 1.0);
@@ -113,7 +113,7 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
     l.rowLabelWidth = std::min(l.rowLabelWidth + kGap, target.width() * 0.3);
     l.colLabelHeight = metrics.height() * 1.4;
     // Cells wide enough for "−0.000" and no wider than needed for a projector.
-    double widest = metrics.horizontalAdvance(QStringLiteral("\u22120.000"));
+    double widest = metrics.horizontalAdvance(QStringLiteral("−0.000"));
     for (int r = 0; r < l.rows; ++r)
         for (int c = 0; c < l.cols; ++c)
             widest = std::max(widest, metrics.horizontalAdvance(cellText(m_step, r, c)));

@@ -47,7 +47,7 @@ QString LessonStepWidget::hoverText(QPointF position) const
     const auto [row, col] = *cell;
     const QString rowLabel = row < m_step.rowLabels.size() ? m_step.rowLabels[row] : QString::number(row + 1);
     const QString colLabel = col < m_step.colLabels.size() ? m_step.colLabels[col] : QString::number(col + 1);
-    return tr("%1 \u2192 %2: %3").arg(rowLabel, colLabel, m_step.explanation(row, col));
+    return tr("%1 → %2: %3").arg(rowLabel, colLabel, m_step.explanation(row, col));
 }
 
 QSize LessonStepWidget::sizeHint() const

@@ -10,6 +10,7 @@
 #include "lesson/lessonstepwidget.h"
 #include "lesson/multiheadlesson.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -47,7 +48,7 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QCoreApplication::translate("LessonView", "%1: cannot write the file (%2)").arg(path, file.errorString());
+        *error = QCoreApplication::translate("attnscope::LessonView", "%1: cannot write the file (%2)").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -93,21 +94,59 @@ LessonView::LessonView(QWidget* parent) : QWidget(parent)
         connect(m_matrixModels[size_t(i)], &LessonMatrixTableModel::lessonEdited, this, &LessonView::lessonEdited);
     }
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(buildInputPanel());
-    splitter->addWidget(buildStepPanel());
-    splitter->addWidget(buildExperimentPanel());
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 5);
-    splitter->setStretchFactor(2, 3);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(splitter);
-
-    m_permutation = {2, 0, 1};
-    syncControls();
-    lessonEdited();
+    buildUi();
     m_stepWidget->setFocus();
+}
+
+void LessonView::buildUi()
+{
+    m_multiHeadWidgets.clear();
+    m_root = new QSplitter(Qt::Horizontal, this);
+    m_root->addWidget(buildInputPanel());
+    m_root->addWidget(buildStepPanel());
+    m_root->addWidget(buildExperimentPanel());
+    m_root->setStretchFactor(0, 2);
+    m_root->setStretchFactor(1, 5);
+    m_root->setStretchFactor(2, 3);
+    layout()->addWidget(m_root);
+    syncControls();
+    applyFonts();
+    lessonEdited();
+}
+
+void LessonView::changeEvent(QEvent* event)
+{
+    // A new language: the widgets are built again from tr() (after the event has reached every widget,
+    // so none is deleted while Qt walks them), keeping the lesson, the step and the experiment settings.
+    if (event->type() == QEvent::LanguageChange && m_root && !m_rebuildPending) {
+        m_rebuildPending = true;
+        QMetaObject::invokeMethod(this, &LessonView::rebuildForLanguage, Qt::QueuedConnection);
+    }
+    QWidget::changeEvent(event);
+}
+
+void LessonView::rebuildForLanguage()
+{
+    m_rebuildPending = false;
+    const int dk = m_dkSlider->value();
+    const int heads = m_heads->currentIndex();
+    const int experiment = m_experimentTabs->currentIndex();
+    const int input = m_inputTabs->currentIndex();
+    const bool hadFocus = m_stepWidget->hasFocus();
+    QSplitter* old = m_root;
+    old->hide();
+    layout()->removeWidget(old);
+    old->deleteLater();
+    m_lesson.retranslate();
+    buildUi();
+    m_dkSlider->setValue(dk);
+    m_heads->setCurrentIndex(heads);
+    m_experimentTabs->setCurrentIndex(experiment);
+    m_inputTabs->setCurrentIndex(input);
+    if (hadFocus)
+        m_stepWidget->setFocus();
 }
 
 LessonView::~LessonView() = default;
@@ -173,8 +212,8 @@ QWidget* LessonView::buildStepPanel()
     auto* panel = new QWidget;
     auto* layout = new QVBoxLayout(panel);
     auto* bar = new QHBoxLayout;
-    m_previous = new QPushButton(tr("\u25C0 Previous"));
-    m_next = new QPushButton(tr("Next \u25B6"));
+    m_previous = new QPushButton(tr("◀ Previous"));
+    m_next = new QPushButton(tr("Next ▶"));
     m_previous->setToolTip(tr("Previous step (Left, Page Up)"));
     m_next->setToolTip(tr("Next step (Right, Page Down)"));
     m_stepLabel = new QLabel;
@@ -196,9 +235,9 @@ QWidget* LessonView::buildStepPanel()
 
     auto* exports = new QHBoxLayout;
     m_largeFontsBox = new QCheckBox(tr("Large fonts (projector)"));
-    auto* image = new QPushButton(tr("Save step as image\u2026"));
-    auto* csv = new QPushButton(tr("Save matrix as CSV\u2026"));
-    auto* all = new QPushButton(tr("Save all steps\u2026"));
+    auto* image = new QPushButton(tr("Save step as image…"));
+    auto* csv = new QPushButton(tr("Save matrix as CSV…"));
+    auto* all = new QPushButton(tr("Save all steps…"));
     exports->addWidget(m_largeFontsBox);
     exports->addStretch(1);
     exports->addWidget(image);
@@ -222,6 +261,7 @@ QWidget* LessonView::buildStepPanel()
 QWidget* LessonView::buildExperimentPanel()
 {
     auto* tabs = new QTabWidget;
+    m_experimentTabs = tabs;
     tabs->addTab(buildScalingTab(), tr("Scaling"));
     tabs->addTab(buildCausalTab(), tr("Causal mask"));
     tabs->addTab(buildPositionsTab(), tr("Positions"));
@@ -233,7 +273,7 @@ QWidget* LessonView::buildScalingTab()
 {
     auto* tab = new QWidget;
     auto* layout = new QVBoxLayout(tab);
-    m_scaling = new QCheckBox(tr("Divide the scores by \u221Ad_k"));
+    m_scaling = new QCheckBox(tr("Divide the scores by √d_k"));
     layout->addWidget(m_scaling);
     auto* intro = new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
                                 "with d_k. Without the scaling the softmax collapses onto one token."));
@@ -270,7 +310,7 @@ QWidget* LessonView::buildCausalTab()
     auto* layout = new QVBoxLayout(tab);
     m_causal = new QCheckBox(tr("Causal mask: a token sees only itself and the tokens before it"));
     layout->addWidget(m_causal);
-    auto* note = new QLabel(tr("The mask puts \u2212\u221E above the diagonal; e^\u2212\u221E = 0, so each row's "
+    auto* note = new QLabel(tr("The mask puts −∞ above the diagonal; e^−∞ = 0, so each row's "
                                "weights are shared out again among the tokens it may see and still sum to 1."));
     note->setWordWrap(true);
     layout->addWidget(note);
@@ -301,7 +341,7 @@ QWidget* LessonView::buildPositionsTab()
     m_theta->setRange(2, 1e6);
     m_theta->setDecimals(0);
     m_theta->setValue(10000);
-    form->addRow(tr("RoPE base \u03B8:"), m_theta);
+    form->addRow(tr("RoPE base θ:"), m_theta);
     layout->addLayout(form);
     m_permute = new QPushButton(tr("Shuffle the tokens"));
     layout->addWidget(m_permute);
@@ -404,6 +444,7 @@ void LessonView::syncControls()
     m_causal->setChecked(o.causal);
     m_positions->setCurrentIndex(o.positions == LessonPositions::Rope ? 1 : 0);
     m_theta->setValue(o.ropeTheta);
+    m_largeFontsBox->setChecked(m_largeFonts);
     m_syncing = false;
 }
 
@@ -475,11 +516,11 @@ void LessonView::updateDkExperiment()
     const bool scaled = m_lesson.options().scaling;
     m_dkLabel->setText(QString::number(dk));
     const DkExperimentResult r = runDkExperiment(dk, scaled, 1);
-    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q\u00B7k / \u221Ad_k") : tr("Scores q\u00B7k (not scaled)"));
+    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q·k / √d_k") : tr("Scores q·k (not scaled)"));
     QString verdict = r.meanMaxWeight > 0.9   ? tr("the softmax has collapsed onto one token")
                       : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
                                               : tr("the attention stays spread over several tokens");
-    m_dkResult->setText(tr("%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 \u2014 %4.")
+    m_dkResult->setText(tr("%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 — %4.")
                             .arg(r.keys)
                             .arg(lessonFixed(r.scoreStdDev), lessonFixed(r.meanMaxWeight), verdict));
 }
@@ -555,7 +596,7 @@ void LessonView::updateMultiHead()
         return;
     }
     m_multiHeadNote->setText(tr("d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are "
-                                "columns of X\u00B7W_Q, X\u00B7W_K and X\u00B7W_V. The head outputs are "
+                                "columns of X·W_Q, X·W_K and X·W_V. The head outputs are "
                                 "concatenated and mixed by W_O.")
                                  .arg(example.x.cols())
                                  .arg(r.heads)
@@ -572,14 +613,14 @@ void LessonView::updateMultiHead()
         m_multiHeadWidgets.push_back(w);
     };
     for (int h = 0; h < r.heads; ++h)
-        add(displayStep(tr("Head %1: weights").arg(h + 1), QStringLiteral("softmax(Q_%1\u00B7K_%1\u1D40 / \u221A%2)").arg(h + 1).arg(r.headDim),
+        add(displayStep(tr("Head %1: weights").arg(h + 1), QStringLiteral("softmax(Q_%1·K_%1ᵀ / √%2)").arg(h + 1).arg(r.headDim),
                         r.probabilities[size_t(h)], example.tokens, example.tokens, true),
             h / 2, h % 2, 1);
     const int next = (r.heads + 1) / 2;
-    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | \u2026 | O_h]"), r.concat, example.tokens,
+    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | … | O_h]"), r.concat, example.tokens,
                     dimensionLabels(int(r.concat.cols())), false),
         next, 0, 1);
-    add(displayStep(tr("Output"), QStringLiteral("concat \u00B7 W_O"), r.output, example.tokens,
+    add(displayStep(tr("Output"), QStringLiteral("concat · W_O"), r.output, example.tokens,
                     dimensionLabels(int(r.output.cols())), false),
         next, 1, 1);
 }
@@ -623,7 +664,7 @@ void LessonView::applyFonts()
     big.setPointSizeF(m_largeFonts ? 18 : 12);
     m_hoverLabel->setFont(big);
     QFont whole = font();
-    whole.setPointSizeF(m_largeFonts ? 15 : QWidget().font().pointSizeF());
+    whole.setPointSizeF(m_largeFonts ? 15 : QApplication::font().pointSizeF());
     setFont(whole);
     updateMultiHead();
 }

@@ -16,6 +16,7 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -79,8 +80,11 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void buildUi();
+    void rebuildForLanguage();
     QWidget* buildInputPanel();
     QWidget* buildStepPanel();
     QWidget* buildExperimentPanel();
@@ -103,8 +107,11 @@ private:
     int m_step = 0;
     bool m_largeFonts = false;
     bool m_syncing = false;
+    bool m_rebuildPending = false;
     std::vector<int> m_permutation;
 
+    QSplitter* m_root = nullptr;
+    QTabWidget* m_experimentTabs = nullptr;
     LessonTokenTableModel* m_tokenModel = nullptr;
     std::array<LessonMatrixTableModel*, kLessonInputCount> m_matrixModels{};
     std::array<QTableView*, kLessonInputCount> m_matrixViews{};

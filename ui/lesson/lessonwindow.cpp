@@ -3,6 +3,7 @@
 #include "lesson/lessonview.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
@@ -11,14 +12,20 @@ namespace attnscope {
 
 LessonWindow::LessonWindow(QWidget* parent) : QMainWindow(parent)
 {
-    setWindowTitle(tr("AttnScope \u2014 Lesson: attention step by step"));
     m_view = new LessonView(this);
     setCentralWidget(m_view);
+    createMenus();
+    resize(1500, 860);
+}
 
+void LessonWindow::createMenus()
+{
+    setWindowTitle(tr("AttnScope — Lesson: attention step by step"));
+    menuBar()->clear();
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Save step as &image\u2026"), m_view, &LessonView::saveStepImage);
-    file->addAction(tr("Save matrix as &CSV\u2026"), m_view, &LessonView::saveStepCsv);
-    file->addAction(tr("Save &all steps\u2026"), m_view, &LessonView::saveAllSteps);
+    file->addAction(tr("Save step as &image…"), m_view, &LessonView::saveStepImage);
+    file->addAction(tr("Save matrix as &CSV…"), m_view, &LessonView::saveStepCsv);
+    file->addAction(tr("Save &all steps…"), m_view, &LessonView::saveAllSteps);
     file->addSeparator();
     QAction* close = file->addAction(tr("&Close"), this, &QWidget::close);
     close->setShortcut(QKeySequence::Close);
@@ -32,12 +39,29 @@ LessonWindow::LessonWindow(QWidget* parent) : QMainWindow(parent)
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* large = viewMenu->addAction(tr("&Large fonts (projector)"));
     large->setCheckable(true);
+    large->setChecked(m_view->largeFonts());
     connect(large, &QAction::toggled, m_view, &LessonView::setLargeFonts);
     QAction* fullScreen = viewMenu->addAction(tr("&Full screen"));
     fullScreen->setCheckable(true);
+    fullScreen->setChecked(isFullScreen());
     fullScreen->setShortcut(QKeySequence(Qt::Key_F11));
     connect(fullScreen, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
-    resize(1500, 860);
+}
+
+void LessonWindow::changeEvent(QEvent* event)
+{
+    // Menus are rebuilt from tr() once the language change has reached every widget.
+    if (event->type() == QEvent::LanguageChange && !m_retranslatePending) {
+        m_retranslatePending = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_retranslatePending = false;
+                createMenus();
+            },
+            Qt::QueuedConnection);
+    }
+    QMainWindow::changeEvent(event);
 }
 
 } // namespace attnscope

@@ -14,8 +14,14 @@ public:
     explicit LessonWindow(QWidget* parent = nullptr);
     LessonView* view() const { return m_view; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void createMenus();
+
     LessonView* m_view = nullptr;
+    bool m_retranslatePending = false;
 };
 
 } // namespace attnscope
