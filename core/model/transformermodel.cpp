@@ -3,6 +3,7 @@
 #include "attention/attention.h"
 #include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
+#include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
 #include "model/tensorops.h"
@@ -178,6 +179,15 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
     info.fileBytes = model->m_weights->totalBytes();
+    // Built-in models are named by their folder and describe themselves in attnscope.json.
+    if (const std::optional<ModelInfo> described = ModelCatalog::describe(model->m_folder))
+        info.description = described->description;
+    const QString resources = ModelCatalog::resourcesDir();
+    if (!resources.isEmpty() &&
+        QFileInfo(model->m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
+        info.name = QFileInfo(model->m_folder).fileName();
+        info.builtin = true;
+    }
     return model;
 }
 

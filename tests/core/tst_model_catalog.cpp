@@ -4,6 +4,7 @@
 #include "core/support/modelfixtures.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
+#include "model/transformermodel.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -97,6 +98,13 @@ void TestModelCatalog::builtinModelsComeFirst()
     QVERIFY(all[0].builtin);
     QCOMPARE(all[0].description, QStringLiteral("A test encoder"));
     QCOMPARE(all[0].kind, QStringLiteral("encoder"));
+    // Opened, a built-in model keeps its name and description.
+    const auto model = TransformerModel::open(ModelCatalog::resolve(QStringLiteral("tiny-bert-test")));
+    QCOMPARE(model->info().name, QStringLiteral("tiny-bert-test"));
+    QVERIFY(model->info().builtin);
+    QCOMPARE(model->info().description, QStringLiteral("A test encoder"));
+    const auto cached = TransformerModel::open(ModelCatalog::resolve(QStringLiteral("org/tiny-gpt2")));
+    QVERIFY(!cached->info().builtin);
 }
 
 void TestModelCatalog::resolve()
