@@ -1,6 +1,7 @@
 // attnscope attention: every layer's and head's attention probabilities for one input, as JSON or .npy.
 
 #include "backendoption.h"
+#include "backend/attentionbackend.h"
 #include "command.h"
 #include "io/npy.h"
 #include "modelcommandline.h"
@@ -67,7 +68,7 @@ int runAttention(const QStringList& arguments)
         {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."),
          QStringLiteral("file")},
         {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
-        {QStringLiteral("verbose"), QStringLiteral("Report timings on stderr.")},
+        {QStringLiteral("verbose"), QStringLiteral("Report the backend, device and timings on stderr.")},
     });
     parser.addOption(backendOption());
     if (!parser.parse(arguments)) {
@@ -101,7 +102,8 @@ int runAttention(const QStringList& arguments)
         printError(QStringLiteral("attention: --format npy needs --out FILE"));
         return 2;
     }
-    if (parseBackend(parser.value(QStringLiteral("backend")), &error).isEmpty()) {
+    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
+    if (backendName.isEmpty()) {
         printError(QStringLiteral("attention: ") + error);
         return 2;
     }
@@ -119,7 +121,10 @@ int runAttention(const QStringList& arguments)
             openModelArgument(parser.value(QStringLiteral("model")));
         const qint64 openMs = timer.restart();
         const ModelInput input = modelInput(*model, parser);
-        const AttentionCapture capture = model->run(input.ids, input.typeIds);
+        const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
+        RunOptions runOptions;
+        runOptions.backend = backend.get();
+        const AttentionCapture capture = model->run(input.ids, input.typeIds, runOptions);
         const qint64 runMs = timer.restart();
 
         int layer = -1, head = -1;
@@ -203,9 +208,9 @@ int runAttention(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{
-    QStringLiteral("attention"),
-    QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"), false, &runAttention});
+const CommandRegistration registration(Command{QStringLiteral("attention"),
+                                               QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"),
+                                               true, &runAttention}); // needsGui: GPU backends need the platform
 
 } // namespace
 

@@ -174,7 +174,8 @@ int runExport(const QStringList& arguments)
         options.metadata.head = *head;
         result = HeatmapExporter(style, options).exportHeatmap(source->heatmap(*layer, *head), out);
     } else {
-        result = HeatmapExporter(style, options).exportGrid(source->grid(), out);
+        // Images get thumbnails (pooled for long inputs), numbers every value.
+        result = HeatmapExporter(style, options).exportGrid(source->grid(isImageFormat(*format) ? AttentionExportSource::kThumbnailCells : 0), out);
     }
     if (!result.ok) {
         printError(result.error + (result.refusedExisting ? QStringLiteral(" (use --force to overwrite)") : QString()));

@@ -1,6 +1,7 @@
 // attnscope predict: the model's own top-k, for each [MASK] (encoders) or the next token (decoders).
 
 #include "backendoption.h"
+#include "backend/attentionbackend.h"
 #include "command.h"
 #include "modelcommandline.h"
 
@@ -31,6 +32,7 @@ int runPredict(const QStringList& arguments)
         {QStringLiteral("top"), QStringLiteral("How many tokens to list (default 5)."), QStringLiteral("k"),
          QStringLiteral("5")},
         {QStringLiteral("json"), QStringLiteral("Print JSON.")},
+        {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
     if (!parser.parse(arguments)) {
@@ -53,7 +55,8 @@ int runPredict(const QStringList& arguments)
         printError(QStringLiteral("predict: --top must be a positive integer"));
         return 2;
     }
-    if (parseBackend(parser.value(QStringLiteral("backend")), &error).isEmpty()) {
+    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
+    if (backendName.isEmpty()) {
         printError(QStringLiteral("predict: ") + error);
         return 2;
     }
@@ -61,7 +64,11 @@ int runPredict(const QStringList& arguments)
         const std::unique_ptr<TransformerModel> model =
             openModelArgument(parser.value(QStringLiteral("model")));
         const ModelInput input = modelInput(*model, parser);
-        const std::vector<Prediction> predictions = model->predict(input.ids, input.typeIds, topK);
+        const std::unique_ptr<AttentionBackend> backend =
+            createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
+        RunOptions runOptions;
+        runOptions.backend = backend.get();
+        const std::vector<Prediction> predictions = model->predict(input.ids, input.typeIds, topK, runOptions);
         if (parser.isSet(QStringLiteral("json"))) {
             QJsonArray array;
             for (const Prediction& p : predictions) {
@@ -99,9 +106,9 @@ int runPredict(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{
-    QStringLiteral("predict"), QStringLiteral("Top-k predictions for [MASK] tokens or the next token"), false,
-    &runPredict});
+const CommandRegistration registration(Command{QStringLiteral("predict"),
+                                               QStringLiteral("Top-k predictions for [MASK] tokens or the next token"),
+                                               true, &runPredict}); // needsGui: GPU backends need the platform
 
 } // namespace
 

@@ -2,7 +2,10 @@
 
 #include "command.h"
 #include "defaultheatmaps.h"
+#include "i18n/languagemanager.h"
 #include "mainwindow.h"
+#include "mainwindowhost.h"
+#include "settings/appsettings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -53,8 +56,12 @@ int runGui(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.process(app);
-    MainWindow window;
-    window.show();
+    // The language from the settings, else the system's; the Language menu switches it at run time.
+    LanguageManager* language = LanguageManager::shared();
+    if (!language->setLanguage(AppSettings().language()))
+        language->setLanguage(QString());
+    MainWindowHost host(language);
+    host.show();
     return app.exec();
 }
 

@@ -11,6 +11,8 @@
 #include "explorer/syntheticengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
+#include "mainwindowfeatures.h"
+#include "presenter/presentermode.h"
 
 #include <QAction>
 
@@ -97,6 +99,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     applyStyle();
     selectEngine(0);
     resize(1280, 800);
+    m_features = new MainWindowFeatures(this);
+}
+
+int MainWindow::currentEngineIndex() const
+{
+    return m_modelBox->currentIndex();
+}
+
+QString MainWindow::textB() const
+{
+    return m_textB->text();
 }
 
 MainWindow::~MainWindow() = default;
@@ -410,6 +423,8 @@ void MainWindow::applyHeatmapStyle()
     HeatmapStyle heatmapStyle = m_style;
     heatmapStyle.showValues = n <= 12;
     heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
+    if (m_features && m_features->presenter()->isActive())
+        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, thick lines
     m_heatmap->setStyle(heatmapStyle);
 }
 

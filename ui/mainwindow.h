@@ -28,6 +28,7 @@ class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
 class LayerChartWidget;
+class MainWindowFeatures;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
 // worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
@@ -61,6 +62,13 @@ public:
     QMenu* exportMenu() const { return m_exportMenu; }
     QMenu* languageMenu() const { return m_languageMenu; }
     QString statusText() const;
+    // Export, presenter mode, language and settings (issue 7).
+    MainWindowFeatures* features() const { return m_features; }
+    QComboBox* colorMapBox() const { return m_colorMapBox; }
+    QComboBox* scaleBox() const { return m_scaleBox; }
+    int currentEngineIndex() const;
+    QString textB() const;
+    const std::vector<std::shared_ptr<const AttentionEngine>>& engines() const { return m_engines; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -113,6 +121,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
+    MainWindowFeatures* m_features = nullptr;
 };
 
 } // namespace attnscope

@@ -1,5 +1,7 @@
 #include "model/transformermodel.h"
 
+#include "backend/attentionbackend.h"
+
 #include "attention/attention.h"
 #include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
@@ -499,13 +501,30 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
         // Attention: P for display, O for the next layer.
         HeadTensor context;
-        if (dense) {
+        if (dense && options.backend) {
+            // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
+            TiledAttentionResult t = options.backend->tiledForward(q, k, v, attention);
+            context = std::move(t.output);
+            if (capture) {
+                const RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
+                                                                       : RotatedQueryKey{q, k};
+                std::vector<float> layerProbabilities(size_t(H) * size_t(n) * size_t(n));
+                for (int head = 0; head < H; ++head) {
+                    const std::vector<float> p = options.backend->probabilityTile(rotated.queries, rotated.keys,
+                                                                                 t.logSumExp, attention, head, 0, n, 0, n);
+                    std::memcpy(layerProbabilities.data() + size_t(head) * size_t(n) * size_t(n), p.data(),
+                                p.size() * sizeof(float));
+                }
+                denseMaps->appendLayer(std::move(layerProbabilities));
+            }
+        } else if (dense) {
             FullAttentionResult r = attentionFull(q, k, v, attention);
             context = std::move(r.output);
             if (capture) denseMaps->appendLayer(std::move(r.probabilities));
         } else {
             // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
-            TiledAttentionResult t = attentionTiled(q, k, v, attention);
+            TiledAttentionResult t = options.backend ? options.backend->tiledForward(q, k, v, attention)
+                                                     : attentionTiled(q, k, v, attention);
             context = std::move(t.output);
             if (capture)
                 tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});

@@ -27,11 +27,15 @@
 
 namespace attnscope {
 
+class AttentionBackend;
 class Tokenizer;
 
 struct RunOptions
 {
-    int threads = 0;                           // 0 = all cores
+    // Where each layer's attention is computed (backend/attentionbackend.h); null = the CPU core.
+    // A GPU backend gives O and L (and, for dense capture, P) within the CPU's tolerances.
+    AttentionBackend* backend = nullptr;
+    int threads = 0;                         // 0 = all cores
     const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
     int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
 };

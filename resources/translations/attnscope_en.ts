@@ -6,7 +6,19 @@
     <message numerus="yes">
         <source>%n file(s) already exist, for example %1. Replace them?</source>
         <translation>
-            <numerusform>%n file already exists: %1. Replace it?</numerusform><numerusform>%n files already exist, for example %1. Replace them?</numerusform></translation>
+            <numerusform>%n file already exists: %1. Replace it?</numerusform>
+            <numerusform>%n files already exist, for example %1. Replace them?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MainWindow</name>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -103,6 +103,109 @@
         <source>row max</source>
         <translation>satır en büyüğü</translation>
     </message>
+    <message>
+        <source>%1 · layer %2 head %3 (%4)</source>
+        <translation>%1 · katman %2 başlık %3 (%4)</translation>
+    </message>
+    <message>
+        <source>sink</source>
+        <translation>kuyu</translation>
+    </message>
+    <message>
+        <source>no-op/[SEP]</source>
+        <translation>işlemsiz/[SEP]</translation>
+    </message>
+    <message>
+        <source>previous-token</source>
+        <translation>önceki belirteç</translation>
+    </message>
+    <message>
+        <source>next-token</source>
+        <translation>sonraki belirteç</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>kendisi</translation>
+    </message>
+    <message>
+        <source>broad</source>
+        <translation>yaygın</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>karışık</translation>
+    </message>
+    <message>
+        <source>Entropy (nats)</source>
+        <translation>Entropi (nat)</translation>
+    </message>
+    <message>
+        <source>Entropy (normalised)</source>
+        <translation>Entropi (normalleştirilmiş)</translation>
+    </message>
+    <message>
+        <source>Sink mass (first token)</source>
+        <translation>Kuyu kütlesi (ilk belirteç)</translation>
+    </message>
+    <message>
+        <source>Sink mass (first 4)</source>
+        <translation>Kuyu kütlesi (ilk 4)</translation>
+    </message>
+    <message>
+        <source>[SEP] mass</source>
+        <translation>[SEP] kütlesi</translation>
+    </message>
+    <message>
+        <source>[CLS] mass</source>
+        <translation>[CLS] kütlesi</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>Kendisi</translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation>Önceki belirteç</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>Sonraki belirteç</translation>
+    </message>
+    <message>
+        <source>Synthetic decoder demo (no weights)</source>
+        <translation>Yapay kod çözücü örneği (ağırlıksız)</translation>
+    </message>
+    <message>
+        <source>Synthetic encoder demo (no weights)</source>
+        <translation>Yapay kodlayıcı örneği (ağırlıksız)</translation>
+    </message>
+    <message>
+        <source>Worked example: kedi mindere oturdu</source>
+        <translation>Çözümlü örnek: kedi mindere oturdu</translation>
+    </message>
+    <message>
+        <source>this view shows a pooled overview, not the weights themselves; zoom in until exact values are shown, or use attnscope export</source>
+        <translation>bu görünüm ağırlıkların kendisini değil, birleştirilmiş bir özeti gösteriyor; tam değerler görünene kadar yakınlaştırın ya da attnscope export komutunu kullanın</translation>
+    </message>
+    <message>
+        <source>%1: the grid holds pooled thumbnails, not every weight</source>
+        <translation>%1: ızgarada her ağırlık değil, birleştirilmiş küçük resimler var</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ArcWidget</name>
+    <message>
+        <source>No result yet</source>
+        <translation>Henüz sonuç yok</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>K%1 B%2</translation>
+    </message>
+    <message>
+        <source>(first %1 of %2 tokens)</source>
+        <translation>(%2 belirtecin ilk %1 tanesi)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::BatchExportDialog</name>
@@ -124,6 +227,69 @@
     </message>
 </context>
 <context>
+    <name>attnscope::ComparisonWidget</name>
+    <message>
+        <source>L%1 H%2 · %3</source>
+        <translation>K%1 B%2 · %3</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>Başlıklar yan yana</translation>
+    </message>
+    <message>
+        <source>Difference of two heads</source>
+        <translation>İki başlığın farkı</translation>
+    </message>
+    <message>
+        <source>Same head, two sentences</source>
+        <translation>Aynı başlık, iki cümle</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>Başlıklar:</translation>
+    </message>
+    <message>
+        <source>Second sentence:</source>
+        <translation>İkinci cümle:</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>K%1 B%2</translation>
+    </message>
+    <message>
+        <source>The difference view needs at most %1 tokens.</source>
+        <translation>Fark görünümü en çok %1 belirteçle çalışır.</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 − L%3 H%4 (red: first head higher)</source>
+        <translation>K%1 B%2 − K%3 B%4 (kırmızı: ilk başlık daha yüksek)</translation>
+    </message>
+    <message>
+        <source>Computing the second sentence…</source>
+        <translation>İkinci cümle hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>Both sentences must be at most %1 tokens, on the same model.</source>
+        <translation>İki cümle de aynı modelde ve en çok %1 belirteç olmalı.</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 · sentence 1</source>
+        <translation>K%1 B%2 · 1. cümle</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 · sentence 2</source>
+        <translation>K%1 B%2 · 2. cümle</translation>
+    </message>
+    <message>
+        <source>sentence 1 − sentence 2</source>
+        <translation>1. cümle − 2. cümle</translation>
+    </message>
+    <message>
+        <source>%1 aligned tokens shown; tokens without a partner are left out.</source>
+        <translation>Eşleşen %1 belirteç gösteriliyor; eşi olmayan belirteçler dışarıda bırakıldı.</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::ExportController</name>
     <message>
         <source>%1 already exists. Replace it?</source>
@@ -132,7 +298,8 @@
     <message numerus="yes">
         <source>%n file(s) already exist, for example %1. Replace them?</source>
         <translation>
-            <numerusform>%n dosya zaten var, örneğin %1. Değiştirilsinler mi?</numerusform></translation>
+            <numerusform>%n dosya zaten var, örneğin %1. Değiştirilsinler mi?</numerusform>
+        </translation>
     </message>
     <message>
         <source>Replace files?</source>
@@ -160,6 +327,40 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HeadGridWidget</name>
+    <message>
+        <source>No result yet</source>
+        <translation>Henüz sonuç yok</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>B%1</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>K%1</translation>
+    </message>
+    <message>
+        <source>H%1 %2</source>
+        <translation>B%1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadStatsModel</name>
+    <message>
+        <source>Layer</source>
+        <translation>Katman</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Başlık</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeatmapWidget</name>
     <message>
         <source>%1 → %2: masked (causal)</source>
@@ -168,6 +369,18 @@
     <message>
         <source>%1 → %2: %3</source>
         <translation>%1 → %2: %3</translation>
+    </message>
+    <message>
+        <source> · special tokens discounted (exact when zoomed in)</source>
+        <translation> · özel belirteçler dışarıda (yakınlaştırınca tam)</translation>
+    </message>
+    <message>
+        <source> · special tokens discounted</source>
+        <translation> · özel belirteçler dışarıda</translation>
+    </message>
+    <message>
+        <source>%1 → %2: special token, discounted</source>
+        <translation>%1 → %2: özel belirteç, dışarıda</translation>
     </message>
 </context>
 <context>
@@ -182,53 +395,22 @@
     </message>
 </context>
 <context>
-    <name>attnscope::MainWindow</name>
+    <name>attnscope::LayerChartWidget</name>
     <message>
-        <source>AttnScope</source>
-        <translation>AttnScope</translation>
+        <source>Mean attention per layer</source>
+        <translation>Katman başına ortalama dikkat</translation>
     </message>
     <message>
-        <source>%1 tokens · backend: CPU</source>
-        <translation>%1 belirteç · arka uç: CPU</translation>
-    </message>
-</context>
-<context>
-    <name>attnscope::PresenterMode</name>
-    <message>
-        <source>&amp;Presenter mode</source>
-        <translation>&amp;Sunum kipi</translation>
+        <source>sink (first token)</source>
+        <translation>kuyu (ilk belirteç)</translation>
     </message>
     <message>
-        <source>Large fonts, high contrast and full screen for teaching with a projector</source>
-        <translation>Projeksiyonla ders anlatmak için büyük yazı, yüksek karşıtlık ve tam ekran</translation>
+        <source>[SEP]</source>
+        <translation>[SEP]</translation>
     </message>
     <message>
-        <source>&amp;Full screen</source>
-        <translation>&amp;Tam ekran</translation>
-    </message>
-    <message>
-        <source>Next head</source>
-        <translation>Sonraki başlık</translation>
-    </message>
-    <message>
-        <source>Previous head</source>
-        <translation>Önceki başlık</translation>
-    </message>
-    <message>
-        <source>Next layer</source>
-        <translation>Sonraki katman</translation>
-    </message>
-    <message>
-        <source>Previous layer</source>
-        <translation>Önceki katman</translation>
-    </message>
-    <message>
-        <source>Read-out</source>
-        <translation>Değer göstergesi</translation>
-    </message>
-    <message>
-        <source>&amp;Examples</source>
-        <translation>Ö&amp;rnekler</translation>
+        <source>L%1</source>
+        <translation>K%1</translation>
     </message>
 </context>
 <context>
@@ -246,7 +428,7 @@
         <translation>S, ölçeklenmedi (ölçekleme kapalı)</translation>
     </message>
     <message>
-        <source>(the head&apos;s scale)</source>
+        <source>(the head's scale)</source>
         <translation>(başlığın ölçeği)</translation>
     </message>
     <message>
@@ -258,12 +440,12 @@
         <translation>3. Maske</translation>
     </message>
     <message>
-        <source>S&apos; + M, M = −∞ above the diagonal</source>
-        <translation>S&apos; + M, köşegenin üstünde M = −∞</translation>
+        <source>S' + M, M = −∞ above the diagonal</source>
+        <translation>S' + M, köşegenin üstünde M = −∞</translation>
     </message>
     <message>
-        <source>S&apos; (no mask: every token sees every token)</source>
-        <translation>S&apos; (maske yok: her belirteç her belirteci görür)</translation>
+        <source>S' (no mask: every token sees every token)</source>
+        <translation>S' (maske yok: her belirteç her belirteci görür)</translation>
     </message>
     <message>
         <source>(“%1” comes after “%2”: masked)</source>
@@ -410,7 +592,7 @@
         <translation>Nedensel maske: bir belirteç yalnızca kendisini ve kendinden önceki belirteçleri görür</translation>
     </message>
     <message>
-        <source>The mask puts −∞ above the diagonal; e^−∞ = 0, so each row&apos;s weights are shared out again among the tokens it may see and still sum to 1.</source>
+        <source>The mask puts −∞ above the diagonal; e^−∞ = 0, so each row's weights are shared out again among the tokens it may see and still sum to 1.</source>
         <translation>Maske köşegenin üstüne −∞ koyar; e^−∞ = 0 olduğundan her satırın ağırlıkları görebildiği belirteçler arasında yeniden paylaştırılır ve toplamı yine 1 olur.</translation>
     </message>
     <message>
@@ -490,7 +672,7 @@
         <translation>Çıktı, belirteçler karıştırıldı</translation>
     </message>
     <message>
-        <source>Every token&apos;s output row is the same, only in another order: without positions, attention does not see word order.</source>
+        <source>Every token's output row is the same, only in another order: without positions, attention does not see word order.</source>
         <translation>Her belirtecin çıktı satırı aynı, yalnızca sırası farklı: konum bilgisi olmadan dikkat sözcük sırasını görmez.</translation>
     </message>
     <message>
@@ -503,7 +685,7 @@
     </message>
     <message>
         <source>d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are columns of X·W_Q, X·W_K and X·W_V. The head outputs are concatenated and mixed by W_O.</source>
-        <translation>d_model = %1, yani %2 başlığın her biri %3 boyutludur: kendi Q, K ve V&apos;si X·W_Q, X·W_K ve X·W_V&apos;nin sütunlarıdır. Başlık çıktıları art arda eklenir ve W_O ile karıştırılır.</translation>
+        <translation>d_model = %1, yani %2 başlığın her biri %3 boyutludur: kendi Q, K ve V'si X·W_Q, X·W_K ve X·W_V'nin sütunlarıdır. Başlık çıktıları art arda eklenir ve W_O ile karıştırılır.</translation>
     </message>
     <message>
         <source>Head %1: weights</source>
@@ -599,6 +781,276 @@
     <message>
         <source>&amp;Full screen</source>
         <translation>&amp;Tam ekran</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MainWindow</name>
+    <message>
+        <source>AttnScope</source>
+        <translation>AttnScope</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>Isı haritası</translation>
+    </message>
+    <message>
+        <source>Compare heads</source>
+        <translation>Başlıkları karşılaştır</translation>
+    </message>
+    <message>
+        <source>Arcs</source>
+        <translation>Yaylar</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>İstatistikler</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>Klasör aç…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Dosya</translation>
+    </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>Model klasörü aç…</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>Model klasörü aç</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Çık</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>Ö&amp;rnekler</translation>
+    </message>
+    <message>
+        <source>Long paragraph (attention sinks)</source>
+        <translation>Uzun paragraf (dikkat kuyuları)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Görünüm</translation>
+    </message>
+    <message>
+        <source>Fit heatmap</source>
+        <translation>Isı haritasını sığdır</translation>
+    </message>
+    <message>
+        <source>Discount special tokens</source>
+        <translation>Özel belirteçleri dışarıda bırak</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>&amp;Dışa aktar</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Dil</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Model:</translation>
+    </message>
+    <message>
+        <source>Type a sentence…</source>
+        <translation>Bir cümle yazın…</translation>
+    </message>
+    <message>
+        <source>Text A:</source>
+        <translation>Metin A:</translation>
+    </message>
+    <message>
+        <source>Optional second sentence (encoders: [SEP] between A and B)</source>
+        <translation>İsteğe bağlı ikinci cümle (kodlayıcılar: A ile B arasında [SEP])</translation>
+    </message>
+    <message>
+        <source>Text B:</source>
+        <translation>Metin B:</translation>
+    </message>
+    <message>
+        <source>Head order</source>
+        <translation>Başlık sırası</translation>
+    </message>
+    <message>
+        <source>No colour</source>
+        <translation>Renk yok</translation>
+    </message>
+    <message>
+        <source>Sort:</source>
+        <translation>Sırala:</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>Renk:</translation>
+    </message>
+    <message>
+        <source>viridis</source>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>cividis</source>
+        <translation>cividis</translation>
+    </message>
+    <message>
+        <source>greys</source>
+        <translation>griler</translation>
+    </message>
+    <message>
+        <source>absolute 0–1</source>
+        <translation>mutlak 0–1</translation>
+    </message>
+    <message>
+        <source>per-row max</source>
+        <translation>satır en büyüğü</translation>
+    </message>
+    <message>
+        <source>log</source>
+        <translation>log</translation>
+    </message>
+    <message>
+        <source>Renormalise each row without [CLS], [SEP] and BOS, as exBERT does</source>
+        <translation>Her satırı exBERT'in yaptığı gibi [CLS], [SEP] ve BOS olmadan yeniden normalleştir</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Sığdır</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>Renkler:</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>Ölçek:</translation>
+    </message>
+    <message>
+        <source>Label thresholds:</source>
+        <translation>Etiket eşikleri:</translation>
+    </message>
+    <message>
+        <source>sink ≥</source>
+        <translation>kuyu ≥</translation>
+    </message>
+    <message>
+        <source>[SEP] ≥</source>
+        <translation>[SEP] ≥</translation>
+    </message>
+    <message>
+        <source>prev ≥</source>
+        <translation>önceki ≥</translation>
+    </message>
+    <message>
+        <source>next ≥</source>
+        <translation>sonraki ≥</translation>
+    </message>
+    <message>
+        <source>self ≥</source>
+        <translation>kendisi ≥</translation>
+    </message>
+    <message>
+        <source>broad: norm. entropy ≥</source>
+        <translation>yaygın: norm. entropi ≥</translation>
+    </message>
+    <message>
+        <source>%1: opening model folders needs the model runtime, which is not in this build yet</source>
+        <translation>%1: model klasörü açmak için model çalışma zamanı gerekiyor; bu derlemede henüz yok</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n belirteç</numerusform></translation>
+    </message>
+    <message>
+        <source>backend: %1</source>
+        <translation>arka uç: %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1</source>
+        <translation>AttnScope — %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>başarısız</translation>
+    </message>
+    <message>
+        <source>Drop a model folder (with config.json and model.safetensors)</source>
+        <translation>Bir model klasörü bırakın (config.json ve model.safetensors içeren)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MainWindowFeatures</name>
+    <message>
+        <source>Heatmap as shown…</source>
+        <translation>Isı haritası (göründüğü gibi)…</translation>
+    </message>
+    <message>
+        <source>Head grid…</source>
+        <translation>Başlık ızgarası…</translation>
+    </message>
+    <message>
+        <source>All heads into a folder</source>
+        <translation>Tüm başlıklar bir klasöre</translation>
+    </message>
+    <message>
+        <source>Step through heads</source>
+        <translation>Başlıklar arasında gez</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::PresenterMode</name>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>&amp;Sunum kipi</translation>
+    </message>
+    <message>
+        <source>Large fonts, high contrast and full screen for teaching with a projector</source>
+        <translation>Projeksiyonla ders anlatmak için büyük yazı, yüksek karşıtlık ve tam ekran</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>&amp;Tam ekran</translation>
+    </message>
+    <message>
+        <source>Next head</source>
+        <translation>Sonraki başlık</translation>
+    </message>
+    <message>
+        <source>Previous head</source>
+        <translation>Önceki başlık</translation>
+    </message>
+    <message>
+        <source>Next layer</source>
+        <translation>Sonraki katman</translation>
+    </message>
+    <message>
+        <source>Previous layer</source>
+        <translation>Önceki katman</translation>
+    </message>
+    <message>
+        <source>Read-out</source>
+        <translation>Değer göstergesi</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>Ö&amp;rnekler</translation>
     </message>
 </context>
 </TS>

@@ -13,7 +13,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QPainter>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtEndian>
@@ -111,7 +113,8 @@ bool readNpy(const QByteArray& bytes, std::vector<long long>& shape, std::vector
         return false;
     const int headerLength = qFromLittleEndian<quint16>(bytes.constData() + 8);
     const QByteArray header = bytes.mid(10, headerLength);
-    if (!header.contains("'descr': '<f4'") || !header.contains("'fortran_order': False") || (10 + headerLength) % 64 != 0)
+    const bool f8 = header.contains("'descr': '<f8'");
+    if (!(f8 || header.contains("'descr': '<f4'")) || !header.contains("'fortran_order': False") || (10 + headerLength) % 64 != 0)
         return false;
     const int open = int(header.indexOf('(', header.indexOf("'shape'"))), close = int(header.indexOf(')', open));
     shape.clear();
@@ -123,12 +126,19 @@ bool readNpy(const QByteArray& bytes, std::vector<long long>& shape, std::vector
         count *= shape.back();
     }
     const QByteArray data = bytes.mid(10 + headerLength);
-    if (data.size() != count * 4)
+    if (data.size() != count * (f8 ? 8 : 4))
         return false;
     values.resize(size_t(count));
     for (long long i = 0; i < count; ++i) {
-        const quint32 bits = qFromLittleEndian<quint32>(data.constData() + i * 4);
-        std::memcpy(&values[size_t(i)], &bits, 4);
+        if (f8) { // the oracle fixtures are float64
+            const quint64 bits = qFromLittleEndian<quint64>(data.constData() + i * 8);
+            double v;
+            std::memcpy(&v, &bits, 8);
+            values[size_t(i)] = float(v);
+        } else {
+            const quint32 bits = qFromLittleEndian<quint32>(data.constData() + i * 4);
+            std::memcpy(&values[size_t(i)], &bits, 4);
+        }
     }
     return true;
 }
@@ -245,6 +255,30 @@ private Q_SLOTS:
         // Each token twice: as a query label (rows) and a key label (columns).
         for (const QString& token : kText.split(QLatin1Char(' ')))
             QCOMPARE(texts.count(token), 2);
+
+        // Drawn by an SVG renderer (Qt's), the cells have the worked example's colours at the same places as
+        // in the PNG: the SVG is the same picture, not just valid XML.
+        QSvgRenderer renderer(out);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBox(), QRect(0, 0, 900, 800));
+        QImage image(900, 800, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            renderer.render(&painter);
+        }
+        if (const QString dir = qEnvironmentVariable("ATTNSCOPE_TEST_OUTPUT"); !dir.isEmpty())
+            image.save(dir + QStringLiteral("/svg-rendered.png"));
+        HeatmapStyle style;
+        style.showValues = true;
+        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, 900, 800), workedHeatmap(false));
+        const std::vector<double> p = handAttention(false);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                const QRectF cell = geometry.cellRect(r, c);
+                const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.15, cell.height() * 0.15)).toPoint();
+                QVERIFY(colorClose(image.pixel(at), colorMapColor(ColorMapKind::Viridis, p[size_t(r * 3 + c)]), 2));
+            }
     }
 
     void pdfRendersWithPdftoppm()
@@ -389,6 +423,121 @@ private Q_SLOTS:
         QVERIFY(file.readAll() != original);
     }
 
+    // Real models: the oracle fixtures hold tiny BERT, GPT-2 and Llama models with the text they were run on
+    // and transformers' attention for it. The exported grid must match, and so must the PNG's colours.
+    void oracleModels_data()
+    {
+        QTest::addColumn<QString>("folder");
+        const QDir oracle(QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle"));
+        // (llama_s0/s1 have no tokenizer: their cases are given as ids, which export does not take.)
+        for (const QString& name : {QStringLiteral("bert_s0"), QStringLiteral("bert_s1"), QStringLiteral("gpt2_s0"), QStringLiteral("gpt2_s1")})
+            QTest::newRow(qPrintable(name)) << oracle.filePath(name);
+    }
+    void oracleModels()
+    {
+        QFETCH(QString, folder);
+        QFile caseFile(folder + QStringLiteral("/case.json"));
+        QVERIFY2(caseFile.open(QIODevice::ReadOnly), qPrintable(folder + QStringLiteral(": fixture missing (configure with -DATTNSCOPE_FIXTURES_DIR)")));
+        const QJsonObject kase = QJsonDocument::fromJson(caseFile.readAll()).object();
+        const QString text = kase.value(QStringLiteral("text")).toString();
+        QFile expectedFile(folder + QStringLiteral("/attentions.npy"));
+        QVERIFY(expectedFile.open(QIODevice::ReadOnly));
+        std::vector<long long> expectedShape;
+        std::vector<float> expected;
+        QVERIFY(readNpy(expectedFile.readAll(), expectedShape, expected));
+        QCOMPARE(expectedShape.size(), size_t(4));
+
+        const QString name = QFileInfo(folder).fileName();
+        const QString npyPath = m_dir.filePath(name + QStringLiteral("-grid.npy"));
+        Run run = runAttnscope({QStringLiteral("--model"), folder, QStringLiteral("--text"), text, QStringLiteral("--grid"),
+                                QStringLiteral("--out"), npyPath},
+                               m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile npy(npyPath);
+        QVERIFY(npy.open(QIODevice::ReadOnly));
+        std::vector<long long> shape;
+        std::vector<float> values;
+        QVERIFY(readNpy(npy.readAll(), shape, values));
+        QCOMPARE(shape, expectedShape);
+        float maxError = 0;
+        for (size_t i = 0; i < values.size(); ++i)
+            maxError = std::max(maxError, std::abs(values[i] - expected[i]));
+        QVERIFY2(maxError < 2e-5f, qPrintable(QStringLiteral("max |exported - transformers| = %1").arg(double(maxError))));
+
+        // The last head of the last layer as a PNG: each cell's colour is viridis of transformers' weight.
+        const int layers = int(shape[0]), heads = int(shape[1]), n = int(shape[2]);
+        const int layer = layers - 1, head = heads - 1;
+        const QString pngPath = m_dir.filePath(name + QStringLiteral(".png"));
+        run = runAttnscope({QStringLiteral("--model"), folder, QStringLiteral("--text"), text, QStringLiteral("--layer"),
+                            QString::number(layer), QStringLiteral("--head"), QString::number(head), QStringLiteral("--size"),
+                            QStringLiteral("1000x1000"), QStringLiteral("--out"), pngPath},
+                           m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QImage image(pngPath);
+        QCOMPARE(image.size(), QSize(1000, 1000));
+        // Same layout as the export: the labels are the token texts, which the test does not know, so the
+        // layout comes from the JSON export of the same head (its token labels).
+        const QString jsonPath = m_dir.filePath(name + QStringLiteral(".json"));
+        run = runAttnscope({QStringLiteral("--model"), folder, QStringLiteral("--text"), text, QStringLiteral("--layer"),
+                            QString::number(layer), QStringLiteral("--head"), QString::number(head), QStringLiteral("--out"), jsonPath},
+                           m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile jsonFile(jsonPath);
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(jsonFile.readAll()).object();
+        HeatmapData frame;
+        frame.rows = frame.cols = n;
+        frame.values.assign(size_t(n) * size_t(n), 0.0f);
+        for (const QJsonValue& v : json.value(QStringLiteral("query_tokens")).toArray())
+            frame.rowLabels << v.toString();
+        frame.colLabels = frame.rowLabels;
+        frame.causal = json.value(QStringLiteral("causal")).toBool();
+        frame.title = QStringLiteral("t");
+        QCOMPARE(int(frame.rowLabels.size()), n);
+        HeatmapStyle style;
+        style.showValues = n <= 12;
+        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, 1000, 1000), frame);
+        const float* p = expected.data() + (size_t(layer) * size_t(heads) + size_t(head)) * size_t(n) * size_t(n);
+        int checked = 0;
+        for (int q = 0; q < n; ++q) {
+            for (int k = 0; k < n; ++k) {
+                if (frame.isMasked(q, k))
+                    continue;
+                const QRectF cell = geometry.cellRect(q, k);
+                const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.12, cell.height() * 0.12)).toPoint();
+                const QRgb want = colorMapColor(ColorMapKind::Viridis, double(p[q * n + k]));
+                QVERIFY2(colorClose(image.pixel(at), want, 2), qPrintable(QStringLiteral("cell (%1,%2): %3, expected %4")
+                                                                             .arg(q).arg(k).arg(QColor(image.pixel(at)).name(), QColor(want).name())));
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= n * (n + 1) / 2);
+    }
+
+    // No display and no command: the default heatmaps of the built-in models (here two oracle models posing
+    // as built-ins through $ATTNSCOPE_RESOURCES_DIR) and of the worked example land in ./out/.
+    void noDisplayWritesDefaultHeatmaps()
+    {
+        QTemporaryDir work;
+        QVERIFY(QDir(work.path()).mkpath(QStringLiteral("resources/models")));
+        QVERIFY(QFile::link(QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0"), work.filePath(QStringLiteral("resources/models/tiny-bert"))));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.insert(QStringLiteral("ATTNSCOPE_RESOURCES_DIR"), work.filePath(QStringLiteral("resources")));
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(work.path());
+        process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{});
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        for (const char* name : {"tiny-bert-grid.png", "tiny-bert-L1-H0.png", "worked-example.png", "worked-example-causal.png"}) {
+            const QImage image(work.filePath(QStringLiteral("out/") + QLatin1String(name)));
+            QVERIFY2(!image.isNull(), name);
+        }
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -412,7 +561,7 @@ private Q_SLOTS:
                                     << "does not exist";
         QTest::newRow("unknown model") << QStringList{QStringLiteral("--model"), QStringLiteral("no-such-model"), QStringLiteral("--text"), kText,
                                                       QStringLiteral("--grid"), QStringLiteral("--out"), png}
-                                       << "unknown model";
+                                       << "no-such-model: no such model";
         QTest::newRow("two modes") << (model + head + QStringList{QStringLiteral("--grid"), QStringLiteral("--out"), png}) << "exactly one of";
         QTest::newRow("no out") << (model + head) << "--out is required";
         QTest::newRow("bad colormap") << (model + head + QStringList{QStringLiteral("--colormap"), QStringLiteral("jet"), QStringLiteral("--out"), png})

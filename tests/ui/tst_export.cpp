@@ -203,39 +203,80 @@ private Q_SLOTS:
             }
     }
 
-    void discountSpecialRenormalises()
-    {
-        HeatmapData data;
-        data.rows = 2;
-        data.cols = 3;
-        data.values = {0.5f, 0.25f, 0.25f, 0.2f, 0.0f, 0.8f};
-        data.specialCols = {true, false, false};
-        discountSpecialTokens(data);
-        QCOMPARE(data.values, (std::vector<float>{0.0f, 0.5f, 0.5f, 0.0f, 0.0f, 1.0f}));
-        // A row with all its mass on special keys stays zero instead of dividing by zero.
-        HeatmapData sink;
-        sink.rows = 1;
-        sink.cols = 2;
-        sink.values = {1.0f, 0.0f};
-        sink.specialCols = {true, false};
-        discountSpecialTokens(sink);
-        QCOMPARE(sink.values, (std::vector<float>{0.0f, 0.0f}));
-    }
-
-    void cropKeepsMaskingAndLabels()
+    void discountUsesTheViewsRule()
     {
         AttentionExportSource source = syntheticSource();
+        source.discountSpecial = true;
+        const HeatmapData data = source.heatmap(1, 1);
+        const std::vector<float> raw = source.maps->matrix(1, 1);
+        QVERIFY(data.discounted);
+        QVERIFY(data.title.contains(QLatin1String("special tokens discounted")));
+        for (int q = 0; q < 4; ++q) {
+            const double kept = double(raw[size_t(q * 4 + 1)]) + double(raw[size_t(q * 4 + 2)]);
+            QCOMPARE(data.value(q, 0), 0.0f); // [CLS]
+            QCOMPARE(data.value(q, 3), 0.0f); // [SEP]
+            QVERIFY(std::abs(double(data.value(q, 1)) - raw[size_t(q * 4 + 1)] / kept) < 1e-6);
+            QVERIFY(std::abs(double(data.value(q, 2)) - raw[size_t(q * 4 + 2)] / kept) < 1e-6);
+        }
+    }
+
+    // A zoomed view exports what it shows: the region fills the plot, and numbers hold the region only.
+    void regionExportsTheZoomedView()
+    {
+        QTemporaryDir dir;
+        AttentionExportSource source = syntheticSource();
         source.causal = true;
-        const HeatmapData full = source.heatmap(1, 2);
-        const HeatmapData block = cropHeatmap(full, 1, 3, 2, 4);
-        QCOMPARE(block.rows, 2);
-        QCOMPARE(block.cols, 2);
-        QCOMPARE(block.rowLabels, (QStringList{QStringLiteral("kedi"), QStringLiteral("oturdu")}));
-        QCOMPARE(block.colLabels, (QStringList{QStringLiteral("oturdu"), QStringLiteral("[SEP]")}));
-        QCOMPARE(block.value(1, 0), full.value(2, 2));
-        QVERIFY(block.isMasked(0, 0));  // query 1, key 2
-        QVERIFY(!block.isMasked(1, 0)); // query 2, key 2
-        QCOMPARE(block.specialCols, (std::vector<bool>{false, true}));
+        const HeatmapData data = source.heatmap(1, 2);
+        ExportOptions options;
+        options.size = QSize(600, 500);
+        options.region = QRect(1, 2, 3, 2); // keys 1..3, queries 2..3
+        const HeatmapExporter exporter(HeatmapStyle{}, options);
+        const QString csv = dir.filePath(QStringLiteral("r.csv"));
+        QVERIFY(exporter.exportHeatmap(data, csv).ok);
+        const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QByteArray("query\\key,kedi,oturdu,[SEP]"));
+        QVERIFY(lines[1].startsWith("oturdu,"));
+        QCOMPARE(csvMatrix(readAll(csv)), (std::vector<float>{data.value(2, 1), data.value(2, 2), data.value(2, 3),
+                                                              data.value(3, 1), data.value(3, 2), data.value(3, 3)}));
+
+        const QString png = dir.filePath(QStringLiteral("r.png"));
+        QVERIFY(exporter.exportHeatmap(data, png).ok);
+        const QImage image(png);
+        const HeatmapGeometry geometry = exporter.heatmapPageGeometry(image, QRectF(0, 0, 600, 500), data);
+        int row0, row1, col0, col1;
+        geometry.visibleRange(row0, row1, col0, col1);
+        // The whole region is visible and fills the plot in one direction (the matrix edge may show a bit more).
+        QVERIFY(row0 <= 2 && row1 >= 4 && col0 <= 1 && col1 >= 4);
+        QVERIFY((row1 - row0) * (col1 - col0) < 16);
+        QVERIFY(std::abs(geometry.cellWidth() * 3 - geometry.area().width()) < 1.0 ||
+                std::abs(geometry.cellHeight() * 2 - geometry.area().height()) < 1.0);
+        // Query 2 → key 1 is a visible, unmasked cell: its colour; query 2 → key 3 is masked (causal).
+        const QRectF cell = geometry.cellRect(2, 1);
+        QVERIFY(cell.width() > 50);
+        const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.1, cell.height() * 0.1)).toPoint();
+        QCOMPARE(QColor(image.pixel(at)).name(), QColor(colorMapColor(ColorMapKind::Viridis, data.value(2, 1))).name());
+        const QRectF masked = geometry.cellRect(2, 3);
+        const QRgb maskedPixel = image.pixel((masked.topLeft() + QPointF(masked.width() * 0.5, masked.height() * 0.3)).toPoint());
+        QVERIFY(qRed(maskedPixel) == qGreen(maskedPixel) && qGreen(maskedPixel) == qBlue(maskedPixel));
+
+        // Long inputs hold no dense values: the exact block on screen is what gets written.
+        HeatmapData frame = data;
+        frame.values.clear();
+        HeatmapData block;
+        block.rows = 2;
+        block.cols = 4;
+        block.firstRow = 2;
+        for (int q = 2; q < 4; ++q)
+            for (int k = 0; k < 4; ++k)
+                block.values.push_back(data.value(q, k));
+        const QString npy = dir.filePath(QStringLiteral("tile.json"));
+        QVERIFY(exporter.exportHeatmap(frame, npy, &block).ok);
+        QVERIFY(readAll(npy).contains("\"first_query\": 2"));
+        // Without a block covering the region there is nothing exact to write: refused, with the reason.
+        const ExportResult refused = exporter.exportHeatmap(frame, dir.filePath(QStringLiteral("none.csv")));
+        QVERIFY(!refused.ok);
+        QVERIFY(refused.error.contains(QLatin1String("zoom in")));
     }
 
     void pngScaleFactorMultipliesPixels()

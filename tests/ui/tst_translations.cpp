@@ -3,6 +3,9 @@
 
 #include "export/batchexportdialog.h"
 #include "i18n/languagemanager.h"
+#include "mainwindow.h"
+#include "mainwindowfeatures.h"
+#include "mainwindowhost.h"
 #include "presenter/presentermode.h"
 
 #include <QAction>
@@ -12,7 +15,11 @@
 #include <QLibraryInfo>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMenuBar>
+#include <QPointer>
+#include <QTabWidget>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -123,6 +130,35 @@ private Q_SLOTS:
         QCOMPARE(manager.language(), QStringLiteral("tr"));
     }
 
+    // The explorer window in Turkish, then switched to English at run time: MainWindowHost builds a
+    // fresh window in the new language.
+    void explorerMenusFollowTheLanguage()
+    {
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(QStringLiteral("tr")));
+        MainWindowHost host(&manager);
+        host.show();
+        auto menuTitles = [](MainWindow* window) {
+            QStringList titles;
+            for (QAction* action : window->menuBar()->actions())
+                titles << action->text();
+            return titles;
+        };
+        QCOMPARE(menuTitles(host.window()), (QStringList{QStringLiteral("&Dosya"), QStringLiteral("Ö&rnekler"), QStringLiteral("&Görünüm"),
+                                                         QStringLiteral("&Dışa aktar"), QStringLiteral("&Dil")}));
+        QCOMPARE(host.window()->tabs()->tabText(0), QStringLiteral("Isı haritası"));
+        QVERIFY(host.window()->features()->presenter()->toggleAction()->text() == QStringLiteral("&Sunum kipi"));
+
+        QPointer<MainWindow> old = host.window();
+        QVERIFY(manager.setLanguage(QStringLiteral("en")));
+        QVERIFY(host.window() != old.data());
+        QCOMPARE(menuTitles(host.window()), (QStringList{QStringLiteral("&File"), QStringLiteral("E&xamples"), QStringLiteral("&View"),
+                                                         QStringLiteral("E&xport"), QStringLiteral("&Language")}));
+        QTRY_VERIFY(old.isNull()); // the Turkish window is gone
+        QVERIFY(manager.setLanguage(QStringLiteral("tr")));
+        QCOMPARE(host.window()->tabs()->tabText(3), QStringLiteral("İstatistikler"));
+    }
+
     void noUnfinishedTurkishEntries()
     {
         QString error;
@@ -179,6 +215,7 @@ int main(int argc, char** argv)
     qputenv("LC_ALL", "tr_TR.UTF-8");
     qputenv("LANG", "tr_TR.UTF-8");
     QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true); // settings go to a test location, not the user's
     TestTranslations test;
     return QTest::qExec(&test, argc, argv);
 }

@@ -18,20 +18,59 @@ HeatmapData AttentionExportSource::heatmap(int layer, int head) const
     data.specialCols.assign(special.begin(), special.begin() + std::min<size_t>(special.size(), size_t(data.cols)));
     data.causal = causal;
     if (discountSpecial)
-        discountSpecialTokens(data);
+        discountSpecialTokens(data, QString()); // the title below says so
     data.title = title(layer, head);
     return data;
 }
 
-HeadGridData AttentionExportSource::grid() const
+HeadGridData AttentionExportSource::grid(int maxCells) const
 {
     HeadGridData grid;
     grid.layers = maps->layers();
     grid.heads = maps->heads();
     grid.thumbnails.reserve(size_t(grid.layers) * size_t(grid.heads));
-    for (int l = 0; l < grid.layers; ++l)
-        for (int h = 0; h < grid.heads; ++h)
-            grid.thumbnails.push_back(heatmap(l, h));
+    const int n = maps->queries(), m = maps->keys();
+    const bool pooled = maxCells > 0 && (n > maxCells || m > maxCells);
+    if (!pooled) {
+        for (int l = 0; l < grid.layers; ++l)
+            for (int h = 0; h < grid.heads; ++h)
+                grid.thumbnails.push_back(heatmap(l, h));
+    } else {
+        // Block boundaries: block i covers [starts[i], starts[i+1]).
+        auto starts = [maxCells](int count) {
+            const int blocks = std::min(count, maxCells);
+            std::vector<int> s(size_t(blocks) + 1);
+            for (int i = 0; i <= blocks; ++i)
+                s[size_t(i)] = int((long long)(i) * count / blocks);
+            return s;
+        };
+        const std::vector<int> rowStarts = starts(n), colStarts = starts(m);
+        const int rows = int(rowStarts.size()) - 1, cols = int(colStarts.size()) - 1;
+        for (int l = 0; l < grid.layers; ++l) {
+            for (int h = 0; h < grid.heads; ++h) {
+                HeatmapData t;
+                t.rows = rows;
+                t.cols = cols;
+                t.rowStarts = rowStarts;
+                t.colStarts = colStarts;
+                t.causal = causal;
+                t.values.assign(size_t(rows) * size_t(cols), 0.0f);
+                for (int r = 0; r < rows; ++r) {
+                    const int q0 = rowStarts[size_t(r)], q1 = rowStarts[size_t(r) + 1];
+                    const std::vector<float> band = maps->tile(l, h, q0, q1, 0, m);
+                    for (int c = 0; c < cols; ++c) {
+                        const int k0 = colStarts[size_t(c)], k1 = colStarts[size_t(c) + 1];
+                        double sum = 0;
+                        for (int q = 0; q < q1 - q0; ++q)
+                            for (int k = k0; k < k1; ++k)
+                                sum += band[size_t(q) * size_t(m) + size_t(k)];
+                        t.values[size_t(r) * size_t(cols) + size_t(c)] = float(sum / (double(q1 - q0) * double(k1 - k0)));
+                    }
+                }
+                grid.thumbnails.push_back(std::move(t));
+            }
+        }
+    }
     grid.title = title(-1, -1);
     return grid;
 }
@@ -46,51 +85,6 @@ QString AttentionExportSource::title(int layer, int head) const
     if (discountSpecial)
         result += QCoreApplication::translate("attnscope", " · special tokens discounted");
     return result;
-}
-
-void discountSpecialTokens(HeatmapData& data)
-{
-    for (int r = 0; r < data.rows; ++r) {
-        double kept = 0;
-        for (int c = 0; c < data.cols; ++c) {
-            const bool special = size_t(c) < data.specialCols.size() && data.specialCols[size_t(c)];
-            if (!special && !data.isMasked(r, c))
-                kept += data.value(r, c);
-        }
-        for (int c = 0; c < data.cols; ++c) {
-            float& v = data.values[size_t(r) * size_t(data.cols) + size_t(c)];
-            const bool special = size_t(c) < data.specialCols.size() && data.specialCols[size_t(c)];
-            v = special || kept <= 0 ? 0.0f : float(double(v) / kept);
-        }
-    }
-}
-
-HeatmapData cropHeatmap(const HeatmapData& data, int row0, int row1, int col0, int col1)
-{
-    row0 = std::clamp(row0, 0, data.rows), row1 = std::clamp(row1, row0, data.rows);
-    col0 = std::clamp(col0, 0, data.cols), col1 = std::clamp(col1, col0, data.cols);
-    HeatmapData out;
-    out.rows = row1 - row0;
-    out.cols = col1 - col0;
-    out.values.reserve(size_t(out.rows) * size_t(out.cols));
-    for (int r = row0; r < row1; ++r)
-        for (int c = col0; c < col1; ++c)
-            out.values.push_back(data.value(r, c));
-    out.rowLabels = data.rowLabels.mid(row0, out.rows);
-    out.colLabels = data.colLabels.mid(col0, out.cols);
-    auto slice = [](const std::vector<bool>& v, int a, int b) {
-        std::vector<bool> s;
-        for (int i = a; i < b; ++i)
-            s.push_back(size_t(i) < v.size() && v[size_t(i)]);
-        return s;
-    };
-    out.specialRows = slice(data.specialRows, row0, row1);
-    out.specialCols = slice(data.specialCols, col0, col1);
-    out.causal = data.causal;
-    out.firstRow = data.firstRow + row0;
-    out.firstCol = data.firstCol + col0;
-    out.title = data.title;
-    return out;
 }
 
 } // namespace attnscope

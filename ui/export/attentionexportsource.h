@@ -27,18 +27,13 @@ struct AttentionExportSource
 
     // One head's whole matrix as the heatmap view shows it (special tokens discounted when asked).
     HeatmapData heatmap(int layer, int head) const;
-    // All heads, for the grid.
-    HeadGridData grid() const;
+    // All heads, for the grid. maxCells > 0 pools each matrix into at most maxCells × maxCells blocks
+    // (block means, read a band of rows at a time so n×n is never held): thumbnails of long inputs.
+    // 0 keeps every value (numbers exports).
+    HeadGridData grid(int maxCells = 0) const;
+    static constexpr int kThumbnailCells = 256;
     // "model · layer 2, head 5 · “text”": the title of an exported heatmap (head < 0: the grid).
     QString title(int layer, int head) const;
 };
-
-// Renormalises every row over the non-special keys and zeroes the special columns. A row whose mass is
-// all on special keys stays all zero. The title is left to the caller.
-void discountSpecialTokens(HeatmapData& data);
-
-// The block [row0,row1)×[col0,col1) of data, labels and special marks included, with firstRow/firstCol
-// set so that masking stays right: what a zoomed view shows.
-HeatmapData cropHeatmap(const HeatmapData& data, int row0, int row1, int col0, int col1);
 
 } // namespace attnscope

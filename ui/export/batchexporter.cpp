@@ -53,7 +53,7 @@ BatchExporter::Status BatchExporter::run(const QString& directory, const QString
         options.metadata.layer = isGrid ? -1 : i / heads;
         options.metadata.head = isGrid ? -1 : i % heads;
         const HeatmapExporter exporter(m_style, options);
-        const ExportResult result = isGrid ? exporter.exportGrid(m_source.grid(), files[i])
+        const ExportResult result = isGrid ? exporter.exportGrid(m_source.grid(isImageFormat(format) ? AttentionExportSource::kThumbnailCells : 0), files[i])
                                            : exporter.exportHeatmap(m_source.heatmap(i / heads, i % heads), files[i]);
         if (!result.ok) {
             m_error = result.error;

@@ -54,7 +54,8 @@ QString ExportController::chooseTarget(const QString& caption, const QString& su
     return path;
 }
 
-bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata)
+bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata,
+                                     const HeatmapData* cells)
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     const QString suggested = QDir(documents).filePath(
@@ -68,13 +69,14 @@ bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle
     options.scaleFactor = scaleFactor;
     options.overwrite = overwrite;
     options.metadata = metadata;
-    const ExportResult result = HeatmapExporter(style, options).exportHeatmap(data, path);
+    options.region = region;
+    const ExportResult result = HeatmapExporter(style, options).exportHeatmap(data, path, cells);
     if (!result.ok)
         showError(result.error);
     return result.ok;
 }
 
-bool ExportController::exportGrid(const HeadGridData& grid, const HeatmapStyle& style, const ExportMetadata& metadata)
+bool ExportController::exportGrid(const AttentionExportSource& source, const HeatmapStyle& style, const ExportMetadata& metadata)
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     bool overwrite = false;
@@ -86,6 +88,8 @@ bool ExportController::exportGrid(const HeadGridData& grid, const HeatmapStyle& 
     options.scaleFactor = scaleFactor;
     options.overwrite = overwrite;
     options.metadata = metadata;
+    const auto format = exportFormatFromPath(path);
+    const HeadGridData grid = source.grid(format && isImageFormat(*format) ? AttentionExportSource::kThumbnailCells : 0);
     const ExportResult result = HeatmapExporter(style, options).exportGrid(grid, path);
     if (!result.ok)
         showError(result.error);

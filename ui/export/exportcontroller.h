@@ -33,8 +33,12 @@ public:
     double scaleFactor = 2.0; // exports are sharper than the screen by default
 
     // Each returns true when something was written.
-    bool exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata);
-    bool exportGrid(const HeadGridData& grid, const HeatmapStyle& style, const ExportMetadata& metadata);
+    // region: the view's visible cells (empty: all); cells: a long input's block on screen (see HeatmapExporter).
+    QRect region;
+    bool exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata,
+                       const HeatmapData* cells = nullptr);
+    // Images get thumbnails (pooled for long inputs); numbers every weight.
+    bool exportGrid(const AttentionExportSource& source, const HeatmapStyle& style, const ExportMetadata& metadata);
     bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
 
     static QString fileFilters();

@@ -63,7 +63,7 @@ QJsonArray matrixJson(const HeatmapData& data)
     return rows;
 }
 
-QJsonArray specialJson(const std::vector<bool>& special, int count)
+QJsonArray specialJson(const std::vector<bool>& special, int count) // block-local flags
 {
     QJsonArray array;
     for (int i = 0; i < count; ++i)
@@ -108,17 +108,25 @@ HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device,
     const QFontMetricsF metrics(font, &device);
     const double legendHeight = metrics.height() * 1.5;
     const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    return HeatmapPainter(data, m_style).layout(inner, metrics);
+    HeatmapGeometry geometry = HeatmapPainter(data, m_style).layout(inner, metrics);
+    const QRect region = m_options.region.intersected(QRect(0, 0, data.cols, data.rows));
+    if (!region.isEmpty() && region != QRect(0, 0, data.cols, data.rows)) {
+        // The region fills the plot with square cells, as the fitted view does for the whole matrix.
+        const double cell = std::min(geometry.area().width() / region.width(), geometry.area().height() / region.height());
+        geometry.setView(QPointF(region.x(), region.y()), cell, cell);
+    }
+    return geometry;
 }
 
-void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data) const
+void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data, const HeatmapData* cells) const
 {
     QFont font = painter.font();
     font.setPointSizeF(m_style.fontPointSize);
     const QFontMetricsF metrics(font, painter.device());
     const double legendHeight = metrics.height() * 1.5;
     const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    HeatmapPainter(data, m_style).paint(painter, inner);
+    const HeatmapGeometry geometry = heatmapPageGeometry(*painter.device(), page, data);
+    HeatmapPainter(data, m_style).paint(painter, inner, &geometry, cells);
     painter.setFont(font);
     painter.setPen(QColor(60, 60, 60));
     painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight), Qt::AlignLeft | Qt::AlignVCenter,
@@ -239,7 +247,7 @@ ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& pa
     return writeAtomically(path, bytes, m_options.overwrite);
 }
 
-ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QString& path) const
+ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QString& path, const HeatmapData* cells) const
 {
     const auto format = exportFormatFromPath(path);
     if (!format)
@@ -250,12 +258,59 @@ ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QStri
         if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
         return exportImage(*format, path, data.title,
-                           [&](QPainter& painter, const QRectF& page) { paintHeatmapPage(painter, page, data); });
+                           [&](QPainter& painter, const QRectF& page) { paintHeatmapPage(painter, page, data, cells); });
     }
-    const QByteArray bytes = *format == ExportFormat::Csv ? heatmapCsv(data)
-                           : *format == ExportFormat::Json ? heatmapJson(data)
-                                                           : heatmapNpy(data);
+    QString error;
+    const HeatmapData block = regionValues(data, cells, &error);
+    if (!error.isEmpty())
+        return {false, false, path + QStringLiteral(": ") + error};
+    const QByteArray bytes = *format == ExportFormat::Csv ? heatmapCsv(block)
+                           : *format == ExportFormat::Json ? heatmapJson(block)
+                                                           : heatmapNpy(block);
     return writeAtomically(path, bytes, m_options.overwrite);
+}
+
+HeatmapData HeatmapExporter::regionValues(const HeatmapData& data, const HeatmapData* cells, QString* error) const
+{
+    QRect region = m_options.region.intersected(QRect(0, 0, data.cols, data.rows));
+    if (region.isEmpty())
+        region = QRect(0, 0, data.cols, data.rows);
+    const int r0 = region.y(), c0 = region.x(), rows = region.height(), cols = region.width();
+    // Where the values are: the data itself (dense), or the block the view shows (exact rows of a long input).
+    const HeatmapData* source = nullptr;
+    int sourceRow0 = 0, sourceCol0 = 0;
+    if (data.values.size() == size_t(data.rows) * size_t(data.cols) && data.rowStarts.empty() && data.colStarts.empty()) {
+        source = &data;
+    } else if (cells && cells->rowStarts.empty() && cells->colStarts.empty() && cells->firstRow <= r0 && cells->firstCol <= c0 &&
+               cells->firstRow + cells->rows >= r0 + rows && cells->firstCol + cells->cols >= c0 + cols) {
+        source = cells;
+        sourceRow0 = cells->firstRow;
+        sourceCol0 = cells->firstCol;
+    }
+    if (!source) {
+        *error = QCoreApplication::translate("attnscope", "this view shows a pooled overview, not the weights themselves; "
+                                                          "zoom in until exact values are shown, or use attnscope export");
+        return {};
+    }
+    HeatmapData block;
+    block.rows = rows;
+    block.cols = cols;
+    block.values.reserve(size_t(rows) * size_t(cols));
+    for (int r = r0; r < r0 + rows; ++r)
+        for (int c = c0; c < c0 + cols; ++c)
+            block.values.push_back(source->value(r - sourceRow0, c - sourceCol0));
+    block.rowLabels = data.rowLabels.mid(r0, rows);
+    block.colLabels = data.colLabels.mid(c0, cols);
+    for (int r = r0; r < r0 + rows; ++r)
+        block.specialRows.push_back(size_t(r) < data.specialRows.size() && data.specialRows[size_t(r)]);
+    for (int c = c0; c < c0 + cols; ++c)
+        block.specialCols.push_back(size_t(c) < data.specialCols.size() && data.specialCols[size_t(c)]);
+    block.causal = data.causal;
+    block.discounted = data.discounted;
+    block.firstRow = r0; // positions in the whole matrix, written to JSON
+    block.firstCol = c0;
+    block.title = data.title;
+    return block;
 }
 
 ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString& path) const
@@ -271,6 +326,9 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
         return exportImage(*format, path, grid.title,
                            [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); });
     }
+    for (const HeatmapData& head : grid.thumbnails)
+        if (!head.rowStarts.empty() || !head.colStarts.empty())
+            return {false, false, QCoreApplication::translate("attnscope", "%1: the grid holds pooled thumbnails, not every weight").arg(path)};
     const QByteArray bytes = *format == ExportFormat::Csv ? gridCsv(grid)
                            : *format == ExportFormat::Json ? gridJson(grid)
                                                            : gridNpy(grid);

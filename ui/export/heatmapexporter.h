@@ -6,6 +6,7 @@
 #include "render/heatmapgeometry.h"
 
 #include <QByteArray>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -34,6 +35,9 @@ struct ExportOptions
     double scaleFactor = 1.0; // PNG only: device pixels per logical pixel (2 = the same picture, sharper)
     bool overwrite = false;   // false: an existing file is left alone and the export fails
     ExportMetadata metadata;
+    // The zoomed view's visible cells (x = first key, y = first query, in matrix cells): images show that
+    // region filling the plot, numbers hold its values. Empty: the whole matrix.
+    QRect region;
 };
 
 struct ExportResult
@@ -51,18 +55,22 @@ class HeatmapExporter
 public:
     HeatmapExporter(const HeatmapStyle& style, ExportOptions options);
 
-    ExportResult exportHeatmap(const HeatmapData& data, const QString& path) const;
+    // data: the matrix (labels, flags and, for short inputs, every value). cells: for long inputs the block
+    // of values the view shows (HeatmapPainter's `cells`: an exact tile or a pooled overview), else null.
+    ExportResult exportHeatmap(const HeatmapData& data, const QString& path, const HeatmapData* cells = nullptr) const;
     ExportResult exportGrid(const HeadGridData& grid, const QString& path) const;
 
     // The pieces, public for the GUI and tests.
-    void paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data) const;
+    void paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data, const HeatmapData* cells = nullptr) const;
     // Where paintHeatmapPage puts the cells on a page of the given device (for tests and picking).
     HeatmapGeometry heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const;
     void paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const;
     QString legendText() const;
-    QByteArray heatmapCsv(const HeatmapData& data) const;
-    QByteArray heatmapJson(const HeatmapData& data) const;
-    QByteArray heatmapNpy(const HeatmapData& data) const;
+    // The numbers of the region (or the whole matrix) as one dense block with its labels.
+    HeatmapData regionValues(const HeatmapData& data, const HeatmapData* cells, QString* error) const;
+    QByteArray heatmapCsv(const HeatmapData& block) const;
+    QByteArray heatmapJson(const HeatmapData& block) const;
+    QByteArray heatmapNpy(const HeatmapData& block) const;
     QByteArray gridCsv(const HeadGridData& grid) const;
     QByteArray gridJson(const HeadGridData& grid) const;
     QByteArray gridNpy(const HeadGridData& grid) const;

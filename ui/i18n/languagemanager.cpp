@@ -8,11 +8,20 @@
 #include <QFile>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QPointer>
 #include <QTranslator>
 
 namespace attnscope {
 
 LanguageManager::LanguageManager(QObject* parent) : QObject(parent) {}
+
+LanguageManager* LanguageManager::shared()
+{
+    static QPointer<LanguageManager> instance;
+    if (!instance)
+        instance = new LanguageManager(QCoreApplication::instance());
+    return instance;
+}
 
 LanguageManager::~LanguageManager()
 {

@@ -23,6 +23,9 @@ public:
     explicit LanguageManager(QObject* parent = nullptr);
     ~LanguageManager() override;
 
+    // The application's manager, created on first use (owned by the QCoreApplication).
+    static LanguageManager* shared();
+
     static QStringList availableLanguages();           // "en", "tr"
     static QString nativeName(const QString& code);     // "English", "Türkçe": never translated
     // The system locale's language when AttnScope has it, else English.

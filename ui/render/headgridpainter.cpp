@@ -25,23 +25,18 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
     const double rowLabelWidth = metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, m_data.layers - 1))) + kGap;
     const double colLabelHeight = metrics.height() + kGap / 2;
     const double barSpace = m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("1e-4")) + 3 * kGap : 0.0;
-    const QRectF area(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
-                      std::max(1.0, target.width() - rowLabelWidth - barSpace),
-                      std::max(1.0, target.height() - titleHeight - colLabelHeight));
-    const int heads = std::max(1, m_data.heads), layers = std::max(1, m_data.layers);
-    // Square thumbnails as large as fit, with a small gap between them.
-    const double pitch = std::min(area.width() / heads, area.height() / layers);
-    l.pitchX = l.pitchY = pitch;
-    l.side = pitch * 0.9;
-    l.grid = QRectF(area.topLeft(), QSizeF(pitch * heads, pitch * layers));
-    l.colorBar = QRectF(l.grid.right() + 2 * kGap, l.grid.top(), kColorBarWidth, std::max(20.0, l.grid.height()));
+    const QRectF area(target.left(), target.top() + titleHeight, std::max(1.0, target.width() - barSpace),
+                      std::max(1.0, target.height() - titleHeight));
+    l.grid = HeadGridLayout(m_data.layers, m_data.heads, area, rowLabelWidth, colLabelHeight);
+    const QRectF last = l.grid.thumbnailRect(std::max(0, m_data.layers - 1), std::max(0, m_data.heads - 1));
+    const QRectF first = l.grid.thumbnailRect(0, 0);
+    l.colorBar = QRectF(last.right() + 2 * kGap, first.top(), kColorBarWidth, std::max(20.0, last.bottom() - first.top()));
     return l;
 }
 
 QRectF HeadGridPainter::thumbnailRect(QRectF target, const QFontMetricsF& metrics, int layer, int head) const
 {
-    const Layout l = layout(target, metrics);
-    return QRectF(l.grid.left() + head * l.pitchX, l.grid.top() + layer * l.pitchY, l.side, l.side);
+    return layout(target, metrics).grid.thumbnailRect(layer, head);
 }
 
 QImage HeadGridPainter::thumbnailImage(const HeatmapData& head, const HeatmapStyle& style)
@@ -74,15 +69,16 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
         painter.setFont(font);
     }
     painter.setPen(Qt::black);
-    for (int h = 0; h < m_data.heads; ++h)
-        painter.drawText(QRectF(l.grid.left() + h * l.pitchX, l.grid.top() - metrics.height() - kGap / 2, l.side, metrics.height()),
+    for (int h = 0; h < m_data.heads; ++h) {
+        const QRectF slot = l.grid.thumbnailRect(0, h);
+        painter.drawText(QRectF(slot.left(), slot.top() - metrics.height() - kGap / 2, slot.width(), metrics.height()),
                          Qt::AlignCenter, QStringLiteral("H%1").arg(h));
+    }
     for (int layer = 0; layer < m_data.layers; ++layer)
-        painter.drawText(QRectF(target.left(), l.grid.top() + layer * l.pitchY, l.grid.left() - target.left() - kGap / 2, l.side),
-                         Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("L%1").arg(layer));
+        painter.drawText(l.grid.layerLabelRect(layer), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("L%1").arg(layer));
     for (int layer = 0; layer < m_data.layers; ++layer) {
         for (int h = 0; h < m_data.heads; ++h) {
-            const QRectF rect(l.grid.left() + h * l.pitchX, l.grid.top() + layer * l.pitchY, l.side, l.side);
+            const QRectF rect = l.grid.thumbnailRect(layer, h);
             const QImage image = thumbnailImage(m_data.at(layer, h), m_style);
             painter.save();
             painter.setRenderHint(QPainter::SmoothPixmapTransform, false);

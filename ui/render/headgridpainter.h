@@ -1,5 +1,6 @@
 #pragma once
 
+#include "explorer/headgridlayout.h"
 #include "render/headgriddata.h"
 
 #include <QFontMetricsF>
@@ -30,8 +31,7 @@ public:
 private:
     struct Layout
     {
-        QRectF grid;      // area of all thumbnails
-        double pitchX = 0, pitchY = 0, side = 0;
+        HeadGridLayout grid; // the explorer grid's own layout: same slots on screen and in exports
         QRectF colorBar;
     };
     Layout layout(QRectF target, const QFontMetricsF& metrics) const;

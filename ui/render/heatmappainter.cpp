@@ -160,6 +160,8 @@ void HeatmapPainter::paintCellImage(QPainter& painter, const HeatmapGeometry& ge
     painter.save();
     painter.setClipRect(geometry.area());
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    // PDF would otherwise store the cell image as JPEG, whose chroma subsampling smears the cells.
+    painter.setRenderHint(QPainter::LosslessImageRendering, true);
     painter.drawImage(QRectF(topLeft.topLeft(), bottomRight.bottomRight()), image);
     if (m_data.causal && geometry.cellWidth() >= 3)
         paintMaskHatch(painter, geometry);

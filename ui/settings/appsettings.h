@@ -22,7 +22,7 @@ public:
     AppSettings();                                   // QSettings() of the application
     explicit AppSettings(std::unique_ptr<QSettings> settings);
 
-    static constexpr int kMaxRecentModels = 8;
+    static constexpr int kMaxRecentModels = 10; // same key and limit as ModelCatalog::recent()
 
     QString lastModel() const;
     // Also puts the model first in the recent list.

@@ -1,0 +1,141 @@
+// GPU attention kernels against the CPU core in the same run: the tiled forward (O and L of all heads)
+// and the per-head overview, per backend, with time and memory.
+//
+//   bench_gpu [--json] [--n 512,1024,...] [--reps 5] [--backends cpu,vulkan,opengl] [--gpu-max 8192]
+//             [--overview-max 4096]
+//
+// Run under xvfb-run (or with a display): the GPU backends need a platform plugin. GPU times are end to
+// end as a caller sees them: upload of Q, K, V, the dispatches and the readback of O and L.
+// Flops are counted as 4·n²·d·H (QKᵀ and P·V), halved when causal, for every backend.
+
+#include "attention/attention.h"
+#include "backend/attentionbackend.h"
+#include "support/benchutil.h"
+#include "util/parallel.h"
+
+#include <QGuiApplication>
+#include <QStringList>
+#include <cstdio>
+#include <random>
+
+using namespace attnscope;
+using namespace attnscope::bench;
+
+namespace {
+
+HeadTensor randomTensor(int n, int heads, int dim, std::mt19937& rng)
+{
+    std::normal_distribution<float> normal;
+    HeadTensor t(n, heads, dim);
+    for (float& x : t.values)
+        x = normal(rng);
+    return t;
+}
+
+std::vector<int> parseList(const QString& text)
+{
+    std::vector<int> values;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        values.push_back(part.toInt());
+    return values;
+}
+
+QByteArray jsonEscaped(const QString& text)
+{
+    QByteArray out;
+    for (const char c : text.toUtf8()) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QGuiApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    auto option = [&](const char* name, const QString& fallback) {
+        const int i = int(args.indexOf(QLatin1String(name)));
+        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
+    };
+    const bool json = args.contains(QStringLiteral("--json"));
+    const std::vector<int> sizes = parseList(option("--n", QStringLiteral("512,1024,2048,4096,8192")));
+    const int reps = std::max(5, option("--reps", QStringLiteral("5")).toInt());
+    const int gpuMax = option("--gpu-max", QStringLiteral("8192")).toInt();
+    const int overviewMax = option("--overview-max", QStringLiteral("4096")).toInt();
+    const QStringList backendNames =
+        option("--backends", QStringLiteral("cpu,vulkan,opengl")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const int heads = 12, dim = 64;
+
+    for (const QString& name : backendNames) {
+        BackendKind kind = BackendKind::Cpu;
+        if (!parseBackendKind(name, &kind)) {
+            std::fprintf(stderr, "bench_gpu: unknown backend %s\n", qPrintable(name));
+            return 2;
+        }
+        QString notice;
+        std::unique_ptr<AttentionBackend> backend = createBackend(kind, &notice);
+        if (kind != BackendKind::Auto && backend->kind() != kind) {
+            // Report it and move on: the bench never passes CPU figures off as GPU ones.
+            if (json)
+                std::printf("{\"backend\":\"%s\",\"unavailable\":\"%s\"}\n", qPrintable(name),
+                            jsonEscaped(notice).constData());
+            else
+                std::printf("%s: unavailable (%s)\n", qPrintable(name), qPrintable(notice));
+            continue;
+        }
+        const QByteArray device = jsonEscaped(backend->deviceName());
+        std::mt19937 rng(42);
+        for (int n : sizes) {
+            if (backend->kind() != BackendKind::Cpu && n > gpuMax) continue;
+            const HeadTensor q = randomTensor(n, heads, dim, rng), k = randomTensor(n, heads, dim, rng),
+                             v = randomTensor(n, heads, dim, rng);
+            for (bool causal : {false, true}) {
+                AttentionOptions options;
+                options.causal = causal;
+                const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
+                auto report = [&](const char* impl, double seconds, double extraMiB, double opFlops) {
+                    if (json)
+                        std::printf(
+                            "{\"impl\":\"%s\",\"backend\":\"%s\",\"device\":\"%s\",\"n\":%d,\"heads\":%d,"
+                            "\"head_dim\":%d,\"causal\":%s,\"seconds\":%.6f,\"gflops\":%.2f,"
+                            "\"extra_memory_mib\":%.1f}\n",
+                            impl, qPrintable(backend->name()), device.constData(), n, heads, dim,
+                            causal ? "true" : "false", seconds, opFlops / seconds / 1e9, extraMiB);
+                    else
+                        std::printf("%-8s %-6s n=%5d causal=%d  %9.4f s  %7.1f GFLOP/s  +%.1f MiB  (%s)\n",
+                                    impl, qPrintable(backend->name()), n, int(causal), seconds,
+                                    opFlops / seconds / 1e9, extraMiB, device.constData());
+                    std::fflush(stdout);
+                };
+                auto measure = [&](const char* impl, const std::function<void()>& fn, double opFlops,
+                                   double outputMiB) {
+                    resetPeakResidentMemory();
+                    const double base = residentMemoryMiB();
+                    const double seconds = medianSeconds(fn, reps);
+                    report(impl, seconds, std::max(0.0, peakResidentMemoryMiB() - base - outputMiB), opFlops);
+                };
+                const double outputMiB = double(n) * heads * dim * sizeof(float) / (1024.0 * 1024.0);
+                TiledAttentionResult forward;
+                measure(
+                    "tiled", [&] { forward = backend->tiledForward(q, k, v, options); }, flops, outputMiB);
+                if (n <= overviewMax) {
+                    // One head's overview (256×256 cells, column sums, entropies): 2·n²·d flops for S, halved
+                    // when causal.
+                    const RotatedQueryKey rotated{q, k};
+                    measure(
+                        "overview",
+                        [&] {
+                            const AttentionOverview o = backend->overview(
+                                rotated.queries, rotated.keys, forward.logSumExp, options, 0, 256, 256);
+                            (void)o;
+                        },
+                        2.0 * double(n) * n * dim * (causal ? 0.5 : 1.0), 0.0);
+                }
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,157 @@
+// The CLI's --backend on the oracle fixtures: `attnscope attention` with cpu, vulkan and opengl gives
+// transformers' attention probabilities within 1e-5 on every backend, and a Vulkan that cannot start
+// (no driver) falls back to the CPU with a one-line notice and the same numbers.
+
+#include "io/npy.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+namespace {
+
+QString oracleFolder(const QString& caseName)
+{
+    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + caseName;
+}
+
+QString oracleIds(const QString& caseName)
+{
+    QFile file(oracleFolder(caseName) + QStringLiteral("/case.json"));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QStringList ids;
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("input_ids")).toArray())
+        ids << QString::number(v.toInt());
+    return ids.join(QLatin1Char(','));
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run runAttnscope(const QStringList& arguments,
+                 const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
+    Run run;
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+// Largest |P − transformers' P| of an `attention --format npy` output.
+double oracleError(const QString& caseName, const QString& npyPath)
+{
+    const attnscope::NpyArray got = attnscope::readNpyFile(npyPath);
+    const attnscope::NpyArray expected =
+        attnscope::readNpyFile(oracleFolder(caseName) + QStringLiteral("/attentions.npy"));
+    if (got.shape != expected.shape) return INFINITY;
+    double worst = 0;
+    for (size_t i = 0; i < got.values.size(); ++i)
+        worst = std::max(worst, std::abs(got.values[i] - expected.values[i]));
+    return worst;
+}
+
+} // namespace
+
+class TestCliBackends : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void oracleOnEveryBackend_data();
+    void oracleOnEveryBackend();
+    void vulkanWithoutDriverFallsBackToCpu();
+    void unknownBackendIsAnError();
+};
+
+void TestCliBackends::oracleOnEveryBackend_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<QString>("caseName");
+    for (const char* backend : {"cpu", "vulkan", "opengl"})
+        for (const char* name : {"bert_s0", "gpt2_s1", "llama_s0", "llama_s1"})
+            QTest::addRow("%s:%s", backend, name)
+                << QString::fromLatin1(backend) << QString::fromLatin1(name);
+}
+
+void TestCliBackends::oracleOnEveryBackend()
+{
+    QFETCH(QString, backend);
+    QFETCH(QString, caseName);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("p.npy"));
+    const Run run = runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"),
+                                  oracleFolder(caseName), QStringLiteral("--ids"), oracleIds(caseName),
+                                  QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"),
+                                  out, QStringLiteral("--backend"), backend, QStringLiteral("--verbose")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const double error = oracleError(caseName, out);
+    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
+    const bool onBackend = run.err.contains(QStringLiteral("backend: %1 on ").arg(backend));
+    if (!onBackend) {
+        // Could not start here: the fallback said so in one line and gave the CPU's (correct) numbers above.
+        QVERIFY2(run.err.contains(QLatin1String("using the CPU")), qPrintable(run.err));
+        QSKIP(qPrintable(backend + QStringLiteral(" cannot start here: ") +
+                         run.err.section(QLatin1Char('\n'), 0, 0)));
+    }
+}
+
+void TestCliBackends::vulkanWithoutDriverFallsBackToCpu()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("VK_ICD_FILENAMES"), QStringLiteral("/nonexistent/attnscope_icd.json"));
+    environment.insert(QStringLiteral("VK_DRIVER_FILES"), QStringLiteral("/nonexistent/attnscope_icd.json"));
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("p.npy"));
+    const Run run = runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"),
+                                  oracleFolder(QStringLiteral("llama_s0")), QStringLiteral("--ids"),
+                                  oracleIds(QStringLiteral("llama_s0")), QStringLiteral("--format"),
+                                  QStringLiteral("npy"), QStringLiteral("--out"), out,
+                                  QStringLiteral("--backend"), QStringLiteral("vulkan")},
+                                 environment);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    // Qt's own warnings (Vulkan instance, XDG_RUNTIME_DIR) may precede ours: ours start with "attnscope:".
+    const QStringList lines = run.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                                  .filter(QRegularExpression(QStringLiteral("^attnscope:")));
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines.first().contains(QLatin1String("vulkan")) &&
+                 lines.first().contains(QLatin1String("using the CPU")),
+             qPrintable(run.err));
+    QVERIFY(oracleError(QStringLiteral("llama_s0"), out) <= 1e-5);
+
+    const Run info = runAttnscope({QStringLiteral("gpu-info"), QStringLiteral("--backend"),
+                                   QStringLiteral("vulkan"), QStringLiteral("--check")},
+                                  environment);
+    QVERIFY2(info.exitCode == 0, qPrintable(info.out + info.err));
+    QVERIFY2(info.out.contains(QLatin1String("unavailable")) && info.out.contains(QLatin1String("check: ok")),
+             qPrintable(info.out));
+}
+
+void TestCliBackends::unknownBackendIsAnError()
+{
+    const Run run =
+        runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"),
+                      oracleFolder(QStringLiteral("bert_s0")), QStringLiteral("--ids"), QStringLiteral("1,2"),
+                      QStringLiteral("--backend"), QStringLiteral("cuda")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains(QLatin1String("--backend cuda is not supported")));
+}
+
+QTEST_GUILESS_MAIN(TestCliBackends)
+#include "tst_cli_backends.moc"

@@ -1,0 +1,138 @@
+// Issue 7's pieces inside the explorer window: the Export menu writes what the view shows, presenter
+// mode steps the window through heads, and settings come back on the next start.
+
+#include "explorer/headgridwidget.h"
+#include "export/exportcontroller.h"
+#include "heatmapwidget.h"
+#include "mainwindow.h"
+#include "mainwindowfeatures.h"
+#include "presenter/presentermode.h"
+#include "render/colormap.h"
+#include "settings/appsettings.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QMenu>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnscope;
+
+class TestMainWindowFeatures : public QObject
+{
+    Q_OBJECT
+
+    static QStringList actionTexts(QMenu* menu)
+    {
+        QStringList texts;
+        for (QAction* action : menu->actions())
+            texts << action->text();
+        return texts;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        AppSettings settings;
+        settings.settings().clear();
+    }
+
+    void menusAreFilled()
+    {
+        MainWindow window;
+        QVERIFY(actionTexts(window.exportMenu()).contains(QStringLiteral("Heatmap as shown…")));
+        QVERIFY(actionTexts(window.exportMenu()).contains(QStringLiteral("Head grid…")));
+        QVERIFY(actionTexts(window.viewMenu()).contains(QStringLiteral("&Presenter mode")));
+        QVERIFY(actionTexts(window.languageMenu()).contains(QStringLiteral("Türkçe")));
+    }
+
+    void exportsTheWorkedExampleAsShown()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.currentResult() && window.currentResult()->run.maps);
+        ExportController* controller = window.features()->exportController();
+        QString target = dir.filePath(QStringLiteral("view.csv"));
+        controller->askPath = [&](const QString&, const QString&, bool folder) { return folder ? dir.path() : target; };
+        controller->confirmOverwrite = [](const QStringList&) { return false; };
+        QStringList errors;
+        controller->showError = [&](const QString& message) { errors << message; };
+
+        QVERIFY(window.features()->exportHeatmap());
+        QFile csv(target);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QByteArray("query\\key,kedi,mindere,oturdu"));
+        QCOMPARE(lines[1].split(',').at(1).toFloat(), window.heatmap()->data().value(0, 0));
+
+        // A second export to the same file is declined by the (simulated) user: nothing changes.
+        const QDateTime before = QFileInfo(target).lastModified();
+        QVERIFY(!window.features()->exportHeatmap());
+        QCOMPARE(QFileInfo(target).lastModified(), before);
+
+        // The view's colour map is the export's.
+        window.colorMapBox()->setCurrentIndex(window.colorMapBox()->findData(int(ColorMapKind::Magma)));
+        target = dir.filePath(QStringLiteral("view.png"));
+        QVERIFY(window.features()->exportHeatmap());
+        const QImage image(target);
+        QCOMPARE(image.size(), controller->imageSize * controller->scaleFactor);
+        QVERIFY(errors.isEmpty());
+
+        target = dir.filePath(QStringLiteral("grid.svg"));
+        QVERIFY(window.features()->exportGrid());
+        QVERIFY(QFileInfo(target).size() > 1000);
+    }
+
+    void presenterStepsThroughHeads()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.selectEngine(1); // synthetic encoder: several layers and heads
+        QTRY_VERIFY(window.currentResult() && window.currentResult()->analysis.heads > 1);
+        QTRY_COMPARE(window.features()->presenter()->headCursor().heads(), window.currentResult()->analysis.heads);
+        PresenterMode* presenter = window.features()->presenter();
+        const double normalFont = window.heatmap()->heatmapStyle().fontPointSize;
+        presenter->setActive(true);
+        QCOMPARE(window.palette().color(QPalette::Window), QColor(Qt::black));
+        QVERIFY(window.heatmap()->heatmapStyle().fontPointSize >= normalFont * 1.5);
+        QVERIFY(window.heatmap()->heatmapStyle().lineWidth >= 2.0);
+        const auto start = window.grid()->selected();
+        presenter->stepActions().at(0)->trigger(); // next head
+        QCOMPARE(window.grid()->selected(), std::make_pair(start.first, start.second + 1));
+        presenter->stepActions().at(2)->trigger(); // next layer
+        QCOMPARE(window.grid()->selected(), std::make_pair(start.first + 1, start.second + 1));
+        // The big read-out follows the heatmap's hover text.
+        Q_EMIT window.heatmap()->hoverChanged(QStringLiteral("a → b: 0.5"));
+        QCOMPARE(presenter->readout()->text(), QStringLiteral("a → b: 0.5"));
+        presenter->setActive(false);
+        QCOMPARE(window.heatmap()->heatmapStyle().fontPointSize, normalFont);
+    }
+
+    void settingsComeBack()
+    {
+        {
+            MainWindow window;
+            window.colorMapBox()->setCurrentIndex(window.colorMapBox()->findData(int(ColorMapKind::Cividis)));
+            window.scaleBox()->setCurrentIndex(window.scaleBox()->findData(int(HeatmapScale::Log)));
+            window.resize(1111, 777);
+            window.features()->saveSettings();
+        }
+        MainWindow window;
+        QCOMPARE(ColorMapKind(window.colorMapBox()->currentData().toInt()), ColorMapKind::Cividis);
+        QCOMPARE(HeatmapScale(window.scaleBox()->currentData().toInt()), HeatmapScale::Log);
+        QCOMPARE(window.size(), QSize(1111, 777));
+        QCOMPARE(window.heatmap()->heatmapStyle().colorMap, ColorMapKind::Cividis);
+    }
+};
+
+QTEST_MAIN(TestMainWindowFeatures)
+#include "tst_mainwindowfeatures.moc"

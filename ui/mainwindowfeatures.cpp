@@ -1,0 +1,209 @@
+#include "mainwindowfeatures.h"
+
+#include "explorer/headheatmap.h"
+#include "explorer/headgridwidget.h"
+#include "export/exportcontroller.h"
+#include "heatmapwidget.h"
+#include "i18n/languagemanager.h"
+#include "mainwindow.h"
+#include "presenter/presentermode.h"
+#include "settings/appsettings.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QEvent>
+#include <QMenu>
+#include <QTimer>
+
+namespace attnscope {
+
+MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_window(window)
+{
+    m_presenter = new PresenterMode(window);
+    m_export = new ExportController(window);
+
+    // View: presenter mode and full screen.
+    if (QMenu* view = window->viewMenu()) {
+        view->addSeparator();
+        view->addAction(m_presenter->toggleAction());
+        view->addAction(m_presenter->fullScreenAction());
+        QMenu* steps = view->addMenu(QString());
+        steps->setObjectName(QStringLiteral("stepHeadsMenu"));
+        steps->addActions(m_presenter->stepActions());
+    }
+    connect(window->heatmap(), &HeatmapWidget::hoverChanged, m_presenter, &PresenterMode::showReadout);
+    connect(m_presenter, &PresenterMode::headChanged, window, &MainWindow::openHead);
+    connect(m_presenter, &PresenterMode::activeChanged, this, [this](bool active) {
+        AppSettings settings;
+        settings.setPresenterMode(active);
+        // Repaint the head on screen with the presenter's (or the normal) heatmap style.
+        if (m_window && m_window->currentResult()) {
+            const auto [layer, head] = m_window->grid()->selected();
+            m_window->openHead(layer, head);
+        }
+    });
+    // Keep the keyboard cursor on the head the window shows (grid clicks, arrows, statistics table).
+    connect(window->runner(), &AnalysisRunner::resultReady, this, [this] {
+        QTimer::singleShot(0, this, [this] {
+            if (!m_window || !m_window->currentResult())
+                return;
+            const auto [layer, head] = m_window->grid()->selected();
+            m_presenter->setHeadCursor(HeadCursor(m_window->currentResult()->analysis.layers, m_window->currentResult()->analysis.heads, layer, head));
+        });
+    });
+    connect(window->grid(), &HeadGridWidget::headActivated, this, [this](int layer, int head) {
+        HeadCursor cursor = m_presenter->headCursor();
+        cursor.set(layer, head);
+        m_presenter->setHeadCursor(cursor);
+    });
+
+    // Export.
+    if (QMenu* menu = window->exportMenu()) {
+        m_exportHeatmap = menu->addAction(QString(), this, &MainWindowFeatures::exportHeatmap);
+        m_exportHeatmap->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+        m_exportGrid = menu->addAction(QString(), this, &MainWindowFeatures::exportGrid);
+        m_exportAllHeads = menu->addMenu(QString());
+        for (const QString& suffix : exportFormatSuffixes()) {
+            QAction* action = m_exportAllHeads->addAction(suffix.toUpper(), this, &MainWindowFeatures::exportAllHeads);
+            action->setData(suffix);
+        }
+    }
+    // Language.
+    if (QMenu* menu = window->languageMenu())
+        m_language = new LanguageMenu(LanguageManager::shared(), menu);
+
+    window->installEventFilter(this);
+    retranslate();
+    restoreSettings();
+}
+
+std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
+{
+    if (!m_window || !m_window->currentResult())
+        return std::nullopt;
+    const ExplorerResult& result = *m_window->currentResult();
+    AttentionExportSource source;
+    source.maps = result.run.maps;
+    source.tokens = result.run.labels;
+    source.special = result.run.roles.special;
+    source.causal = result.run.roles.causal;
+    source.discountSpecial = m_window->heatmap()->discountSpecial();
+    source.model = result.modelName;
+    source.text = result.textA;
+    source.textB = result.textB.value_or(QString());
+    return source;
+}
+
+bool MainWindowFeatures::exportHeatmap()
+{
+    const auto source = currentSource();
+    if (!source)
+        return false;
+    HeatmapWidget* view = m_window->heatmap();
+    const auto [layer, head] = m_window->grid()->selected();
+    ExportMetadata metadata;
+    metadata.model = source->model;
+    metadata.text = source->text;
+    metadata.textB = source->textB;
+    metadata.layer = layer;
+    metadata.head = head;
+    metadata.discountSpecial = source->discountSpecial;
+    HeatmapData frame = view->data();
+    frame.title = source->title(layer, head);
+    // What the view shows: its zoom region, and for long inputs the exact rows it holds or the overview.
+    const HeatmapGeometry& geometry = view->geometryForTests();
+    int row0, row1, col0, col1;
+    geometry.visibleRange(row0, row1, col0, col1);
+    m_export->region = geometry.isFitted() ? QRect() : QRect(col0, row0, col1 - col0, row1 - row0);
+    std::optional<HeatmapData> cells;
+    if (view->isTiled()) {
+        if (!view->exactBlockForTests().values.empty())
+            cells = view->exactBlockForTests();
+        else
+            cells = headOverview(*m_window->currentResult(), layer, head);
+    }
+    return m_export->exportHeatmap(frame, view->heatmapStyle(), metadata, cells ? &*cells : nullptr);
+}
+
+bool MainWindowFeatures::exportGrid()
+{
+    const auto source = currentSource();
+    if (!source)
+        return false;
+    ExportMetadata metadata;
+    metadata.model = source->model;
+    metadata.text = source->text;
+    metadata.textB = source->textB;
+    metadata.discountSpecial = source->discountSpecial;
+    HeatmapStyle style = m_window->heatmap()->heatmapStyle();
+    style.showValues = false;
+    return m_export->exportGrid(*source, style, metadata);
+}
+
+bool MainWindowFeatures::exportAllHeads()
+{
+    const auto source = currentSource();
+    if (!source)
+        return false;
+    auto* action = qobject_cast<QAction*>(sender());
+    const auto format = exportFormatFromSuffix(action ? action->data().toString() : QStringLiteral("png"));
+    HeatmapStyle style = m_window->heatmap()->heatmapStyle();
+    style.showValues = source->maps->queries() <= 12;
+    return m_export->exportAllHeads(*source, style, format.value_or(ExportFormat::Png));
+}
+
+void MainWindowFeatures::restoreSettings()
+{
+    AppSettings settings;
+    settings.restoreWindow(*m_window);
+    auto select = [](QComboBox* box, int value) {
+        const int index = box ? box->findData(value) : -1;
+        if (index >= 0)
+            box->setCurrentIndex(index);
+    };
+    select(m_window->colorMapBox(), int(settings.colorMap()));
+    select(m_window->scaleBox(), int(settings.scale()));
+    if (settings.presenterMode())
+        m_presenter->setActive(true);
+}
+
+void MainWindowFeatures::saveSettings() const
+{
+    if (!m_window)
+        return;
+    AppSettings settings;
+    const bool presenting = m_presenter->isActive();
+    // The layout to remember is the normal one, not presenter mode's full screen.
+    if (!presenting)
+        settings.saveWindow(*m_window);
+    if (QComboBox* box = m_window->colorMapBox())
+        settings.setColorMap(ColorMapKind(box->currentData().toInt()));
+    if (QComboBox* box = m_window->scaleBox())
+        settings.setScale(HeatmapScale(box->currentData().toInt()));
+    settings.setPresenterMode(presenting);
+}
+
+bool MainWindowFeatures::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window) {
+        if (event->type() == QEvent::Close)
+            saveSettings();
+        else if (event->type() == QEvent::LanguageChange)
+            retranslate();
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+void MainWindowFeatures::retranslate()
+{
+    if (m_exportHeatmap) {
+        m_exportHeatmap->setText(tr("Heatmap as shown…"));
+        m_exportGrid->setText(tr("Head grid…"));
+        m_exportAllHeads->setTitle(tr("All heads into a folder"));
+    }
+    if (m_window && m_window->viewMenu())
+        if (auto* steps = m_window->viewMenu()->findChild<QMenu*>(QStringLiteral("stepHeadsMenu")))
+            steps->setTitle(tr("Step through heads"));
+}
+
+} // namespace attnscope
