@@ -12,7 +12,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-
 #include <cstdio>
 
 namespace attnscope {
@@ -20,11 +19,11 @@ namespace attnscope {
 namespace {
 
 // Selected index, or -1 for all; false with *error for a value outside [0, count).
-bool parseSelection(const QCommandLineParser& parser, const QString& name, int count, int* selected, QString* error)
+bool parseSelection(const QCommandLineParser& parser, const QString& name, int count, int* selected,
+                    QString* error)
 {
     *selected = -1;
-    if (!parser.isSet(name))
-        return true;
+    if (!parser.isSet(name)) return true;
     bool ok = false;
     const int value = parser.value(name).toInt(&ok);
     if (!ok || value < 0 || value >= count) {
@@ -47,19 +46,27 @@ int runAttention(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
-                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": [layer][head][query][key]}.\n"
+                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
+                       "[layer][head][query][key]}.\n"
                        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-                       "With --ids the ids are used as given: no special tokens are added."));
+                       "With --ids the ids are used as given: no special tokens are added.\n"
+                       "Inputs longer than the model's max_position_embeddings are refused, not truncated."));
     parser.addHelpOption();
     parser.addOptions({
-        {QStringLiteral("model"), QStringLiteral("Model folder, built-in model name or Hugging Face cache id."), QStringLiteral("path")},
-        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."), QStringLiteral("text")},
+        {QStringLiteral("model"),
+         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("path")},
+        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."),
+         QStringLiteral("text")},
         {QStringLiteral("text-b"), QStringLiteral("Second segment (BERT pairs)."), QStringLiteral("text")},
-        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."), QStringLiteral("ids")},
+        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."),
+         QStringLiteral("ids")},
         {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
         {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
-        {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"), QStringLiteral("json")},
-        {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."), QStringLiteral("file")},
+        {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"),
+         QStringLiteral("json")},
+        {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."),
+         QStringLiteral("file")},
         {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
         {QStringLiteral("verbose"), QStringLiteral("Report the backend, device and timings on stderr.")},
     });
@@ -110,7 +117,8 @@ int runAttention(const QStringList& arguments)
     try {
         QElapsedTimer timer;
         timer.start();
-        const std::unique_ptr<TransformerModel> model = openModelArgument(parser.value(QStringLiteral("model")));
+        const std::unique_ptr<TransformerModel> model =
+            openModelArgument(parser.value(QStringLiteral("model")));
         const qint64 openMs = timer.restart();
         const ModelInput input = modelInput(*model, parser);
         const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
@@ -141,18 +149,18 @@ int runAttention(const QStringList& arguments)
             output = npyBytes(values, {l1 - l0, h1 - h0, n, n});
         } else {
             output.reserve(qsizetype(l1 - l0) * (h1 - h0) * n * n * 12 + 4096);
-            output += "{\"model\":" + jsonString(model->info().name) + ",\"architecture\":" +
-                      jsonString(model->info().architecture) + ",\"tokens\":[";
+            output += "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) +
+                      ",\"path\":" + jsonString(model->info().path) +
+                      ",\"architecture\":" + jsonString(model->info().architecture) + ",\"tokens\":[";
             for (int i = 0; i < input.tokens.size(); ++i)
                 output += (i ? "," : "") + jsonString(input.tokens[i]);
             output += "],\"ids\":[";
             for (size_t i = 0; i < input.ids.size(); ++i)
                 output += (i ? "," : "") + QByteArray::number(input.ids[i]);
-            output += "],\"layers\":" + QByteArray::number(l1 - l0) + ",\"heads\":" + QByteArray::number(h1 - h0);
-            if (layer >= 0)
-                output += ",\"layer\":" + QByteArray::number(layer);
-            if (head >= 0)
-                output += ",\"head\":" + QByteArray::number(head);
+            output +=
+                "],\"layers\":" + QByteArray::number(l1 - l0) + ",\"heads\":" + QByteArray::number(h1 - h0);
+            if (layer >= 0) output += ",\"layer\":" + QByteArray::number(layer);
+            if (head >= 0) output += ",\"head\":" + QByteArray::number(head);
             output += ",\"causal\":" + QByteArray(capture.causal ? "true" : "false") + ",\"attentions\":[";
             for (int l = l0; l < l1; ++l) {
                 output += (l > l0 ? ",[" : "[");
@@ -162,8 +170,7 @@ int runAttention(const QStringList& arguments)
                     for (int q = 0; q < n; ++q) {
                         output += (q ? ",[" : "[");
                         for (int k = 0; k < n; ++k) {
-                            if (k)
-                                output += ',';
+                            if (k) output += ',';
                             output += floatText(m[size_t(q) * n + k]);
                         }
                         output += ']';

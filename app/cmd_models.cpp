@@ -58,7 +58,8 @@ int runModels(const QStringList& arguments)
         return 0;
     }
     if (models.isEmpty()) {
-        printOut(QStringLiteral("No models found (no built-in models, nothing in %1).\n").arg(ModelCatalog::huggingFaceHubDir()));
+        printOut(QStringLiteral("No models found (no built-in models, nothing in %1).\n")
+                     .arg(ModelCatalog::huggingFaceHubDir()));
         return 0;
     }
     const QLocale locale = QLocale::c();
@@ -72,9 +73,9 @@ int runModels(const QStringList& arguments)
     return 0;
 }
 
-const CommandRegistration registration(Command{QStringLiteral("models"),
-                                               QStringLiteral("List built-in models and models in the Hugging Face cache"),
-                                               false, &runModels});
+const CommandRegistration registration(Command{
+    QStringLiteral("models"), QStringLiteral("List built-in models and models in the Hugging Face cache"),
+    false, &runModels});
 
 } // namespace
 

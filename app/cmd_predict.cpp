@@ -17,15 +17,20 @@ namespace {
 int runPredict(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Prints the model's top-k tokens: for each [MASK] (BERT) or for the token after the text (decoders)."));
+    parser.setApplicationDescription(QStringLiteral("Prints the model's top-k tokens: for each [MASK] (BERT) "
+                                                    "or for the token after the text (decoders)."));
     parser.addHelpOption();
     parser.addOptions({
-        {QStringLiteral("model"), QStringLiteral("Model folder, built-in model name or Hugging Face cache id."), QStringLiteral("path")},
-        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."), QStringLiteral("text")},
+        {QStringLiteral("model"),
+         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("path")},
+        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."),
+         QStringLiteral("text")},
         {QStringLiteral("text-b"), QStringLiteral("Second segment (BERT pairs)."), QStringLiteral("text")},
-        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."), QStringLiteral("ids")},
-        {QStringLiteral("top"), QStringLiteral("How many tokens to list (default 5)."), QStringLiteral("k"), QStringLiteral("5")},
+        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."),
+         QStringLiteral("ids")},
+        {QStringLiteral("top"), QStringLiteral("How many tokens to list (default 5)."), QStringLiteral("k"),
+         QStringLiteral("5")},
         {QStringLiteral("json"), QStringLiteral("Print JSON.")},
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
@@ -39,7 +44,8 @@ int runPredict(const QStringList& arguments)
         return 0;
     }
     QString error;
-    if (!parser.isSet(QStringLiteral("model")) || parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
+    if (!parser.isSet(QStringLiteral("model")) ||
+        parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
         printError(QStringLiteral("predict: give --model and exactly one of --text or --ids"));
         return 2;
     }
@@ -55,7 +61,8 @@ int runPredict(const QStringList& arguments)
         return 2;
     }
     try {
-        const std::unique_ptr<TransformerModel> model = openModelArgument(parser.value(QStringLiteral("model")));
+        const std::unique_ptr<TransformerModel> model =
+            openModelArgument(parser.value(QStringLiteral("model")));
         const ModelInput input = modelInput(*model, parser);
         const std::unique_ptr<AttentionBackend> backend =
             createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
@@ -79,10 +86,16 @@ int runPredict(const QStringList& arguments)
         }
         for (const Prediction& p : predictions) {
             const bool next = model->config().isDecoder();
-            printOut(next ? QStringLiteral("next token after position %1 (%2):\n").arg(p.position).arg(input.tokens.value(p.position))
-                          : QStringLiteral("position %1 (%2):\n").arg(p.position).arg(input.tokens.value(p.position)));
+            printOut(next ? QStringLiteral("next token after position %1 (%2):\n")
+                                .arg(p.position)
+                                .arg(input.tokens.value(p.position))
+                          : QStringLiteral("position %1 (%2):\n")
+                                .arg(p.position)
+                                .arg(input.tokens.value(p.position)));
             for (const PredictedToken& t : p.top)
-                printOut(QStringLiteral("  %1  %2  (id %3)\n").arg(QString::number(double(t.probability), 'f', 4), t.text.leftJustified(16)).arg(t.id));
+                printOut(QStringLiteral("  %1  %2  (id %3)\n")
+                             .arg(QString::number(double(t.probability), 'f', 4), t.text.leftJustified(16))
+                             .arg(t.id));
         }
         return 0;
     } catch (const ModelError& e) {

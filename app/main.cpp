@@ -14,6 +14,7 @@
 #include <QIcon>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 using namespace attnscope;
@@ -41,6 +42,15 @@ QString commandList()
     for (const Command& command : commands)
         text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
     return text;
+}
+
+// Headless commands promise one line on stderr per error. Qt's own chatter on the way to a platform
+// plugin or a GPU probe (XDG_RUNTIME_DIR, Vulkan/GL initialisation warnings) would break that, so
+// commands only let Qt's critical messages through unless ATTNSCOPE_QT_MESSAGES is set.
+void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
 }
 
 int runGui(int argc, char** argv)
@@ -75,6 +85,8 @@ int main(int argc, char** argv)
         for (int i = 2; i < argc; ++i)
             arguments << QString::fromLocal8Bit(argv[i]);
         std::unique_ptr<QCoreApplication> app;
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES"))
+            qInstallMessageHandler(quietQtMessages);
         if (command->needsGui) {
             if (!hasDisplay())
                 qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -95,6 +107,8 @@ int main(int argc, char** argv)
     });
     if (!hasDisplay() && !wantsInfo) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES"))
+            qInstallMessageHandler(quietQtMessages);
         QGuiApplication app(argc, argv);
         setApplicationInfo();
         printOut(QStringLiteral("No display ($DISPLAY and $WAYLAND_DISPLAY are unset): writing the default heatmaps "

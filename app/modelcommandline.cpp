@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
-
 #include <charconv>
 
 namespace attnscope {
@@ -19,7 +18,9 @@ bool parseIdList(const QString& text, std::vector<int>* ids, QString* error)
         bool ok = false;
         const int id = part.trimmed().toInt(&ok);
         if (!ok || id < 0) {
-            *error = QStringLiteral("--ids: '%1' is not a non-negative integer (expected e.g. --ids 101,2023,102)").arg(part.trimmed());
+            *error =
+                QStringLiteral("--ids: '%1' is not a non-negative integer (expected e.g. --ids 101,2023,102)")
+                    .arg(part.trimmed());
             return false;
         }
         ids->push_back(id);
@@ -37,31 +38,27 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
     ModelInput input;
     if (parser.isSet(QStringLiteral("ids"))) {
         QString error;
-        if (!parseIdList(parser.value(QStringLiteral("ids")), &input.ids, &error))
-            throw ModelError(error);
+        if (!parseIdList(parser.value(QStringLiteral("ids")), &input.ids, &error)) throw ModelError(error);
         for (int id : input.ids)
             input.tokens << model.tokenText(id);
         return input;
     }
-    // --text (and --text-b) through the folder's tokenizer: tokenizer.json, else vocab.txt or vocab.json +
-    // merges.txt; the template's special tokens ([CLS] A [SEP] B [SEP], <s>) are added.
+    // --text (and --text-b) through the folder's tokenizer (loaded by TransformerModel::open):
+    // tokenizer.json, else vocab.txt or vocab.json + merges.txt; the template's special tokens ([CLS] A [SEP]
+    // B [SEP], <s>) are added.
+    const Tokenizer* tokenizer = model.tokenizer();
+    if (!tokenizer) throw ModelError(model.tokenizerError());
+    std::optional<QString> textB;
+    if (parser.isSet(QStringLiteral("text-b"))) textB = parser.value(QStringLiteral("text-b"));
+    Encoding encoding;
     try {
-        std::unique_ptr<Tokenizer> loaded;
-        const Tokenizer* tokenizer = model.tokenizer();
-        if (!tokenizer) {
-            loaded = Tokenizer::fromFolder(model.folder());
-            tokenizer = loaded.get();
-        }
-        std::optional<QString> textB;
-        if (parser.isSet(QStringLiteral("text-b")))
-            textB = parser.value(QStringLiteral("text-b"));
-        const Encoding encoding = tokenizer->encode(parser.value(QStringLiteral("text")), textB);
-        input.ids = encoding.ids;
-        input.tokens = encoding.tokens;
-        input.typeIds = encoding.typeIds;
+        encoding = tokenizer->encode(parser.value(QStringLiteral("text")), textB, true);
     } catch (const TokenizerError& e) {
         throw ModelError(QString::fromStdString(e.what()));
     }
+    input.ids = encoding.ids;
+    input.tokens = encoding.tokens;
+    input.typeIds = encoding.typeIds;
     return input;
 }
 

@@ -9,7 +9,6 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 #include <vector>
 

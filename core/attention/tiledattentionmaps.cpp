@@ -8,7 +8,8 @@ TiledAttentionMaps::TiledAttentionMaps(std::vector<Layer> layers) : m_layers(std
 {
     for (const Layer& l : m_layers) {
         const Layer& first = m_layers.front();
-        if (l.rotatedQueries.heads != first.rotatedQueries.heads || l.rotatedQueries.tokens != first.rotatedQueries.tokens ||
+        if (l.rotatedQueries.heads != first.rotatedQueries.heads ||
+            l.rotatedQueries.tokens != first.rotatedQueries.tokens ||
             l.rotatedKeys.tokens != first.rotatedKeys.tokens)
             throw std::invalid_argument("TiledAttentionMaps: layers disagree in heads or tokens");
         if (l.logSumExp.size() != size_t(l.rotatedQueries.heads) * size_t(l.rotatedQueries.tokens))

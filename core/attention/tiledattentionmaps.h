@@ -15,10 +15,10 @@ class TiledAttentionMaps final : public AttentionMaps
 public:
     struct Layer
     {
-        HeadTensor rotatedQueries; // [n_q, H, d]
-        HeadTensor rotatedKeys;    // [n_k, H_kv, d]
+        HeadTensor rotatedQueries;     // [n_q, H, d]
+        HeadTensor rotatedKeys;        // [n_k, H_kv, d]
         std::vector<double> logSumExp; // [H, n_q]
-        AttentionOptions options;  // scale and masks; rope is ignored (inputs are already rotated)
+        AttentionOptions options;      // scale and masks; rope is ignored (inputs are already rotated)
     };
 
     // Throws std::invalid_argument when the layers disagree in heads or tokens.

@@ -3,7 +3,6 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
-
 #include <cstring>
 
 namespace attnscope {
@@ -29,9 +28,9 @@ QByteArray header(const char* descr, const std::vector<qint64>& shape)
     QByteArray dims;
     for (size_t i = 0; i < shape.size(); ++i)
         dims += (i ? ", " : "") + QByteArray::number(shape[i]);
-    if (shape.size() == 1)
-        dims += ',';
-    QByteArray dict = "{'descr': '" + QByteArray(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+    if (shape.size() == 1) dims += ',';
+    QByteArray dict =
+        "{'descr': '" + QByteArray(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
     // magic(6) + version(2) + length(2) + dict + padding + '\n' is a multiple of 64.
     const int unpadded = 10 + int(dict.size()) + 1;
     dict += QByteArray((64 - unpadded % 64) % 64, ' ');
@@ -55,9 +54,15 @@ QByteArray bytesOf(const std::vector<T>& values, const std::vector<qint64>& shap
 
 } // namespace
 
-qint64 NpyArray::elementCount() const { return product(shape); }
+qint64 NpyArray::elementCount() const
+{
+    return product(shape);
+}
 
-std::vector<float> NpyArray::toFloat() const { return std::vector<float>(values.begin(), values.end()); }
+std::vector<float> NpyArray::toFloat() const
+{
+    return std::vector<float>(values.begin(), values.end());
+}
 
 NpyArray parseNpy(const QByteArray& bytes, const QString& source)
 {
@@ -69,8 +74,7 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& source)
         headerLength = (unsigned char)bytes[8] | ((unsigned char)bytes[9] << 8);
         headerStart = 10;
     } else if (major == 2 || major == 3) {
-        if (bytes.size() < 12)
-            fail(source, QStringLiteral("truncated header"));
+        if (bytes.size() < 12) fail(source, QStringLiteral("truncated header"));
         for (int i = 11; i >= 8; --i)
             headerLength = (headerLength << 8) | (unsigned char)bytes[i];
         headerStart = 12;
@@ -101,19 +105,21 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& source)
         array.type = NpyArray::Type::Float64;
         elementSize = 8;
     } else {
-        fail(source, QStringLiteral("dtype '%1' is not supported (float32 '<f4' or float64 '<f8')").arg(descr.captured(1)));
+        fail(source, QStringLiteral("dtype '%1' is not supported (float32 '<f4' or float64 '<f8')")
+                         .arg(descr.captured(1)));
     }
     for (const QString& part : shapeMatch.captured(1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
         const qint64 d = part.trimmed().toLongLong(&ok);
-        if (!ok || d < 0)
-            fail(source, QStringLiteral("invalid shape '%1'").arg(shapeMatch.captured(1)));
+        if (!ok || d < 0) fail(source, QStringLiteral("invalid shape '%1'").arg(shapeMatch.captured(1)));
         array.shape.push_back(d);
     }
     const qint64 count = array.elementCount();
     const qint64 dataStart = headerStart + headerLength;
     if (bytes.size() - dataStart != count * elementSize)
-        fail(source, QStringLiteral("holds %1 data bytes, shape needs %2").arg(bytes.size() - dataStart).arg(count * elementSize));
+        fail(source, QStringLiteral("holds %1 data bytes, shape needs %2")
+                         .arg(bytes.size() - dataStart)
+                         .arg(count * elementSize));
     array.values.resize(size_t(count));
     const char* data = bytes.constData() + dataStart;
     for (qint64 i = 0; i < count; ++i) {

@@ -18,7 +18,8 @@ std::vector<float> transformedValueNorms(const AttentionCapture& capture, int la
     const int hidden = capture.hidden;
     const int kvHead = head / (capture.heads / capture.kvHeads);
     const qint64 inputs = qint64(capture.heads) * d;
-    const float* w = projection.weight.data();
+    const WeightTensor weight = projection.weight();
+    const float* w = weight.data();
     std::vector<float> norms(static_cast<size_t>(v.tokens));
     std::vector<double> f(static_cast<size_t>(hidden));
     for (int j = 0; j < v.tokens; ++j) {
@@ -28,7 +29,8 @@ std::vector<float> transformedValueNorms(const AttentionCapture& capture, int la
             const qint64 input = qint64(head) * d + c;
             for (int o = 0; o < hidden; ++o) {
                 // W_O element (out o, in `input`), in whichever order it is stored.
-                const float wo = projection.inputMajor ? w[input * hidden + o] : w[qint64(o) * inputs + input];
+                const float wo =
+                    projection.inputMajor ? w[input * hidden + o] : w[qint64(o) * inputs + input];
                 f[size_t(o)] += double(wo) * double(vj[c]);
             }
         }

@@ -10,18 +10,23 @@
 namespace attnscope {
 
 // A layer's attention output projection W_O as stored: nn.Linear keeps it [hidden, heads·d] (out, in);
-// GPT-2's Conv1D keeps it [heads·d, hidden] (in, out).
+// GPT-2's Conv1D keeps it [heads·d, hidden] (in, out). Held as a reference into the model's mapped files,
+// loaded when asked for: F32 is a view, F16/BF16 are converted per call, so a capture never keeps fp32
+// copies of every layer's W_O (360 MiB for a 1B BF16 Llama).
 struct OutputProjection
 {
-    WeightTensor weight;
+    std::shared_ptr<const WeightStore> store;
+    QString tensorName;
     bool inputMajor = false; // true for Conv1D [in, out]
+
+    WeightTensor weight() const { return store->load(tensorName); }
 };
 
 // Everything one forward pass recorded about attention.
 struct AttentionCapture
 {
-    // P for every layer and head, [layers][heads][n][n]: dense for short inputs, recomputed tile by tile
-    // (TiledAttentionMaps) for inputs longer than RunOptions::denseLimit.
+    // P for every layer and head, [layers][heads][n][n]: held dense for short inputs (LayeredAttentionMaps),
+    // recomputed tile by tile for inputs longer than RunOptions::denseLimit (TiledAttentionMaps).
     std::shared_ptr<const AttentionMaps> maps;
     bool causal = false;
     std::vector<int> ids;

@@ -12,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
-
 #include <algorithm>
 
 namespace attnscope {
@@ -25,8 +24,7 @@ constexpr int kMaxRecent = 10;
 QJsonObject readJsonObject(const QString& path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
+    if (!file.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
@@ -34,8 +32,7 @@ int firstInt(const QJsonObject& json, std::initializer_list<const char*> keys)
 {
     for (const char* key : keys) {
         const QJsonValue v = json.value(QLatin1String(key));
-        if (v.isDouble())
-            return v.toInt();
+        if (v.isDouble()) return v.toInt();
     }
     return 0;
 }
@@ -53,8 +50,7 @@ QString cacheIdFromFolder(const QString& folderName)
 {
     QString id = folderName.mid(int(qstrlen("models--")));
     const int separator = int(id.indexOf(QLatin1String("--")));
-    if (separator >= 0)
-        id.replace(separator, 2, QLatin1Char('/'));
+    if (separator >= 0) id.replace(separator, 2, QLatin1Char('/'));
     return id;
 }
 
@@ -64,8 +60,7 @@ QString snapshotOf(const QDir& repo)
     if (ref.open(QIODevice::ReadOnly)) {
         const QString revision = QString::fromUtf8(ref.readAll()).trimmed();
         const QString path = repo.filePath(QStringLiteral("snapshots/") + revision);
-        if (!revision.isEmpty() && QFileInfo::exists(path + QStringLiteral("/config.json")))
-            return path;
+        if (!revision.isEmpty() && QFileInfo::exists(path + QStringLiteral("/config.json"))) return path;
     }
     const QDir snapshots(repo.filePath(QStringLiteral("snapshots")));
     for (const QFileInfo& snapshot : snapshots.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time))
@@ -80,27 +75,23 @@ QString ModelCatalog::resourcesDir()
 {
     QStringList candidates;
     const QString env = qEnvironmentVariable("ATTNSCOPE_RESOURCES_DIR");
-    if (!env.isEmpty())
-        candidates << env;
+    if (!env.isEmpty()) candidates << env;
     if (QCoreApplication::instance())
         candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/attnscope");
 #ifdef ATTNSCOPE_SOURCE_RESOURCES_DIR
     candidates << QStringLiteral(ATTNSCOPE_SOURCE_RESOURCES_DIR);
 #endif
     for (const QString& candidate : candidates)
-        if (QFileInfo(candidate).isDir())
-            return QDir(candidate).absolutePath();
+        if (QFileInfo(candidate).isDir()) return QDir(candidate).absolutePath();
     return QString();
 }
 
 QString ModelCatalog::huggingFaceHubDir()
 {
     const QString hubCache = qEnvironmentVariable("HF_HUB_CACHE");
-    if (!hubCache.isEmpty())
-        return hubCache;
+    if (!hubCache.isEmpty()) return hubCache;
     const QString home = qEnvironmentVariable("HF_HOME");
-    if (!home.isEmpty())
-        return home + QStringLiteral("/hub");
+    if (!home.isEmpty()) return home + QStringLiteral("/hub");
     return QDir::homePath() + QStringLiteral("/.cache/huggingface/hub");
 }
 
@@ -108,11 +99,9 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
 {
     const QDir dir(folder);
     const QString configPath = dir.filePath(QStringLiteral("config.json"));
-    if (!QFileInfo::exists(configPath))
-        return std::nullopt;
+    if (!QFileInfo::exists(configPath)) return std::nullopt;
     const QJsonObject json = readJsonObject(configPath);
-    if (json.isEmpty())
-        return std::nullopt;
+    if (json.isEmpty()) return std::nullopt;
     ModelInfo info;
     info.path = dir.absolutePath();
     info.name = info.path;
@@ -129,7 +118,8 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
         info.maxPositions = config.maxPositions;
     } catch (const ModelError&) { // described as far as config.json goes; opening it will say why not
         info.architecture = json.value(QLatin1String("model_type")).toString();
-        info.kind = json.value(QLatin1String("is_decoder")).toBool() ? QStringLiteral("decoder") : QStringLiteral("unknown");
+        info.kind = json.value(QLatin1String("is_decoder")).toBool() ? QStringLiteral("decoder")
+                                                                     : QStringLiteral("unknown");
         info.layers = firstInt(json, {"num_hidden_layers", "n_layer"});
         info.heads = firstInt(json, {"num_attention_heads", "n_head"});
         info.kvHeads = firstInt(json, {"num_key_value_heads"});
@@ -146,13 +136,11 @@ QVector<ModelInfo> ModelCatalog::builtinModels()
 {
     QVector<ModelInfo> models;
     const QString resources = resourcesDir();
-    if (resources.isEmpty())
-        return models;
+    if (resources.isEmpty()) return models;
     const QDir dir(resources + QStringLiteral("/models"));
     for (const QString& name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         std::optional<ModelInfo> info = describe(dir.filePath(name));
-        if (!info)
-            continue;
+        if (!info) continue;
         info->name = name;
         info->builtin = true;
         models.push_back(*info);
@@ -164,28 +152,29 @@ QVector<ModelInfo> ModelCatalog::cachedModels(const QString& hubDir)
 {
     QVector<ModelInfo> models;
     const QDir hub(hubDir);
-    for (const QString& repo : hub.entryList({QStringLiteral("models--*")}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+    for (const QString& repo :
+         hub.entryList({QStringLiteral("models--*")}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const QString snapshot = snapshotOf(QDir(hub.filePath(repo)));
-        if (snapshot.isEmpty())
-            continue;
+        if (snapshot.isEmpty()) continue;
         std::optional<ModelInfo> info = describe(snapshot);
-        if (!info)
-            continue;
+        if (!info) continue;
         info->name = cacheIdFromFolder(repo);
         models.push_back(*info);
     }
     return models;
 }
 
-QVector<ModelInfo> ModelCatalog::allModels() { return builtinModels() + cachedModels(); }
+QVector<ModelInfo> ModelCatalog::allModels()
+{
+    return builtinModels() + cachedModels();
+}
 
 QStringList ModelCatalog::recent()
 {
     QSettings settings;
     QStringList folders;
     for (const QString& folder : settings.value(QLatin1String(kRecentKey)).toStringList())
-        if (QFileInfo(folder).isDir() && !folders.contains(folder))
-            folders << folder;
+        if (QFileInfo(folder).isDir() && !folders.contains(folder)) folders << folder;
     return folders.mid(0, kMaxRecent);
 }
 
@@ -201,30 +190,29 @@ void ModelCatalog::addRecent(const QString& folder)
 
 QString ModelCatalog::resolve(const QString& nameOrPath)
 {
-    if (nameOrPath.isEmpty())
-        throw ModelError(QStringLiteral("--model"), QStringLiteral("no model given"));
+    if (nameOrPath.isEmpty()) throw ModelError(QStringLiteral("--model"), QStringLiteral("no model given"));
     const QFileInfo asPath(nameOrPath);
-    if (asPath.isDir())
-        return asPath.absoluteFilePath();
+    if (asPath.isDir()) return asPath.absoluteFilePath();
     for (const ModelInfo& builtin : builtinModels())
-        if (builtin.name == nameOrPath)
-            return builtin.path;
+        if (builtin.name == nameOrPath) return builtin.path;
     const QString hub = huggingFaceHubDir();
     QString repo = QStringLiteral("models--") + nameOrPath;
     repo.replace(QLatin1Char('/'), QStringLiteral("--"));
     if (!nameOrPath.contains(QLatin1String("..")) && QFileInfo(hub + QLatin1Char('/') + repo).isDir()) {
         const QString snapshot = snapshotOf(QDir(hub + QLatin1Char('/') + repo));
-        if (!snapshot.isEmpty())
-            return QDir(snapshot).absolutePath();
+        if (!snapshot.isEmpty()) return QDir(snapshot).absolutePath();
         throw ModelError(QDir::toNativeSeparators(hub + QLatin1Char('/') + repo),
                          QStringLiteral("cached model has no snapshot with a config.json"));
     }
     QStringList builtinNames;
     for (const ModelInfo& builtin : builtinModels())
         builtinNames << builtin.name;
-    throw ModelError(nameOrPath, QStringLiteral("no such model folder, built-in model (%1) or model in the Hugging Face cache %2")
-                                     .arg(builtinNames.isEmpty() ? QStringLiteral("none installed") : builtinNames.join(QStringLiteral(", ")),
-                                          QDir::toNativeSeparators(hub)));
+    throw ModelError(
+        nameOrPath,
+        QStringLiteral("no such model folder, built-in model (%1) or model in the Hugging Face cache %2")
+            .arg(builtinNames.isEmpty() ? QStringLiteral("none installed")
+                                        : builtinNames.join(QStringLiteral(", ")),
+                 QDir::toNativeSeparators(hub)));
 }
 
 } // namespace attnscope

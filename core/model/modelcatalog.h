@@ -8,7 +8,6 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
-
 #include <optional>
 
 namespace attnscope {

@@ -19,7 +19,7 @@ enum class Activation { GeluErf, GeluTanh, Relu, Silu };
 // n_embd, n_head, ... are read into the same fields.
 struct ModelConfig
 {
-    QString modelType; // "bert", "gpt2", "llama", "mistral", "qwen2"
+    QString modelType;         // "bert", "gpt2", "llama", "mistral", "qwen2"
     QString architectureClass; // architectures[0], e.g. "BertForMaskedLM" ("" when absent)
     ModelFamily family = ModelFamily::Bert;
     int layers = 0;

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <stdexcept>
 
 namespace attnscope {
@@ -14,8 +13,7 @@ public:
     explicit ModelError(const QString& message) : std::runtime_error(message.toStdString()) {}
     ModelError(const QString& file, const QString& problem)
         : std::runtime_error((file + QStringLiteral(": ") + problem).toStdString())
-    {
-    }
+    {}
     QString message() const { return QString::fromStdString(what()); }
 };
 

@@ -12,18 +12,15 @@ namespace {
 
 void setEntry(std::vector<QString>& tokens, qint64 id, const QString& text)
 {
-    if (id < 0 || id > 10'000'000)
-        return;
-    if (size_t(id) >= tokens.size())
-        tokens.resize(size_t(id) + 1);
+    if (id < 0 || id > 10'000'000) return;
+    if (size_t(id) >= tokens.size()) tokens.resize(size_t(id) + 1);
     tokens[size_t(id)] = text;
 }
 
 QJsonDocument readJson(const QString& path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
+    if (!file.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(file.readAll());
 }
 
@@ -36,7 +33,8 @@ ModelVocabulary ModelVocabulary::fromFolder(const QString& folder)
     std::vector<QString>& tokens = vocabulary.tokens;
     const QJsonDocument tokenizer = readJson(dir.filePath(QStringLiteral("tokenizer.json")));
     if (tokenizer.isObject()) {
-        const QJsonValue vocab = tokenizer.object().value(QLatin1String("model")).toObject().value(QLatin1String("vocab"));
+        const QJsonValue vocab =
+            tokenizer.object().value(QLatin1String("model")).toObject().value(QLatin1String("vocab"));
         if (vocab.isObject()) { // WordPiece, BPE: {"token": id}
             const QJsonObject object = vocab.toObject();
             for (auto it = object.begin(); it != object.end(); ++it)

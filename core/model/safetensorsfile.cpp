@@ -6,7 +6,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -23,20 +22,18 @@ struct DtypeName
 };
 
 constexpr DtypeName kDtypes[] = {
-    {"F32", TensorDtype::F32, 4},   {"F16", TensorDtype::F16, 2},          {"BF16", TensorDtype::BF16, 2},
-    {"F64", TensorDtype::F64, 8},   {"I64", TensorDtype::I64, 8},          {"I32", TensorDtype::I32, 4},
-    {"I16", TensorDtype::I16, 2},   {"I8", TensorDtype::I8, 1},            {"U8", TensorDtype::U8, 1},
-    {"BOOL", TensorDtype::Bool, 1}, {"F8_E4M3", TensorDtype::F8E4M3, 1},   {"F8_E5M2", TensorDtype::F8E5M2, 1},
+    {"F32", TensorDtype::F32, 4},   {"F16", TensorDtype::F16, 2},        {"BF16", TensorDtype::BF16, 2},
+    {"F64", TensorDtype::F64, 8},   {"I64", TensorDtype::I64, 8},        {"I32", TensorDtype::I32, 4},
+    {"I16", TensorDtype::I16, 2},   {"I8", TensorDtype::I8, 1},          {"U8", TensorDtype::U8, 1},
+    {"BOOL", TensorDtype::Bool, 1}, {"F8_E4M3", TensorDtype::F8E4M3, 1}, {"F8_E5M2", TensorDtype::F8E5M2, 1},
 };
 
 // A JSON number that is a non-negative integer below 2^53 (exact in a double), else -1.
 qint64 nonNegativeInteger(const QJsonValue& value)
 {
-    if (!value.isDouble())
-        return -1;
+    if (!value.isDouble()) return -1;
     const double d = value.toDouble();
-    if (!(d >= 0.0) || d > 9007199254740992.0 || std::floor(d) != d)
-        return -1;
+    if (!(d >= 0.0) || d > 9007199254740992.0 || std::floor(d) != d) return -1;
     return qint64(d);
 }
 
@@ -57,16 +54,14 @@ const std::vector<float>& halfTable()
 int dtypeSize(TensorDtype dtype)
 {
     for (const DtypeName& d : kDtypes)
-        if (d.dtype == dtype)
-            return d.size;
+        if (d.dtype == dtype) return d.size;
     return 0;
 }
 
 QString dtypeName(TensorDtype dtype)
 {
     for (const DtypeName& d : kDtypes)
-        if (d.dtype == dtype)
-            return QLatin1String(d.name);
+        if (d.dtype == dtype) return QLatin1String(d.name);
     return QStringLiteral("?");
 }
 
@@ -145,23 +140,21 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
 {
     const QString file = QDir::toNativeSeparators(path);
     auto fail = [&](const QString& problem) { throw ModelError(file, problem); };
-    if (!m_file.exists())
-        fail(QStringLiteral("file not found"));
-    if (!m_file.open(QIODevice::ReadOnly))
-        fail(QStringLiteral("cannot open: %1").arg(m_file.errorString()));
+    if (!m_file.exists()) fail(QStringLiteral("file not found"));
+    if (!m_file.open(QIODevice::ReadOnly)) fail(QStringLiteral("cannot open: %1").arg(m_file.errorString()));
     m_fileBytes = m_file.size();
     if (m_fileBytes < 8)
         fail(QStringLiteral("file is %1 bytes, too short for the 8-byte header length of a safetensors file")
                  .arg(m_fileBytes));
     uchar* map = m_file.map(0, m_fileBytes);
-    if (!map)
-        fail(QStringLiteral("cannot memory-map: %1").arg(m_file.errorString()));
+    if (!map) fail(QStringLiteral("cannot memory-map: %1").arg(m_file.errorString()));
 
     std::uint64_t headerLength = 0;
     for (int i = 7; i >= 0; --i)
         headerLength = (headerLength << 8) | map[i];
     if (headerLength > std::uint64_t(m_fileBytes - 8))
-        fail(QStringLiteral("header length %1 is larger than the file (%2 bytes): not a safetensors file, or truncated")
+        fail(QStringLiteral(
+                 "header length %1 is larger than the file (%2 bytes): not a safetensors file, or truncated")
                  .arg(headerLength)
                  .arg(m_fileBytes));
     if (headerLength > std::uint64_t(100) * 1024 * 1024)
@@ -174,15 +167,15 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
     const QJsonDocument header = QJsonDocument::fromJson(
         QByteArray::fromRawData(reinterpret_cast<const char*>(map + 8), int(headerLength)), &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        fail(QStringLiteral("invalid JSON header at byte %1: %2").arg(parseError.offset).arg(parseError.errorString()));
-    if (!header.isObject())
-        fail(QStringLiteral("the JSON header is not an object"));
+        fail(QStringLiteral("invalid JSON header at byte %1: %2")
+                 .arg(parseError.offset)
+                 .arg(parseError.errorString()));
+    if (!header.isObject()) fail(QStringLiteral("the JSON header is not an object"));
 
     const QJsonObject entries = header.object();
     std::vector<const TensorInfo*> byOffset;
     for (auto it = entries.begin(); it != entries.end(); ++it) {
-        if (it.key() == QLatin1String("__metadata__"))
-            continue;
+        if (it.key() == QLatin1String("__metadata__")) continue;
         const QString name = it.key();
         if (!it.value().isObject())
             fail(QStringLiteral("tensor %1: header entry is not an object").arg(name));
@@ -197,14 +190,13 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
                 known = true;
             }
         if (!known)
-            fail(QStringLiteral("tensor %1 has unknown dtype '%2' (supported: F32, F16, BF16)").arg(name, dtype));
+            fail(QStringLiteral("tensor %1 has unknown dtype '%2' (supported: F32, F16, BF16)")
+                     .arg(name, dtype));
         const QJsonValue shapeValue = entry.value(QLatin1String("shape"));
-        if (!shapeValue.isArray())
-            fail(QStringLiteral("tensor %1 has no shape array").arg(name));
+        if (!shapeValue.isArray()) fail(QStringLiteral("tensor %1 has no shape array").arg(name));
         for (const QJsonValue& dim : shapeValue.toArray()) {
             const qint64 d = nonNegativeInteger(dim);
-            if (d < 0)
-                fail(QStringLiteral("tensor %1 has an invalid shape").arg(name));
+            if (d < 0) fail(QStringLiteral("tensor %1 has an invalid shape").arg(name));
             info.shape.push_back(d);
         }
         const QJsonArray offsets = entry.value(QLatin1String("data_offsets")).toArray();
@@ -218,7 +210,8 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
                      .arg(info.begin)
                      .arg(info.end));
         if (info.end > dataBytes)
-            fail(QStringLiteral("tensor %1 data [%2, %3) runs past the end of the data (%4 bytes): truncated file?")
+            fail(QStringLiteral(
+                     "tensor %1 data [%2, %3) runs past the end of the data (%4 bytes): truncated file?")
                      .arg(name)
                      .arg(info.begin)
                      .arg(info.end)
@@ -236,19 +229,23 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
     }
     for (const TensorInfo& info : m_tensors)
         byOffset.push_back(&info);
-    std::sort(byOffset.begin(), byOffset.end(),
-              [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin || (a->begin == b->begin && a->end < b->end); });
-    for (size_t i = 1; i < byOffset.size(); ++i) {
-        const TensorInfo* a = byOffset[i - 1];
-        const TensorInfo* b = byOffset[i];
-        if (b->begin < a->end && b->end > b->begin && a->end > a->begin)
+    std::sort(byOffset.begin(), byOffset.end(), [](const TensorInfo* a, const TensorInfo* b) {
+        return a->begin < b->begin || (a->begin == b->begin && a->end < b->end);
+    });
+    // Sorted by begin, a tensor overlaps an earlier one exactly when it starts before the furthest end seen
+    // so far (empty tensors occupy nothing and are skipped).
+    const TensorInfo* furthest = nullptr;
+    for (const TensorInfo* b : byOffset) {
+        if (b->end == b->begin) continue;
+        if (furthest && b->begin < furthest->end)
             fail(QStringLiteral("tensors %1 [%2, %3) and %4 [%5, %6) overlap")
-                     .arg(a->name)
-                     .arg(a->begin)
-                     .arg(a->end)
+                     .arg(furthest->name)
+                     .arg(furthest->begin)
+                     .arg(furthest->end)
                      .arg(b->name)
                      .arg(b->begin)
                      .arg(b->end));
+        if (!furthest || b->end > furthest->end) furthest = b;
     }
 }
 
@@ -269,11 +266,9 @@ const TensorInfo* SafetensorsFile::find(const QString& name) const
 
 const float* SafetensorsFile::directFloats(const TensorInfo& tensor) const
 {
-    if (tensor.dtype != TensorDtype::F32)
-        return nullptr;
+    if (tensor.dtype != TensorDtype::F32) return nullptr;
     const unsigned char* p = bytes(tensor);
-    if (reinterpret_cast<std::uintptr_t>(p) % alignof(float) != 0)
-        return nullptr;
+    if (reinterpret_cast<std::uintptr_t>(p) % alignof(float) != 0) return nullptr;
     return reinterpret_cast<const float*>(p);
 }
 
@@ -296,9 +291,10 @@ void SafetensorsFile::convertRange(const TensorInfo& tensor, qint64 first, qint6
         convertBfloat16ToFloat(in, out, count);
         return;
     default:
-        throw ModelError(QDir::toNativeSeparators(m_path),
-                         QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
-                             .arg(tensor.name, dtypeName(tensor.dtype)));
+        throw ModelError(
+            QDir::toNativeSeparators(m_path),
+            QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
+                .arg(tensor.name, dtypeName(tensor.dtype)));
     }
 }
 

@@ -4,7 +4,6 @@
 #include <QHash>
 #include <QString>
 #include <QStringList>
-
 #include <cstdint>
 #include <vector>
 
@@ -52,7 +51,8 @@ public:
     const unsigned char* bytes(const TensorInfo& tensor) const { return m_data + tensor.begin; }
     // The tensor's data used in place: non-null only for F32 data aligned for float access.
     const float* directFloats(const TensorInfo& tensor) const;
-    // Converts a F32/F16/BF16 tensor to fp32 into out (elementCount() floats); throws ModelError for other dtypes.
+    // Converts a F32/F16/BF16 tensor to fp32 into out (elementCount() floats); throws ModelError for other
+    // dtypes.
     void convertToFloat(const TensorInfo& tensor, float* out) const;
     // Elements [first, first + count) of the flattened tensor, converted to fp32.
     void convertRange(const TensorInfo& tensor, qint64 first, qint64 count, float* out) const;

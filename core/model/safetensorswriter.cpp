@@ -29,11 +29,14 @@ void writeSafetensors(const QString& path, const std::vector<TensorToWrite>& ten
             shape.append(double(dim));
         }
         if (count * dtypeSize(t.dtype) != t.data.size())
-            throw ModelError(file, QStringLiteral("tensor %1: %2 bytes do not match its dtype and shape").arg(t.name).arg(t.data.size()));
+            throw ModelError(file, QStringLiteral("tensor %1: %2 bytes do not match its dtype and shape")
+                                       .arg(t.name)
+                                       .arg(t.data.size()));
         QJsonObject entry;
         entry.insert(QStringLiteral("dtype"), dtypeName(t.dtype));
         entry.insert(QStringLiteral("shape"), shape);
-        entry.insert(QStringLiteral("data_offsets"), QJsonArray{double(offset), double(offset + t.data.size())});
+        entry.insert(QStringLiteral("data_offsets"),
+                     QJsonArray{double(offset), double(offset + t.data.size())});
         header.insert(t.name, entry);
         offset += t.data.size();
     }
@@ -50,8 +53,7 @@ void writeSafetensors(const QString& path, const std::vector<TensorToWrite>& ten
     out.write(json);
     for (const TensorToWrite& t : tensors)
         out.write(t.data);
-    if (!out.commit())
-        throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.errorString()));
+    if (!out.commit()) throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.errorString()));
 }
 
 } // namespace attnscope

@@ -25,8 +25,8 @@ struct LinearWeight
 // Work is split over output columns on `threads` threads (each block one Eigen GEMM).
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
             std::optional<Activation> activation, int threads);
-inline void linear(const float* x, int n, const LinearWeight& w, float* y, std::optional<Activation> activation,
-                   int threads)
+inline void linear(const float* x, int n, const LinearWeight& w, float* y,
+                   std::optional<Activation> activation, int threads)
 {
     linear(x, n, w.in, w, 0, w.out, y, w.out, activation, threads);
 }
@@ -35,7 +35,8 @@ inline void linear(const float* x, int n, const LinearWeight& w, float* y, std::
 void activate(float* x, qint64 count, Activation activation);
 
 // y = LayerNorm(x) · gamma + beta, statistics per row in double. y may equal x.
-void layerNorm(const float* x, float* y, int n, int width, const float* gamma, const float* beta, double eps, int threads);
+void layerNorm(const float* x, float* y, int n, int width, const float* gamma, const float* beta, double eps,
+               int threads);
 // y = x / sqrt(mean(x²) + eps) · gamma (Llama RMSNorm), statistics per row in double. y may equal x.
 void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads);
 

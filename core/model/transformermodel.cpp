@@ -3,16 +3,18 @@
 #include "backend/attentionbackend.h"
 
 #include "attention/attention.h"
+#include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
+#include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
 #include "model/tensorops.h"
+#include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -52,8 +54,9 @@ std::vector<int> topIndices(const std::vector<double>& p, int k)
     std::vector<int> order(p.size());
     std::iota(order.begin(), order.end(), 0);
     k = std::min<int>(k, int(order.size()));
-    std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                      [&](int a, int b) { return p[size_t(a)] > p[size_t(b)] || (p[size_t(a)] == p[size_t(b)] && a < b); });
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+        return p[size_t(a)] > p[size_t(b)] || (p[size_t(a)] == p[size_t(b)] && a < b);
+    });
     order.resize(size_t(k));
     return order;
 }
@@ -67,7 +70,10 @@ struct TransformerModel::Names
     {
         return QStringLiteral("encoder.layer.%1.").arg(l) + QLatin1String(rest);
     }
-    static QString gpt2Layer(int l, const char* rest) { return QStringLiteral("h.%1.").arg(l) + QLatin1String(rest); }
+    static QString gpt2Layer(int l, const char* rest)
+    {
+        return QStringLiteral("h.%1.").arg(l) + QLatin1String(rest);
+    }
     static QString llamaLayer(int l, const char* rest)
     {
         return QStringLiteral("layers.%1.").arg(l) + QLatin1String(rest);
@@ -100,7 +106,10 @@ struct TransformerModel::Names
 
 TransformerModel::~TransformerModel() = default;
 
-const Tokenizer* TransformerModel::tokenizer() const { return m_tokenizer.get(); }
+const Tokenizer* TransformerModel::tokenizer() const
+{
+    return m_tokenizer.get();
+}
 
 std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPath)
 {
@@ -108,12 +117,14 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     if (!folderInfo.exists())
         throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("no such folder"));
     if (!folderInfo.isDir())
-        throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors)"));
+        throw ModelError(
+            QDir::toNativeSeparators(folderPath),
+            QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors)"));
     std::unique_ptr<TransformerModel> model(new TransformerModel);
-    model->m_folder = folderInfo.absoluteFilePath();
+    model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
     model->m_config = ModelConfig::fromFile(dir.filePath(QStringLiteral("config.json")));
-    model->m_weights = WeightStore::openFolder(model->m_folder);
+    model->m_weights = std::make_shared<const WeightStore>(WeightStore::openFolder(model->m_folder));
 
     const ModelConfig& c = model->m_config;
     const QString embedding = Names::embedding(c.family);
@@ -121,21 +132,42 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     QStringList tried;
     for (const QString& prefix : Names::prefixes(c.family)) {
         tried << prefix + embedding;
-        if (model->m_weights.contains(prefix + embedding)) {
+        if (model->m_weights->contains(prefix + embedding)) {
             model->m_prefix = prefix;
             found = true;
             break;
         }
     }
     if (!found)
-        throw ModelError(model->m_weights.files().empty() ? QDir::toNativeSeparators(model->m_folder)
-                                                          : QDir::toNativeSeparators(model->m_weights.files().front()->path()),
-                         QStringLiteral("no %1 model weights: tensor %2 is missing").arg(c.modelType, tried.join(QStringLiteral(" / "))));
+        throw ModelError(model->m_weights->files().empty()
+                             ? QDir::toNativeSeparators(model->m_folder)
+                             : QDir::toNativeSeparators(model->m_weights->files().front()->path()),
+                         QStringLiteral("no %1 model weights: tensor %2 is missing")
+                             .arg(c.modelType, tried.join(QStringLiteral(" / "))));
     model->validateShapes();
 
     const ModelVocabulary vocabulary = ModelVocabulary::fromFolder(model->m_folder);
     model->m_vocabulary = vocabulary.tokens;
     model->m_maskTokenId = vocabulary.maskId;
+    const bool hasTokenizerFiles = QFileInfo::exists(dir.filePath(QStringLiteral("tokenizer.json"))) ||
+                                   QFileInfo::exists(dir.filePath(QStringLiteral("vocab.txt"))) ||
+                                   QFileInfo::exists(dir.filePath(QStringLiteral("vocab.json")));
+    if (!hasTokenizerFiles) {
+        model->m_tokenizerError =
+            QDir::toNativeSeparators(model->m_folder) +
+            QStringLiteral(
+                ": no tokenizer files (tokenizer.json, vocab.txt or vocab.json); give token ids instead");
+    } else {
+        try {
+            model->m_tokenizer = Tokenizer::fromFolder(model->m_folder);
+            for (const char* mask : {"[MASK]", "<mask>"})
+                if (const std::optional<int> id = model->m_tokenizer->tokenToId(QLatin1String(mask));
+                    id && model->m_maskTokenId < 0)
+                    model->m_maskTokenId = *id;
+        } catch (const TokenizerError& e) {
+            model->m_tokenizerError = QString::fromStdString(e.what());
+        }
+    }
 
     ModelInfo& info = model->m_info;
     info.name = model->m_folder;
@@ -148,31 +180,40 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     info.hidden = c.hidden;
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
-    info.fileBytes = model->m_weights.totalBytes();
+    info.fileBytes = model->m_weights->totalBytes();
+    // Built-in models are named by their folder and describe themselves in attnscope.json.
+    if (const std::optional<ModelInfo> described = ModelCatalog::describe(model->m_folder))
+        info.description = described->description;
+    const QString resources = ModelCatalog::resourcesDir();
+    if (!resources.isEmpty() &&
+        QFileInfo(model->m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
+        info.name = QFileInfo(model->m_folder).fileName();
+        info.builtin = true;
+    }
     return model;
 }
 
 QString TransformerModel::tensorName(const QString& baseName) const
 {
     const QString name = m_prefix + baseName;
-    if (m_weights.contains(name))
-        return name;
+    if (m_weights->contains(name)) return name;
     // Checkpoints converted from TensorFlow name LayerNorm parameters gamma/beta.
     if (name.endsWith(QLatin1String("LayerNorm.weight"))) {
         QString gamma = name;
         gamma.replace(gamma.size() - 6, 6, QStringLiteral("gamma"));
-        if (m_weights.contains(gamma))
-            return gamma;
+        if (m_weights->contains(gamma)) return gamma;
     } else if (name.endsWith(QLatin1String("LayerNorm.bias"))) {
         QString beta = name;
         beta.replace(beta.size() - 4, 4, QStringLiteral("beta"));
-        if (m_weights.contains(beta))
-            return beta;
+        if (m_weights->contains(beta)) return beta;
     }
     return name;
 }
 
-WeightTensor TransformerModel::tensor(const QString& baseName) const { return m_weights.load(tensorName(baseName)); }
+WeightTensor TransformerModel::tensor(const QString& baseName) const
+{
+    return m_weights->load(tensorName(baseName));
+}
 
 void TransformerModel::validateShapes() const
 {
@@ -183,7 +224,9 @@ void TransformerModel::validateShapes() const
     auto add = [&](const QString& base, std::vector<qint64> shape, bool required = true) {
         specs.push_back({tensorName(base), std::move(shape), required});
     };
-    auto addHead = [&](const QString& full, std::vector<qint64> shape) { specs.push_back({full, std::move(shape), false}); };
+    auto addHead = [&](const QString& full, std::vector<qint64> shape) {
+        specs.push_back({full, std::move(shape), false});
+    };
     switch (c.family) {
     case ModelFamily::Bert:
         add(QStringLiteral("embeddings.word_embeddings.weight"), {V, h});
@@ -192,7 +235,8 @@ void TransformerModel::validateShapes() const
         add(QStringLiteral("embeddings.LayerNorm.weight"), {h});
         add(QStringLiteral("embeddings.LayerNorm.bias"), {h});
         for (int l = 0; l < c.layers; ++l) {
-            for (const char* p : {"attention.self.query.", "attention.self.key.", "attention.self.value.", "attention.output.dense."}) {
+            for (const char* p : {"attention.self.query.", "attention.self.key.", "attention.self.value.",
+                                  "attention.output.dense."}) {
                 add(Names::bertLayer(l, p) + QLatin1String("weight"), {h, h});
                 add(Names::bertLayer(l, p) + QLatin1String("bias"), {h});
             }
@@ -247,8 +291,7 @@ void TransformerModel::validateShapes() const
                 add(Names::llamaLayer(l, "self_attn.k_proj.bias"), {kvDim});
                 add(Names::llamaLayer(l, "self_attn.v_proj.bias"), {kvDim});
             }
-            if (c.outputBias)
-                add(Names::llamaLayer(l, "self_attn.o_proj.bias"), {h});
+            if (c.outputBias) add(Names::llamaLayer(l, "self_attn.o_proj.bias"), {h});
             add(Names::llamaLayer(l, "mlp.gate_proj.weight"), {I, h});
             add(Names::llamaLayer(l, "mlp.up_proj.weight"), {I, h});
             add(Names::llamaLayer(l, "mlp.down_proj.weight"), {h, I});
@@ -262,27 +305,38 @@ void TransformerModel::validateShapes() const
         addHead(QStringLiteral("lm_head.weight"), {V, h});
         break;
     }
-    const QString firstFile = QDir::toNativeSeparators(m_weights.files().front()->path());
+    const QString firstFile = QDir::toNativeSeparators(m_weights->files().front()->path());
     for (const TensorSpec& spec : specs) {
-        const TensorInfo* info = m_weights.info(spec.name);
+        const TensorInfo* info = m_weights->info(spec.name);
         if (!info) {
             if (spec.required)
-                throw ModelError(firstFile, QStringLiteral("tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
-                                                .arg(spec.name, m_config.modelType)
-                                                .arg(m_config.layers));
+                throw ModelError(
+                    firstFile,
+                    QStringLiteral(
+                        "tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
+                        .arg(spec.name, m_config.modelType)
+                        .arg(m_config.layers));
             continue;
         }
         if (info->shape != spec.shape)
-            throw ModelError(m_weights.fileOf(spec.name), QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
-                                                               .arg(spec.name, info->shapeText(), shapeText(spec.shape)));
-        if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 && info->dtype != TensorDtype::BF16)
-            throw ModelError(m_weights.fileOf(spec.name), QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
-                                                               .arg(spec.name, dtypeName(info->dtype)));
+            throw ModelError(m_weights->fileOf(spec.name),
+                             QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
+                                 .arg(spec.name, info->shapeText(), shapeText(spec.shape)));
+        if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 &&
+            info->dtype != TensorDtype::BF16)
+            throw ModelError(
+                m_weights->fileOf(spec.name),
+                QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
+                    .arg(spec.name, dtypeName(info->dtype)));
     }
 }
 
 QString TransformerModel::tokenText(int id) const
 {
+    if (m_tokenizer) {
+        const QString text = m_tokenizer->idToToken(id);
+        if (!text.isEmpty()) return text;
+    }
     if (id >= 0 && size_t(id) < m_vocabulary.size() && !m_vocabulary[size_t(id)].isNull())
         return m_vocabulary[size_t(id)];
     return QStringLiteral("#%1").arg(id);
@@ -291,31 +345,35 @@ QString TransformerModel::tokenText(int id) const
 void TransformerModel::checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const
 {
     const QString where = QDir::toNativeSeparators(m_folder);
-    if (ids.empty())
-        throw ModelError(where, QStringLiteral("the input has no tokens"));
+    if (ids.empty()) throw ModelError(where, QStringLiteral("the input has no tokens"));
     if (int(ids.size()) > m_config.maxPositions)
         throw ModelError(where, QStringLiteral("%1 tokens are more than the %2 positions this model takes "
                                                "(max_position_embeddings in config.json); shorten the text")
                                     .arg(ids.size())
                                     .arg(m_config.maxPositions));
     if (m_config.slidingWindow > 0 && int(ids.size()) > m_config.slidingWindow)
-        throw ModelError(where, QStringLiteral("%1 tokens are more than the sliding window of %2; longer inputs are not supported")
-                                    .arg(ids.size())
-                                    .arg(m_config.slidingWindow));
+        throw ModelError(
+            where, QStringLiteral(
+                       "%1 tokens are more than the sliding window of %2; longer inputs are not supported")
+                       .arg(ids.size())
+                       .arg(m_config.slidingWindow));
     for (size_t i = 0; i < ids.size(); ++i)
         if (ids[i] < 0 || ids[i] >= m_config.vocabSize)
-            throw ModelError(where, QStringLiteral("token id %1 at position %2 is outside the vocabulary of %3 ids")
-                                        .arg(ids[i])
-                                        .arg(i)
-                                        .arg(m_config.vocabSize));
+            throw ModelError(where,
+                             QStringLiteral("token id %1 at position %2 is outside the vocabulary of %3 ids")
+                                 .arg(ids[i])
+                                 .arg(i)
+                                 .arg(m_config.vocabSize));
     if (m_config.family == ModelFamily::Bert && !typeIds.empty()) {
         if (typeIds.size() != ids.size())
-            throw ModelError(where, QStringLiteral("%1 token type ids for %2 tokens").arg(typeIds.size()).arg(ids.size()));
+            throw ModelError(
+                where, QStringLiteral("%1 token type ids for %2 tokens").arg(typeIds.size()).arg(ids.size()));
         for (int t : typeIds)
             if (t < 0 || t >= m_config.typeVocabSize)
-                throw ModelError(where, QStringLiteral("token type id %1 is outside the %2 types of this model")
-                                            .arg(t)
-                                            .arg(m_config.typeVocabSize));
+                throw ModelError(where,
+                                 QStringLiteral("token type id %1 is outside the %2 types of this model")
+                                     .arg(t)
+                                     .arg(m_config.typeVocabSize));
     }
 }
 
@@ -343,7 +401,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     auto addRows = [&](const QString& base, const std::vector<int>& rowIds) {
         const QString name = tensorName(base);
         for (int t = 0; t < n; ++t) {
-            const WeightTensor row = m_weights.loadRows(name, rowIds[size_t(t)], 1);
+            const WeightTensor row = m_weights->loadRows(name, rowIds[size_t(t)], 1);
             for (int i = 0; i < h; ++i)
                 x[size_t(t) * h + i] += row.data()[i];
         }
@@ -362,11 +420,10 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         addRows(QStringLiteral("wpe.weight"), positions);
     }
 
-    std::vector<float> probabilities;
+    std::shared_ptr<LayeredAttentionMaps> denseMaps;
     std::vector<TiledAttentionMaps::Layer> tiledLayers;
     if (capture) {
-        if (dense)
-            probabilities.resize(size_t(c.layers) * H * size_t(n) * size_t(n));
+        if (dense) denseMaps = std::make_shared<LayeredAttentionMaps>(H, n, n);
         capture->causal = c.isDecoder();
         capture->ids = ids;
         capture->heads = H;
@@ -383,6 +440,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         attention.causal = c.isDecoder();
         attention.threads = threads;
         OutputProjection outProj;
+        outProj.store = m_weights;
         WeightTensor outBias;
 
         // Q, K, V from the (normed) residual stream.
@@ -391,12 +449,13 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             auto project = [&](const char* which, HeadTensor& target) {
                 const WeightTensor w = tensor(Names::bertLayer(l, which) + QLatin1String("weight"));
                 const WeightTensor b = tensor(Names::bertLayer(l, which) + QLatin1String("bias"));
-                ops::linear(input, n, lw(w, &b, WeightLayout::OutIn), target.values.data(), std::nullopt, threads);
+                ops::linear(input, n, lw(w, &b, WeightLayout::OutIn), target.values.data(), std::nullopt,
+                            threads);
             };
             project("attention.self.query.", q);
             project("attention.self.key.", k);
             project("attention.self.value.", v);
-            outProj.weight = tensor(Names::bertLayer(l, "attention.output.dense.weight"));
+            outProj.tensorName = tensorName(Names::bertLayer(l, "attention.output.dense.weight"));
             outBias = tensor(Names::bertLayer(l, "attention.output.dense.bias"));
         } else if (c.family == ModelFamily::Gpt2) {
             const WeightTensor g = tensor(Names::gpt2Layer(l, "ln_1.weight"));
@@ -409,12 +468,11 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             ops::linear(input, n, h, fused, 0, h, q.values.data(), h, std::nullopt, threads);
             ops::linear(input, n, h, fused, h, 2 * h, k.values.data(), h, std::nullopt, threads);
             ops::linear(input, n, h, fused, 2 * h, 3 * h, v.values.data(), h, std::nullopt, threads);
-            outProj.weight = tensor(Names::gpt2Layer(l, "attn.c_proj.weight"));
+            outProj.tensorName = tensorName(Names::gpt2Layer(l, "attn.c_proj.weight"));
             outProj.inputMajor = true;
             outBias = tensor(Names::gpt2Layer(l, "attn.c_proj.bias"));
             float scale = c.scaleAttnWeights ? 1.0f / std::sqrt(float(d)) : 1.0f;
-            if (c.scaleByInverseLayer)
-                scale /= float(l + 1);
+            if (c.scaleByInverseLayer) scale /= float(l + 1);
             attention.scale = scale;
         } else {
             const WeightTensor g = tensor(Names::llamaLayer(l, "input_layernorm.weight"));
@@ -424,17 +482,15 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
                 const QString base = Names::llamaLayer(l, which);
                 const WeightTensor w = tensor(base + QLatin1String("weight"));
                 WeightTensor b;
-                if (c.qkvBias)
-                    b = tensor(base + QLatin1String("bias"));
-                ops::linear(input, n, lw(w, c.qkvBias ? &b : nullptr, WeightLayout::OutIn), target.values.data(),
-                            std::nullopt, threads);
+                if (c.qkvBias) b = tensor(base + QLatin1String("bias"));
+                ops::linear(input, n, lw(w, c.qkvBias ? &b : nullptr, WeightLayout::OutIn),
+                            target.values.data(), std::nullopt, threads);
             };
             project("self_attn.q_proj.", q);
             project("self_attn.k_proj.", k);
             project("self_attn.v_proj.", v);
-            outProj.weight = tensor(Names::llamaLayer(l, "self_attn.o_proj.weight"));
-            if (c.outputBias)
-                outBias = tensor(Names::llamaLayer(l, "self_attn.o_proj.bias"));
+            outProj.tensorName = tensorName(Names::llamaLayer(l, "self_attn.o_proj.weight"));
+            if (c.outputBias) outBias = tensor(Names::llamaLayer(l, "self_attn.o_proj.bias"));
             // RoPE applied here rather than inside the attention, so the tiled maps keep rotated Q and K.
             RopeConfig rope;
             rope.enabled = true;
@@ -445,41 +501,38 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
         // Attention: P for display, O for the next layer.
         HeadTensor context;
-        if (options.backend && dense) {
+        if (dense && options.backend) {
             // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
             TiledAttentionResult t = options.backend->tiledForward(q, k, v, attention);
             context = std::move(t.output);
             if (capture) {
                 const RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
                                                                        : RotatedQueryKey{q, k};
+                std::vector<float> layerProbabilities(size_t(H) * size_t(n) * size_t(n));
                 for (int head = 0; head < H; ++head) {
-                    const std::vector<float> p =
-                        options.backend->probabilityTile(rotated.queries, rotated.keys, t.logSumExp, attention, head, 0, n, 0, n);
-                    std::memcpy(probabilities.data() + (size_t(l) * H + size_t(head)) * size_t(n) * size_t(n), p.data(),
+                    const std::vector<float> p = options.backend->probabilityTile(rotated.queries, rotated.keys,
+                                                                                 t.logSumExp, attention, head, 0, n, 0, n);
+                    std::memcpy(layerProbabilities.data() + size_t(head) * size_t(n) * size_t(n), p.data(),
                                 p.size() * sizeof(float));
                 }
+                denseMaps->appendLayer(std::move(layerProbabilities));
             }
-        } else if (dense || !capture) {
-            FullAttentionResult r = dense ? attentionFull(q, k, v, attention) : FullAttentionResult{};
-            if (!dense) { // not capturing and long: never n×n
-                TiledAttentionResult t = options.backend ? options.backend->tiledForward(q, k, v, attention)
-                                                         : attentionTiled(q, k, v, attention);
-                context = std::move(t.output);
-            } else {
-                context = std::move(r.output);
-                if (capture)
-                    std::memcpy(probabilities.data() + size_t(l) * H * size_t(n) * size_t(n), r.probabilities.data(),
-                                r.probabilities.size() * sizeof(float));
-            }
+        } else if (dense) {
+            FullAttentionResult r = attentionFull(q, k, v, attention);
+            context = std::move(r.output);
+            if (capture) denseMaps->appendLayer(std::move(r.probabilities));
         } else {
+            // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
             TiledAttentionResult t = options.backend ? options.backend->tiledForward(q, k, v, attention)
                                                      : attentionTiled(q, k, v, attention);
             context = std::move(t.output);
-            tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
+            if (capture)
+                tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
         }
 
         // Output projection into the residual stream.
-        const LinearWeight o = lw(outProj.weight, outBias.isNull() ? nullptr : &outBias,
+        const WeightTensor outWeight = outProj.weight();
+        const LinearWeight o = lw(outWeight, outBias.isNull() ? nullptr : &outBias,
                                   outProj.inputMajor ? WeightLayout::InOut : WeightLayout::OutIn);
         ops::linear(context.values.data(), n, o, projected.data(), std::nullopt, threads);
         addInPlace(x, projected);
@@ -495,10 +548,12 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             ops::layerNorm(x.data(), x.data(), n, h, g1.data(), b1.data(), c.normEps, threads);
             const WeightTensor w1 = tensor(Names::bertLayer(l, "intermediate.dense.weight"));
             const WeightTensor bias1 = tensor(Names::bertLayer(l, "intermediate.dense.bias"));
-            ops::linear(x.data(), n, lw(w1, &bias1, WeightLayout::OutIn), inner.data(), c.activation, threads);
+            ops::linear(x.data(), n, lw(w1, &bias1, WeightLayout::OutIn), inner.data(), c.activation,
+                        threads);
             const WeightTensor w2 = tensor(Names::bertLayer(l, "output.dense.weight"));
             const WeightTensor bias2 = tensor(Names::bertLayer(l, "output.dense.bias"));
-            ops::linear(inner.data(), n, lw(w2, &bias2, WeightLayout::OutIn), projected.data(), std::nullopt, threads);
+            ops::linear(inner.data(), n, lw(w2, &bias2, WeightLayout::OutIn), projected.data(), std::nullopt,
+                        threads);
             addInPlace(x, projected);
             const WeightTensor g2 = tensor(Names::bertLayer(l, "output.LayerNorm.weight"));
             const WeightTensor b2 = tensor(Names::bertLayer(l, "output.LayerNorm.bias"));
@@ -509,10 +564,12 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             ops::layerNorm(x.data(), normed.data(), n, h, g.data(), b.data(), c.normEps, threads);
             const WeightTensor w1 = tensor(Names::gpt2Layer(l, "mlp.c_fc.weight"));
             const WeightTensor bias1 = tensor(Names::gpt2Layer(l, "mlp.c_fc.bias"));
-            ops::linear(normed.data(), n, lw(w1, &bias1, WeightLayout::InOut), inner.data(), c.activation, threads);
+            ops::linear(normed.data(), n, lw(w1, &bias1, WeightLayout::InOut), inner.data(), c.activation,
+                        threads);
             const WeightTensor w2 = tensor(Names::gpt2Layer(l, "mlp.c_proj.weight"));
             const WeightTensor bias2 = tensor(Names::gpt2Layer(l, "mlp.c_proj.bias"));
-            ops::linear(inner.data(), n, lw(w2, &bias2, WeightLayout::InOut), projected.data(), std::nullopt, threads);
+            ops::linear(inner.data(), n, lw(w2, &bias2, WeightLayout::InOut), projected.data(), std::nullopt,
+                        threads);
             addInPlace(x, projected);
         } else {
             const WeightTensor g = tensor(Names::llamaLayer(l, "post_attention_layernorm.weight"));
@@ -527,14 +584,14 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             const WeightTensor wd = tensor(Names::llamaLayer(l, "mlp.down_proj.weight"));
             const WeightTensor bd = biasOf("mlp.down_proj.bias");
             gate.resize(inner.size());
-            ops::linear(normed.data(), n, lw(wg, bg.isNull() ? nullptr : &bg, WeightLayout::OutIn), gate.data(),
-                        c.activation, threads);
-            ops::linear(normed.data(), n, lw(wu, bu.isNull() ? nullptr : &bu, WeightLayout::OutIn), inner.data(),
-                        std::nullopt, threads);
+            ops::linear(normed.data(), n, lw(wg, bg.isNull() ? nullptr : &bg, WeightLayout::OutIn),
+                        gate.data(), c.activation, threads);
+            ops::linear(normed.data(), n, lw(wu, bu.isNull() ? nullptr : &bu, WeightLayout::OutIn),
+                        inner.data(), std::nullopt, threads);
             for (size_t i = 0; i < inner.size(); ++i)
                 inner[i] *= gate[i];
-            ops::linear(inner.data(), n, lw(wd, bd.isNull() ? nullptr : &bd, WeightLayout::OutIn), projected.data(),
-                        std::nullopt, threads);
+            ops::linear(inner.data(), n, lw(wd, bd.isNull() ? nullptr : &bd, WeightLayout::OutIn),
+                        projected.data(), std::nullopt, threads);
             addInPlace(x, projected);
         }
     }
@@ -551,7 +608,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
     if (capture) {
         if (dense)
-            capture->maps = std::make_shared<DenseAttentionMaps>(c.layers, H, n, n, std::move(probabilities));
+            capture->maps = std::move(denseMaps);
         else
             capture->maps = std::make_shared<TiledAttentionMaps>(std::move(tiledLayers));
     }
@@ -566,7 +623,8 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
     return capture;
 }
 
-std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids, const std::vector<int>& typeIds, int topK,
+std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids,
+                                                  const std::vector<int>& typeIds, int topK,
                                                   const RunOptions& options, std::vector<int> positions) const
 {
     const ModelConfig& c = m_config;
@@ -580,31 +638,39 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids, c
     QString biasName;
     const bool bert = c.family == ModelFamily::Bert;
     if (bert) {
-        if (!m_weights.contains(QStringLiteral("cls.predictions.transform.dense.weight")))
-            throw ModelError(where, QStringLiteral("this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict"));
+        if (!m_weights->contains(QStringLiteral("cls.predictions.transform.dense.weight")))
+            throw ModelError(
+                where,
+                QStringLiteral(
+                    "this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict"));
         if (positions.empty())
             for (size_t i = 0; i < ids.size(); ++i)
-                if (m_maskTokenId >= 0 && ids[i] == m_maskTokenId)
-                    positions.push_back(int(i));
+                if (m_maskTokenId >= 0 && ids[i] == m_maskTokenId) positions.push_back(int(i));
         if (positions.empty())
             throw ModelError(where, QStringLiteral("the input has no [MASK] token to predict"));
-        outputName = !c.tieWordEmbeddings && m_weights.contains(QStringLiteral("cls.predictions.decoder.weight"))
-                         ? QStringLiteral("cls.predictions.decoder.weight")
-                         : tensorName(Names::embedding(c.family));
-        biasName = m_weights.contains(QStringLiteral("cls.predictions.bias")) ? QStringLiteral("cls.predictions.bias")
-                                                                               : QStringLiteral("cls.predictions.decoder.bias");
+        outputName =
+            !c.tieWordEmbeddings && m_weights->contains(QStringLiteral("cls.predictions.decoder.weight"))
+                ? QStringLiteral("cls.predictions.decoder.weight")
+                : tensorName(Names::embedding(c.family));
+        biasName = m_weights->contains(QStringLiteral("cls.predictions.bias"))
+                       ? QStringLiteral("cls.predictions.bias")
+                       : QStringLiteral("cls.predictions.decoder.bias");
     } else {
         positions = {int(ids.size()) - 1};
         if (c.tieWordEmbeddings)
             outputName = tensorName(Names::embedding(c.family));
-        else if (m_weights.contains(QStringLiteral("lm_head.weight")))
+        else if (m_weights->contains(QStringLiteral("lm_head.weight")))
             outputName = QStringLiteral("lm_head.weight");
         else
-            throw ModelError(where, QStringLiteral("no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head"));
+            throw ModelError(
+                where,
+                QStringLiteral(
+                    "no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head"));
     }
     for (int p : positions)
         if (p < 0 || p >= int(ids.size()))
-            throw ModelError(where, QStringLiteral("position %1 is outside the %2 tokens").arg(p).arg(ids.size()));
+            throw ModelError(where,
+                             QStringLiteral("position %1 is outside the %2 tokens").arg(p).arg(ids.size()));
 
     const std::vector<float> x = forward(ids, typeIds, options, nullptr);
     const int m = int(positions.size());
@@ -612,24 +678,26 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids, c
     for (int r = 0; r < m; ++r)
         std::copy_n(x.data() + size_t(positions[size_t(r)]) * h, h, rows.data() + size_t(r) * h);
     if (bert) { // cls.predictions.transform: dense, activation, LayerNorm
-        const WeightTensor w = m_weights.load(QStringLiteral("cls.predictions.transform.dense.weight"));
-        const WeightTensor b = m_weights.load(QStringLiteral("cls.predictions.transform.dense.bias"));
+        const WeightTensor w = m_weights->load(QStringLiteral("cls.predictions.transform.dense.weight"));
+        const WeightTensor b = m_weights->load(QStringLiteral("cls.predictions.transform.dense.bias"));
         std::vector<float> t(rows.size());
         LinearWeight lw{w.data(), b.data(), h, h, WeightLayout::OutIn};
         ops::linear(rows.data(), m, lw, t.data(), c.activation, threads);
-        const WeightTensor g = m_weights.load(QStringLiteral("cls.predictions.transform.LayerNorm.weight"));
-        const WeightTensor beta = m_weights.load(QStringLiteral("cls.predictions.transform.LayerNorm.bias"));
+        const WeightTensor g = m_weights->load(QStringLiteral("cls.predictions.transform.LayerNorm.weight"));
+        const WeightTensor beta = m_weights->load(QStringLiteral("cls.predictions.transform.LayerNorm.bias"));
         ops::layerNorm(t.data(), rows.data(), m, h, g.data(), beta.data(), c.normEps, threads);
     }
 
-    // Logits [m, V], scored in row chunks of the output embedding so a BF16 vocabulary is never converted whole.
+    // Logits [m, V], scored in row chunks of the output embedding so a BF16 vocabulary is never converted
+    // whole.
     const int V = c.vocabSize;
     std::vector<float> logits(size_t(m) * V);
-    const WeightTensor bias = bert && m_weights.contains(biasName) ? m_weights.load(biasName) : WeightTensor();
+    const WeightTensor bias =
+        bert && m_weights->contains(biasName) ? m_weights->load(biasName) : WeightTensor();
     const int chunk = 8192;
     for (int v0 = 0; v0 < V; v0 += chunk) {
         const int count = std::min(chunk, V - v0);
-        const WeightTensor e = m_weights.loadRows(outputName, v0, count);
+        const WeightTensor e = m_weights->loadRows(outputName, v0, count);
         LinearWeight lw{e.data(), bias.isNull() ? nullptr : bias.data() + v0, h, count, WeightLayout::OutIn};
         ops::linear(rows.data(), m, h, lw, 0, count, logits.data() + v0, V, std::nullopt, threads);
     }

@@ -21,7 +21,6 @@
 
 #include <QString>
 #include <QVector>
-
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -38,7 +37,7 @@ struct RunOptions
     AttentionBackend* backend = nullptr;
     int threads = 0;                         // 0 = all cores
     const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
-    int denseLimit = 1024;                   // up to this many tokens P is stored dense, above it tiled
+    int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
 };
 
 struct PredictedToken
@@ -65,23 +64,28 @@ public:
     const ModelInfo& info() const { return m_info; }
     const ModelConfig& config() const { return m_config; }
     const QString& folder() const { return m_folder; }
-    // nullptr when the folder has no tokenizer (then callers give ids).
+    // nullptr when the folder has no tokenizer (then callers give ids); tokenizerError() says why.
     const Tokenizer* tokenizer() const;
+    // "<file>: <problem>" when the folder's tokenizer files could not be read, or "<folder>: no tokenizer
+    // files ..." when it has none; "" when tokenizer() is set. The model itself still runs on ids.
+    const QString& tokenizerError() const { return m_tokenizerError; }
     // The vocabulary entry for an id, from tokenizer.json / vocab.txt / vocab.json; "#<id>" when unknown.
     QString tokenText(int id) const;
-    // [MASK] / <mask> id from the folder's vocabulary, -1 when there is none.
+    // [MASK] / <mask> id from the tokenizer or the folder's vocabulary, -1 when there is none.
     int maskTokenId() const { return m_maskTokenId; }
 
     // The forward pass with attention capture. typeIds: BERT segment ids (empty = all 0), ignored by
     // decoders. Throws ModelError for ids outside the vocabulary or more tokens than max positions,
     // OperationCancelled when options.cancel turns true.
-    AttentionCapture run(const std::vector<int>& ids, const std::vector<int>& typeIds, const RunOptions& options = {}) const;
+    AttentionCapture run(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                         const RunOptions& options = {}) const;
 
     // Top-k of the model's own head: BERT's masked-LM head at every [MASK] position (positions given in
     // maskPositions, or every id == maskTokenId() when empty); decoders' LM head for the token after the
     // last one. Throws ModelError when the folder has no such head or the input has no mask.
-    std::vector<Prediction> predict(const std::vector<int>& ids, const std::vector<int>& typeIds, int topK = 5,
-                                    const RunOptions& options = {}, std::vector<int> maskPositions = {}) const;
+    std::vector<Prediction> predict(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                                    int topK = 5, const RunOptions& options = {},
+                                    std::vector<int> maskPositions = {}) const;
 
     // Validates ids/typeIds the way run() does; throws ModelError.
     void checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const;
@@ -90,8 +94,8 @@ private:
     TransformerModel() = default;
     struct Forward;
     struct Names;
-    std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds, const RunOptions& options,
-                               AttentionCapture* capture) const;
+    std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                               const RunOptions& options, AttentionCapture* capture) const;
     void validateShapes() const;
     QString tensorName(const QString& baseName) const;
     WeightTensor tensor(const QString& baseName) const;
@@ -99,11 +103,12 @@ private:
     QString m_folder;
     ModelConfig m_config;
     ModelInfo m_info;
-    WeightStore m_weights;
+    std::shared_ptr<const WeightStore> m_weights;
     QString m_prefix; // "bert.", "transformer.", "model." or "" (bare names)
     int m_maskTokenId = -1;
     std::vector<QString> m_vocabulary; // id -> text; empty when the folder has none
     std::shared_ptr<const Tokenizer> m_tokenizer;
+    QString m_tokenizerError;
 };
 
 } // namespace attnscope

@@ -7,12 +7,12 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <map>
 
 namespace attnscope {
 
-WeightTensor WeightTensor::view(std::shared_ptr<const void> owner, const float* data, std::vector<qint64> shape)
+WeightTensor WeightTensor::view(std::shared_ptr<const void> owner, const float* data,
+                                std::vector<qint64> shape)
 {
     WeightTensor t;
     t.m_owner = std::move(owner);
@@ -59,15 +59,14 @@ WeightStore WeightStore::openFolder(const QString& folder)
     const QDir dir(folder);
     const QString single = dir.filePath(QStringLiteral("model.safetensors"));
     const QString indexPath = dir.filePath(QStringLiteral("model.safetensors.index.json"));
-    if (QFileInfo::exists(single))
-        return openFiles({single});
+    if (QFileInfo::exists(single)) return openFiles({single});
     if (!QFileInfo::exists(indexPath)) {
         const QStringList others = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
-        if (others.size() == 1)
-            return openFiles({dir.filePath(others.front())});
+        if (others.size() == 1) return openFiles({dir.filePath(others.front())});
         QString problem = QStringLiteral("no model.safetensors or model.safetensors.index.json");
         if (QFileInfo::exists(dir.filePath(QStringLiteral("pytorch_model.bin"))))
-            problem += QStringLiteral(" (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)");
+            problem += QStringLiteral(
+                " (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)");
         throw ModelError(QDir::toNativeSeparators(folder), problem);
     }
 
@@ -78,16 +77,19 @@ WeightStore WeightStore::openFolder(const QString& folder)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        throw ModelError(indexFile, QStringLiteral("invalid JSON at byte %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+        throw ModelError(indexFile, QStringLiteral("invalid JSON at byte %1: %2")
+                                        .arg(parseError.offset)
+                                        .arg(parseError.errorString()));
     const QJsonObject weightMap = doc.object().value(QLatin1String("weight_map")).toObject();
-    if (weightMap.isEmpty())
-        throw ModelError(indexFile, QStringLiteral("no weight_map object"));
+    if (weightMap.isEmpty()) throw ModelError(indexFile, QStringLiteral("no weight_map object"));
 
     std::map<QString, QStringList> tensorsByShard;
     for (auto it = weightMap.begin(); it != weightMap.end(); ++it) {
         const QString shard = it.value().toString();
         if (shard.isEmpty() || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\')))
-            throw ModelError(indexFile, QStringLiteral("tensor %1 maps to an invalid shard name '%2'").arg(it.key(), shard));
+            throw ModelError(
+                indexFile,
+                QStringLiteral("tensor %1 maps to an invalid shard name '%2'").arg(it.key(), shard));
         tensorsByShard[shard] << it.key();
     }
     QStringList paths;
@@ -100,8 +102,10 @@ WeightStore WeightStore::openFolder(const QString& folder)
         for (const QString& name : entry.second) {
             const int where = store.m_where.value(name, -1);
             if (where < 0 || store.m_files[size_t(where)]->path() != shardPath)
-                throw ModelError(QDir::toNativeSeparators(shardPath),
-                                 QStringLiteral("tensor %1, listed in model.safetensors.index.json, is not in this shard").arg(name));
+                throw ModelError(
+                    QDir::toNativeSeparators(shardPath),
+                    QStringLiteral("tensor %1, listed in model.safetensors.index.json, is not in this shard")
+                        .arg(name));
         }
     }
     return store;
@@ -136,7 +140,8 @@ WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 
 {
     const int where = m_where.value(name, -1);
     if (where < 0) {
-        const QString file = m_files.empty() ? QStringLiteral("model") : QDir::toNativeSeparators(m_files.front()->path());
+        const QString file =
+            m_files.empty() ? QStringLiteral("model") : QDir::toNativeSeparators(m_files.front()->path());
         throw ModelError(file, QStringLiteral("tensor %1 is missing").arg(name));
     }
     const std::shared_ptr<const SafetensorsFile>& file = m_files[size_t(where)];
@@ -146,10 +151,12 @@ WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 
     if (firstRow < 0 || rowCount < 0 || firstRow + rowCount > rows)
         throw ModelError(QDir::toNativeSeparators(file->path()),
                          QStringLiteral("rows [%1, %2) of tensor %3 are outside its %4 rows")
-                             .arg(firstRow).arg(firstRow + rowCount).arg(name).arg(rows));
+                             .arg(firstRow)
+                             .arg(firstRow + rowCount)
+                             .arg(name)
+                             .arg(rows));
     const qint64 rowElements = rows == 0 ? 0 : tensor.elementCount() / rows;
-    if (!shape.empty())
-        shape.front() = rowCount;
+    if (!shape.empty()) shape.front() = rowCount;
     if (const float* direct = file->directFloats(tensor))
         return WeightTensor::view(file, direct + firstRow * rowElements, shape);
     std::vector<float> values(size_t(rowCount * rowElements));

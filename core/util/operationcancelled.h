@@ -14,8 +14,7 @@ public:
 
 inline void throwIfCancelled(const std::atomic<bool>* cancel)
 {
-    if (cancel && cancel->load(std::memory_order_relaxed))
-        throw OperationCancelled();
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw OperationCancelled();
 }
 
 } // namespace attnscope

@@ -71,23 +71,63 @@ void TestModelBadInput::brokenFolder_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("file");    // the file the message must name
     QTest::addColumn<QString>("problem"); // a phrase of the problem
-    QTest::newRow("missing folder") << "missing-folder" << "nowhere" << "no such folder";
-    QTest::newRow("missing config.json") << "missing-config" << "config.json" << "file not found";
-    QTest::newRow("missing weights") << "missing-weights" << "model" << "no model.safetensors";
-    QTest::newRow("invalid config JSON") << "config-json" << "config.json" << "invalid JSON";
-    QTest::newRow("unsupported architecture") << "architecture" << "config.json" << "unsupported architecture 't5' (T5ForConditionalGeneration); supported model types: bert, gpt2, llama, mistral, qwen2";
-    QTest::newRow("empty safetensors") << "empty" << "model.safetensors" << "too short";
-    QTest::newRow("truncated safetensors") << "truncated" << "model.safetensors" << "runs past the end of the data";
-    QTest::newRow("header length larger than file") << "header-length" << "model.safetensors" << "header length 1000000 is larger than the file";
-    QTest::newRow("invalid header JSON") << "header-json" << "model.safetensors" << "invalid JSON header";
-    QTest::newRow("offsets past the data") << "past-data" << "model.safetensors" << "runs past the end of the data (64 bytes)";
-    QTest::newRow("overlapping offsets") << "overlap" << "model.safetensors" << "overlap";
-    QTest::newRow("offsets not matching shape") << "size-mismatch" << "model.safetensors" << "occupies 60 bytes but F32 [4, 4] needs 64";
-    QTest::newRow("unknown dtype") << "dtype" << "model.safetensors" << "unknown dtype 'F33'";
-    QTest::newRow("shape disagrees with config") << "shape" << "model.safetensors" << "tensor bert.encoder.layer.0.intermediate.dense.weight has shape [64, 32] but config.json implies [48, 32]";
-    QTest::newRow("missing tensor") << "missing-tensor" << "model.safetensors" << "tensor transformer.h.1.mlp.c_fc.bias is missing";
-    QTest::newRow("index names absent shard") << "index-shard" << "model-2.safetensors" << "file not found";
-    QTest::newRow("invalid index JSON") << "index-json" << "model.safetensors.index.json" << "invalid JSON";
+    QTest::newRow("missing folder") << "missing-folder"
+                                    << "nowhere"
+                                    << "no such folder";
+    QTest::newRow("missing config.json") << "missing-config"
+                                         << "config.json"
+                                         << "file not found";
+    QTest::newRow("missing weights") << "missing-weights"
+                                     << "model"
+                                     << "no model.safetensors";
+    QTest::newRow("invalid config JSON") << "config-json"
+                                         << "config.json"
+                                         << "invalid JSON";
+    QTest::newRow("unsupported architecture")
+        << "architecture"
+        << "config.json"
+        << "unsupported architecture 't5' (T5ForConditionalGeneration); supported model types: bert, gpt2, "
+           "llama, mistral, qwen2";
+    QTest::newRow("empty safetensors") << "empty"
+                                       << "model.safetensors"
+                                       << "too short";
+    QTest::newRow("truncated safetensors") << "truncated"
+                                           << "model.safetensors"
+                                           << "runs past the end of the data";
+    QTest::newRow("header length larger than file") << "header-length"
+                                                    << "model.safetensors"
+                                                    << "header length 1000000 is larger than the file";
+    QTest::newRow("invalid header JSON") << "header-json"
+                                         << "model.safetensors"
+                                         << "invalid JSON header";
+    QTest::newRow("offsets past the data") << "past-data"
+                                           << "model.safetensors"
+                                           << "runs past the end of the data (64 bytes)";
+    QTest::newRow("overlapping offsets") << "overlap"
+                                         << "model.safetensors"
+                                         << "overlap";
+    QTest::newRow("overlap across an empty tensor") << "overlap-empty"
+                                                    << "model.safetensors"
+                                                    << "tensors a [0, 64) and c [32, 48) overlap";
+    QTest::newRow("offsets not matching shape") << "size-mismatch"
+                                                << "model.safetensors"
+                                                << "occupies 60 bytes but F32 [4, 4] needs 64";
+    QTest::newRow("unknown dtype") << "dtype"
+                                   << "model.safetensors"
+                                   << "unknown dtype 'F33'";
+    QTest::newRow("shape disagrees with config") << "shape"
+                                                 << "model.safetensors"
+                                                 << "tensor bert.encoder.layer.0.intermediate.dense.weight "
+                                                    "has shape [64, 32] but config.json implies [48, 32]";
+    QTest::newRow("missing tensor") << "missing-tensor"
+                                    << "model.safetensors"
+                                    << "tensor transformer.h.1.mlp.c_fc.bias is missing";
+    QTest::newRow("index names absent shard") << "index-shard"
+                                              << "model-2.safetensors"
+                                              << "file not found";
+    QTest::newRow("invalid index JSON") << "index-json"
+                                        << "model.safetensors.index.json"
+                                        << "invalid JSON";
 }
 
 void TestModelBadInput::brokenFolder()
@@ -124,22 +164,32 @@ void TestModelBadInput::brokenFolder()
     else if (kind == QLatin1String("header-json"))
         writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32",)", 64));
     else if (kind == QLatin1String("past-data"))
-        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[16,80]}})", 64));
+        writeBytes(weights,
+                   rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[16,80]}})", 64));
     else if (kind == QLatin1String("overlap"))
         writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
-                                           R"("b":{"dtype":"F32","shape":[4,4],"data_offsets":[32,96]}})", 128));
+                                           R"("b":{"dtype":"F32","shape":[4,4],"data_offsets":[32,96]}})",
+                                           128));
+    else if (kind == QLatin1String("overlap-empty"))
+        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
+                                           R"("b":{"dtype":"F32","shape":[0],"data_offsets":[16,16]},)"
+                                           R"("c":{"dtype":"F32","shape":[4],"data_offsets":[32,48]}})",
+                                           64));
     else if (kind == QLatin1String("size-mismatch"))
-        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,60]}})", 64));
+        writeBytes(weights,
+                   rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,60]}})", 64));
     else if (kind == QLatin1String("dtype"))
-        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F33","shape":[4,4],"data_offsets":[0,64]}})", 64));
+        writeBytes(weights,
+                   rawSafetensors(R"({"a":{"dtype":"F33","shape":[4,4],"data_offsets":[0,64]}})", 64));
     else if (kind == QLatin1String("shape"))
         editConfig(folder, "intermediate_size", 48);
     else if (kind == QLatin1String("missing-tensor")) {
         QDir(folder).removeRecursively();
         copyModel(oracleFolder(QStringLiteral("gpt2_s0")), folder, [](std::vector<TensorToWrite>& tensors) {
-            tensors.erase(std::remove_if(tensors.begin(), tensors.end(), [](const TensorToWrite& t) {
-                              return t.name == QLatin1String("transformer.h.1.mlp.c_fc.bias");
-                          }),
+            tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
+                                         [](const TensorToWrite& t) {
+                                             return t.name == QLatin1String("transformer.h.1.mlp.c_fc.bias");
+                                         }),
                           tensors.end());
         });
     } else if (kind == QLatin1String("index-shard") || kind == QLatin1String("index-json")) {
@@ -149,8 +199,9 @@ void TestModelBadInput::brokenFolder()
             map.insert(t.name, QStringLiteral("model-1.safetensors"));
         map.insert(QStringLiteral("bert.extra"), QStringLiteral("model-2.safetensors"));
         writeBytes(folder + QStringLiteral("/model.safetensors.index.json"),
-                   kind == QLatin1String("index-json") ? QByteArray("{\"weight_map\": ")
-                                                       : QJsonDocument(QJsonObject{{QStringLiteral("weight_map"), map}}).toJson());
+                   kind == QLatin1String("index-json")
+                       ? QByteArray("{\"weight_map\": ")
+                       : QJsonDocument(QJsonObject{{QStringLiteral("weight_map"), map}}).toJson());
     } else {
         QFAIL("unknown case");
     }
@@ -178,13 +229,18 @@ void TestModelBadInput::badInput_data()
     QTest::addColumn<QVector<int>>("typeIds");
     QTest::addColumn<QString>("problem");
     QVector<int> tooLong(65, 5);
-    QTest::newRow("too long for BERT") << "bert_s0" << tooLong << QVector<int>{} << "65 tokens are more than the 64 positions";
-    QTest::newRow("too long for Llama") << "llama_s0" << tooLong << QVector<int>{} << "65 tokens are more than the 64 positions";
+    QTest::newRow("too long for BERT")
+        << "bert_s0" << tooLong << QVector<int>{} << "65 tokens are more than the 64 positions";
+    QTest::newRow("too long for Llama")
+        << "llama_s0" << tooLong << QVector<int>{} << "65 tokens are more than the 64 positions";
     QTest::newRow("empty") << "gpt2_s0" << QVector<int>{} << QVector<int>{} << "no tokens";
-    QTest::newRow("id past vocabulary") << "gpt2_s0" << QVector<int>{1, 361} << QVector<int>{} << "token id 361 at position 1 is outside the vocabulary of 361 ids";
+    QTest::newRow("id past vocabulary") << "gpt2_s0" << QVector<int>{1, 361} << QVector<int>{}
+                                        << "token id 361 at position 1 is outside the vocabulary of 361 ids";
     QTest::newRow("negative id") << "llama_s1" << QVector<int>{-1} << QVector<int>{} << "token id -1";
-    QTest::newRow("type id count") << "bert_s1" << QVector<int>{2, 3} << QVector<int>{0} << "1 token type ids for 2 tokens";
-    QTest::newRow("type id range") << "bert_s1" << QVector<int>{2, 3} << QVector<int>{0, 2} << "token type id 2 is outside the 2 types";
+    QTest::newRow("type id count") << "bert_s1" << QVector<int>{2, 3} << QVector<int>{0}
+                                   << "1 token type ids for 2 tokens";
+    QTest::newRow("type id range") << "bert_s1" << QVector<int>{2, 3} << QVector<int>{0, 2}
+                                   << "token type id 2 is outside the 2 types";
 }
 
 void TestModelBadInput::badInput()

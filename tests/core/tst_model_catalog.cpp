@@ -4,6 +4,7 @@
 #include "core/support/modelfixtures.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
+#include "model/transformermodel.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -43,9 +44,12 @@ void TestModelCatalog::initTestCase()
     qputenv("HF_HUB_CACHE", QByteArray());
     qputenv("HF_HOME", m_home.filePath(QStringLiteral("hf")).toUtf8());
     m_hub = m_home.filePath(QStringLiteral("hf/hub"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s1")), m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc"));
-    copyModel(oracleFolder(QStringLiteral("llama_s0")), m_hub + QStringLiteral("/models--tiny-llama/snapshots/old"));
-    copyModel(oracleFolder(QStringLiteral("bert_s0")), m_hub + QStringLiteral("/models--tiny-llama/snapshots/new"));
+    copyModel(oracleFolder(QStringLiteral("gpt2_s1")),
+              m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc"));
+    copyModel(oracleFolder(QStringLiteral("llama_s0")),
+              m_hub + QStringLiteral("/models--tiny-llama/snapshots/old"));
+    copyModel(oracleFolder(QStringLiteral("bert_s0")),
+              m_hub + QStringLiteral("/models--tiny-llama/snapshots/new"));
     QDir().mkpath(m_hub + QStringLiteral("/models--tiny-llama/refs"));
     QFile ref(m_hub + QStringLiteral("/models--tiny-llama/refs/main"));
     QVERIFY(ref.open(QIODevice::WriteOnly));
@@ -55,7 +59,8 @@ void TestModelCatalog::initTestCase()
     QDir().mkpath(m_hub + QStringLiteral("/datasets--something/snapshots/x"));
 
     m_resources = m_home.filePath(QStringLiteral("resources"));
-    copyModel(oracleFolder(QStringLiteral("bert_s1")), m_resources + QStringLiteral("/models/tiny-bert-test"));
+    copyModel(oracleFolder(QStringLiteral("bert_s1")),
+              m_resources + QStringLiteral("/models/tiny-bert-test"));
     QFile about(m_resources + QStringLiteral("/models/tiny-bert-test/attnscope.json"));
     QVERIFY(about.open(QIODevice::WriteOnly));
     about.write(R"({"description": "A test encoder"})");
@@ -74,7 +79,9 @@ void TestModelCatalog::huggingFaceCache()
     QCOMPARE(gpt2.kind, QStringLiteral("decoder"));
     QCOMPARE(gpt2.layers, 2);
     QCOMPARE(gpt2.heads, 4);
-    QCOMPARE(gpt2.fileBytes, QFileInfo(m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc/model.safetensors")).size());
+    QCOMPARE(
+        gpt2.fileBytes,
+        QFileInfo(m_hub + QStringLiteral("/models--org--tiny-gpt2/snapshots/abc/model.safetensors")).size());
     QVERIFY(!gpt2.builtin);
     const ModelInfo& llama = models[1];
     QCOMPARE(llama.name, QStringLiteral("tiny-llama"));
@@ -91,6 +98,13 @@ void TestModelCatalog::builtinModelsComeFirst()
     QVERIFY(all[0].builtin);
     QCOMPARE(all[0].description, QStringLiteral("A test encoder"));
     QCOMPARE(all[0].kind, QStringLiteral("encoder"));
+    // Opened, a built-in model keeps its name and description.
+    const auto model = TransformerModel::open(ModelCatalog::resolve(QStringLiteral("tiny-bert-test")));
+    QCOMPARE(model->info().name, QStringLiteral("tiny-bert-test"));
+    QVERIFY(model->info().builtin);
+    QCOMPARE(model->info().description, QStringLiteral("A test encoder"));
+    const auto cached = TransformerModel::open(ModelCatalog::resolve(QStringLiteral("org/tiny-gpt2")));
+    QVERIFY(!cached->info().builtin);
 }
 
 void TestModelCatalog::resolve()

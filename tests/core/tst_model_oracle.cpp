@@ -2,9 +2,11 @@
 // transformers in float64) to 1e-5, plus the loader's variants (bare names, shards, tied embeddings) and the
 // tiled capture of long inputs, each checked against the plain run.
 
+#include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
 #include <QJsonArray>
@@ -12,7 +14,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <random>
 
@@ -33,8 +34,7 @@ void writeJson(const QString& path, const QJsonObject& object)
 QJsonObject readJson(const QString& path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
+    if (!file.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
@@ -46,6 +46,8 @@ class TestModelOracle : public QObject
 private Q_SLOTS:
     void matchesTransformers_data();
     void matchesTransformers();
+    void tokenizerGivesOracleIds_data();
+    void tokenizerGivesOracleIds();
     void tiledCaptureMatchesOracle_data();
     void tiledCaptureMatchesOracle();
     void longInputTiledEqualsDense_data();
@@ -55,8 +57,11 @@ private Q_SLOTS:
     void shardedIndex_data();
     void shardedIndex();
     void tiedEmbeddings();
+    void llamaFamilyVariants_data();
+    void llamaFamilyVariants();
     void normWeightedAttentionMatchesDirect_data();
     void normWeightedAttentionMatchesDirect();
+    void captureOutlivesModel();
     void predictions();
     void cancelStopsTheRun();
 };
@@ -85,7 +90,39 @@ void TestModelOracle::matchesTransformers()
     QCOMPARE(capture.causal, model->config().isDecoder());
 }
 
-void TestModelOracle::tiledCaptureMatchesOracle_data() { matchesTransformers_data(); }
+void TestModelOracle::tokenizerGivesOracleIds_data()
+{
+    matchesTransformers_data();
+}
+
+// Where the case has a tokenizer, the folder's tokenizer turns the case's text into exactly input_ids.
+void TestModelOracle::tokenizerGivesOracleIds()
+{
+    QFETCH(QString, caseName);
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    QFile caseFile(oracleFolder(caseName) + QStringLiteral("/case.json"));
+    QVERIFY(caseFile.open(QIODevice::ReadOnly));
+    const QJsonObject c = QJsonDocument::fromJson(caseFile.readAll()).object();
+    if (!c.value(QLatin1String("text")).isString()) {
+        QVERIFY(!model->tokenizer());
+        QVERIFY(model->tokenizerError().contains(QStringLiteral("no tokenizer files")));
+        QSKIP("no tokenizer in this case");
+    }
+    QVERIFY2(model->tokenizer(), qPrintable(model->tokenizerError()));
+    const Encoding e = model->tokenizer()->encode(c.value(QLatin1String("text")).toString());
+    QCOMPARE(e.ids, oracleInputIds(caseName));
+    QStringList tokens;
+    for (const QJsonValue& t : c.value(QLatin1String("tokens")).toArray())
+        tokens << t.toString();
+    QCOMPARE(e.tokens, tokens);
+    for (size_t i = 0; i < e.ids.size(); ++i)
+        QCOMPARE(model->tokenText(e.ids[i]), tokens[qsizetype(i)]);
+}
+
+void TestModelOracle::tiledCaptureMatchesOracle_data()
+{
+    matchesTransformers_data();
+}
 
 // The same cases through attentionTiled + TiledAttentionMaps (denseLimit below n).
 void TestModelOracle::tiledCaptureMatchesOracle()
@@ -123,7 +160,7 @@ void TestModelOracle::longInputTiledEqualsDense()
     const AttentionCapture a = model->run(ids, {}, tiled);
     const AttentionCapture b = model->run(ids, {});
     QVERIFY(dynamic_cast<const TiledAttentionMaps*>(a.maps.get()));
-    QVERIFY(dynamic_cast<const DenseAttentionMaps*>(b.maps.get()));
+    QVERIFY(dynamic_cast<const LayeredAttentionMaps*>(b.maps.get()));
     // Layer 0 sees identical inputs: same P up to the rounding of exp(S − L). Later layers see hidden
     // states that went through the online-softmax output, whose float rounding differs from the dense
     // path's; the wide random weights amplify that a little, still far below the oracle tolerance.
@@ -142,10 +179,14 @@ void TestModelOracle::longInputTiledEqualsDense()
     const std::vector<float> full = b.maps->matrix(1, 2);
     for (int q = 10; q < 30; ++q)
         for (int k = 5; k < 50; ++k)
-            QVERIFY(std::abs(tile[size_t(q - 10) * 45 + size_t(k - 5)] - full[size_t(q) * 64 + size_t(k)]) < 1e-5);
+            QVERIFY(std::abs(tile[size_t(q - 10) * 45 + size_t(k - 5)] - full[size_t(q) * 64 + size_t(k)]) <
+                    1e-5);
 }
 
-void TestModelOracle::bareTensorNames_data() { matchesTransformers_data(); }
+void TestModelOracle::bareTensorNames_data()
+{
+    matchesTransformers_data();
+}
 
 // The same weights saved without the head prefix ("h.0.attn..." as in the original gpt2 upload) give the
 // same attention.
@@ -158,19 +199,22 @@ void TestModelOracle::bareTensorNames()
         std::vector<TensorToWrite> kept;
         for (TensorToWrite& t : tensors) {
             for (const char* prefix : {"bert.", "transformer.", "model."})
-                if (t.name.startsWith(QLatin1String(prefix)))
-                    t.name = t.name.mid(int(qstrlen(prefix)));
+                if (t.name.startsWith(QLatin1String(prefix))) t.name = t.name.mid(int(qstrlen(prefix)));
             if (!t.name.startsWith(QLatin1String("cls.")) && t.name != QLatin1String("lm_head.weight"))
                 kept.push_back(t); // a bare base model has no head
         }
         tensors = kept;
     });
     const auto model = TransformerModel::open(folder);
-    const double error = maxAbsError(*model->run(oracleInputIds(caseName), {}).maps, oracleAttentions(caseName));
+    const double error =
+        maxAbsError(*model->run(oracleInputIds(caseName), {}).maps, oracleAttentions(caseName));
     QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
 }
 
-void TestModelOracle::shardedIndex_data() { matchesTransformers_data(); }
+void TestModelOracle::shardedIndex_data()
+{
+    matchesTransformers_data();
+}
 
 // Split into two shards named by model.safetensors.index.json.
 void TestModelOracle::shardedIndex()
@@ -179,7 +223,8 @@ void TestModelOracle::shardedIndex()
     QTemporaryDir dir;
     const QString folder = dir.filePath(QStringLiteral("sharded"));
     copyFolderWithoutWeights(oracleFolder(caseName), folder);
-    const std::vector<TensorToWrite> tensors = readTensors(oracleFolder(caseName) + QStringLiteral("/model.safetensors"));
+    const std::vector<TensorToWrite> tensors =
+        readTensors(oracleFolder(caseName) + QStringLiteral("/model.safetensors"));
     std::vector<TensorToWrite> first(tensors.begin(), tensors.begin() + qsizetype(tensors.size() / 2));
     std::vector<TensorToWrite> second(tensors.begin() + qsizetype(tensors.size() / 2), tensors.end());
     const QString shard1 = QStringLiteral("model-00001-of-00002.safetensors");
@@ -191,14 +236,16 @@ void TestModelOracle::shardedIndex()
         weightMap.insert(t.name, shard1);
     for (const TensorToWrite& t : second)
         weightMap.insert(t.name, shard2);
-    writeJson(folder + QStringLiteral("/model.safetensors.index.json"),
-              QJsonObject{{QStringLiteral("metadata"), QJsonObject{}}, {QStringLiteral("weight_map"), weightMap}});
+    writeJson(
+        folder + QStringLiteral("/model.safetensors.index.json"),
+        QJsonObject{{QStringLiteral("metadata"), QJsonObject{}}, {QStringLiteral("weight_map"), weightMap}});
     QVERIFY(!QFile::exists(folder + QStringLiteral("/model.safetensors")));
 
     const auto model = TransformerModel::open(folder);
     QCOMPARE(model->info().fileBytes, QFileInfo(folder + QLatin1Char('/') + shard1).size() +
                                           QFileInfo(folder + QLatin1Char('/') + shard2).size());
-    const double error = maxAbsError(*model->run(oracleInputIds(caseName), {}).maps, oracleAttentions(caseName));
+    const double error =
+        maxAbsError(*model->run(oracleInputIds(caseName), {}).maps, oracleAttentions(caseName));
     QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
 }
 
@@ -210,9 +257,10 @@ void TestModelOracle::tiedEmbeddings()
     const QString tied = dir.filePath(QStringLiteral("tied"));
     const QString untied = dir.filePath(QStringLiteral("untied"));
     copyModel(oracleFolder(QStringLiteral("llama_s0")), tied, [](std::vector<TensorToWrite>& tensors) {
-        tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
-                                     [](const TensorToWrite& t) { return t.name == QLatin1String("lm_head.weight"); }),
-                      tensors.end());
+        tensors.erase(
+            std::remove_if(tensors.begin(), tensors.end(),
+                           [](const TensorToWrite& t) { return t.name == QLatin1String("lm_head.weight"); }),
+            tensors.end());
     });
     QJsonObject config = readJson(tied + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("tie_word_embeddings"), true);
@@ -220,16 +268,15 @@ void TestModelOracle::tiedEmbeddings()
     copyModel(oracleFolder(QStringLiteral("llama_s0")), untied, [](std::vector<TensorToWrite>& tensors) {
         QByteArray embedding;
         for (const TensorToWrite& t : tensors)
-            if (t.name == QLatin1String("model.embed_tokens.weight"))
-                embedding = t.data;
+            if (t.name == QLatin1String("model.embed_tokens.weight")) embedding = t.data;
         for (TensorToWrite& t : tensors)
-            if (t.name == QLatin1String("lm_head.weight"))
-                t.data = embedding;
+            if (t.name == QLatin1String("lm_head.weight")) t.data = embedding;
     });
     const std::vector<int> ids = oracleInputIds(QStringLiteral("llama_s0"));
     const auto a = TransformerModel::open(tied)->predict(ids, {}, 10);
     const auto b = TransformerModel::open(untied)->predict(ids, {}, 10);
-    const auto original = TransformerModel::open(oracleFolder(QStringLiteral("llama_s0")))->predict(ids, {}, 10);
+    const auto original =
+        TransformerModel::open(oracleFolder(QStringLiteral("llama_s0")))->predict(ids, {}, 10);
     QCOMPARE(a.size(), size_t(1));
     QCOMPARE(b.size(), size_t(1));
     QCOMPARE(a[0].top.size(), 10);
@@ -242,6 +289,61 @@ void TestModelOracle::tiedEmbeddings()
     for (int i = 0; i < 10; ++i)
         differs = differs || original[0].top[i].id != a[0].top[i].id;
     QVERIFY(differs);
+}
+
+void TestModelOracle::llamaFamilyVariants_data()
+{
+    QTest::addColumn<QString>("modelType");
+    QTest::addColumn<bool>("attentionBias");
+    QTest::newRow("mistral") << QStringLiteral("mistral") << false;
+    QTest::newRow("qwen2 (q/k/v biases)") << QStringLiteral("qwen2") << false;
+    QTest::newRow("llama attention_bias (q/k/v/o biases)") << QStringLiteral("llama") << true;
+}
+
+// The same Llama weights declared as Mistral, or as Qwen2 / attention_bias with all-zero biases added, run
+// the same graph: the oracle's attention. The biases must be found under their names and have the right
+// shapes.
+void TestModelOracle::llamaFamilyVariants()
+{
+    QFETCH(QString, modelType);
+    QFETCH(bool, attentionBias);
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("variant"));
+    const bool qkvBias = modelType == QLatin1String("qwen2") || attentionBias;
+    copyModel(oracleFolder(QStringLiteral("llama_s0")), folder, [&](std::vector<TensorToWrite>& tensors) {
+        for (int l = 0; l < 2; ++l) {
+            auto zeros = [&](const char* which, qint64 size) {
+                tensors.push_back(
+                    {QStringLiteral("model.layers.%1.self_attn.%2.bias").arg(l).arg(QLatin1String(which)),
+                     TensorDtype::F32,
+                     {size},
+                     QByteArray(int(size * 4), '\0')});
+            };
+            if (qkvBias) {
+                zeros("q_proj", 32);
+                zeros("k_proj", 16);
+                zeros("v_proj", 16);
+            }
+            if (attentionBias) zeros("o_proj", 32);
+        }
+    });
+    QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+    config.insert(QStringLiteral("model_type"), modelType);
+    config.insert(QStringLiteral("attention_bias"), attentionBias);
+    config.insert(QStringLiteral("architectures"), QJsonArray{QStringLiteral("ForCausalLM")});
+    writeJson(folder + QStringLiteral("/config.json"), config);
+    const auto model = TransformerModel::open(folder);
+    QCOMPARE(model->info().architecture, modelType);
+    QCOMPARE(model->config().qkvBias, qkvBias);
+    const double error = maxAbsError(*model->run(oracleInputIds(QStringLiteral("llama_s0")), {}).maps,
+                                     oracleAttentions(QStringLiteral("llama_s0")));
+    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
+    // Without the biases the config promises, opening fails naming the tensor.
+    if (qkvBias) {
+        copyModel(oracleFolder(QStringLiteral("llama_s0")), folder);
+        writeJson(folder + QStringLiteral("/config.json"), config);
+        QVERIFY_THROWS_EXCEPTION(ModelError, TransformerModel::open(folder));
+    }
 }
 
 void TestModelOracle::normWeightedAttentionMatchesDirect_data()
@@ -267,6 +369,7 @@ void TestModelOracle::normWeightedAttentionMatchesDirect()
     const std::vector<float> p = c.maps->matrix(layer, head);
     const int n = c.tokens(), d = c.headDim, hidden = c.hidden, inputs = c.heads * c.headDim;
     const OutputProjection& o = c.outputProjections[size_t(layer)];
+    const WeightTensor w = o.weight();
     const HeadTensor& v = c.values[size_t(layer)];
     const int kvHead = head / (c.heads / c.kvHeads);
     double worst = 0;
@@ -279,7 +382,8 @@ void TestModelOracle::normWeightedAttentionMatchesDirect()
             for (int out = 0; out < hidden; ++out) {
                 double y = 0;
                 for (int in = 0; in < inputs; ++in)
-                    y += (o.inputMajor ? o.weight.data()[size_t(in) * hidden + out] : o.weight.data()[size_t(out) * inputs + in]) *
+                    y += (o.inputMajor ? w.data()[size_t(in) * hidden + out]
+                                       : w.data()[size_t(out) * inputs + in]) *
                          concatenated[size_t(in)];
                 sum += y * y;
             }
@@ -288,8 +392,18 @@ void TestModelOracle::normWeightedAttentionMatchesDirect()
         }
     QVERIFY2(worst < 1e-5, qPrintable(QString::number(worst)));
     // Causal models: nothing above the diagonal.
-    if (c.causal)
-        QCOMPARE(norms[size_t(n - 1)], 0.0f);
+    if (c.causal) QCOMPARE(norms[size_t(n - 1)], 0.0f);
+}
+
+// The UI keeps captures after the model is closed or replaced: the capture keeps the mapped weights alive.
+void TestModelOracle::captureOutlivesModel()
+{
+    auto model = TransformerModel::open(oracleFolder(QStringLiteral("bert_s1")));
+    const AttentionCapture c = model->run(oracleInputIds(QStringLiteral("bert_s1")), {});
+    const std::vector<float> before = normWeightedAttention(c, 1, 3);
+    model.reset();
+    QCOMPARE(normWeightedAttention(c, 1, 3), before);
+    QCOMPARE(c.outputProjections[0].weight().shape(), (std::vector<qint64>{32, 32}));
 }
 
 void TestModelOracle::predictions()
@@ -310,8 +424,7 @@ void TestModelOracle::predictions()
         float total = 0;
         for (int i = 0; i < p.top.size(); ++i) {
             total += p.top[i].probability;
-            if (i > 0)
-                QVERIFY(p.top[i - 1].probability >= p.top[i].probability);
+            if (i > 0) QVERIFY(p.top[i - 1].probability >= p.top[i].probability);
             QCOMPARE(p.top[i].text, bert->tokenText(p.top[i].id));
         }
         QVERIFY(total <= 1.0f + 1e-5f);
@@ -334,7 +447,8 @@ void TestModelOracle::cancelStopsTheRun()
     std::atomic<bool> cancel{true};
     RunOptions options;
     options.cancel = &cancel;
-    QVERIFY_THROWS_EXCEPTION(OperationCancelled, model->run(oracleInputIds(QStringLiteral("gpt2_s0")), {}, options));
+    QVERIFY_THROWS_EXCEPTION(OperationCancelled,
+                             model->run(oracleInputIds(QStringLiteral("gpt2_s0")), {}, options));
 }
 
 QTEST_GUILESS_MAIN(TestModelOracle)

@@ -13,7 +13,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <limits>
 
@@ -59,7 +58,8 @@ void TestSafetensorsNpy::halfToFloat()
     QCOMPARE(attnscope::halfToFloat(std::uint16_t(bits)), expected);
     QCOMPARE(std::signbit(attnscope::halfToFloat(std::uint16_t(bits))), std::signbit(expected));
     // The table-driven bulk conversion agrees.
-    const unsigned char raw[2] = {static_cast<unsigned char>(bits & 0xff), static_cast<unsigned char>(bits >> 8)};
+    const unsigned char raw[2] = {static_cast<unsigned char>(bits & 0xff),
+                                  static_cast<unsigned char>(bits >> 8)};
     float out = 0;
     convertHalfToFloat(raw, &out, 1);
     QCOMPARE(out, expected);
@@ -86,7 +86,8 @@ void TestSafetensorsNpy::oracleHeaderMatchesCase()
     QFETCH(QString, caseName);
     QFile caseFile(oracleFolder(caseName) + QStringLiteral("/case.json"));
     QVERIFY(caseFile.open(QIODevice::ReadOnly));
-    const QJsonObject tensors = QJsonDocument::fromJson(caseFile.readAll()).object().value(QLatin1String("tensors")).toObject();
+    const QJsonObject tensors =
+        QJsonDocument::fromJson(caseFile.readAll()).object().value(QLatin1String("tensors")).toObject();
     const SafetensorsFile file(oracleFolder(caseName) + QStringLiteral("/model.safetensors"));
     QCOMPARE(file.names().size(), tensors.size());
     for (auto it = tensors.begin(); it != tensors.end(); ++it) {

@@ -7,7 +7,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <cmath>
 #include <limits>
 
@@ -21,10 +20,10 @@ QString oracleFolder(const QString& caseName)
 std::vector<int> oracleInputIds(const QString& caseName)
 {
     QFile file(oracleFolder(caseName) + QStringLiteral("/case.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
+    if (!file.open(QIODevice::ReadOnly)) return {};
     std::vector<int> ids;
-    for (const QJsonValue& v : QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("input_ids")).toArray())
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("input_ids")).toArray())
         ids.push_back(v.toInt());
     return ids;
 }
@@ -49,7 +48,8 @@ double maxAbsError(const AttentionMaps& maps, const NpyArray& expected)
 
 double maxAbsError(const AttentionMaps& a, const AttentionMaps& b)
 {
-    if (a.layers() != b.layers() || a.heads() != b.heads() || a.queries() != b.queries() || a.keys() != b.keys())
+    if (a.layers() != b.layers() || a.heads() != b.heads() || a.queries() != b.queries() ||
+        a.keys() != b.keys())
         return std::numeric_limits<double>::infinity();
     double worst = 0;
     for (int l = 0; l < a.layers(); ++l)
@@ -67,8 +67,9 @@ std::vector<TensorToWrite> readTensors(const QString& safetensorsPath)
     std::vector<TensorToWrite> tensors;
     for (const QString& name : file.names()) {
         const TensorInfo& info = *file.find(name);
-        tensors.push_back({name, info.dtype, info.shape,
-                           QByteArray(reinterpret_cast<const char*>(file.bytes(info)), qsizetype(info.end - info.begin))});
+        tensors.push_back(
+            {name, info.dtype, info.shape,
+             QByteArray(reinterpret_cast<const char*>(file.bytes(info)), qsizetype(info.end - info.begin))});
     }
     return tensors;
 }
@@ -78,20 +79,19 @@ void copyFolderWithoutWeights(const QString& from, const QString& to)
     QDir().mkpath(to);
     const QDir source(from);
     for (const QString& name : source.entryList(QDir::Files)) {
-        if (name == QLatin1String("model.safetensors"))
-            continue;
+        if (name == QLatin1String("model.safetensors")) continue;
         QFile::remove(to + QLatin1Char('/') + name);
         QFile::copy(source.filePath(name), to + QLatin1Char('/') + name);
         QFile(to + QLatin1Char('/') + name).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
     }
 }
 
-void copyModel(const QString& from, const QString& to, const std::function<void(std::vector<TensorToWrite>&)>& edit)
+void copyModel(const QString& from, const QString& to,
+               const std::function<void(std::vector<TensorToWrite>&)>& edit)
 {
     copyFolderWithoutWeights(from, to);
     std::vector<TensorToWrite> tensors = readTensors(from + QStringLiteral("/model.safetensors"));
-    if (edit)
-        edit(tensors);
+    if (edit) edit(tensors);
     writeSafetensors(to + QStringLiteral("/model.safetensors"), tensors);
 }
 

@@ -7,7 +7,6 @@
 #include "model/safetensorswriter.h"
 
 #include <QString>
-
 #include <functional>
 #include <vector>
 
@@ -25,7 +24,8 @@ double maxAbsError(const AttentionMaps& a, const AttentionMaps& b);
 std::vector<TensorToWrite> readTensors(const QString& safetensorsPath);
 // Copies every file of `from` into `to` (created), except model.safetensors.
 void copyFolderWithoutWeights(const QString& from, const QString& to);
-// Copies a model folder, passing its tensors through `edit` (rename, drop, add) before writing model.safetensors.
+// Copies a model folder, passing its tensors through `edit` (rename, drop, add) before writing
+// model.safetensors.
 void copyModel(const QString& from, const QString& to,
                const std::function<void(std::vector<TensorToWrite>&)>& edit = {});
 

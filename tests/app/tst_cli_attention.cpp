@@ -1,0 +1,338 @@
+// The attention/models/predict commands as a script sees them: run the attnscope binary and check its
+// output against the oracle's attentions.npy, its files and its exit codes.
+
+#include "io/npy.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace attnscope;
+
+namespace {
+
+QString oracle(const QString& name)
+{
+    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + name;
+}
+
+QJsonObject caseJson(const QString& name)
+{
+    QFile file(oracle(name) + QStringLiteral("/case.json"));
+    file.open(QIODevice::ReadOnly);
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QString idList(const QJsonArray& ids)
+{
+    QStringList parts;
+    for (const QJsonValue& v : ids)
+        parts << QString::number(v.toInt());
+    return parts.join(QLatin1Char(','));
+}
+
+struct Result
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result run(const QStringList& arguments,
+           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    // attention/predict start a QGuiApplication (GPU backends need the platform); without XDG_RUNTIME_DIR Qt
+    // prints a warning line of its own on stderr, which is not the command's error. Give it a runtime dir.
+    static QTemporaryDir runtimeDir;
+    QProcessEnvironment environment = env;
+    if (!environment.contains(QStringLiteral("XDG_RUNTIME_DIR")))
+        environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
+    process.waitForFinished(60000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+} // namespace
+
+class TestCliAttention : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void jsonMatchesOracle_data();
+    void jsonMatchesOracle();
+    void textMatchesOracle();
+    void maskPrediction();
+    void npySubset();
+    void outFileIsNotOverwritten();
+    void errors_data();
+    void errors();
+    void modelsListsCache();
+    void predictNextToken();
+};
+
+void TestCliAttention::jsonMatchesOracle_data()
+{
+    QTest::addColumn<QString>("caseName");
+    for (const char* name : {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+void TestCliAttention::jsonMatchesOracle()
+{
+    QFETCH(QString, caseName);
+    const QJsonObject c = caseJson(caseName);
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName),
+                          QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray())});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QJsonParseError parseError;
+    const QJsonObject json = QJsonDocument::fromJson(r.out, &parseError).object();
+    QCOMPARE(parseError.error, QJsonParseError::NoError);
+    QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
+    if (c.value(QLatin1String("tokens")).isArray()) // the vocabulary entries of the ids
+        QCOMPARE(json.value(QLatin1String("tokens")).toArray(), c.value(QLatin1String("tokens")).toArray());
+    const NpyArray expected = readNpyFile(oracle(caseName) + QStringLiteral("/attentions.npy"));
+    QCOMPARE(json.value(QLatin1String("layers")).toInt(), int(expected.shape[0]));
+    QCOMPARE(json.value(QLatin1String("heads")).toInt(), int(expected.shape[1]));
+    const QJsonArray layers = json.value(QLatin1String("attentions")).toArray();
+    QCOMPARE(layers.size(), qsizetype(expected.shape[0]));
+    double worst = 0;
+    size_t index = 0;
+    for (const QJsonValue& layer : layers)
+        for (const QJsonValue& head : layer.toArray())
+            for (const QJsonValue& row : head.toArray()) {
+                QCOMPARE(row.toArray().size(), qsizetype(expected.shape[3]));
+                for (const QJsonValue& p : row.toArray())
+                    worst = std::max(worst, std::abs(p.toDouble() - expected.values[index++]));
+            }
+    QCOMPARE(index, expected.values.size());
+    QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+}
+
+// --text goes through the folder's tokenizer: the same ids and attention as the oracle.
+void TestCliAttention::textMatchesOracle()
+{
+    const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
+    const Result r =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s1")),
+             QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
+    QCOMPARE(json.value(QLatin1String("tokens")).toArray(), c.value(QLatin1String("tokens")).toArray());
+    const NpyArray expected =
+        readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+    const QJsonArray lastRow =
+        json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
+    for (int k = 0; k < 11; ++k)
+        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <=
+                1e-5);
+    // A model folder without tokenizer files says so.
+    const Result noTokenizer =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s0")),
+             QStringLiteral("--text"), QStringLiteral("hello")});
+    QCOMPARE(noTokenizer.exitCode, 1);
+    QVERIFY2(noTokenizer.err.contains("no tokenizer files"), noTokenizer.err.constData());
+}
+
+void TestCliAttention::maskPrediction()
+{
+    const Result r =
+        run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("bert_s0")),
+             QStringLiteral("--text"), QStringLiteral("the quick [MASK] fox"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonArray predictions = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(predictions.size(), 1);
+    QCOMPARE(predictions[0].toObject().value(QLatin1String("position")).toInt(), 3); // [CLS] the quick [MASK]
+    QCOMPARE(predictions[0].toObject().value(QLatin1String("token")).toString(), QStringLiteral("[MASK]"));
+    QCOMPARE(predictions[0].toObject().value(QLatin1String("top")).toArray().size(), 5);
+}
+
+void TestCliAttention::npySubset()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("a.npy"));
+    const QJsonObject c = caseJson(QStringLiteral("llama_s1"));
+    const Result r =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s1")),
+             QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray()),
+             QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--head"), QStringLiteral("2"),
+             QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.out.isEmpty());
+    const NpyArray a = readNpyFile(out);
+    QCOMPARE(a.type, NpyArray::Type::Float32);
+    QCOMPARE(a.shape, (std::vector<qint64>{1, 1, 12, 12}));
+    const NpyArray expected =
+        readNpyFile(oracle(QStringLiteral("llama_s1")) + QStringLiteral("/attentions.npy"));
+    const size_t offset = (size_t(1) * 4 + 2) * 144;
+    for (size_t i = 0; i < 144; ++i)
+        QVERIFY(std::abs(a.values[i] - expected.values[offset + i]) <= 1e-5);
+}
+
+void TestCliAttention::outFileIsNotOverwritten()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("a.json"));
+    QFile existing(out);
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write("keep me");
+    existing.close();
+    const QStringList arguments{QStringLiteral("attention"),
+                                QStringLiteral("--model"),
+                                oracle(QStringLiteral("gpt2_s0")),
+                                QStringLiteral("--ids"),
+                                QStringLiteral("1,2,3"),
+                                QStringLiteral("--out"),
+                                out};
+    const Result refused = run(arguments);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY(refused.err.contains("already exists"));
+    QVERIFY(existing.open(QIODevice::ReadOnly));
+    QCOMPARE(existing.readAll(), QByteArray("keep me"));
+    existing.close();
+    const Result forced = run(arguments + QStringList{QStringLiteral("--force")});
+    QCOMPARE(forced.exitCode, 0);
+    QVERIFY(existing.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(existing.readAll()).object().value(QLatin1String("layers")).toInt(), 2);
+}
+
+void TestCliAttention::errors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString bert = oracle(QStringLiteral("bert_s0"));
+    const QString attention = QStringLiteral("attention");
+    auto args = [&](std::initializer_list<const char*> rest) {
+        QStringList list{attention};
+        for (const char* a : rest)
+            list << QString::fromUtf8(a);
+        return list;
+    };
+    QTest::newRow("no model") << args({"--ids", "1"}) << 2 << "--model is required";
+    QTest::newRow("no input") << (args({"--model"}) << bert) << 2 << "exactly one of --text or --ids";
+    QTest::newRow("both inputs") << (args({"--model"})
+                                     << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                                     << QStringLiteral("--text") << QStringLiteral("hi"))
+                                 << 2 << "exactly one of --text or --ids";
+    QTest::newRow("bad ids") << (args({"--model"})
+                                 << bert << QStringLiteral("--ids") << QStringLiteral("1,x"))
+                             << 1 << "'x' is not a non-negative integer";
+    QTest::newRow("id outside vocabulary")
+        << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("2,500")) << 1
+        << "token id 500 at position 1 is outside the vocabulary";
+    QTest::newRow("bad format") << (args({"--model"})
+                                    << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                                    << QStringLiteral("--format") << QStringLiteral("xml"))
+                                << 2 << "--format must be json or npy";
+    QTest::newRow("bad backend") << (args({"--model"})
+                                     << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                                     << QStringLiteral("--backend") << QStringLiteral("tpu"))
+                                 << 2 << "--backend tpu is not supported";
+    QTest::newRow("layer out of range")
+        << (args({"--model"}) << bert << QStringLiteral("--ids") << QStringLiteral("1")
+                              << QStringLiteral("--layer") << QStringLiteral("2"))
+        << 2 << "--layer 2 is outside 0..1";
+    QTest::newRow("missing model") << args({"--model", "/nonexistent/model", "--ids", "1"}) << 1
+                                   << "/nonexistent/model: no such model folder";
+    QTest::newRow("text longer than max positions")
+        << (args({"--model"}) << bert << QStringLiteral("--text")
+                              << QStringLiteral("the quick brown fox ").repeated(20))
+        << 1 << "82 tokens are more than the 64 positions this model takes";
+    QTest::newRow("unknown option") << args({"--bogus"}) << 2 << "bogus";
+}
+
+void TestCliAttention::errors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("never.json"));
+    // --backend cpu: probing for a GPU (auto) lets Qt print its own platform warnings on stderr when there is
+    // no display; the command's error must still be exactly one line.
+    if (!arguments.contains(QStringLiteral("--backend")))
+        arguments << QStringLiteral("--backend") << QStringLiteral("cpu");
+    const Result r = run(arguments + QStringList{QStringLiteral("--out"), out});
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY2(r.err.count('\n') == 1, r.err.constData()); // one line
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(!QFile::exists(out)); // nothing written
+}
+
+void TestCliAttention::modelsListsCache()
+{
+    QTemporaryDir home;
+    const QString snapshot = home.filePath(QStringLiteral("hub/models--acme--tiny/snapshots/abc"));
+    QVERIFY(QDir().mkpath(snapshot));
+    for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"})
+        QVERIFY(QFile::copy(oracle(QStringLiteral("gpt2_s0")) + QLatin1Char('/') + QLatin1String(file),
+                            snapshot + QLatin1Char('/') + QLatin1String(file)));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("HF_HUB_CACHE"));
+    env.insert(QStringLiteral("HF_HOME"), home.path());
+    const Result r = run({QStringLiteral("models"), QStringLiteral("--json")}, env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonArray models = QJsonDocument::fromJson(r.out).array();
+    QJsonObject tiny;
+    bool seenCache = false;
+    for (const QJsonValue& v : models) {
+        const QJsonObject m = v.toObject();
+        if (!m.value(QLatin1String("builtin")).toBool())
+            seenCache = true;
+        else
+            QVERIFY2(!seenCache, "built-in models come first");
+        if (m.value(QLatin1String("name")).toString() == QLatin1String("acme/tiny")) tiny = m;
+    }
+    QCOMPARE(tiny.value(QLatin1String("architecture")).toString(), QStringLiteral("gpt2"));
+    QCOMPARE(tiny.value(QLatin1String("kind")).toString(), QStringLiteral("decoder"));
+    QCOMPARE(tiny.value(QLatin1String("layers")).toInt(), 2);
+    QCOMPARE(tiny.value(QLatin1String("heads")).toInt(), 4);
+    QCOMPARE(tiny.value(QLatin1String("builtin")).toBool(), false);
+    QCOMPARE(tiny.value(QLatin1String("path")).toString(), QDir(snapshot).absolutePath());
+    QCOMPARE(qint64(tiny.value(QLatin1String("size")).toDouble()),
+             QFileInfo(snapshot + QStringLiteral("/model.safetensors")).size());
+    // The listed name is accepted by --model.
+    const Result byName =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
+             QStringLiteral("--ids"), QStringLiteral("84,288")},
+            env);
+    QVERIFY2(byName.exitCode == 0, byName.err.constData());
+    const Result tokenized =
+        run({QStringLiteral("tokenize"), QStringLiteral("--model"), QStringLiteral("acme/tiny"),
+             QStringLiteral("--text"), QStringLiteral("The quick")},
+            env);
+    QVERIFY2(tokenized.exitCode == 0, tokenized.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(tokenized.out).object().value(QLatin1String("ids")).toArray(),
+             (QJsonArray{84, 288, 263}));
+}
+
+void TestCliAttention::predictNextToken()
+{
+    const Result r =
+        run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
+             QStringLiteral("--ids"), QStringLiteral("84,288,263"), QStringLiteral("--json"),
+             QStringLiteral("--top"), QStringLiteral("3")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonArray predictions = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(predictions.size(), 1);
+    const QJsonObject p = predictions[0].toObject();
+    QCOMPARE(p.value(QLatin1String("position")).toInt(), 2);
+    const QJsonArray top = p.value(QLatin1String("top")).toArray();
+    QCOMPARE(top.size(), 3);
+    QVERIFY(top[0].toObject().value(QLatin1String("probability")).toDouble() >=
+            top[1].toObject().value(QLatin1String("probability")).toDouble());
+}
+
+QTEST_GUILESS_MAIN(TestCliAttention)
+#include "tst_cli_attention.moc"
