@@ -415,11 +415,9 @@ private Q_SLOTS:
               shownAt, maxGap, maxGapAt, maxBusy, load, QThread::idealThreadCount());
         QVERIFY2(maxBusy < 100,
                  qPrintable(QStringLiteral("GUI thread busy for %1 ms between ticks").arg(maxBusy)));
-        // The wall-clock gap also counts time the thread waits for a core. On a machine loaded beyond its
-        // cores (shared CI, parallel builds) that is the scheduler's doing, not ours: then it is reported
-        // above but not asserted.
-        if (load < QThread::idealThreadCount())
-            QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("event loop blocked for %1 ms").arg(maxGap)));
+        // The wall-clock gap also counts time the thread waits for a core; the worker leaves one core to the
+        // GUI thread and ctest runs this test alone (RUN_SERIAL), so the limit holds on a 2-core machine.
+        QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("event loop blocked for %1 ms").arg(maxGap)));
         QVERIFY(window.heatmap()->isTiled());
         QVERIFY(window.statusText().contains(QStringLiteral("2048")));
         // Zooming in far enough fetches exact rows (with margins) on the GUI thread: time one such paint,
