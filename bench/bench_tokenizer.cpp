@@ -54,8 +54,7 @@ int main(int argc, char** argv)
     const bool json = args.contains(QStringLiteral("--json"));
     const int reps = option(QStringLiteral("--reps"), QStringLiteral("7")).toInt();
     const int words = option(QStringLiteral("--words"), QStringLiteral("10000")).toInt();
-    const QString defaultData =
-        QFileInfo(QStringLiteral(__FILE__)).dir().absoluteFilePath(QStringLiteral("../tests/data/tokenizers"));
+    const QString defaultData = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/tokenizers");
     const QString data = option(QStringLiteral("--data"), defaultData);
     const QString text = makeText(words);
     const QString dump = option(QStringLiteral("--dump-text"), QString());
