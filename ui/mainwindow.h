@@ -60,6 +60,7 @@ public:
     QSortFilterProxyModel* statsProxy() const { return m_statsProxy; }
     ComparisonWidget* comparison() const { return m_comparison; }
     ArcWidget* arcs() const { return m_arcs; }
+    LayerChartWidget* layerChart() const { return m_layerChart; }
     AnalysisRunner* runner() const { return m_runner; }
     QPlainTextEdit* textAEdit() const { return m_textA; }
     QTabWidget* tabs() const { return m_tabs; }

@@ -1,6 +1,9 @@
 #include "mainwindowfeatures.h"
 
+#include "explorer/arcwidget.h"
+#include "explorer/comparisonwidget.h"
 #include "explorer/headheatmap.h"
+#include "explorer/layerchartwidget.h"
 #include "explorer/headgridwidget.h"
 #include "export/exportcontroller.h"
 #include "heatmapwidget.h"
@@ -67,6 +70,10 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
             QAction* action = m_exportAllHeads->addAction(suffix.toUpper(), this, &MainWindowFeatures::exportAllHeads);
             action->setData(suffix);
         }
+        menu->addSeparator();
+        m_exportComparison = menu->addAction(QString(), this, &MainWindowFeatures::exportComparison);
+        m_exportArcs = menu->addAction(QString(), this, &MainWindowFeatures::exportArcs);
+        m_exportLayerChart = menu->addAction(QString(), this, &MainWindowFeatures::exportLayerChart);
     }
     // Language.
     if (QMenu* menu = window->languageMenu())
@@ -152,6 +159,34 @@ bool MainWindowFeatures::exportAllHeads()
     return m_export->exportAllHeads(*source, style, format.value_or(ExportFormat::Png));
 }
 
+bool MainWindowFeatures::exportComparison()
+{
+    ComparisonWidget* view = m_window ? m_window->comparison() : nullptr;
+    if (!view)
+        return false;
+    return m_export->exportView(tr("Export comparison"), QStringLiteral("attention-comparison.png"), tr("Head comparison"),
+                                [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); });
+}
+
+bool MainWindowFeatures::exportArcs()
+{
+    ArcWidget* view = m_window ? m_window->arcs() : nullptr;
+    if (!view)
+        return false;
+    return m_export->exportView(tr("Export arcs"), QStringLiteral("attention-arcs.png"), tr("Attention arcs"),
+                                [view](QPainter& painter, const QRectF& page) { view->paintView(painter, page); });
+}
+
+bool MainWindowFeatures::exportLayerChart()
+{
+    LayerChartWidget* view = m_window ? m_window->layerChart() : nullptr;
+    if (!view)
+        return false;
+    return m_export->exportView(tr("Export statistics chart"), QStringLiteral("attention-layers.png"),
+                                tr("Mean attention per layer"),
+                                [view](QPainter& painter, const QRectF& page) { view->paintChart(painter, page); });
+}
+
 void MainWindowFeatures::restoreSettings()
 {
     AppSettings settings;
@@ -200,6 +235,9 @@ void MainWindowFeatures::retranslate()
         m_exportHeatmap->setText(tr("Heatmap as shown…"));
         m_exportGrid->setText(tr("Head grid…"));
         m_exportAllHeads->setTitle(tr("All heads into a folder"));
+        m_exportComparison->setText(tr("Comparison as shown…"));
+        m_exportArcs->setText(tr("Arcs as shown…"));
+        m_exportLayerChart->setText(tr("Statistics chart…"));
     }
     if (m_window && m_window->viewMenu())
         if (auto* steps = m_window->viewMenu()->findChild<QMenu*>(QStringLiteral("stepHeadsMenu")))

@@ -36,7 +36,10 @@ public:
 public Q_SLOTS:
     bool exportHeatmap();  // the heatmap as on screen: colour map, scale, discount and zoom region
     bool exportGrid();
-    bool exportAllHeads(); // asks for a folder; format from the action's data (PNG by default)
+    bool exportAllHeads();
+    bool exportComparison(); // the comparison panes as shown
+    bool exportArcs();
+    bool exportLayerChart(); // the statistics tab's per-layer chart // asks for a folder; format from the action's data (PNG by default)
     void saveSettings() const;
 
 protected:
@@ -53,6 +56,9 @@ private:
     QAction* m_exportHeatmap = nullptr;
     QAction* m_exportGrid = nullptr;
     QMenu* m_exportAllHeads = nullptr;
+    QAction* m_exportComparison = nullptr;
+    QAction* m_exportArcs = nullptr;
+    QAction* m_exportLayerChart = nullptr;
 };
 
 } // namespace attnscope

@@ -191,6 +191,10 @@
         <source>%1: the grid holds pooled thumbnails, not every weight</source>
         <translation>%1: ızgarada her ağırlık değil, birleştirilmiş küçük resimler var</translation>
     </message>
+    <message>
+        <source>%1: not an image format; use .png, .svg or .pdf</source>
+        <translation>%1: bir görüntü biçimi değil; .png, .svg veya .pdf kullanın</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -287,6 +291,10 @@
     <message>
         <source>%1 aligned tokens shown; tokens without a partner are left out.</source>
         <translation>Eşleşen %1 belirteç gösteriliyor; eşi olmayan belirteçler dışarıda bırakıldı.</translation>
+    </message>
+    <message>
+        <source>No comparison shown</source>
+        <translation>Gösterilen karşılaştırma yok</translation>
     </message>
 </context>
 <context>
@@ -1013,6 +1021,42 @@
     <message>
         <source>Step through heads</source>
         <translation>Başlıklar arasında gez</translation>
+    </message>
+    <message>
+        <source>Comparison as shown…</source>
+        <translation>Karşılaştırma (göründüğü gibi)…</translation>
+    </message>
+    <message>
+        <source>Arcs as shown…</source>
+        <translation>Yaylar (göründüğü gibi)…</translation>
+    </message>
+    <message>
+        <source>Statistics chart…</source>
+        <translation>İstatistik grafiği…</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>Karşılaştırmayı dışa aktar</translation>
+    </message>
+    <message>
+        <source>Head comparison</source>
+        <translation>Başlık karşılaştırması</translation>
+    </message>
+    <message>
+        <source>Export arcs</source>
+        <translation>Yayları dışa aktar</translation>
+    </message>
+    <message>
+        <source>Attention arcs</source>
+        <translation>Dikkat yayları</translation>
+    </message>
+    <message>
+        <source>Export statistics chart</source>
+        <translation>İstatistik grafiğini dışa aktar</translation>
+    </message>
+    <message>
+        <source>Mean attention per layer</source>
+        <translation>Katman başına ortalama dikkat</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,8 @@
 #include "explorer/explorerresult.h"
 
 #include <QWidget>
+
+class QPainter;
 #include <memory>
 
 namespace attnscope {
@@ -14,11 +16,16 @@ class ArcWidget : public QWidget
     Q_OBJECT
 public:
     static constexpr int kMaxTokens = 64;
+    static constexpr double kLabelWidth = 110; // token label column on each side
 
     explicit ArcWidget(QWidget* parent = nullptr);
     void setResult(std::shared_ptr<const ExplorerResult> result);
     void setHeads(std::vector<std::pair<int, int>> heads); // (layer, head), each drawn in its own colour
     const std::vector<std::pair<int, int>>& heads() const { return m_heads; }
+    // The screen's paint code onto any painter (export): the same view laid out in area, without hover.
+    void paintView(QPainter& painter, const QRectF& area) const;
+    // Where the arcs and token columns go inside area (the legend line is above): ArcLayout's area.
+    static QRectF arcArea(const QRectF& area);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -29,6 +36,9 @@ protected:
 
 private:
     void rebuild();
+    std::vector<std::vector<float>> fetchMatrices() const;
+    void paintWith(QPainter& painter, const QRectF& area, const ArcLayout* layout,
+                   const std::optional<ArcLayout::TokenHit>& hover) const;
     int shownTokens() const;
 
     std::shared_ptr<const ExplorerResult> m_result;

@@ -1,5 +1,7 @@
 #include "explorer/comparisonwidget.h"
 
+#include <QPainter>
+
 #include "attention/attentionmaps.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
@@ -223,6 +225,29 @@ void ComparisonWidget::runSecond()
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
+}
+
+void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
+{
+    painter.save();
+    painter.fillRect(area, Qt::white);
+    QRect bounds;
+    for (const HeatmapWidget* pane : m_panes)
+        if (pane->isVisible()) bounds |= QRect(pane->mapTo(this, QPoint(0, 0)), pane->size());
+    if (bounds.isEmpty()) {
+        painter.setPen(Qt::black);
+        painter.drawText(area, Qt::AlignCenter, tr("No comparison shown"));
+        painter.restore();
+        return;
+    }
+    const double scale = std::min(area.width() / bounds.width(), area.height() / bounds.height());
+    painter.translate(area.left() + (area.width() - bounds.width() * scale) / 2,
+                      area.top() + (area.height() - bounds.height() * scale) / 2);
+    painter.scale(scale, scale);
+    for (HeatmapWidget* pane : m_panes)
+        if (pane->isVisible())
+            pane->render(&painter, pane->mapTo(this, QPoint(0, 0)) - bounds.topLeft(), QRegion(), QWidget::DrawChildren);
+    painter.restore();
 }
 
 void ComparisonWidget::rebuildPanes()

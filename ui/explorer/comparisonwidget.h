@@ -11,6 +11,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QTimer;
+class QPainter;
 class QHBoxLayout;
 
 namespace attnscope {
@@ -36,6 +37,9 @@ public:
     std::vector<std::pair<int, int>> heads() const;
     const std::vector<HeatmapWidget*>& panes() const { return m_panes; }
     AnalysisRunner* secondRunner() const { return m_secondRunner; }
+    // The panes as shown (each pane's own paint code through QWidget::render), scaled to fit area with
+    // their aspect kept, on a white page. Draws a note when no pane is shown.
+    void paintPanes(QPainter& painter, const QRectF& area) const;
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -35,23 +35,35 @@ void LayerChartWidget::setSummaries(std::vector<LayerSummary> summaries)
 void LayerChartWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    painter.fillRect(rect(), Qt::white);
-    const QRectF plot = QRectF(rect()).adjusted(40, 26, -10, -24);
+    paintChart(painter, rect());
+}
+
+QRectF LayerChartWidget::plotRect(const QRectF& area)
+{
+    return area.adjusted(40, 26, -10, -24);
+}
+
+void LayerChartWidget::paintChart(QPainter& painter, const QRectF& area) const
+{
+    painter.save();
+    painter.fillRect(area, Qt::white);
+    const QRectF plot = plotRect(area);
+    const double top = area.top();
     const LayerChartGeometry geometry(plot, int(m_summaries.size()));
     const QColor sinkColor(0, 114, 178), sepColor(213, 94, 0);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(plot.left(), 2, plot.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
+    painter.drawText(QRectF(plot.left(), top + 2, plot.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
                      tr("Mean attention per layer"));
-    painter.fillRect(QRectF(plot.right() - 200, 8, 10, 10), sinkColor);
-    painter.drawText(QPointF(plot.right() - 186, 17), tr("sink (first token)"));
-    painter.fillRect(QRectF(plot.right() - 80, 8, 10, 10), sepColor);
-    painter.drawText(QPointF(plot.right() - 66, 17), tr("[SEP]"));
+    painter.fillRect(QRectF(plot.right() - 200, top + 8, 10, 10), sinkColor);
+    painter.drawText(QPointF(plot.right() - 186, top + 17), tr("sink (first token)"));
+    painter.fillRect(QRectF(plot.right() - 80, top + 8, 10, 10), sepColor);
+    painter.drawText(QPointF(plot.right() - 66, top + 17), tr("[SEP]"));
     for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
         const double y = geometry.yFor(v);
         painter.setPen(QColor(220, 220, 220));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(0, y - 8, plot.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
+        painter.drawText(QRectF(area.left(), y - 8, plot.left() - area.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
                          QString::number(v));
     }
     for (const LayerSummary& s : m_summaries) {
@@ -64,6 +76,7 @@ void LayerChartWidget::paintEvent(QPaintEvent*)
     }
     painter.setPen(Qt::black);
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
+    painter.restore();
 }
 
 } // namespace attnscope

@@ -28,6 +28,11 @@ public:
     explicit LayerChartWidget(QWidget* parent = nullptr);
     void setSummaries(std::vector<LayerSummary> summaries);
     QSize sizeHint() const override { return {360, 200}; }
+    const std::vector<LayerSummary>& summaries() const { return m_summaries; }
+    // The screen's paint code onto any painter (export), laid out in area.
+    void paintChart(QPainter& painter, const QRectF& area) const;
+    // Where paintChart puts the plot (bars and axis) inside area.
+    static QRectF plotRect(const QRectF& area);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

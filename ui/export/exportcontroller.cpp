@@ -96,6 +96,24 @@ bool ExportController::exportGrid(const AttentionExportSource& source, const Hea
     return result.ok;
 }
 
+bool ExportController::exportView(const QString& caption, const QString& suggestedName, const QString& title,
+                                  const HeatmapExporter::PagePainter& paint)
+{
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    bool overwrite = false;
+    const QString path = chooseTarget(caption, QDir(documents).filePath(suggestedName), overwrite);
+    if (path.isEmpty())
+        return false;
+    ExportOptions options;
+    options.size = imageSize;
+    options.scaleFactor = scaleFactor;
+    options.overwrite = overwrite;
+    const ExportResult result = HeatmapExporter(HeatmapStyle(), options).exportView(path, title, title, paint);
+    if (!result.ok)
+        showError(result.error);
+    return result.ok;
+}
+
 bool ExportController::exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format)
 {
     const QString folder = askPath(tr("Export all heads into folder"),

@@ -39,6 +39,9 @@ public:
                        const HeatmapData* cells = nullptr);
     // Images get thumbnails (pooled for long inputs); numbers every weight.
     bool exportGrid(const AttentionExportSource& source, const HeatmapStyle& style, const ExportMetadata& metadata);
+    // A view's own paint code (PNG, SVG or PDF at imageSize): asks for the file and before replacing one.
+    bool exportView(const QString& caption, const QString& suggestedName, const QString& title,
+                    const HeatmapExporter::PagePainter& paint);
     bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
 
     static QString fileFilters();

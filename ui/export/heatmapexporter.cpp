@@ -190,7 +190,7 @@ ExportResult HeatmapExporter::writeAtomically(const QString& path, const QByteAr
 }
 
 ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& path, const QString& title,
-                                          const PagePainter& paint) const
+                                          const QString& description, const PagePainter& paint) const
 {
     const QSize size = m_options.size;
     const QRectF page(0, 0, size.width(), size.height());
@@ -223,7 +223,7 @@ ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& pa
         generator.setSize(size);
         generator.setViewBox(page);
         generator.setTitle(title);
-        generator.setDescription(legendText());
+        generator.setDescription(description);
         QPainter painter(&generator);
         painter.fillRect(page, Qt::white);
         paint(painter, page);
@@ -247,6 +247,19 @@ ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& pa
     return writeAtomically(path, bytes, m_options.overwrite);
 }
 
+ExportResult HeatmapExporter::exportView(const QString& path, const QString& title, const QString& description,
+                                         const PagePainter& paint) const
+{
+    const auto format = exportFormatFromPath(path);
+    if (!format || !isImageFormat(*format))
+        return {false, false, QCoreApplication::translate("attnscope", "%1: not an image format; use .png, .svg or .pdf").arg(path)};
+    if (!m_options.overwrite && QFileInfo::exists(path))
+        return writeAtomically(path, {}, false);
+    if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
+        return {false, false, path + QStringLiteral(": ") + e};
+    return exportImage(*format, path, title, description, paint);
+}
+
 ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QString& path, const HeatmapData* cells) const
 {
     const auto format = exportFormatFromPath(path);
@@ -257,7 +270,7 @@ ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QStri
     if (isImageFormat(*format)) {
         if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
-        return exportImage(*format, path, data.title,
+        return exportImage(*format, path, data.title, legendText(),
                            [&](QPainter& painter, const QRectF& page) { paintHeatmapPage(painter, page, data, cells); });
     }
     QString error;
@@ -323,7 +336,7 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
     if (isImageFormat(*format)) {
         if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
-        return exportImage(*format, path, grid.title,
+        return exportImage(*format, path, grid.title, legendText(),
                            [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); });
     }
     for (const HeatmapData& head : grid.thumbnails)

@@ -75,14 +75,19 @@ public:
     QByteArray gridJson(const HeadGridData& grid) const;
     QByteArray gridNpy(const HeadGridData& grid) const;
 
+    // Any view's own paint code onto PNG, SVG or PDF (format from path's suffix) at options.size, written
+    // atomically like the heatmap. paint gets the page rect in logical pixels; description goes into the SVG.
+    using PagePainter = std::function<void(QPainter&, const QRectF&)>;
+    ExportResult exportView(const QString& path, const QString& title, const QString& description, const PagePainter& paint) const;
+
     // Checks the size against 1..kMaxExportSide (after the scale factor); empty when fine.
     static QString sizeError(QSize size, double scaleFactor);
     // QSaveFile write honouring overwrite.
     static ExportResult writeAtomically(const QString& path, const QByteArray& bytes, bool overwrite);
 
 private:
-    using PagePainter = std::function<void(QPainter&, const QRectF&)>;
-    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title, const PagePainter& paint) const;
+    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title, const QString& description,
+                             const PagePainter& paint) const;
 
     HeatmapStyle m_style;
     ExportOptions m_options;
