@@ -92,6 +92,28 @@ private Q_SLOTS:
         target = dir.filePath(QStringLiteral("grid.svg"));
         QVERIFY(window.features()->exportGrid());
         QVERIFY(QFileInfo(target).size() > 1000);
+
+        // The three view exports, from their Export menu entries: files of the asked size, the arcs with the
+        // tokens as SVG text.
+        auto trigger = [&window](const QString& text) {
+            for (QAction* action : window.exportMenu()->actions())
+                if (action->text() == text) {
+                    action->trigger();
+                    return true;
+                }
+            return false;
+        };
+        target = dir.filePath(QStringLiteral("arcs.svg"));
+        QVERIFY(trigger(QStringLiteral("Arcs as shown…")));
+        QFile svg(target);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains(">mindere</text>"));
+        for (const QString& text : {QStringLiteral("Comparison as shown…"), QStringLiteral("Statistics chart…")}) {
+            target = dir.filePath(text.left(4) + QStringLiteral(".png"));
+            QVERIFY2(trigger(text), qPrintable(text));
+            QCOMPARE(QImage(target).size(), controller->imageSize * controller->scaleFactor);
+        }
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
     }
 
     void presenterStepsThroughHeads()
