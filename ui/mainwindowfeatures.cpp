@@ -16,6 +16,8 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QMenu>
+#include <QTabWidget>
+#include <QCoreApplication>
 #include <QTimer>
 
 namespace attnscope {
@@ -164,6 +166,15 @@ bool MainWindowFeatures::exportComparison()
     ComparisonWidget* view = m_window ? m_window->comparison() : nullptr;
     if (!view)
         return false;
+    // The panes exist and are laid out only while their tab is shown: show it, as the user will see it.
+    if (!view->isVisible())
+        if (QTabWidget* tabs = m_window->tabs())
+            for (int i = 0; i < tabs->count(); ++i)
+                if (tabs->widget(i) == view || tabs->widget(i)->isAncestorOf(view)) {
+                    tabs->setCurrentIndex(i);
+                    QCoreApplication::sendPostedEvents(); // layout requests: the panes get their sizes
+                    break;
+                }
     return m_export->exportView(tr("Export comparison"), QStringLiteral("attention-comparison.png"), tr("Head comparison"),
                                 [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); });
 }
