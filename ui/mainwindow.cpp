@@ -2,11 +2,13 @@
 
 #include "attention/attentionmaps.h"
 #include "explorer/arcwidget.h"
+#include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
+#include "explorer/explorerbackend.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
@@ -18,12 +20,16 @@
 #include "model/attentioncapture.h"
 #include "model/modelcatalog.h"
 #include "presenter/presentermode.h"
+#include "settings/appsettings.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QPointer>
 
 #include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -56,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowTitle(tr("AttnScope"));
     setAcceptDrops(true);
     m_runner = new AnalysisRunner(this);
+    m_explorerBackend = std::make_shared<ExplorerBackend>();
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(300);
@@ -93,13 +100,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_backendLabel = new QLabel(this);
     m_timeLabel = new QLabel(this);
     m_hoverLabel = new QLabel(this);
+    m_noticeLabel = new QLabel(this);
+    m_noticeLabel->setObjectName(QStringLiteral("backendNotice"));
+    m_noticeLabel->setVisible(false);
     statusBar()->addWidget(m_hoverLabel, 1);
+    statusBar()->addPermanentWidget(m_noticeLabel);
     statusBar()->addPermanentWidget(m_tokensLabel);
     statusBar()->addPermanentWidget(m_backendLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
 
     buildMenus();
+    {
+        BackendKind kind = BackendKind::Auto;
+        parseBackendKind(AppSettings().computeBackend(), &kind);
+        startComputeBackend(kind); // not written back: opening a window changes no setting
+    }
     m_modelBox->insertSeparator(0);
     m_modelBox->addItem(QString());
     onRetranslate([this] { m_modelBox->setItemText(m_modelBox->count() - 1, tr("Open folder…")); });
@@ -181,6 +197,29 @@ void MainWindow::buildMenus()
     discount->setCheckable(true);
     connect(discount, &QAction::toggled, m_discount, &QCheckBox::setChecked);
     connect(m_discount, &QCheckBox::toggled, discount, &QAction::setChecked);
+
+    // View > Compute backend: where real models compute attention.
+    m_computeMenu = m_viewMenu->addMenu(QString());
+    m_computeMenu->setObjectName(QStringLiteral("computeMenu"));
+    auto* backends = new QActionGroup(m_computeMenu);
+    for (const BackendKind kind : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Vulkan, BackendKind::OpenGL}) {
+        QAction* action = m_computeMenu->addAction(QString(), this, [this, kind] {
+            if (kind != m_backendChoice) setComputeBackend(kind);
+        });
+        action->setObjectName(QStringLiteral("backend-") + backendKindName(kind));
+        action->setData(int(kind));
+        action->setCheckable(true);
+        backends->addAction(action);
+        onRetranslate([action, kind] {
+            switch (kind) {
+            case BackendKind::Auto: action->setText(tr("Auto (a hardware GPU if there is one, else the CPU)")); break;
+            case BackendKind::Cpu: action->setText(tr("CPU")); break;
+            case BackendKind::Vulkan: action->setText(QStringLiteral("Vulkan")); break;
+            case BackendKind::OpenGL: action->setText(QStringLiteral("OpenGL")); break;
+            }
+        });
+    }
+    onRetranslate([this] { m_computeMenu->setTitle(tr("Compute backend")); });
 
     m_exportMenu = menuBar()->addMenu(QString());
     m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
@@ -440,7 +479,7 @@ bool MainWindow::selectEngine(int index)
     ModelEntry& entry = m_entries[size_t(index)];
     if (!entry.engine) {
         try {
-            entry.engine = TransformerEngine::open(entry.folder, explorerWorkerThreads());
+            entry.engine = TransformerEngine::open(entry.folder, explorerWorkerThreads(), m_explorerBackend);
         } catch (const EngineError& e) {
             showFailure(QString::fromStdString(e.what()));
             m_modelBox->setCurrentIndex(std::max(0, m_current));
@@ -647,6 +686,52 @@ std::vector<std::shared_ptr<const AttentionEngine>> MainWindow::engines() const
     for (const ModelEntry& entry : m_entries)
         out.push_back(entry.engine);
     return out;
+}
+
+void MainWindow::setComputeBackend(BackendKind kind)
+{
+    AppSettings().setComputeBackend(backendKindName(kind));
+    startComputeBackend(kind);
+}
+
+void MainWindow::startComputeBackend(BackendKind kind)
+{
+    QString notice;
+    std::shared_ptr<AttentionBackend> backend = createBackend(kind, &notice);
+    // Notices after start (a GPU failing mid-run) come from worker threads: shown on the GUI thread.
+    QPointer<MainWindow> self(this);
+    backend->setNoticeHandler([self](const QString& message) {
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, message] {
+            if (!self) return;
+            self->m_backendNotice = message;
+            self->m_noticeLabel->setText(message);
+            self->m_noticeLabel->setVisible(true);
+        });
+    });
+    if (auto previous = m_explorerBackend->current())
+        m_retiredBackends.push_back(std::move(previous));
+    m_explorerBackend->set(backend);
+    m_backendChoice = kind;
+    // Auto choosing the CPU is the normal case without a hardware GPU: no notice for that.
+    m_backendNotice = kind == BackendKind::Auto ? QString() : notice;
+    m_noticeLabel->setText(m_backendNotice);
+    m_noticeLabel->setVisible(!m_backendNotice.isEmpty());
+    m_noticeLabel->setToolTip(notice);
+    for (QAction* action : m_computeMenu->actions())
+        if (action->data().toInt() == int(kind)) action->setChecked(true);
+    m_backendLabel->setText(tr("backend: %1").arg(backendDescription(*backend)));
+    if (currentEngine()) runNow();
+}
+
+QString MainWindow::computeBackendDescription() const
+{
+    const auto backend = m_explorerBackend->current();
+    return backend ? backendDescription(*backend) : cpuBackendDescription();
+}
+
+QString MainWindow::backendStatus() const
+{
+    return m_backendLabel->text();
 }
 
 QString MainWindow::statusText() const

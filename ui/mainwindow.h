@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/attentionbackend.h"
 #include "explorer/analysisrunner.h"
 #include "render/heatmapdata.h"
 
@@ -25,6 +26,7 @@ namespace attnscope {
 
 class ArcWidget;
 class ComparisonWidget;
+class ExplorerBackend;
 class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
@@ -85,6 +87,16 @@ public:
     QString textB() const;
     // The picker's engines in picker order; null for model folders not opened yet.
     std::vector<std::shared_ptr<const AttentionEngine>> engines() const;
+    // Where real models compute attention (View > Compute backend, remembered in AppSettings). Creates
+    // the backend here, on the GUI thread (GPU backends need it), and recomputes. When the one chosen
+    // cannot start the CPU is used and backendNotice() says why in one line (also in the status bar).
+    void setComputeBackend(BackendKind kind);
+    BackendKind computeBackendChoice() const { return m_backendChoice; }
+    // The backend real models use now; "Vulkan · llvmpipe (...)", "CPU · <processor>".
+    QString computeBackendDescription() const;
+    QString backendNotice() const { return m_backendNotice; }
+    QString backendStatus() const; // the status bar's backend field
+    QMenu* computeMenu() const { return m_computeMenu; }
     // Export, presenter mode, language and settings (issue 7).
     MainWindowFeatures* features() const { return m_features; }
 
@@ -97,6 +109,7 @@ private:
     // Sets a translated text now and again on every language change (QEvent::LanguageChange).
     void onRetranslate(std::function<void()> retranslate);
     void updateStatus();
+    void startComputeBackend(BackendKind kind); // setComputeBackend without saving the choice
     void buildMenus();
     QWidget* buildInputBar();
     QWidget* buildGridPane();
@@ -147,6 +160,13 @@ private:
     std::vector<QDoubleSpinBox*> m_thresholdBoxes;
     QLabel* m_tokensLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
+    QLabel* m_noticeLabel = nullptr;
+    QMenu* m_computeMenu = nullptr;
+    std::shared_ptr<ExplorerBackend> m_explorerBackend;
+    // Backends switched away from: destroyed with the window, on the GUI thread where they were made.
+    std::vector<std::shared_ptr<AttentionBackend>> m_retiredBackends;
+    BackendKind m_backendChoice = BackendKind::Auto;
+    QString m_backendNotice;
     QLabel* m_timeLabel = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QMenu* m_viewMenu = nullptr;

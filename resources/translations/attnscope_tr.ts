@@ -866,6 +866,18 @@
         <translation>Ders %2 belirtecin 1–%1 arasını gösteriyor; softmax yalnızca bu anahtarlar üzerinden hesaplanır</translation>
     </message>
     <message>
+        <source>Auto (a hardware GPU if there is one, else the CPU)</source>
+        <translation>Otomatik (varsa donanım GPU&apos;su, yoksa işlemci)</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>İşlemci (CPU)</translation>
+    </message>
+    <message>
+        <source>Compute backend</source>
+        <translation>Hesaplama arka ucu</translation>
+    </message>
+    <message>
         <source>Discount special tokens</source>
         <translation>Özel belirteçleri dışarıda bırak</translation>
     </message>

@@ -4,8 +4,12 @@
 
 namespace attnscope {
 
-// For the status bar: "CPU · <processor name>" (the explorer computes on the CPU core today; the GPU
-// backends plug in through RunOptions::backend).
+class AttentionBackend;
+
+// For the status bar: "CPU · <processor name>" (the CPU core, for engines that do not take a backend).
 QString cpuBackendDescription();
+// "Vulkan · llvmpipe (LLVM 15.0.6, 256 bits)", "OpenGL · ...", "CPU · <processor name>": the
+// implementation in use now (a GPU backend that failed mid-way reports the CPU).
+QString backendDescription(const AttentionBackend& backend);
 
 } // namespace attnscope

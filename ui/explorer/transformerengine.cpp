@@ -1,6 +1,7 @@
 #include "explorer/transformerengine.h"
 
 #include "explorer/backenddescription.h"
+#include "explorer/explorerbackend.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
@@ -10,10 +11,12 @@
 
 namespace attnscope {
 
-std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder, int threads)
+std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder, int threads,
+                                                           std::shared_ptr<const ExplorerBackend> backend)
 {
     std::shared_ptr<TransformerEngine> engine(new TransformerEngine);
     engine->m_threads = threads;
+    engine->m_backend = std::move(backend);
     try {
         engine->m_model = TransformerModel::open(folder);
     } catch (const ModelError& e) {
@@ -86,7 +89,10 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
         else if (special && ((sep && id == *sep) || (eos && id == *eos)))
             run.roles.sepPositions.push_back(i);
     }
+    // Held for the whole run: a backend switched meanwhile stays alive until this run ends.
+    const std::shared_ptr<AttentionBackend> backend = m_backend ? m_backend->current() : nullptr;
     RunOptions options;
+    options.backend = backend.get();
     options.threads = m_threads;
     options.cancel = cancel;
     try {
@@ -101,7 +107,7 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
     } catch (const ModelError& e) {
         throw EngineError(e.what());
     }
-    run.backend = cpuBackendDescription();
+    run.backend = backend ? backendDescription(*backend) : cpuBackendDescription();
     return run;
 }
 

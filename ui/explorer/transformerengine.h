@@ -6,6 +6,7 @@
 
 namespace attnscope {
 
+class ExplorerBackend;
 class Tokenizer;
 class TransformerModel;
 
@@ -18,7 +19,9 @@ public:
     // 256 tokens about 40 MiB); longer inputs keep only P.
     static constexpr int kQueryKeyLimit = 256;
     // Throws EngineError with the runtime's one-line message when the folder cannot be opened.
-    static std::shared_ptr<TransformerEngine> open(const QString& folder, int threads = 0);
+    // backend: where attention is computed (read at every run); null = the CPU core.
+    static std::shared_ptr<TransformerEngine> open(const QString& folder, int threads = 0,
+                                                   std::shared_ptr<const ExplorerBackend> backend = nullptr);
     ~TransformerEngine() override;
 
     QString displayName() const override;
@@ -34,6 +37,7 @@ private:
     std::unique_ptr<Tokenizer> m_ownTokenizer; // when the model does not carry one itself
     const Tokenizer* m_tokenizer = nullptr;
     int m_threads = 0;
+    std::shared_ptr<const ExplorerBackend> m_backend;
 };
 
 } // namespace attnscope

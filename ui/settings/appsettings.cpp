@@ -1,5 +1,7 @@
 #include "settings/appsettings.h"
 
+#include "backend/attentionbackend.h"
+
 #include <QMainWindow>
 
 namespace attnscope {
@@ -11,6 +13,7 @@ const QString kColorMap = QStringLiteral("view/colorMap");
 const QString kScale = QStringLiteral("view/scale");
 const QString kLanguage = QStringLiteral("ui/language");
 const QString kPresenter = QStringLiteral("ui/presenterMode");
+const QString kComputeBackend = QStringLiteral("ui/computeBackend");
 
 QString windowKey(const QMainWindow& window, const char* what)
 {
@@ -101,6 +104,19 @@ bool AppSettings::presenterMode() const
 void AppSettings::setPresenterMode(bool on)
 {
     m_settings->setValue(kPresenter, on);
+}
+
+QString AppSettings::computeBackend() const
+{
+    // Anything unknown (an older or hand-edited file) reads as auto.
+    BackendKind kind = BackendKind::Auto;
+    parseBackendKind(m_settings->value(kComputeBackend).toString(), &kind);
+    return backendKindName(kind);
+}
+
+void AppSettings::setComputeBackend(const QString& name)
+{
+    m_settings->setValue(kComputeBackend, name);
 }
 
 void AppSettings::saveWindow(const QMainWindow& window)

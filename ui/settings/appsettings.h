@@ -42,6 +42,10 @@ public:
     bool presenterMode() const;
     void setPresenterMode(bool on);
 
+    // Where the explorer computes attention: "auto" (default), "cpu", "vulkan" or "opengl".
+    QString computeBackend() const;
+    void setComputeBackend(const QString& name);
+
     // Geometry and dock/toolbar state of a main window, under its objectName.
     void saveWindow(const QMainWindow& window);
     bool restoreWindow(QMainWindow& window) const;
