@@ -15,6 +15,9 @@
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
 #include "mainwindowfeatures.h"
+#include "lesson/lessonview.h"
+#include "lesson/lessonwindow.h"
+#include "model/attentioncapture.h"
 #include "model/modelcatalog.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
@@ -185,6 +188,7 @@ void MainWindow::buildMenus()
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
     QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
     QAction* discount = m_viewMenu->addAction(QString());
+    m_viewMenu->addAction(m_openInLesson);
     onRetranslate([this, fitAction, discount] {
         m_viewMenu->setTitle(tr("&View"));
         fitAction->setText(tr("Fit heatmap"));
@@ -338,6 +342,17 @@ QWidget* MainWindow::buildHeatmapTab()
     auto* fit = new QToolButton(tab);
     auto* coloursLabel = new QLabel(tab);
     auto* scaleLabel = new QLabel(tab);
+    m_openInLesson = new QAction(this);
+    m_openInLesson->setObjectName(QStringLiteral("openInLessonAction"));
+    m_openInLesson->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_openInLesson->setEnabled(false);
+    connect(m_openInLesson, &QAction::triggered, this, [this] { openInLesson(); });
+    auto* lessonButton = new QToolButton(tab);
+    lessonButton->setDefaultAction(m_openInLesson);
+    onRetranslate([this] {
+        m_openInLesson->setText(tr("Open in lesson"));
+        m_openInLesson->setToolTip(tr("Show this head's real Q, K and V for the first 12 tokens step by step in the lesson"));
+    });
     onRetranslate([this, fit, coloursLabel, scaleLabel] {
         m_colorMapBox->setItemText(0, tr("viridis"));
         m_colorMapBox->setItemText(1, tr("magma"));
@@ -358,6 +373,7 @@ QWidget* MainWindow::buildHeatmapTab()
     controls->addWidget(m_scaleBox);
     controls->addWidget(m_discount);
     controls->addWidget(fit);
+    controls->addWidget(lessonButton);
     controls->addStretch();
     layout->addLayout(controls);
     m_heatmap = new HeatmapWidget(tab);
@@ -583,6 +599,7 @@ void MainWindow::openHead(int layer, int head)
     m_layer = layer;
     m_head = head;
     m_grid->select(layer, head);
+    m_openInLesson->setEnabled(m_result->run.capture != nullptr);
     showHead(*m_heatmap, m_result, layer, head);
     applyHeatmapStyle();
     // Arcs: this head, then the heads picked in the comparison tab (each in its own colour), at most 4.
@@ -591,6 +608,35 @@ void MainWindow::openHead(int layer, int head)
         if (std::find(arcHeads.begin(), arcHeads.end(), other) == arcHeads.end() && arcHeads.size() < 4)
             arcHeads.push_back(other);
     m_arcs->setHeads(arcHeads);
+}
+
+LessonWindow* MainWindow::openInLesson()
+{
+    if (!m_result || !m_result->run.capture) {
+        statusBar()->showMessage(tr("Open in lesson needs a real model and an input of at most %1 tokens")
+                                     .arg(TransformerEngine::kQueryKeyLimit), 10000);
+        return nullptr;
+    }
+    const AttentionCapture& capture = *m_result->run.capture;
+    const int n = capture.tokens();
+    const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
+    auto* window = new LessonWindow(this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    QString error;
+    const size_t layer = size_t(m_layer);
+    if (!window->view()->openHead(capture.queries.at(layer), capture.keys.at(layer), capture.values.at(layer), m_head,
+                                  0, count, m_result->run.labels.mid(0, count), capture.scales.at(layer),
+                                  capture.causal, &error)) {
+        delete window;
+        statusBar()->showMessage(error, 10000);
+        return nullptr;
+    }
+    window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(m_layer).arg(m_head));
+    if (!capture.causal && n > count)
+        statusBar()->showMessage(tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only")
+                                     .arg(count).arg(n), 10000);
+    window->show();
+    return window;
 }
 
 void MainWindow::applyHeatmapStyle()

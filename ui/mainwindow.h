@@ -30,6 +30,7 @@ class ExplorerBackend;
 class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
+class LessonWindow;
 class LayerChartWidget;
 class MainWindowFeatures;
 
@@ -55,6 +56,13 @@ public:
     void setTexts(const QString& textA, const QString& textB = {});
     void openModelFolder(const QString& path);
     void openHead(int layer, int head);
+    // "Open in lesson": a LessonWindow on the current layer/head's real Q, K (after RoPE) and V for the
+    // first min(12, n) tokens, labelled with the tokens. For causal models this prefix reproduces the
+    // head's attention exactly; for bidirectional ones only when the whole input is <= 12 tokens (else each
+    // row is renormalised over the first 12 keys, and the status bar says so). Returns the window, or null
+    // with the reason on the status bar (demo engines and inputs longer than the capture limit have no Q/K).
+    LessonWindow* openInLesson();
+    QAction* openInLessonAction() const { return m_openInLesson; }
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
     HeadGridWidget* grid() const { return m_grid; }
@@ -131,6 +139,7 @@ private:
     QTimer* m_debounce = nullptr;
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
+    QAction* m_openInLesson = nullptr;
 
     QComboBox* m_modelBox = nullptr;
     QPlainTextEdit* m_textA = nullptr;

@@ -38,6 +38,12 @@ struct AttentionCapture
     // what the norm-based view of Kobayashi et al. 2020 needs.
     std::vector<HeadTensor> values;
     std::vector<OutputProjection> outputProjections;
+    // Only when n <= RunOptions::queryKeyLimit (else empty): per layer the queries Q [n, heads, d] and
+    // keys K [n, kvHeads, d] exactly as the scores used them (RoPE applied), and the score scale, so
+    // softmax(scale · q_i·k_j + causal mask) reproduces maps' P for that layer.
+    std::vector<HeadTensor> queries;
+    std::vector<HeadTensor> keys;
+    std::vector<double> scales;
 
     int layers() const { return maps ? maps->layers() : 0; }
     int tokens() const { return maps ? maps->queries() : 0; }

@@ -500,6 +500,13 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         }
 
         // Attention: P for display, O for the next layer.
+        if (capture && n <= options.queryKeyLimit) {
+            RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
+                                                             : RotatedQueryKey{q, k};
+            capture->queries.push_back(std::move(rotated.queries));
+            capture->keys.push_back(std::move(rotated.keys));
+            capture->scales.push_back(attention.scale ? double(*attention.scale) : 1.0 / std::sqrt(double(d)));
+        }
         HeadTensor context;
         if (dense && options.backend) {
             // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.

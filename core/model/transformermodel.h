@@ -38,6 +38,9 @@ struct RunOptions
     int threads = 0;                         // 0 = all cores
     const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
     int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
+    // Up to this many tokens the capture also keeps every layer's rotated Q and K (for "Open in lesson");
+    // 0 = never. Costs layers·n·(H + H_kv)·d floats, so callers keep it small.
+    int queryKeyLimit = 0;
 };
 
 struct PredictedToken

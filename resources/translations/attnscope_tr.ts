@@ -854,6 +854,26 @@
         <translation>Isı haritasını sığdır</translation>
     </message>
     <message>
+        <source>Open in lesson</source>
+        <translation>Derste aç</translation>
+    </message>
+    <message>
+        <source>Show this head&apos;s real Q, K and V for the first 12 tokens step by step in the lesson</source>
+        <translation>Bu başlığın gerçek Q, K ve V değerlerini ilk 12 belirteç için derste adım adım göster</translation>
+    </message>
+    <message>
+        <source>Open in lesson needs a real model and an input of at most %1 tokens</source>
+        <translation>Derste açmak için gerçek bir model ve en fazla %1 belirteçlik bir girdi gerekir</translation>
+    </message>
+    <message>
+        <source>Lesson — layer %1, head %2</source>
+        <translation>Ders — katman %1, başlık %2</translation>
+    </message>
+    <message>
+        <source>The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only</source>
+        <translation>Ders %2 belirtecin 1–%1 arasını gösteriyor; softmax yalnızca bu anahtarlar üzerinden hesaplanır</translation>
+    </message>
+    <message>
         <source>Auto (a hardware GPU if there is one, else the CPU)</source>
         <translation>Otomatik (varsa donanım GPU&apos;su, yoksa işlemci)</translation>
     </message>

@@ -12,6 +12,7 @@
 namespace attnscope {
 
 class AttentionMaps;
+struct AttentionCapture;
 
 // A message a user can act on ("model.safetensors: ..."): thrown by AttentionEngine::run.
 class EngineError : public std::runtime_error
@@ -28,6 +29,9 @@ struct AttentionRun
     TokenRoles roles;   // special flags, [CLS]/[SEP] positions, causal
     std::shared_ptr<const AttentionMaps> maps;
     QString backend; // "CPU (8 threads)", "Vulkan: ..."
+    // A real model's forward pass with every layer's rotated Q, K, V and score scale ("Open in lesson");
+    // null for the demos and for inputs longer than TransformerEngine::kQueryKeyLimit.
+    std::shared_ptr<const AttentionCapture> capture;
 };
 
 // Something that turns text into attention: a real model, the synthetic demo or the worked example.

@@ -96,9 +96,12 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
     options.threads = m_threads;
     options.cancel = cancel;
     try {
-        const AttentionCapture capture = m_model->run(encoding.ids, encoding.typeIds, options);
-        run.maps = capture.maps;
-        run.roles.causal = capture.causal;
+        options.queryKeyLimit = kQueryKeyLimit;
+        auto capture = std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
+        run.maps = capture->maps;
+        run.roles.causal = capture->causal;
+        if (!capture->queries.empty())
+            run.capture = std::move(capture);
     } catch (const OperationCancelled&) {
         return run; // null maps: cancelled
     } catch (const ModelError& e) {

@@ -1,0 +1,103 @@
+// "Open in lesson" in the explorer: triggering the action on a real model's head opens a LessonWindow
+// whose softmax step equals that head's attention (the P the explorer shows) to 1e-5, with the tokens'
+// labels; the synthetic demo (no Q/K/V) leave the action disabled.
+
+#include "attention/attentionmaps.h"
+#include "explorer/syntheticengine.h"
+#include "explorer/transformerengine.h"
+#include "lesson/lessonview.h"
+#include "lesson/lessonwindow.h"
+#include "mainwindow.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QMenu>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace attnscope;
+
+class TestOpenInLesson : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void openedWindowShowsTheHeadsAttention_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("layer");
+        QTest::addColumn<int>("head");
+        // Causal, GQA, RoPE: a longer input, the first 12 tokens are an exact prefix.
+        QTest::newRow("tiny-llama L2 H5")
+            << QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr")
+            << QStringLiteral("The cat sat on the mat because it was warm and the sun was shining.") << 2 << 5;
+        // Bidirectional: the whole input fits in 12 tokens.
+        QTest::newRow("bert_s0 L1 H2") << QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0")
+                                       << QStringLiteral("the quick brown fox") << 1 << 2;
+    }
+
+    void openedWindowShowsTheHeadsAttention()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QString, text);
+        QFETCH(int, layer);
+        QFETCH(int, head);
+        if (!QFileInfo::exists(folder + QStringLiteral("/config.json")))
+            QSKIP("model folder not available");
+        MainWindow window;
+        QVERIFY(window.runner()->waitForIdle(10000));
+        QVERIFY(window.selectEngine(window.addEngine(TransformerEngine::open(folder, 1))));
+        window.setTexts(text);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runner()->waitForIdle(100) && window.currentResult() &&
+                                     window.currentResult()->textA == text && window.currentResult()->run.capture,
+                                 20000);
+        window.openHead(layer, head);
+        QAction* action = window.openInLessonAction();
+        QVERIFY(action->isEnabled());
+        QVERIFY(window.viewMenu()->actions().contains(action));
+        QVERIFY(window.findChildren<LessonWindow*>().isEmpty());
+
+        action->trigger();
+
+        const QList<LessonWindow*> windows = window.findChildren<LessonWindow*>();
+        QCOMPARE(windows.size(), 1);
+        QVERIFY(windows.first()->isVisible());
+        const LessonModel& lesson = windows.first()->view()->lesson();
+        const AttentionMaps& maps = *window.currentResult()->run.maps;
+        const int count = std::min(maps.queries(), 12);
+        if (!window.currentResult()->run.roles.causal)
+            QCOMPARE(count, maps.queries()); // the row chose an input that fits whole
+        QCOMPARE(lesson.tokenCount(), count);
+        QCOMPARE(lesson.tokens(), window.currentResult()->run.labels.mid(0, count));
+        const Eigen::MatrixXd& p = lesson.probabilities();
+        const std::vector<float> expected = maps.tile(layer, head, 0, count, 0, count);
+        double worst = 0;
+        for (int i = 0; i < count; ++i)
+            for (int j = 0; j < count; ++j)
+                worst = std::max(worst, std::abs(p(i, j) - double(expected[size_t(i * count + j)])));
+        QVERIFY2(worst <= 1e-5, qPrintable(QStringLiteral("max |P_lesson - P_head| = %1").arg(worst)));
+    }
+
+    void demoEngineLeavesTheActionDisabled()
+    {
+        MainWindow window;
+        QVERIFY(window.runner()->waitForIdle(10000));
+        SyntheticEngine::Config config;
+        config.layers = 2;
+        config.heads = 2;
+        config.threads = 1;
+        QVERIFY(window.selectEngine(window.addEngine(std::make_shared<SyntheticEngine>(config))));
+        window.setTexts(QStringLiteral("a synthetic demo"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.runner()->waitForIdle(100) && window.currentResult() &&
+                                     window.currentResult()->textA == QStringLiteral("a synthetic demo"),
+                                 20000);
+        QVERIFY(!window.currentResult()->run.capture);
+        QVERIFY(!window.openInLessonAction()->isEnabled());
+        QVERIFY(!window.openInLesson());
+        QVERIFY(window.findChildren<LessonWindow*>().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestOpenInLesson)
+#include "tst_openinlesson.moc"
