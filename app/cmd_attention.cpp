@@ -52,15 +52,8 @@ int runAttention(const QStringList& arguments)
                        "With --ids the ids are used as given: no special tokens are added.\n"
                        "Inputs longer than the model's max_position_embeddings are refused, not truncated."));
     parser.addHelpOption();
+    parser.addOptions(modelInputOptions());
     parser.addOptions({
-        {QStringLiteral("model"),
-         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
-         QStringLiteral("path")},
-        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."),
-         QStringLiteral("text")},
-        {QStringLiteral("text-b"), QStringLiteral("Second segment (BERT pairs)."), QStringLiteral("text")},
-        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."),
-         QStringLiteral("ids")},
         {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
         {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
         {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"),

@@ -20,15 +20,8 @@ int runPredict(const QStringList& arguments)
     parser.setApplicationDescription(QStringLiteral("Prints the model's top-k tokens: for each [MASK] (BERT) "
                                                     "or for the token after the text (decoders)."));
     parser.addHelpOption();
+    parser.addOptions(modelInputOptions());
     parser.addOptions({
-        {QStringLiteral("model"),
-         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
-         QStringLiteral("path")},
-        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."),
-         QStringLiteral("text")},
-        {QStringLiteral("text-b"), QStringLiteral("Second segment (BERT pairs)."), QStringLiteral("text")},
-        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."),
-         QStringLiteral("ids")},
         {QStringLiteral("top"), QStringLiteral("How many tokens to list (default 5)."), QStringLiteral("k"),
          QStringLiteral("5")},
         {QStringLiteral("json"), QStringLiteral("Print JSON.")},

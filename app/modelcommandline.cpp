@@ -33,6 +33,20 @@ std::unique_ptr<TransformerModel> openModelArgument(const QString& nameOrPath)
     return TransformerModel::open(ModelCatalog::resolve(nameOrPath));
 }
 
+QList<QCommandLineOption> modelInputOptions()
+{
+    return {
+        {QStringLiteral("model"),
+         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("path")},
+        {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."),
+         QStringLiteral("text")},
+        {QStringLiteral("text-b"), QStringLiteral("Second segment (BERT pairs)."), QStringLiteral("text")},
+        {QStringLiteral("ids"), QStringLiteral("Comma-separated token ids, used as given."),
+         QStringLiteral("ids")},
+    };
+}
+
 ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser)
 {
     ModelInput input;

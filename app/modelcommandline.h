@@ -28,6 +28,9 @@ bool parseIdList(const QString& text, std::vector<int>* ids, QString* error);
 // Resolves and opens --model (folder, built-in name or cache id). Throws ModelError.
 std::unique_ptr<TransformerModel> openModelArgument(const QString& nameOrPath);
 
+// --model, --text, --text-b and --ids: the options modelInput() and openModelArgument() read.
+QList<QCommandLineOption> modelInputOptions();
+
 // From --ids (taken as given, no special tokens) or --text/--text-b (through the folder's tokenizer,
 // special tokens added). Throws ModelError with a one-line message.
 ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser);
