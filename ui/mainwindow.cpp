@@ -10,6 +10,7 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/layerchartwidget.h"
+#include "explorer/predictionswidget.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
@@ -36,6 +37,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -314,6 +316,15 @@ QWidget* MainWindow::buildGridPane()
     layout->addLayout(controls);
     m_grid = new HeadGridWidget(pane);
     layout->addWidget(m_grid, 1);
+    // The model's own top-5 for the next token or each [MASK]: users see that the model works.
+    m_predictionsBox = new QGroupBox(pane);
+    auto* predictionsLayout = new QVBoxLayout(m_predictionsBox);
+    predictionsLayout->setContentsMargins(4, 4, 4, 4);
+    m_predictions = new PredictionsWidget(m_predictionsBox);
+    predictionsLayout->addWidget(m_predictions);
+    m_predictionsBox->setVisible(false);
+    onRetranslate([this] { m_predictionsBox->setTitle(tr("Predictions")); });
+    layout->addWidget(m_predictionsBox);
     auto metricOf = [](QComboBox* box) -> std::optional<HeadMetric> {
         if (box->currentIndex() <= 0)
             return std::nullopt;
@@ -572,6 +583,9 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_head = std::min(m_head, m_result->analysis.heads - 1);
     m_comparison->setResult(m_result);
     m_arcs->setResult(m_result);
+    PredictionPanel predictions = buildPredictionPanel(m_result->run);
+    m_predictionsBox->setVisible(!predictions.groups.isEmpty() || !predictions.note.isEmpty());
+    m_predictions->setPanel(std::move(predictions));
     openHead(m_layer, m_head);
     setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
 }

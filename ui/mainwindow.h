@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -32,6 +33,7 @@ class HeadStatsModel;
 class HeatmapWidget;
 class LessonWindow;
 class LayerChartWidget;
+class PredictionsWidget;
 class MainWindowFeatures;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
@@ -66,6 +68,8 @@ public:
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
     HeadGridWidget* grid() const { return m_grid; }
+    PredictionsWidget* predictions() const { return m_predictions; }
+    QGroupBox* predictionsBox() const { return m_predictionsBox; }
     HeadStatsModel* statsModel() const { return m_statsModel; }
     QSortFilterProxyModel* statsProxy() const { return m_statsProxy; }
     ComparisonWidget* comparison() const { return m_comparison; }
@@ -145,6 +149,8 @@ private:
     QPlainTextEdit* m_textA = nullptr;
     QLineEdit* m_textB = nullptr;
     HeadGridWidget* m_grid = nullptr;
+    QGroupBox* m_predictionsBox = nullptr;
+    PredictionsWidget* m_predictions = nullptr;
     QComboBox* m_sortBox = nullptr;
     QComboBox* m_colorByBox = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -2,6 +2,7 @@
 
 #include "attention/attentionmaps.h"
 #include "attention/headtensor.h"
+#include "model/prediction.h"
 #include "model/weightstore.h"
 
 #include <memory>
@@ -44,6 +45,11 @@ struct AttentionCapture
     std::vector<HeadTensor> queries;
     std::vector<HeadTensor> keys;
     std::vector<double> scales;
+    // Only when RunOptions::predictTopK > 0: the LM head's top-k from this same pass, one Prediction per
+    // [MASK] (encoders) or one for the next token (decoders); when empty, predictionNote says why
+    // ("the input has no [MASK] token to predict", "this BERT checkpoint has no masked-LM head ...").
+    std::vector<Prediction> predictions;
+    QString predictionNote;
 
     int layers() const { return maps ? maps->layers() : 0; }
     int tokens() const { return maps ? maps->queries() : 0; }

@@ -626,7 +626,14 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
                                        const RunOptions& options) const
 {
     AttentionCapture capture;
-    forward(ids, typeIds, options, &capture);
+    const std::vector<float> x = forward(ids, typeIds, options, &capture);
+    if (options.predictTopK > 0) {
+        const std::vector<int> positions = predictionPositions(ids, {}, &capture.predictionNote);
+        if (!positions.empty()) {
+            const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
+            capture.predictions = scoreHead(x, positions, options.predictTopK, threads);
+        }
+    }
     return capture;
 }
 
@@ -634,27 +641,57 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids,
                                                   const std::vector<int>& typeIds, int topK,
                                                   const RunOptions& options, std::vector<int> positions) const
 {
-    const ModelConfig& c = m_config;
-    const QString where = QDir::toNativeSeparators(m_folder);
     checkInput(ids, typeIds);
-    const int h = c.hidden;
+    QString problem;
+    positions = predictionPositions(ids, std::move(positions), &problem);
+    if (positions.empty()) throw ModelError(QDir::toNativeSeparators(m_folder), problem);
     const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
+    return scoreHead(forward(ids, typeIds, options, nullptr), positions, topK, threads);
+}
 
-    // The output embedding [V, h] and its bias, and the rows of hidden states to score.
-    QString outputName;
-    QString biasName;
-    const bool bert = c.family == ModelFamily::Bert;
-    if (bert) {
-        if (!m_weights->contains(QStringLiteral("cls.predictions.transform.dense.weight")))
-            throw ModelError(
-                where,
-                QStringLiteral(
-                    "this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict"));
+std::vector<int> TransformerModel::predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
+                                                       QString* problem) const
+{
+    const ModelConfig& c = m_config;
+    if (c.family == ModelFamily::Bert) {
+        if (!m_weights->contains(QStringLiteral("cls.predictions.transform.dense.weight"))) {
+            *problem = QStringLiteral(
+                "this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict");
+            return {};
+        }
         if (positions.empty())
             for (size_t i = 0; i < ids.size(); ++i)
                 if (m_maskTokenId >= 0 && ids[i] == m_maskTokenId) positions.push_back(int(i));
-        if (positions.empty())
-            throw ModelError(where, QStringLiteral("the input has no [MASK] token to predict"));
+        if (positions.empty()) {
+            *problem = QStringLiteral("the input has no [MASK] token to predict");
+            return {};
+        }
+    } else {
+        if (!c.tieWordEmbeddings && !m_weights->contains(QStringLiteral("lm_head.weight"))) {
+            *problem = QStringLiteral(
+                "no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head");
+            return {};
+        }
+        positions = {int(ids.size()) - 1};
+    }
+    for (int p : positions)
+        if (p < 0 || p >= int(ids.size())) {
+            *problem = QStringLiteral("position %1 is outside the %2 tokens").arg(p).arg(ids.size());
+            return {};
+        }
+    return positions;
+}
+
+std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x, const std::vector<int>& positions,
+                                                    int topK, int threads) const
+{
+    const ModelConfig& c = m_config;
+    const int h = c.hidden;
+    const bool bert = c.family == ModelFamily::Bert;
+    // The output embedding [V, h] and, for BERT, its bias.
+    QString outputName;
+    QString biasName;
+    if (bert) {
         outputName =
             !c.tieWordEmbeddings && m_weights->contains(QStringLiteral("cls.predictions.decoder.weight"))
                 ? QStringLiteral("cls.predictions.decoder.weight")
@@ -663,23 +700,9 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids,
                        ? QStringLiteral("cls.predictions.bias")
                        : QStringLiteral("cls.predictions.decoder.bias");
     } else {
-        positions = {int(ids.size()) - 1};
-        if (c.tieWordEmbeddings)
-            outputName = tensorName(Names::embedding(c.family));
-        else if (m_weights->contains(QStringLiteral("lm_head.weight")))
-            outputName = QStringLiteral("lm_head.weight");
-        else
-            throw ModelError(
-                where,
-                QStringLiteral(
-                    "no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head"));
+        outputName = c.tieWordEmbeddings ? tensorName(Names::embedding(c.family)) : QStringLiteral("lm_head.weight");
     }
-    for (int p : positions)
-        if (p < 0 || p >= int(ids.size()))
-            throw ModelError(where,
-                             QStringLiteral("position %1 is outside the %2 tokens").arg(p).arg(ids.size()));
 
-    const std::vector<float> x = forward(ids, typeIds, options, nullptr);
     const int m = int(positions.size());
     std::vector<float> rows(size_t(m) * h);
     for (int r = 0; r < m; ++r)
@@ -722,7 +745,8 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids,
         Prediction prediction;
         prediction.position = positions[size_t(r)];
         for (int id : topIndices(p, topK))
-            prediction.top.push_back({id, tokenText(id), float(p[size_t(id)])});
+            prediction.top.push_back({id, tokenText(id), m_tokenizer ? m_tokenizer->decode({id}, false) : QString(),
+                                      float(p[size_t(id)])});
         predictions.push_back(prediction);
     }
     return predictions;

@@ -41,19 +41,10 @@ struct RunOptions
     // Up to this many tokens the capture also keeps every layer's rotated Q and K (for "Open in lesson");
     // 0 = never. Costs layers·n·(H + H_kv)·d floats, so callers keep it small.
     int queryKeyLimit = 0;
-};
-
-struct PredictedToken
-{
-    int id = 0;
-    QString text; // the vocabulary entry (e.g. "##ing", "Ġthe"); "#<id>" when the folder has no vocabulary
-    float probability = 0;
-};
-
-struct Prediction
-{
-    int position = 0; // encoder: the [MASK] position; decoder: the last position (predicting the next token)
-    QVector<PredictedToken> top; // most probable first
+    // When > 0, run() also scores the model's own LM head on the same forward pass (no second pass):
+    // the top-k at every [MASK] (encoders) or for the next token (decoders), in
+    // AttentionCapture::predictions; AttentionCapture::predictionNote says why there are none.
+    int predictTopK = 0;
 };
 
 class TransformerModel
@@ -100,6 +91,12 @@ private:
     std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds,
                                const RunOptions& options, AttentionCapture* capture) const;
     void validateShapes() const;
+    // The positions predict() scores, or "" + throw-free problem text in *problem (no head, no [MASK]).
+    std::vector<int> predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
+                                         QString* problem) const;
+    // Top-k of the LM head on rows `positions` of the final hidden states x [n, hidden].
+    std::vector<Prediction> scoreHead(const std::vector<float>& x, const std::vector<int>& positions, int topK,
+                                      int threads) const;
     QString tensorName(const QString& baseName) const;
     WeightTensor tensor(const QString& baseName) const;
 

@@ -1035,6 +1035,10 @@
         <source>%1: not a model folder (no readable config.json)</source>
         <translation>%1: model klasörü değil (okunabilir config.json yok)</translation>
     </message>
+    <message>
+        <source>Predictions</source>
+        <translation>Tahminler</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -1089,6 +1093,25 @@
     <message>
         <source>Mean attention per layer</source>
         <translation>Katman başına ortalama dikkat</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::PredictionPanel</name>
+    <message>
+        <source>Next token after “%1”</source>
+        <translation>“%1” sonrasındaki belirteç</translation>
+    </message>
+    <message>
+        <source>%1 (token %2)</source>
+        <translation>%1 (belirteç %2)</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 (token %4)</source>
+        <translation>%1 %2/%3 (belirteç %4)</translation>
+    </message>
+    <message>
+        <source>Type [MASK] in the text to see what the model predicts there.</source>
+        <translation>Modelin orada ne tahmin ettiğini görmek için metne [MASK] yazın.</translation>
     </message>
 </context>
 <context>

@@ -60,6 +60,22 @@ private Q_SLOTS:
         QVERIFY(window.comparison()->secondRunner()->waitForIdle(20000));
         QTest::qWait(150);
         save(window, QStringLiteral("two-sentences"));
+        // The predictions panel: the built-in encoder filling [MASK], the built-in decoder's next token.
+        if (const int encoder = window.findModel(QStringLiteral("tiny-bert-en-tr")); encoder >= 0) {
+            QVERIFY(window.selectEngine(encoder));
+            window.setTexts(QStringLiteral("The trophy didn't fit into the [MASK] because it was too big."));
+            QVERIFY(window.runner()->waitForIdle(20000));
+            window.tabs()->setCurrentIndex(0);
+            QTest::qWait(150);
+            save(window, QStringLiteral("predictions-encoder"));
+        }
+        if (const int decoder = window.findModel(QStringLiteral("tiny-llama-en-tr")); decoder >= 0) {
+            QVERIFY(window.selectEngine(decoder));
+            window.setTexts(QStringLiteral("The old man walked slowly to the"));
+            QVERIFY(window.runner()->waitForIdle(20000));
+            QTest::qWait(150);
+            save(window, QStringLiteral("predictions-decoder"));
+        }
         // A decoder on the long paragraph: sinks, the causal mask.
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic decoder"))));
         window.setTexts(QStringLiteral(

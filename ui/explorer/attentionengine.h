@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/prediction.h"
 #include "stats/headstats.h"
 
 #include <QString>
@@ -32,6 +33,10 @@ struct AttentionRun
     // A real model's forward pass with every layer's rotated Q, K, V and score scale ("Open in lesson");
     // null for the demos and for inputs longer than TransformerEngine::kQueryKeyLimit.
     std::shared_ptr<const AttentionCapture> capture;
+    // The model's own top-5 from the same forward pass: the next token (decoders) or each [MASK]
+    // (encoders). Empty for the demos; for a model, predictionNote then says why.
+    std::vector<Prediction> predictions;
+    QString predictionNote;
 };
 
 // Something that turns text into attention: a real model, the synthetic demo or the worked example.

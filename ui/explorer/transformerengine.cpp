@@ -97,8 +97,11 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
     options.cancel = cancel;
     try {
         options.queryKeyLimit = kQueryKeyLimit;
+        options.predictTopK = kPredictionCount;
         auto capture = std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
         run.maps = capture->maps;
+        run.predictions = std::move(capture->predictions);
+        run.predictionNote = capture->predictionNote;
         run.roles.causal = capture->causal;
         if (!capture->queries.empty())
             run.capture = std::move(capture);

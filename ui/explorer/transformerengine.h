@@ -18,6 +18,7 @@ public:
     // Up to this many tokens a run keeps every layer's Q, K, V for "Open in lesson" (for a 1B Llama at
     // 256 tokens about 40 MiB); longer inputs keep only P.
     static constexpr int kQueryKeyLimit = 256;
+    static constexpr int kPredictionCount = 5; // the predictions panel's top-k
     // Throws EngineError with the runtime's one-line message when the folder cannot be opened.
     // backend: where attention is computed (read at every run); null = the CPU core.
     static std::shared_ptr<TransformerEngine> open(const QString& folder, int threads = 0,

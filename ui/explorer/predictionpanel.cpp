@@ -1,0 +1,94 @@
+#include "explorer/predictionpanel.h"
+
+#include <QCoreApplication>
+#include <algorithm>
+#include <cmath>
+
+namespace attnscope {
+
+PredictionPanel buildPredictionPanel(const AttentionRun& run)
+{
+    PredictionPanel panel;
+    const int count = int(run.predictions.size());
+    for (int g = 0; g < count; ++g) {
+        const Prediction& prediction = run.predictions[size_t(g)];
+        PredictionPanelGroup group;
+        const QString at = prediction.position >= 0 && prediction.position < run.labels.size()
+                               ? run.labels.at(prediction.position).trimmed()
+                               : QString();
+        if (run.roles.causal)
+            group.heading =
+                QCoreApplication::translate("attnscope::PredictionPanel", "Next token after “%1”").arg(at);
+        else if (count == 1)
+            group.heading = QCoreApplication::translate("attnscope::PredictionPanel", "%1 (token %2)")
+                                .arg(at)
+                                .arg(prediction.position);
+        else
+            group.heading =
+                QCoreApplication::translate("attnscope::PredictionPanel", "%1 %2 of %3 (token %4)")
+                    .arg(at)
+                    .arg(g + 1)
+                    .arg(count)
+                    .arg(prediction.position);
+        for (const PredictedToken& token : prediction.top)
+            group.rows.push_back({token.decoded.isEmpty() ? token.text : token.decoded, token.text,
+                                  double(token.probability)});
+        panel.groups.push_back(group);
+    }
+    if (panel.groups.isEmpty() && !run.predictionNote.isEmpty()) {
+        if (run.predictionNote.contains(QLatin1String("no [MASK]")))
+            panel.note =
+                QCoreApplication::translate("attnscope::PredictionPanel",
+                                            "Type [MASK] in the text to see what the model predicts there.");
+        else
+            panel.note = run.predictionNote;
+    }
+    return panel;
+}
+
+double PredictionPanelGeometry::groupTop(const PredictionPanel& panel, int group) const
+{
+    double top = m_area.top();
+    for (int g = 0; g < group && g < panel.groups.size(); ++g)
+        top += kHeadingHeight + panel.groups.at(g).rows.size() * kRowHeight + 6;
+    return top;
+}
+
+QRectF PredictionPanelGeometry::textRect(const PredictionPanel& panel, int group, int row) const
+{
+    const double top = groupTop(panel, group) + kHeadingHeight + row * kRowHeight;
+    return QRectF(m_area.left() + 4, top, m_area.width() * 0.42 - 4, kRowHeight);
+}
+
+QRectF PredictionPanelGeometry::barRect(const PredictionPanel& panel, int group, int row) const
+{
+    const QRectF text = textRect(panel, group, row);
+    const double left = text.right() + 6;
+    const double percentWidth = 62;
+    return QRectF(left, text.top() + 4, std::max(0.0, m_area.right() - percentWidth - left), kRowHeight - 8);
+}
+
+QRectF PredictionPanelGeometry::filledBarRect(const PredictionPanel& panel, int group, int row) const
+{
+    QRectF bar = barRect(panel, group, row);
+    const double p = std::clamp(panel.groups.at(group).rows.at(row).probability, 0.0, 1.0);
+    bar.setWidth(bar.width() * p);
+    return bar;
+}
+
+double PredictionPanelGeometry::contentHeight(const PredictionPanel& panel) const
+{
+    return groupTop(panel, int(panel.groups.size())) - m_area.top();
+}
+
+QString formatProbability(double probability)
+{
+    const double percent = probability * 100.0;
+    if (percent >= 10.0) return QString::number(percent, 'f', 1) + QLatin1Char('%');
+    if (percent <= 0.0) return QStringLiteral("0%");
+    // three significant digits below 10%
+    const int decimals = std::clamp(2 - int(std::floor(std::log10(percent))), 1, 8);
+    return QString::number(percent, 'f', decimals) + QLatin1Char('%');
+}
+
+} // namespace attnscope
