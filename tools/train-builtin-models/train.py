@@ -193,11 +193,11 @@ def lr_at(step, hp):
     return hp["lr"] * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
-def make_model(kind, vocab_size):
+def make_model(kind, vocab_size, overrides=None):
     if kind == "enc":
-        c = dict(ENC_CONFIG, vocab_size=vocab_size)
+        c = dict(ENC_CONFIG, vocab_size=vocab_size, **(overrides or {}))
         return Bert(c), c
-    c = dict(DEC_CONFIG, vocab_size=vocab_size)
+    c = dict(DEC_CONFIG, vocab_size=vocab_size, **(overrides or {}))
     return Llama(c), c
 
 
@@ -215,6 +215,11 @@ def main():
     ap.add_argument("--eval-every", type=int, default=250)
     ap.add_argument("--ckpt-every", type=int, default=250)
     ap.add_argument("--bench", type=int, default=0, help="time N steps and exit")
+    # recipe overrides (recorded in meta.json and in every checkpoint; --resume keeps the checkpoint's)
+    ap.add_argument("--layers", type=int, default=None, help="num_hidden_layers")
+    ap.add_argument("--heads", type=int, default=None, help="num_attention_heads")
+    ap.add_argument("--lr", type=float, default=None, help="peak learning rate")
+    ap.add_argument("--warmup", type=int, default=None, help="linear warm-up steps")
     args = ap.parse_args()
 
     torch.set_num_threads(1)
@@ -223,10 +228,15 @@ def main():
     hp = dict(HP[kind])
     if args.steps:
         hp["steps"] = args.steps
+    for key, val in (("lr", args.lr), ("warmup", args.warmup)):
+        if val is not None:
+            hp[key] = val
+    overrides = {k: v for k, v in (("num_hidden_layers", args.layers), ("num_attention_heads", args.heads))
+                 if v is not None}
     os.makedirs(args.work, exist_ok=True)
     tok = json.load(open(args.tokenizer, encoding="utf-8"))
     V = len(tok["model"]["vocab"])
-    model, cfg = make_model(kind, V)
+    model, cfg = make_model(kind, V, overrides)
     nparams = sum(p.numel() for p in model.parameters())
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
@@ -236,6 +246,9 @@ def main():
     last = os.path.join(args.work, "last.pt")
     if args.resume and os.path.exists(last):
         ck = torch.load(last)
+        if ck["config"] != cfg or ck["hp"] != hp:
+            sys.exit(f"{last}: checkpoint was trained with config {ck['config']} and hp {ck['hp']}; "
+                     "pass the same --layers/--heads/--lr/--warmup/--steps to resume it")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step, tokens = ck["step"], ck["tokens"]
