@@ -15,6 +15,7 @@
 
 #include "attention/headtensor.h"
 #include "attention/rope.h"
+#include "util/uninitializedbuffer.h"
 
 #include <optional>
 #include <vector>
@@ -50,8 +51,8 @@ void validateAttentionInputs(const HeadTensor& q, const HeadTensor& k, const Hea
 struct FullAttentionResult
 {
     int heads = 0, queries = 0, keys = 0;
-    HeadTensor output;                // O [n_q, H, d]
-    std::vector<float> probabilities; // P [H, n_q, n_k]; rows that see no key are all zero
+    HeadTensor output;         // O [n_q, H, d]
+    FloatBuffer probabilities; // P [H, n_q, n_k]; rows that see no key are all zero
 
     const float* probabilityRow(int head, int query) const
     {
@@ -65,7 +66,7 @@ FullAttentionResult attentionFull(const HeadTensor& q, const HeadTensor& k, cons
 
 struct TiledAttentionResult
 {
-    HeadTensor output;              // O [n_q, H, d]
+    HeadTensor output; // O [n_q, H, d]
     // L [H, n_q]; -inf for a row that sees no key. Kept in double: L is about as large as the largest
     // score, and exp(S − L) in float would lose the last digits of small probabilities to its rounding.
     std::vector<double> logSumExp;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/uninitializedbuffer.h"
+
 #include <memory>
 #include <vector>
 
@@ -19,7 +21,10 @@ public:
     // Row-major (q1−q0)×(k1−k0) block of P for one head. Throws std::invalid_argument outside the matrix.
     virtual std::vector<float> tile(int layer, int head, int q0, int q1, int k0, int k1) const = 0;
 
-    std::vector<float> matrix(int layer, int head) const { return tile(layer, head, 0, queries(), 0, keys()); }
+    std::vector<float> matrix(int layer, int head) const
+    {
+        return tile(layer, head, 0, queries(), 0, keys());
+    }
 };
 
 // Probabilities held in memory as [layers, heads, n_q, n_k].
@@ -27,6 +32,11 @@ class DenseAttentionMaps final : public AttentionMaps
 {
 public:
     DenseAttentionMaps(int layers, int heads, int queries, int keys, std::vector<float> probabilities);
+    // From attentionFull's P (copied).
+    DenseAttentionMaps(int layers, int heads, int queries, int keys, const FloatBuffer& probabilities)
+        : DenseAttentionMaps(layers, heads, queries, keys,
+                             std::vector<float>(probabilities.begin(), probabilities.end()))
+    {}
 
     int layers() const override { return m_layers; }
     int heads() const override { return m_heads; }
@@ -36,7 +46,8 @@ public:
 
     const float* data(int layer, int head) const
     {
-        return m_probabilities.data() + (size_t(layer) * size_t(m_heads) + size_t(head)) * size_t(m_queries) * size_t(m_keys);
+        return m_probabilities.data() +
+               (size_t(layer) * size_t(m_heads) + size_t(head)) * size_t(m_queries) * size_t(m_keys);
     }
     const std::vector<float>& values() const { return m_probabilities; }
 

@@ -5,7 +5,7 @@
 
 namespace attnscope {
 
-void LayeredAttentionMaps::appendLayer(std::vector<float> probabilities)
+void LayeredAttentionMaps::appendLayer(FloatBuffer probabilities)
 {
     if (probabilities.size() != size_t(m_heads) * size_t(m_queries) * size_t(m_keys))
         throw std::invalid_argument("LayeredAttentionMaps: " + std::to_string(probabilities.size()) +

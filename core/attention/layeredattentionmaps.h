@@ -1,6 +1,7 @@
 #pragma once
 
 #include "attention/attentionmaps.h"
+#include "util/uninitializedbuffer.h"
 
 #include <vector>
 
@@ -15,7 +16,7 @@ public:
     {}
 
     // Throws std::invalid_argument when the size is not heads × queries × keys.
-    void appendLayer(std::vector<float> probabilities);
+    void appendLayer(FloatBuffer probabilities);
 
     int layers() const override { return int(m_layers.size()); }
     int heads() const override { return m_heads; }
@@ -31,7 +32,7 @@ public:
 
 private:
     int m_heads, m_queries, m_keys;
-    std::vector<std::vector<float>> m_layers;
+    std::vector<FloatBuffer> m_layers;
 };
 
 } // namespace attnscope

@@ -515,7 +515,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             if (capture) {
                 const RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
                                                                        : RotatedQueryKey{q, k};
-                std::vector<float> layerProbabilities(size_t(H) * size_t(n) * size_t(n));
+                FloatBuffer layerProbabilities(size_t(H) * size_t(n) * size_t(n)); // every head copied in below
                 for (int head = 0; head < H; ++head) {
                     const std::vector<float> p = options.backend->probabilityTile(rotated.queries, rotated.keys,
                                                                                  t.logSumExp, attention, head, 0, n, 0, n);

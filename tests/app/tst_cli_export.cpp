@@ -85,7 +85,8 @@ std::vector<double> handAttention(bool causal)
 std::vector<float> coreAttention()
 {
     const WorkedExample example;
-    return attentionFull(example.q(), example.k(), example.v(), AttentionOptions{}).probabilities;
+    const FloatBuffer p = attentionFull(example.q(), example.k(), example.v(), AttentionOptions{}).probabilities;
+    return std::vector<float>(p.begin(), p.end());
 }
 
 HeatmapData workedHeatmap(bool causal)

@@ -16,7 +16,7 @@ HeatmapData workedExampleHeatmap(bool causal)
     HeatmapData data;
     data.rows = result.queries;
     data.cols = result.keys;
-    data.values = result.probabilities;
+    data.values.assign(result.probabilities.begin(), result.probabilities.end());
     for (const std::string& token : example.tokens) {
         data.rowLabels << QString::fromStdString(token);
         data.colLabels << QString::fromStdString(token);
