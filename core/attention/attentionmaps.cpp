@@ -16,6 +16,15 @@ void checkTileRequest(const AttentionMaps& maps, int layer, int head, int q0, in
                                     std::to_string(maps.queries()) + "x" + std::to_string(maps.keys()));
 }
 
+std::vector<float> copyTile(const float* matrix, int keys, int q0, int q1, int k0, int k1)
+{
+    std::vector<float> out;
+    out.reserve(size_t(q1 - q0) * size_t(k1 - k0));
+    for (int q = q0; q < q1; ++q)
+        out.insert(out.end(), matrix + size_t(q) * keys + k0, matrix + size_t(q) * keys + k1);
+    return out;
+}
+
 DenseAttentionMaps::DenseAttentionMaps(int layers, int heads, int queries, int keys, std::vector<float> probabilities)
     : m_layers(layers), m_heads(heads), m_queries(queries), m_keys(keys), m_probabilities(std::move(probabilities))
 {
@@ -27,12 +36,7 @@ DenseAttentionMaps::DenseAttentionMaps(int layers, int heads, int queries, int k
 std::vector<float> DenseAttentionMaps::tile(int layer, int head, int q0, int q1, int k0, int k1) const
 {
     checkTileRequest(*this, layer, head, q0, q1, k0, k1);
-    std::vector<float> out;
-    out.reserve(size_t(q1 - q0) * size_t(k1 - k0));
-    const float* base = data(layer, head);
-    for (int q = q0; q < q1; ++q)
-        out.insert(out.end(), base + size_t(q) * m_keys + k0, base + size_t(q) * m_keys + k1);
-    return out;
+    return copyTile(data(layer, head), m_keys, q0, q1, k0, k1);
 }
 
 } // namespace attnscope

@@ -59,4 +59,7 @@ private:
 // Throws std::invalid_argument unless (layer, head, [q0,q1)x[k0,k1)) lies inside maps.
 void checkTileRequest(const AttentionMaps& maps, int layer, int head, int q0, int q1, int k0, int k1);
 
+// Rows [q0,q1) × columns [k0,k1) of a row-major matrix with `keys` columns, copied row by row.
+std::vector<float> copyTile(const float* matrix, int keys, int q0, int q1, int k0, int k1);
+
 } // namespace attnscope

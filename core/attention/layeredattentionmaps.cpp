@@ -16,12 +16,7 @@ void LayeredAttentionMaps::appendLayer(FloatBuffer probabilities)
 std::vector<float> LayeredAttentionMaps::tile(int layer, int head, int q0, int q1, int k0, int k1) const
 {
     checkTileRequest(*this, layer, head, q0, q1, k0, k1);
-    std::vector<float> out;
-    out.reserve(size_t(q1 - q0) * size_t(k1 - k0));
-    const float* base = data(layer, head);
-    for (int q = q0; q < q1; ++q)
-        out.insert(out.end(), base + size_t(q) * m_keys + k0, base + size_t(q) * m_keys + k1);
-    return out;
+    return copyTile(data(layer, head), m_keys, q0, q1, k0, k1);
 }
 
 } // namespace attnscope
