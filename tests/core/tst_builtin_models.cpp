@@ -188,11 +188,6 @@ void TestBuiltinModels::encoderHasSepNoOpHead()
             if (meanSep[size_t(l * heads + h)] > best.value)
                 best = {l, h, meanSep[size_t(l * heads + h)]};
     qInfo("best middle-layer [SEP] head: layer %d head %d, %.3f", best.layer, best.head, best.value);
-    // Known shortfall, kept visible rather than lowered: the committed encoder (20M training tokens on
-    // 2 shared cores) reaches about 0.15 in its middle layers; its strongest [SEP] heads sit in the first
-    // and last layers. When retrained weights reach the floor this turns into an unexpected pass and fails,
-    // so the marker must then be removed. See tools/train-builtin-models/README.md.
-    QEXPECT_FAIL("", "the committed tiny-bert-en-tr does not reach the 0.3 [SEP] floor yet (about 0.15)", Continue);
     QVERIFY2(best.value >= 0.3, qPrintable(QStringLiteral("best middle-layer [SEP] mass %1").arg(best.value)));
 }
 

@@ -22,7 +22,7 @@ $PY "$HERE/build_tokenizers.py" --cache "$CACHE" --out-enc "$WORK/tok-enc" --out
 $PY "$HERE/prepare_data.py" --cache "$CACHE" --node-dir "$NODE_DIR" --enc-tok "$WORK/tok-enc/tokenizer.json" --dec-tok "$WORK/tok-dec/tokenizer.json"
 # 4. train both models, one thread each, in parallel (add --resume to continue)
 nice -n 5 $PY "$HERE/train.py" --model dec --work "$WORK/dec" --cache "$CACHE" --node-dir "$NODE_DIR" --tokenizer "$WORK/tok-dec/tokenizer.json" --steps ${DEC_STEPS:-4500} ${DEC_STOP:+--stop-step $DEC_STOP} > "$WORK/dec.log" 2>&1 &
-nice -n 5 $PY "$HERE/train.py" --model enc --work "$WORK/enc" --cache "$CACHE" --node-dir "$NODE_DIR" --tokenizer "$WORK/tok-enc/tokenizer.json" --steps ${ENC_STEPS:-9000} ${ENC_STOP:+--stop-step $ENC_STOP} > "$WORK/enc.log" 2>&1 &
+nice -n 5 $PY "$HERE/train.py" --model enc --work "$WORK/enc" --cache "$CACHE" --node-dir "$NODE_DIR" --tokenizer "$WORK/tok-enc/tokenizer.json" --steps ${ENC_STEPS:-7000} ${ENC_STOP:+--stop-step $ENC_STOP} > "$WORK/enc.log" 2>&1 &
 wait
 # 5. export the last checkpoints
 $PY "$HERE/export.py" --ckpt "$WORK/dec/last.pt" --tokenizer "$WORK/tok-dec/tokenizer.json" --out "$DEC" --node-dir "$NODE_DIR" \

@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from models import Bert, Llama  # noqa: E402
 
-ENC_CONFIG = dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=8, intermediate_size=512,
+ENC_CONFIG = dict(hidden_size=128, num_hidden_layers=6, num_attention_heads=8, intermediate_size=512,
                   max_position_embeddings=128, type_vocab_size=2, layer_norm_eps=1e-12, pad_token_id=0,
                   initializer_range=0.02, hidden_act="gelu", vocab_size=8000)
 DEC_CONFIG = dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=8, num_key_value_heads=4,
@@ -28,7 +28,7 @@ DEC_CONFIG = dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=8, n
                   initializer_range=0.02, hidden_act="silu", vocab_size=4096, bos_token_id=1, eos_token_id=2)
 
 HP = {
-    "enc": dict(seq_len=128, batch=32, lr=1e-3, warmup=500, steps=9000, wd=0.01, mlm_prob=0.15,
+    "enc": dict(seq_len=128, batch=32, lr=2e-3, warmup=500, steps=7000, wd=0.01, mlm_prob=0.15,
                 short_seq_prob=0.1, nsp=True),
     "dec": dict(seq_len=256, batch=16, lr=2e-3, warmup=500, steps=6000, wd=0.1),
 }
