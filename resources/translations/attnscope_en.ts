@@ -21,12 +21,4 @@
         </translation>
     </message>
 </context>
-<context>
-    <name>attnscope::MainWindow</name>
-    <message numerus="yes">
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n token</numerusform><numerusform>%n tokens</numerusform></translation>
-    </message>
-</context>
 </TS>
