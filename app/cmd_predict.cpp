@@ -1,7 +1,7 @@
 // attnscope predict: the model's own top-k, for each [MASK] (encoders) or the next token (decoders).
 
-#include "backendoption.h"
 #include "backend/attentionbackend.h"
+#include "backendoption.h"
 #include "command.h"
 #include "modelcommandline.h"
 
@@ -61,7 +61,8 @@ int runPredict(const QStringList& arguments)
             createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
         RunOptions runOptions;
         runOptions.backend = backend.get();
-        const std::vector<Prediction> predictions = model->predict(input.ids, input.typeIds, topK, runOptions);
+        const std::vector<Prediction> predictions =
+            model->predict(input.ids, input.typeIds, topK, runOptions);
         if (parser.isSet(QStringLiteral("json"))) {
             QJsonArray array;
             for (const Prediction& p : predictions) {
@@ -69,6 +70,7 @@ int runPredict(const QStringList& arguments)
                 for (const PredictedToken& t : p.top)
                     top.append(QJsonObject{{QStringLiteral("id"), t.id},
                                            {QStringLiteral("token"), t.text},
+                                           {QStringLiteral("text"), t.decoded},
                                            {QStringLiteral("probability"), double(t.probability)}});
                 array.append(QJsonObject{{QStringLiteral("position"), p.position},
                                          {QStringLiteral("token"), input.tokens.value(p.position)},
@@ -86,8 +88,9 @@ int runPredict(const QStringList& arguments)
                                 .arg(p.position)
                                 .arg(input.tokens.value(p.position)));
             for (const PredictedToken& t : p.top)
-                printOut(QStringLiteral("  %1  %2  (id %3)\n")
-                             .arg(QString::number(double(t.probability), 'f', 4), t.text.leftJustified(16))
+                printOut(QStringLiteral("  %1  %2  %3(id %4)\n")
+                             .arg(QString::number(double(t.probability), 'f', 4), t.text.leftJustified(16),
+                                  (QLatin1Char('"') + t.decoded + QLatin1Char('"')).leftJustified(18))
                              .arg(t.id));
         }
         return 0;
@@ -99,9 +102,9 @@ int runPredict(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{QStringLiteral("predict"),
-                                               QStringLiteral("Top-k predictions for [MASK] tokens or the next token"),
-                                               true, &runPredict}); // needsGui: GPU backends need the platform
+const CommandRegistration registration(Command{
+    QStringLiteral("predict"), QStringLiteral("Top-k predictions for [MASK] tokens or the next token"), true,
+    &runPredict}); // needsGui: GPU backends need the platform
 
 } // namespace
 

@@ -332,6 +332,25 @@ void TestCliAttention::predictNextToken()
     QCOMPARE(top.size(), 3);
     QVERIFY(top[0].toObject().value(QLatin1String("probability")).toDouble() >=
             top[1].toObject().value(QLatin1String("probability")).toDouble());
+
+    // "text" is the tokenizer's decoding of the id: for the built-in decoder's SentencePiece-style
+    // vocabulary "▁the" decodes to "the" (▁ becomes a space, one leading space is stripped).
+    const Result builtin =
+        run({QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("tiny-llama-en-tr"),
+             QStringLiteral("--text"), QStringLiteral("The old man walked slowly to the"),
+             QStringLiteral("--json")});
+    QVERIFY2(builtin.exitCode == 0, builtin.err.constData());
+    const QJsonArray next =
+        QJsonDocument::fromJson(builtin.out).array().at(0).toObject().value(QLatin1String("top")).toArray();
+    QCOMPARE(next.size(), 5);
+    for (const QJsonValue& value : next) {
+        const QString token = value.toObject().value(QLatin1String("token")).toString();
+        if (token.startsWith(QLatin1String("<0x"))) continue;
+        QString expected = token;
+        expected.replace(QChar(0x2581), QLatin1Char(' '));
+        if (expected.startsWith(QLatin1Char(' '))) expected.remove(0, 1);
+        QCOMPARE(value.toObject().value(QLatin1String("text")).toString(), expected);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliAttention)
