@@ -91,7 +91,8 @@ private:
     std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds,
                                const RunOptions& options, AttentionCapture* capture) const;
     void validateShapes() const;
-    // The positions predict() scores, or "" + throw-free problem text in *problem (no head, no [MASK]).
+    // The positions to score: the given ones (encoders; every [MASK] when none are given) or the last token
+    // (decoders). Empty, with the reason in *problem, when the model has no LM head or the input no [MASK].
     std::vector<int> predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
                                          QString* problem) const;
     // Top-k of the LM head on rows `positions` of the final hidden states x [n, hidden].
