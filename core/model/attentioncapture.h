@@ -46,10 +46,10 @@ struct AttentionCapture
     std::vector<HeadTensor> keys;
     std::vector<double> scales;
     // Only when RunOptions::predictTopK > 0: the LM head's top-k from this same pass, one Prediction per
-    // [MASK] (encoders) or one for the next token (decoders); when empty, predictionNote says why
+    // [MASK] (encoders) or one for the next token (decoders); when empty, predictionGap says why
     // ("the input has no [MASK] token to predict", "this BERT checkpoint has no masked-LM head ...").
     std::vector<Prediction> predictions;
-    QString predictionNote;
+    PredictionGap predictionGap = PredictionGap::None;
 
     int layers() const { return maps ? maps->layers() : 0; }
     int tokens() const { return maps ? maps->queries() : 0; }

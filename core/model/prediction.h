@@ -21,4 +21,15 @@ struct Prediction
     QVector<PredictedToken> top; // most probable first
 };
 
+// Why a forward pass has no predictions (RunOptions::predictTopK > 0 but nothing was scored).
+enum class PredictionGap {
+    None,           // predictions were scored
+    NoMaskedLmHead, // a BERT checkpoint without cls.predictions.* (e.g. saved as BertModel)
+    NoLmHead,       // a decoder without lm_head.weight and with untied embeddings
+    NoMaskToken,    // an encoder input without [MASK]
+};
+
+// The one-line English message for a gap ("the input has no [MASK] token to predict"); "" for None.
+QString predictionGapMessage(PredictionGap gap);
+
 } // namespace attnscope

@@ -1,10 +1,9 @@
 #include "model/transformermodel.h"
 
-#include "backend/attentionbackend.h"
-
 #include "attention/attention.h"
 #include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
+#include "backend/attentionbackend.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
@@ -501,11 +500,12 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
 
         // Attention: P for display, O for the next layer.
         if (capture && n <= options.queryKeyLimit) {
-            RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
-                                                             : RotatedQueryKey{q, k};
+            RotatedQueryKey rotated =
+                attention.rope.enabled ? rotateForAttention(q, k, attention) : RotatedQueryKey{q, k};
             capture->queries.push_back(std::move(rotated.queries));
             capture->keys.push_back(std::move(rotated.keys));
-            capture->scales.push_back(attention.scale ? double(*attention.scale) : 1.0 / std::sqrt(double(d)));
+            capture->scales.push_back(attention.scale ? double(*attention.scale)
+                                                      : 1.0 / std::sqrt(double(d)));
         }
         HeadTensor context;
         if (dense && options.backend) {
@@ -513,12 +513,13 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             TiledAttentionResult t = options.backend->tiledForward(q, k, v, attention);
             context = std::move(t.output);
             if (capture) {
-                const RotatedQueryKey rotated = attention.rope.enabled ? rotateForAttention(q, k, attention)
-                                                                       : RotatedQueryKey{q, k};
-                FloatBuffer layerProbabilities(size_t(H) * size_t(n) * size_t(n)); // every head copied in below
+                const RotatedQueryKey rotated =
+                    attention.rope.enabled ? rotateForAttention(q, k, attention) : RotatedQueryKey{q, k};
+                FloatBuffer layerProbabilities(size_t(H) * size_t(n) *
+                                               size_t(n)); // every head copied in below
                 for (int head = 0; head < H; ++head) {
-                    const std::vector<float> p = options.backend->probabilityTile(rotated.queries, rotated.keys,
-                                                                                 t.logSumExp, attention, head, 0, n, 0, n);
+                    const std::vector<float> p = options.backend->probabilityTile(
+                        rotated.queries, rotated.keys, t.logSumExp, attention, head, 0, n, 0, n);
                     std::memcpy(layerProbabilities.data() + size_t(head) * size_t(n) * size_t(n), p.data(),
                                 p.size() * sizeof(float));
                 }
@@ -628,7 +629,7 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
     AttentionCapture capture;
     const std::vector<float> x = forward(ids, typeIds, options, &capture);
     if (options.predictTopK > 0) {
-        const std::vector<int> positions = predictionPositions(ids, {}, &capture.predictionNote);
+        const std::vector<int> positions = predictionPositions(ids, {}, &capture.predictionGap);
         if (!positions.empty()) {
             const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
             capture.predictions = scoreHead(x, positions, options.predictTopK, threads);
@@ -642,48 +643,60 @@ std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids,
                                                   const RunOptions& options, std::vector<int> positions) const
 {
     checkInput(ids, typeIds);
-    QString problem;
-    positions = predictionPositions(ids, std::move(positions), &problem);
-    if (positions.empty()) throw ModelError(QDir::toNativeSeparators(m_folder), problem);
+    const QString where = QDir::toNativeSeparators(m_folder);
+    PredictionGap gap = PredictionGap::None;
+    positions = predictionPositions(ids, std::move(positions), &gap);
+    if (positions.empty()) throw ModelError(where, predictionGapMessage(gap));
+    for (int p : positions)
+        if (p < 0 || p >= int(ids.size()))
+            throw ModelError(where,
+                             QStringLiteral("position %1 is outside the %2 tokens").arg(p).arg(ids.size()));
     const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
     return scoreHead(forward(ids, typeIds, options, nullptr), positions, topK, threads);
 }
 
-std::vector<int> TransformerModel::predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
-                                                       QString* problem) const
+QString predictionGapMessage(PredictionGap gap)
+{
+    switch (gap) {
+    case PredictionGap::None:
+        return {};
+    case PredictionGap::NoMaskedLmHead:
+        return QStringLiteral(
+            "this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict");
+    case PredictionGap::NoLmHead:
+        return QStringLiteral(
+            "no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head");
+    case PredictionGap::NoMaskToken:
+        return QStringLiteral("the input has no [MASK] token to predict");
+    }
+    return {};
+}
+
+std::vector<int> TransformerModel::predictionPositions(const std::vector<int>& ids,
+                                                       std::vector<int> positions, PredictionGap* gap) const
 {
     const ModelConfig& c = m_config;
     if (c.family == ModelFamily::Bert) {
         if (!m_weights->contains(QStringLiteral("cls.predictions.transform.dense.weight"))) {
-            *problem = QStringLiteral(
-                "this BERT checkpoint has no masked-LM head (cls.predictions.*), so it cannot predict");
+            *gap = PredictionGap::NoMaskedLmHead;
             return {};
         }
         if (positions.empty())
             for (size_t i = 0; i < ids.size(); ++i)
                 if (m_maskTokenId >= 0 && ids[i] == m_maskTokenId) positions.push_back(int(i));
-        if (positions.empty()) {
-            *problem = QStringLiteral("the input has no [MASK] token to predict");
-            return {};
-        }
-    } else {
-        if (!c.tieWordEmbeddings && !m_weights->contains(QStringLiteral("lm_head.weight"))) {
-            *problem = QStringLiteral(
-                "no lm_head.weight and tie_word_embeddings is false: this checkpoint has no LM head");
-            return {};
-        }
-        positions = {int(ids.size()) - 1};
+        if (positions.empty()) *gap = PredictionGap::NoMaskToken;
+        return positions;
     }
-    for (int p : positions)
-        if (p < 0 || p >= int(ids.size())) {
-            *problem = QStringLiteral("position %1 is outside the %2 tokens").arg(p).arg(ids.size());
-            return {};
-        }
-    return positions;
+    if (!c.tieWordEmbeddings && !m_weights->contains(QStringLiteral("lm_head.weight"))) {
+        *gap = PredictionGap::NoLmHead;
+        return {};
+    }
+    return {int(ids.size()) - 1};
 }
 
-std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x, const std::vector<int>& positions,
-                                                    int topK, int threads) const
+std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
+                                                    const std::vector<int>& positions, int topK,
+                                                    int threads) const
 {
     const ModelConfig& c = m_config;
     const int h = c.hidden;
@@ -700,7 +713,8 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
                        ? QStringLiteral("cls.predictions.bias")
                        : QStringLiteral("cls.predictions.decoder.bias");
     } else {
-        outputName = c.tieWordEmbeddings ? tensorName(Names::embedding(c.family)) : QStringLiteral("lm_head.weight");
+        outputName =
+            c.tieWordEmbeddings ? tensorName(Names::embedding(c.family)) : QStringLiteral("lm_head.weight");
     }
 
     const int m = int(positions.size());
@@ -745,7 +759,8 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
         Prediction prediction;
         prediction.position = positions[size_t(r)];
         for (int id : topIndices(p, topK))
-            prediction.top.push_back({id, tokenText(id), m_tokenizer ? m_tokenizer->decode({id}, false) : QString(),
+            prediction.top.push_back({id, tokenText(id),
+                                      m_tokenizer ? m_tokenizer->decode({id}, false) : QString(),
                                       float(p[size_t(id)])});
         predictions.push_back(prediction);
     }

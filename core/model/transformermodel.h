@@ -43,7 +43,7 @@ struct RunOptions
     int queryKeyLimit = 0;
     // When > 0, run() also scores the model's own LM head on the same forward pass (no second pass):
     // the top-k at every [MASK] (encoders) or for the next token (decoders), in
-    // AttentionCapture::predictions; AttentionCapture::predictionNote says why there are none.
+    // AttentionCapture::predictions; AttentionCapture::predictionGap says why there are none.
     int predictTopK = 0;
 };
 
@@ -92,9 +92,9 @@ private:
                                const RunOptions& options, AttentionCapture* capture) const;
     void validateShapes() const;
     // The positions to score: the given ones (encoders; every [MASK] when none are given) or the last token
-    // (decoders). Empty, with the reason in *problem, when the model has no LM head or the input no [MASK].
+    // (decoders). Empty, with the reason in *gap, when the model has no LM head or the input no [MASK].
     std::vector<int> predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
-                                         QString* problem) const;
+                                         PredictionGap* gap) const;
     // Top-k of the LM head on rows `positions` of the final hidden states x [n, hidden].
     std::vector<Prediction> scoreHead(const std::vector<float>& x, const std::vector<int>& positions, int topK,
                                       int threads) const;

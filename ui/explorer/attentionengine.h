@@ -34,9 +34,9 @@ struct AttentionRun
     // null for the demos and for inputs longer than TransformerEngine::kQueryKeyLimit.
     std::shared_ptr<const AttentionCapture> capture;
     // The model's own top-5 from the same forward pass: the next token (decoders) or each [MASK]
-    // (encoders). Empty for the demos; for a model, predictionNote then says why.
+    // (encoders). Empty for the demos (gap None); for a model, predictionGap then says why.
     std::vector<Prediction> predictions;
-    QString predictionNote;
+    PredictionGap predictionGap = PredictionGap::None;
 };
 
 // Something that turns text into attention: a real model, the synthetic demo or the worked example.

@@ -35,13 +35,14 @@ PredictionPanel buildPredictionPanel(const AttentionRun& run)
                                   double(token.probability)});
         panel.groups.push_back(group);
     }
-    if (panel.groups.isEmpty() && !run.predictionNote.isEmpty()) {
-        if (run.predictionNote.contains(QLatin1String("no [MASK]")))
+    if (panel.groups.isEmpty()) {
+        if (run.predictionGap == PredictionGap::NoMaskToken)
             panel.note =
                 QCoreApplication::translate("attnscope::PredictionPanel",
                                             "Type [MASK] in the text to see what the model predicts there.");
         else
-            panel.note = run.predictionNote;
+            panel.note =
+                predictionGapMessage(run.predictionGap); // a checkpoint without an LM head; "" for demos
     }
     return panel;
 }

@@ -29,7 +29,7 @@ struct PredictionPanel
     QString note; // shown when there are no groups: why (e.g. "Type [MASK] …"); empty for the demos
 };
 
-// From a finished run: groups for run.predictions, or run.predictionNote turned into advice.
+// From a finished run: groups for run.predictions, or advice for run.predictionGap.
 PredictionPanel buildPredictionPanel(const AttentionRun& run);
 
 // Where the panel paints each piece inside `area`; rows are a fixed height, bars use a fixed 0..1 axis

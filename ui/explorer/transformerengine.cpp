@@ -101,7 +101,7 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
         auto capture = std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
         run.maps = capture->maps;
         run.predictions = std::move(capture->predictions);
-        run.predictionNote = capture->predictionNote;
+        run.predictionGap = capture->predictionGap;
         run.roles.causal = capture->causal;
         if (!capture->queries.empty())
             run.capture = std::move(capture);
