@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Check that models.py computes exactly what transformers computes: load the
-upstream-made fixtures (shared/fixtures/oracle/{bert,llama}_s*: weights saved by
+upstream-made fixtures (tests/data/oracle/{bert,llama}_s*: weights saved by
 transformers and the attentions it returned) and compare attention maps."""
 import json, os, struct, sys
 import numpy as np
@@ -59,4 +59,4 @@ def main(root):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/fixtures/oracle")
+    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../tests/data/oracle"))
