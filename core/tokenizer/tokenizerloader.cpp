@@ -37,14 +37,18 @@ QByteArray readFile(const QString& path)
     return file.readAll();
 }
 
-QJsonDocument readJson(const QString& path)
+QJsonDocument parseJson(const QByteArray& data, const QString& path)
 {
-    const QByteArray data = readFile(path);
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
     if (error.error != QJsonParseError::NoError)
         fail(path, QStringLiteral("invalid JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
     return doc;
+}
+
+QJsonDocument readJson(const QString& path)
+{
+    return parseJson(readFile(path), path);
 }
 
 std::u32string u32(const QString& s)
@@ -530,7 +534,12 @@ std::optional<std::u32string> configToken(const QJsonObject& config, const char*
 
 std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
 {
-    const QJsonDocument doc = readJson(path);
+    return loadTokenizerJsonText(readFile(path), path);
+}
+
+std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json, const QString& path)
+{
+    const QJsonDocument doc = parseJson(json, path);
     JsonReader r(path);
     if (!doc.isObject())
         fail(path, QStringLiteral("expected a JSON object at the top level"));
