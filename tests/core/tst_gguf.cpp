@@ -2,7 +2,7 @@
 // reader on well-formed and damaged files written here; and GGUF files made from the oracle cases (as
 // llama.cpp's converter makes them) giving the oracle's attention.
 
-#include "core/support/ggufwriter.h"
+#include "support/ggufwriter.h"
 #include "core/support/modelfixtures.h"
 #include "model/ggmlquants.h"
 #include "model/gguffile.h"
@@ -10,6 +10,7 @@
 #include "model/modelerror.h"
 #include "model/safetensorsfile.h"
 #include "model/transformermodel.h"
+#include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QJsonArray>
@@ -50,155 +51,6 @@ QJsonObject readJsonObject(const QString& path)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-// llama.cpp's LlamaModel.permute: rows of each head reordered from (i, i + d/2) pairs to (2i, 2i + 1).
-std::vector<float> permuteForLlamaCpp(const std::vector<float>& w, qint64 rows, qint64 cols, int heads)
-{
-    std::vector<float> out(w.size());
-    const qint64 d = rows / heads;
-    for (qint64 r = 0; r < rows; ++r) {
-        const qint64 h = r / d, i = r % d;
-        const qint64 j = i / (d / 2), k = i % (d / 2); // HF row h·d + j·d/2 + k
-        const qint64 to = h * d + 2 * k + j;
-        std::copy_n(w.data() + r * cols, cols, out.data() + to * cols);
-    }
-    return out;
-}
-
-std::vector<float> transposed(const std::vector<float>& w, qint64 rows, qint64 cols)
-{
-    std::vector<float> out(w.size());
-    for (qint64 r = 0; r < rows; ++r)
-        for (qint64 c = 0; c < cols; ++c)
-            out[size_t(c * rows + r)] = w[size_t(r * cols + c)];
-    return out;
-}
-
-// The GGUF name of a Llama / GPT-2 tensor (llama.cpp's tensor_mapping), "" for tensors the converter drops.
-QString ggufName(const QString& hf)
-{
-    static const std::pair<const char*, const char*> kParts[] = {
-        {"input_layernorm.weight", "attn_norm.weight"}, {"post_attention_layernorm.weight", "ffn_norm.weight"},
-        {"self_attn.q_proj.", "attn_q."},               {"self_attn.k_proj.", "attn_k."},
-        {"self_attn.v_proj.", "attn_v."},               {"self_attn.o_proj.", "attn_output."},
-        {"mlp.gate_proj.", "ffn_gate."},                {"mlp.up_proj.", "ffn_up."},
-        {"mlp.down_proj.", "ffn_down."},                {"ln_1.", "attn_norm."},
-        {"ln_2.", "ffn_norm."},                         {"attn.c_attn.", "attn_qkv."},
-        {"attn.c_proj.", "attn_output."},               {"mlp.c_fc.", "ffn_up."},
-        {"mlp.c_proj.", "ffn_down."},
-    };
-    static const std::pair<const char*, const char*> kWhole[] = {
-        {"model.embed_tokens.weight", "token_embd.weight"}, {"model.norm.weight", "output_norm.weight"},
-        {"lm_head.weight", "output.weight"},                {"transformer.wte.weight", "token_embd.weight"},
-        {"transformer.wpe.weight", "position_embd.weight"}, {"transformer.ln_f.weight", "output_norm.weight"},
-        {"transformer.ln_f.bias", "output_norm.bias"},
-    };
-    for (const auto& [from, to] : kWhole)
-        if (hf == QLatin1String(from)) return QLatin1String(to);
-    static const QRegularExpression layer(QStringLiteral("^(?:model\\.layers|transformer\\.h)\\.(\\d+)\\.(.*)$"));
-    const QRegularExpressionMatch m = layer.match(hf);
-    if (!m.hasMatch()) return {};
-    QString rest = m.captured(2);
-    for (const auto& [from, to] : kParts)
-        if (rest.startsWith(QLatin1String(from))) {
-            rest.replace(0, int(std::strlen(from)), QLatin1String(to));
-            return QStringLiteral("blk.%1.").arg(m.captured(1)) + rest;
-        }
-    return {};
-}
-
-// tokenizer.ggml.* from a byte-level BPE tokenizer.json (as llama.cpp's _set_vocab_gpt2 writes them).
-void addGpt2Vocabulary(GgufWriter& w, const QString& tokenizerJson, const QString& pre)
-{
-    const QJsonObject root = readJsonObject(tokenizerJson);
-    const QJsonObject model = root.value(QStringLiteral("model")).toObject();
-    const QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
-    QStringList tokens;
-    for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-        const int id = it.value().toInt();
-        while (tokens.size() <= id)
-            tokens << QStringLiteral("[PAD%1]").arg(tokens.size());
-        tokens[id] = it.key();
-    }
-    std::vector<std::int32_t> types(size_t(tokens.size()), 1);
-    for (const QJsonValue& a : root.value(QStringLiteral("added_tokens")).toArray()) {
-        const QJsonObject t = a.toObject();
-        const int id = t.value(QStringLiteral("id")).toInt();
-        while (tokens.size() <= id) {
-            tokens << QStringLiteral("[PAD%1]").arg(tokens.size());
-            types.push_back(1);
-        }
-        tokens[id] = t.value(QStringLiteral("content")).toString();
-        types[size_t(id)] = t.value(QStringLiteral("special")).toBool() ? 3 : 4;
-    }
-    QStringList merges;
-    for (const QJsonValue& m : model.value(QStringLiteral("merges")).toArray())
-        merges << (m.isString() ? m.toString()
-                                : m.toArray().at(0).toString() + QLatin1Char(' ') + m.toArray().at(1).toString());
-    w.addString(QStringLiteral("tokenizer.ggml.model"), QStringLiteral("gpt2"));
-    w.addString(QStringLiteral("tokenizer.ggml.pre"), pre);
-    w.addStringArray(QStringLiteral("tokenizer.ggml.tokens"), tokens);
-    w.addI32Array(QStringLiteral("tokenizer.ggml.token_type"), types);
-    w.addStringArray(QStringLiteral("tokenizer.ggml.merges"), merges);
-}
-
-// A GGUF file of an oracle case's weights, 2-D tensors stored as `type` (vectors stay F32, as llama.cpp keeps
-// them), with llama.cpp's Q/K permutation (llama) or Conv1D transposition (gpt2).
-void writeOracleGguf(const QString& caseName, const QString& path, GgmlType type)
-{
-    const QString folder = oracleFolder(caseName);
-    const QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
-    const bool gpt2 = config.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt2");
-    GgufWriter w;
-    const QString arch = gpt2 ? QStringLiteral("gpt2") : QStringLiteral("llama");
-    w.addString(QStringLiteral("general.architecture"), arch);
-    w.addString(QStringLiteral("general.name"), caseName);
-    w.addU32(QStringLiteral("general.quantization_version"), 2);
-    auto key = [&](const char* k) { return arch + QLatin1Char('.') + QLatin1String(k); };
-    int heads = 0, kvHeads = 0;
-    if (gpt2) {
-        const int h = config.value(QStringLiteral("n_embd")).toInt();
-        heads = config.value(QStringLiteral("n_head")).toInt();
-        w.addU32(key("block_count"), std::uint32_t(config.value(QStringLiteral("n_layer")).toInt()));
-        w.addU32(key("context_length"), std::uint32_t(config.value(QStringLiteral("n_positions")).toInt()));
-        w.addU32(key("embedding_length"), std::uint32_t(h));
-        w.addU32(key("feed_forward_length"), std::uint32_t(4 * h));
-        w.addU32(key("attention.head_count"), std::uint32_t(heads));
-        w.addF32(key("attention.layer_norm_epsilon"), float(config.value(QStringLiteral("layer_norm_epsilon")).toDouble()));
-        if (QFile::exists(folder + QStringLiteral("/tokenizer.json")))
-            addGpt2Vocabulary(w, folder + QStringLiteral("/tokenizer.json"), QStringLiteral("gpt-2"));
-    } else {
-        const int h = config.value(QStringLiteral("hidden_size")).toInt();
-        heads = config.value(QStringLiteral("num_attention_heads")).toInt();
-        kvHeads = config.value(QStringLiteral("num_key_value_heads")).toInt();
-        w.addU32(key("block_count"), std::uint32_t(config.value(QStringLiteral("num_hidden_layers")).toInt()));
-        w.addU32(key("context_length"), std::uint32_t(config.value(QStringLiteral("max_position_embeddings")).toInt()));
-        w.addU32(key("embedding_length"), std::uint32_t(h));
-        w.addU32(key("feed_forward_length"), std::uint32_t(config.value(QStringLiteral("intermediate_size")).toInt()));
-        w.addU32(key("attention.head_count"), std::uint32_t(heads));
-        w.addU32(key("attention.head_count_kv"), std::uint32_t(kvHeads));
-        w.addU32(key("rope.dimension_count"), std::uint32_t(h / heads));
-        w.addF32(key("rope.freq_base"), float(config.value(QStringLiteral("rope_theta")).toDouble()));
-        w.addF32(key("attention.layer_norm_rms_epsilon"), float(config.value(QStringLiteral("rms_norm_eps")).toDouble()));
-    }
-    for (const TensorToWrite& t : readTensors(folder + QStringLiteral("/model.safetensors"))) {
-        const QString name = ggufName(t.name);
-        if (name.isEmpty()) continue;
-        std::vector<float> values = floatsOf(t);
-        std::vector<qint64> shape = t.shape;
-        if (!gpt2 && (name.contains(QLatin1String("attn_q.")) || name.contains(QLatin1String("attn_k.")))) {
-            const int groups = name.contains(QLatin1String("attn_q.")) ? heads : kvHeads;
-            values = permuteForLlamaCpp(values, shape[0], shape.size() > 1 ? shape[1] : 1, groups);
-        }
-        if (gpt2 && shape.size() == 2 && !name.startsWith(QLatin1String("token_embd")) &&
-            !name.startsWith(QLatin1String("position_embd"))) {
-            values = transposed(values, shape[0], shape[1]);
-            std::swap(shape[0], shape[1]);
-        }
-        w.addFloatTensor(name, shape, values, shape.size() == 2 ? type : GgmlType::F32);
-    }
-    w.write(path);
 }
 
 double meanAbsError(const AttentionMaps& maps, const NpyArray& expected)
@@ -259,6 +111,24 @@ void writeRandomLlamaGguf(const QString& path, GgmlType type)
     w.write(path);
 }
 
+// A test tokenizer's tokenizer.json (tests/data/tokenizers/<set>), with its overlay.json applied.
+QJsonObject testTokenizerJson(const QString& set)
+{
+    const QString folder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/tokenizers/") + set;
+    if (QFile::exists(folder + QStringLiteral("/tokenizer.json"))) return readJsonObject(folder + QStringLiteral("/tokenizer.json"));
+    const QJsonObject overlay = readJsonObject(folder + QStringLiteral("/overlay.json"));
+    QJsonObject base = readJsonObject(QDir(folder).filePath(overlay.value(QStringLiteral("base")).toString()));
+    const QJsonObject replace = overlay.value(QStringLiteral("replace")).toObject();
+    for (auto it = replace.begin(); it != replace.end(); ++it)
+        base.insert(it.key(), it.value());
+    QJsonObject model = base.value(QStringLiteral("model")).toObject();
+    const QJsonObject modelReplace = overlay.value(QStringLiteral("model")).toObject();
+    for (auto it = modelReplace.begin(); it != modelReplace.end(); ++it)
+        model.insert(it.key(), it.value());
+    base.insert(QStringLiteral("model"), model);
+    return base;
+}
+
 QString messageOf(const std::function<void()>& f)
 {
     try {
@@ -290,6 +160,8 @@ private Q_SLOTS:
     void kQuantAttention();
     void tensorsAreNotConvertedUpFront();
     void gpt2TokenizerFromMetadata();
+    void tokenizerFromMetadata_data();
+    void tokenizerFromMetadata();
 };
 
 // Blocks of 32 built byte by byte; each expected value is worked out from the block's fields.
@@ -702,7 +574,7 @@ void TestGguf::unsupportedArchitecture()
     QVERIFY2(message.contains(QStringLiteral("GGUF architecture 'mamba' is not supported (supported: llama, qwen2, gemma, gpt2)")),
              qPrintable(message));
     // A tensor in a type AttnScope does not convert is named when the model is opened.
-    writeOracleGguf(QStringLiteral("llama_s0"), path, GgmlType::F32);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("llama_s0")), path, GgmlType::F32);
     const QByteArray bytes = [&] {
         QFile f(path);
         f.open(QIODevice::ReadOnly);
@@ -756,7 +628,7 @@ void TestGguf::oracleAttention()
     QFETCH(double, bound);
     QTemporaryDir dir;
     const QString path = dir.filePath(caseName + QStringLiteral(".gguf"));
-    writeOracleGguf(caseName, path, GgmlType(type));
+    writeGgufFromFolder(oracleFolder(caseName), path, GgmlType(type));
     const auto model = TransformerModel::open(path);
     const ModelConfig reference = ModelConfig::fromFile(oracleFolder(caseName) + QStringLiteral("/config.json"));
     QCOMPARE(model->config().modelType, reference.modelType);
@@ -828,7 +700,7 @@ void TestGguf::tensorsAreNotConvertedUpFront()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("m.gguf"));
-    writeOracleGguf(QStringLiteral("llama_s0"), path, GgmlType::Q8_0);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("llama_s0")), path, GgmlType::Q8_0);
     const auto file = std::make_shared<const GgufFile>(path);
     const GgufModelDescription d = describeGgufModel(*file);
     const WeightStore store = WeightStore::openGguf(file, d);
@@ -857,12 +729,95 @@ void TestGguf::gpt2TokenizerFromMetadata()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("gpt2.gguf"));
-    writeOracleGguf(QStringLiteral("gpt2_s0"), path, GgmlType::F32);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")), path, GgmlType::F32);
     const auto model = TransformerModel::open(path);
     QVERIFY2(model->tokenizer(), qPrintable(model->tokenizerError()));
     const QJsonObject c = readJsonObject(oracleFolder(QStringLiteral("gpt2_s0")) + QStringLiteral("/case.json"));
     const Encoding e = model->tokenizer()->encode(c.value(QStringLiteral("text")).toString());
     QCOMPARE(e.ids, oracleInputIds(QStringLiteral("gpt2_s0")));
+}
+
+void TestGguf::tokenizerFromMetadata_data()
+{
+    QTest::addColumn<QString>("set");
+    QTest::addColumn<QString>("pre"); // tokenizer.ggml.pre; "" for a SentencePiece (llama) vocabulary
+    QTest::newRow("gpt2") << QStringLiteral("gpt2") << QStringLiteral("gpt-2");
+    QTest::newRow("llama3-style") << QStringLiteral("llama3-style") << QStringLiteral("llama-bpe");
+    QTest::newRow("qwen2-style") << QStringLiteral("qwen2-style") << QStringLiteral("qwen2");
+    QTest::newRow("llama-spm") << QStringLiteral("llama-spm") << QString();
+}
+
+// The tokenizer stored as tokenizer.ggml.* (as llama.cpp's converter stores it) gives the same ids, tokens and
+// offsets as the tokenizer.json it stands for, on the reference vectors of that tokenizer.json (computed by
+// the Rust tokenizers).
+void TestGguf::tokenizerFromMetadata()
+{
+    QFETCH(QString, set);
+    QFETCH(QString, pre);
+    const QString folder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/tokenizers/") + set;
+    GgufWriter w;
+    w.addString(QStringLiteral("general.architecture"), QStringLiteral("llama"));
+    if (pre.isEmpty()) {
+        // SentencePiece: the pieces, scores and types llama.cpp reads from tokenizer.model.
+        const QJsonObject v = readJsonObject(folder + QStringLiteral("/gguf-vocab.json"));
+        QStringList tokens;
+        for (const QJsonValue& t : v.value(QStringLiteral("tokens")).toArray())
+            tokens << t.toString();
+        std::vector<float> scores;
+        for (const QJsonValue& x : v.value(QStringLiteral("scores")).toArray())
+            scores.push_back(float(x.toDouble()));
+        std::vector<std::int32_t> types;
+        for (const QJsonValue& x : v.value(QStringLiteral("token_type")).toArray())
+            types.push_back(x.toInt());
+        w.addString(QStringLiteral("tokenizer.ggml.model"), QStringLiteral("llama"));
+        w.addStringArray(QStringLiteral("tokenizer.ggml.tokens"), tokens);
+        w.addF32Array(QStringLiteral("tokenizer.ggml.scores"), scores);
+        w.addI32Array(QStringLiteral("tokenizer.ggml.token_type"), types);
+        w.addU32(QStringLiteral("tokenizer.ggml.bos_token_id"), std::uint32_t(v.value(QStringLiteral("bos_token_id")).toInt()));
+        w.addU32(QStringLiteral("tokenizer.ggml.eos_token_id"), std::uint32_t(v.value(QStringLiteral("eos_token_id")).toInt()));
+        w.addU32(QStringLiteral("tokenizer.ggml.unknown_token_id"),
+                 std::uint32_t(v.value(QStringLiteral("unknown_token_id")).toInt()));
+        w.addBool(QStringLiteral("tokenizer.ggml.add_bos_token"), v.value(QStringLiteral("add_bos_token")).toBool());
+        w.addBool(QStringLiteral("tokenizer.ggml.add_eos_token"), v.value(QStringLiteral("add_eos_token")).toBool());
+    } else {
+        const QJsonObject json = testTokenizerJson(set);
+        addGpt2Vocabulary(w, json, pre);
+        if (set == QLatin1String("llama3-style")) {
+            w.addU32(QStringLiteral("tokenizer.ggml.bos_token_id"), 50257);
+            w.addBool(QStringLiteral("tokenizer.ggml.add_bos_token"), true);
+        }
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("vocab.gguf"));
+    w.write(path);
+    const GgufFile file(path);
+    const std::unique_ptr<Tokenizer> tokenizer = Tokenizer::fromGgufVocabulary(readGgufVocabulary(file), path);
+
+    const QJsonArray cases = readJsonObject(folder + QStringLiteral("/vectors.json")).value(QStringLiteral("cases")).toArray();
+    QVERIFY(cases.size() >= 30);
+    int checked = 0;
+    for (const QJsonValue& item : cases) {
+        const QJsonObject c = item.toObject();
+        std::optional<QString> textB;
+        if (c.value(QStringLiteral("text_b")).isString()) textB = c.value(QStringLiteral("text_b")).toString();
+        const Encoding e = tokenizer->encode(c.value(QStringLiteral("text")).toString(), textB,
+                                             c.value(QStringLiteral("add_special_tokens")).toBool());
+        std::vector<int> ids;
+        for (const QJsonValue& x : c.value(QStringLiteral("ids")).toArray())
+            ids.push_back(x.toInt());
+        QStringList tokens;
+        for (const QJsonValue& x : c.value(QStringLiteral("tokens")).toArray())
+            tokens << x.toString();
+        std::vector<std::pair<int, int>> offsets;
+        for (const QJsonValue& o : c.value(QStringLiteral("offsets")).toArray())
+            offsets.emplace_back(o.toArray().at(0).toInt(), o.toArray().at(1).toInt());
+        const QByteArray label = c.value(QStringLiteral("text")).toString().left(40).toUtf8();
+        QVERIFY2(e.ids == ids, label.constData());
+        QCOMPARE(e.tokens, tokens);
+        QVERIFY2(e.offsets == offsets, label.constData());
+        ++checked;
+    }
+    QCOMPARE(checked, int(cases.size()));
 }
 
 QTEST_GUILESS_MAIN(TestGguf)

@@ -7,6 +7,7 @@
 #include "model/safetensorswriter.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -59,7 +60,16 @@ private:
 // `count` floats (a multiple of the type's block) in ggml's layout for `type`.
 QByteArray quantize(GgmlType type, const float* values, std::int64_t count);
 
-// fp32 tensors of a safetensors file (F32/F16/BF16), by name.
+// fp32 values of a safetensors tensor (F32/F16/BF16).
 std::vector<float> floatsOf(const TensorToWrite& tensor);
+
+// tokenizer.ggml.* from a byte-level BPE tokenizer.json, as llama.cpp's _set_vocab_gpt2 writes them: tokens,
+// token types (3 for special added tokens, 4 for the other added ones), merges, and `pre`.
+void addGpt2Vocabulary(GgufWriter& w, const QJsonObject& tokenizerJson, const QString& pre);
+
+// A GGUF file of a Hugging Face Llama or GPT-2 folder (config.json, model.safetensors, tokenizer.json), as
+// llama.cpp's convert_hf_to_gguf.py makes it: llama's q_proj/k_proj rows permuted for its RoPE, GPT-2's
+// Conv1D weights transposed; 2-D tensors stored as `type`, vectors as F32.
+void writeGgufFromFolder(const QString& folder, const QString& path, GgmlType type);
 
 } // namespace attnscope::testing

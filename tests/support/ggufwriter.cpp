@@ -1,12 +1,18 @@
-#include "ggufwriter.h"
+#include "support/ggufwriter.h"
 
 #include "model/safetensorsfile.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QtEndian>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace attnscope::testing {
 
@@ -285,7 +291,105 @@ void blockK(GgmlType type, const float* x, QByteArray& out)
     }
 }
 
+QJsonObject readJsonObject(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// llama.cpp's LlamaModel.permute: rows of each head reordered from (i, i + d/2) pairs to (2i, 2i + 1).
+std::vector<float> permuteForLlamaCpp(const std::vector<float>& w, qint64 rows, qint64 cols, int heads)
+{
+    std::vector<float> out(w.size());
+    const qint64 d = rows / heads;
+    for (qint64 r = 0; r < rows; ++r) {
+        const qint64 h = r / d, i = r % d;
+        const qint64 j = i / (d / 2), k = i % (d / 2); // HF row h·d + j·d/2 + k
+        const qint64 to = h * d + 2 * k + j;
+        std::copy_n(w.data() + r * cols, cols, out.data() + to * cols);
+    }
+    return out;
+}
+
+std::vector<float> transposed(const std::vector<float>& w, qint64 rows, qint64 cols)
+{
+    std::vector<float> out(w.size());
+    for (qint64 r = 0; r < rows; ++r)
+        for (qint64 c = 0; c < cols; ++c)
+            out[size_t(c * rows + r)] = w[size_t(r * cols + c)];
+    return out;
+}
+
+// The GGUF name of a Llama / GPT-2 tensor (llama.cpp's tensor_mapping), "" for tensors the converter drops.
+QString ggufName(const QString& hf)
+{
+    static const std::pair<const char*, const char*> kParts[] = {
+        {"input_layernorm.weight", "attn_norm.weight"}, {"post_attention_layernorm.weight", "ffn_norm.weight"},
+        {"self_attn.q_proj.", "attn_q."},               {"self_attn.k_proj.", "attn_k."},
+        {"self_attn.v_proj.", "attn_v."},               {"self_attn.o_proj.", "attn_output."},
+        {"mlp.gate_proj.", "ffn_gate."},                {"mlp.up_proj.", "ffn_up."},
+        {"mlp.down_proj.", "ffn_down."},                {"ln_1.", "attn_norm."},
+        {"ln_2.", "ffn_norm."},                         {"attn.c_attn.", "attn_qkv."},
+        {"attn.c_proj.", "attn_output."},               {"mlp.c_fc.", "ffn_up."},
+        {"mlp.c_proj.", "ffn_down."},
+    };
+    static const std::pair<const char*, const char*> kWhole[] = {
+        {"model.embed_tokens.weight", "token_embd.weight"}, {"model.norm.weight", "output_norm.weight"},
+        {"lm_head.weight", "output.weight"},                {"transformer.wte.weight", "token_embd.weight"},
+        {"transformer.wpe.weight", "position_embd.weight"}, {"transformer.ln_f.weight", "output_norm.weight"},
+        {"transformer.ln_f.bias", "output_norm.bias"},
+    };
+    for (const auto& [from, to] : kWhole)
+        if (hf == QLatin1String(from)) return QLatin1String(to);
+    static const QRegularExpression layer(QStringLiteral("^(?:model\\.layers|transformer\\.h)\\.(\\d+)\\.(.*)$"));
+    const QRegularExpressionMatch m = layer.match(hf);
+    if (!m.hasMatch()) return {};
+    QString rest = m.captured(2);
+    for (const auto& [from, to] : kParts)
+        if (rest.startsWith(QLatin1String(from))) {
+            rest.replace(0, int(std::strlen(from)), QLatin1String(to));
+            return QStringLiteral("blk.%1.").arg(m.captured(1)) + rest;
+        }
+    return {};
+}
+
 } // namespace
+
+// tokenizer.ggml.* from a byte-level BPE tokenizer.json (as llama.cpp's _set_vocab_gpt2 writes them).
+void addGpt2Vocabulary(GgufWriter& w, const QJsonObject& root, const QString& pre)
+{
+    const QJsonObject model = root.value(QStringLiteral("model")).toObject();
+    const QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
+    QStringList tokens;
+    for (auto it = vocab.begin(); it != vocab.end(); ++it) {
+        const int id = it.value().toInt();
+        while (tokens.size() <= id)
+            tokens << QStringLiteral("[PAD%1]").arg(tokens.size());
+        tokens[id] = it.key();
+    }
+    std::vector<std::int32_t> types(size_t(tokens.size()), 1);
+    for (const QJsonValue& a : root.value(QStringLiteral("added_tokens")).toArray()) {
+        const QJsonObject t = a.toObject();
+        const int id = t.value(QStringLiteral("id")).toInt();
+        while (tokens.size() <= id) {
+            tokens << QStringLiteral("[PAD%1]").arg(tokens.size());
+            types.push_back(1);
+        }
+        tokens[id] = t.value(QStringLiteral("content")).toString();
+        types[size_t(id)] = t.value(QStringLiteral("special")).toBool() ? 3 : 4;
+    }
+    QStringList merges;
+    for (const QJsonValue& m : model.value(QStringLiteral("merges")).toArray())
+        merges << (m.isString() ? m.toString()
+                                : m.toArray().at(0).toString() + QLatin1Char(' ') + m.toArray().at(1).toString());
+    w.addString(QStringLiteral("tokenizer.ggml.model"), QStringLiteral("gpt2"));
+    w.addString(QStringLiteral("tokenizer.ggml.pre"), pre);
+    w.addStringArray(QStringLiteral("tokenizer.ggml.tokens"), tokens);
+    w.addI32Array(QStringLiteral("tokenizer.ggml.token_type"), types);
+    w.addStringArray(QStringLiteral("tokenizer.ggml.merges"), merges);
+}
+
 
 QByteArray GgufWriter::encodeString(const QString& s)
 {
@@ -464,5 +568,67 @@ std::vector<float> floatsOf(const TensorToWrite& tensor)
     }
     return out;
 }
+
+// A GGUF file of an oracle case's weights, 2-D tensors stored as `type` (vectors stay F32, as llama.cpp keeps
+// them), with llama.cpp's Q/K permutation (llama) or Conv1D transposition (gpt2).
+void writeGgufFromFolder(const QString& folder, const QString& path, GgmlType type)
+{
+    const QString caseName = QFileInfo(folder).fileName();
+    const QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
+    const bool gpt2 = config.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt2");
+    GgufWriter w;
+    const QString arch = gpt2 ? QStringLiteral("gpt2") : QStringLiteral("llama");
+    w.addString(QStringLiteral("general.architecture"), arch);
+    w.addString(QStringLiteral("general.name"), caseName);
+    w.addU32(QStringLiteral("general.quantization_version"), 2);
+    auto key = [&](const char* k) { return arch + QLatin1Char('.') + QLatin1String(k); };
+    int heads = 0, kvHeads = 0;
+    if (gpt2) {
+        const int h = config.value(QStringLiteral("n_embd")).toInt();
+        heads = config.value(QStringLiteral("n_head")).toInt();
+        w.addU32(key("block_count"), std::uint32_t(config.value(QStringLiteral("n_layer")).toInt()));
+        w.addU32(key("context_length"), std::uint32_t(config.value(QStringLiteral("n_positions")).toInt()));
+        w.addU32(key("embedding_length"), std::uint32_t(h));
+        w.addU32(key("feed_forward_length"), std::uint32_t(4 * h));
+        w.addU32(key("attention.head_count"), std::uint32_t(heads));
+        w.addF32(key("attention.layer_norm_epsilon"), float(config.value(QStringLiteral("layer_norm_epsilon")).toDouble()));
+        if (QFile::exists(folder + QStringLiteral("/tokenizer.json")))
+            addGpt2Vocabulary(w, readJsonObject(folder + QStringLiteral("/tokenizer.json")), QStringLiteral("gpt-2"));
+    } else {
+        const int h = config.value(QStringLiteral("hidden_size")).toInt();
+        heads = config.value(QStringLiteral("num_attention_heads")).toInt();
+        kvHeads = config.value(QStringLiteral("num_key_value_heads")).toInt();
+        w.addU32(key("block_count"), std::uint32_t(config.value(QStringLiteral("num_hidden_layers")).toInt()));
+        w.addU32(key("context_length"), std::uint32_t(config.value(QStringLiteral("max_position_embeddings")).toInt()));
+        w.addU32(key("embedding_length"), std::uint32_t(h));
+        w.addU32(key("feed_forward_length"), std::uint32_t(config.value(QStringLiteral("intermediate_size")).toInt()));
+        w.addU32(key("attention.head_count"), std::uint32_t(heads));
+        w.addU32(key("attention.head_count_kv"), std::uint32_t(kvHeads));
+        w.addU32(key("rope.dimension_count"), std::uint32_t(h / heads));
+        w.addF32(key("rope.freq_base"), float(config.value(QStringLiteral("rope_theta")).toDouble()));
+        w.addF32(key("attention.layer_norm_rms_epsilon"), float(config.value(QStringLiteral("rms_norm_eps")).toDouble()));
+    }
+    const SafetensorsFile weights(folder + QStringLiteral("/model.safetensors"));
+    for (const QString& hfName : weights.names()) {
+        const TensorInfo& t = *weights.find(hfName);
+        const QString name = ggufName(hfName);
+        if (name.isEmpty()) continue;
+        std::vector<float> values(static_cast<size_t>(t.elementCount()));
+        weights.convertToFloat(t, values.data());
+        std::vector<qint64> shape = t.shape;
+        if (!gpt2 && (name.contains(QLatin1String("attn_q.")) || name.contains(QLatin1String("attn_k.")))) {
+            const int groups = name.contains(QLatin1String("attn_q.")) ? heads : kvHeads;
+            values = permuteForLlamaCpp(values, shape[0], shape.size() > 1 ? shape[1] : 1, groups);
+        }
+        if (gpt2 && shape.size() == 2 && !name.startsWith(QLatin1String("token_embd")) &&
+            !name.startsWith(QLatin1String("position_embd"))) {
+            values = transposed(values, shape[0], shape[1]);
+            std::swap(shape[0], shape[1]);
+        }
+        w.addFloatTensor(name, shape, values, shape.size() == 2 ? type : GgmlType::F32);
+    }
+    w.write(path);
+}
+
 
 } // namespace attnscope::testing
