@@ -4,6 +4,7 @@
 #include "model/modelerror.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QtEndian>
 #include <cstring>
 #include <functional>
@@ -161,6 +162,12 @@ bool GgufFile::hasMagic(const QString& path)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return false;
     return f.read(4) == QByteArrayLiteral("GGUF");
+}
+
+bool GgufFile::isGgufPath(const QString& path)
+{
+    if (!QFileInfo(path).isFile()) return false;
+    return path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) || hasMagic(path);
 }
 
 GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)

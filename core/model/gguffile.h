@@ -79,6 +79,8 @@ public:
 
     // True when the file starts with the GGUF magic (reads 4 bytes; false when unreadable).
     static bool hasMagic(const QString& path);
+    // A file named *.gguf, or any file starting with the magic.
+    static bool isGgufPath(const QString& path);
 
     const QString& path() const { return m_path; }
     QString displayPath() const; // native separators, for messages

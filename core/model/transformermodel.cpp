@@ -154,7 +154,7 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
 
 bool TransformerModel::isGgufPath(const QString& path)
 {
-    return path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) || GgufFile::hasMagic(path);
+    return GgufFile::isGgufPath(path);
 }
 
 std::unique_ptr<TransformerModel> TransformerModel::openGguf(const QString& path)

@@ -62,7 +62,8 @@ public:
 
     const ModelInfo& info() const { return m_info; }
     const ModelConfig& config() const { return m_config; }
-    const QString& folder() const { return m_folder; }
+    const QString& folder() const { return m_folder; } // the folder, or the .gguf file
+    bool isGguf() const { return m_weights && m_weights->ggufFile(); }
     // nullptr when the folder has no tokenizer (then callers give ids); tokenizerError() says why.
     const Tokenizer* tokenizer() const;
     // "<file>: <problem>" when the folder's tokenizer files could not be read, or "<folder>: no tokenizer
