@@ -5,19 +5,19 @@
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
+#include "explorer/explorerbackend.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
-#include "explorer/explorerbackend.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
-#include "mainwindowfeatures.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
+#include "mainwindowfeatures.h"
 #include "model/attentioncapture.h"
 #include "model/modelcatalog.h"
 #include "model/transformermodel.h"
@@ -26,9 +26,6 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QPointer>
-
-#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -47,6 +44,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -56,6 +54,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace attnscope {
 
@@ -150,7 +149,8 @@ void MainWindow::populateModels()
             continue;
         const auto info = ModelCatalog::describe(folder);
         addModelFolder(folder, QFileInfo(folder).isFile() ? QFileInfo(folder).fileName()
-                                                           : info ? info->name : QDir(folder).dirName());
+                               : info                     ? info->name
+                                                          : QDir(folder).dirName());
         seen << QDir(folder).canonicalPath();
     }
     for (const ModelInfo& info : ModelCatalog::cachedModels())
@@ -498,8 +498,7 @@ void MainWindow::openGgufFile()
 {
     const QString file = QFileDialog::getOpenFileName(this, tr("Open GGUF file"), QString(),
                                                       tr("llama.cpp GGUF files (*.gguf);;All files (*)"));
-    if (!file.isEmpty())
-        openModelFolder(file);
+    if (!file.isEmpty()) openModelFolder(file);
 }
 
 int MainWindow::findModel(const QString& name) const
@@ -572,13 +571,15 @@ void MainWindow::openModelFolder(const QString& path)
         }
     const auto info = ModelCatalog::describe(path);
     if (!info) {
-        showFailure(QFileInfo(path).isFile()
-                        ? tr("%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
-                              .arg(QDir::toNativeSeparators(path))
-                        : tr("%1: not a model folder (no readable config.json)").arg(QDir::toNativeSeparators(path)));
+        showFailure(
+            QFileInfo(path).isFile()
+                ? tr("%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
+                      .arg(QDir::toNativeSeparators(path))
+                : tr("%1: not a model folder (no readable config.json)").arg(QDir::toNativeSeparators(path)));
         return;
     }
-    const int index = addModelFolder(path, QFileInfo(path).isFile() ? QFileInfo(path).fileName() : info->name);
+    const int index =
+        addModelFolder(path, QFileInfo(path).isFile() ? QFileInfo(path).fileName() : info->name);
     if (selectEngine(index)) {
         ModelCatalog::addRecent(path);
     } else {

@@ -13,12 +13,18 @@ namespace {
 constexpr int kSuperBlock = 256; // QK_K
 
 const GgmlTypeTraits kSupported[] = {
-    {GgmlType::F32, "F32", 1, 4},         {GgmlType::F16, "F16", 1, 2},
-    {GgmlType::BF16, "BF16", 1, 2},       {GgmlType::Q8_0, "Q8_0", 32, 34},
-    {GgmlType::Q4_0, "Q4_0", 32, 18},     {GgmlType::Q4_1, "Q4_1", 32, 20},
-    {GgmlType::Q5_0, "Q5_0", 32, 22},     {GgmlType::Q5_1, "Q5_1", 32, 24},
-    {GgmlType::Q2_K, "Q2_K", kSuperBlock, 84},  {GgmlType::Q3_K, "Q3_K", kSuperBlock, 110},
-    {GgmlType::Q4_K, "Q4_K", kSuperBlock, 144}, {GgmlType::Q5_K, "Q5_K", kSuperBlock, 176},
+    {GgmlType::F32, "F32", 1, 4},
+    {GgmlType::F16, "F16", 1, 2},
+    {GgmlType::BF16, "BF16", 1, 2},
+    {GgmlType::Q8_0, "Q8_0", 32, 34},
+    {GgmlType::Q4_0, "Q4_0", 32, 18},
+    {GgmlType::Q4_1, "Q4_1", 32, 20},
+    {GgmlType::Q5_0, "Q5_0", 32, 22},
+    {GgmlType::Q5_1, "Q5_1", 32, 24},
+    {GgmlType::Q2_K, "Q2_K", kSuperBlock, 84},
+    {GgmlType::Q3_K, "Q3_K", kSuperBlock, 110},
+    {GgmlType::Q4_K, "Q4_K", kSuperBlock, 144},
+    {GgmlType::Q5_K, "Q5_K", kSuperBlock, 176},
     {GgmlType::Q6_K, "Q6_K", kSuperBlock, 210},
 };
 
@@ -26,26 +32,46 @@ const GgmlTypeTraits kSupported[] = {
 const char* otherTypeName(std::uint32_t type)
 {
     switch (type) {
-    case 9: return "Q8_1";
-    case 15: return "Q8_K";
-    case 16: return "IQ2_XXS";
-    case 17: return "IQ2_XS";
-    case 18: return "IQ3_XXS";
-    case 19: return "IQ1_S";
-    case 20: return "IQ4_NL";
-    case 21: return "IQ3_S";
-    case 22: return "IQ2_S";
-    case 23: return "IQ4_XS";
-    case 24: return "I8";
-    case 25: return "I16";
-    case 26: return "I32";
-    case 27: return "I64";
-    case 28: return "F64";
-    case 29: return "IQ1_M";
-    case 34: return "TQ1_0";
-    case 35: return "TQ2_0";
-    case 39: return "MXFP4";
-    default: return nullptr;
+    case 9:
+        return "Q8_1";
+    case 15:
+        return "Q8_K";
+    case 16:
+        return "IQ2_XXS";
+    case 17:
+        return "IQ2_XS";
+    case 18:
+        return "IQ3_XXS";
+    case 19:
+        return "IQ1_S";
+    case 20:
+        return "IQ4_NL";
+    case 21:
+        return "IQ3_S";
+    case 22:
+        return "IQ2_S";
+    case 23:
+        return "IQ4_XS";
+    case 24:
+        return "I8";
+    case 25:
+        return "I16";
+    case 26:
+        return "I32";
+    case 27:
+        return "I64";
+    case 28:
+        return "F64";
+    case 29:
+        return "IQ1_M";
+    case 34:
+        return "TQ1_0";
+    case 35:
+        return "TQ2_0";
+    case 39:
+        return "MXFP4";
+    default:
+        return nullptr;
     }
 }
 
@@ -262,17 +288,38 @@ void dequantizeRow(GgmlType type, const unsigned char* in, float* out, std::int6
         const unsigned char* b = in + i * traits->blockBytes;
         float* y = out + i * traits->blockElements;
         switch (type) {
-        case GgmlType::Q8_0: q8_0(b, y); break;
-        case GgmlType::Q4_0: q4(b, y, false); break;
-        case GgmlType::Q4_1: q4(b, y, true); break;
-        case GgmlType::Q5_0: q5(b, y, false); break;
-        case GgmlType::Q5_1: q5(b, y, true); break;
-        case GgmlType::Q2_K: q2_K(b, y); break;
-        case GgmlType::Q3_K: q3_K(b, y); break;
-        case GgmlType::Q4_K: q45_K(b, y, false); break;
-        case GgmlType::Q5_K: q45_K(b, y, true); break;
-        case GgmlType::Q6_K: q6_K(b, y); break;
-        default: return;
+        case GgmlType::Q8_0:
+            q8_0(b, y);
+            break;
+        case GgmlType::Q4_0:
+            q4(b, y, false);
+            break;
+        case GgmlType::Q4_1:
+            q4(b, y, true);
+            break;
+        case GgmlType::Q5_0:
+            q5(b, y, false);
+            break;
+        case GgmlType::Q5_1:
+            q5(b, y, true);
+            break;
+        case GgmlType::Q2_K:
+            q2_K(b, y);
+            break;
+        case GgmlType::Q3_K:
+            q3_K(b, y);
+            break;
+        case GgmlType::Q4_K:
+            q45_K(b, y, false);
+            break;
+        case GgmlType::Q5_K:
+            q45_K(b, y, true);
+            break;
+        case GgmlType::Q6_K:
+            q6_K(b, y);
+            break;
+        default:
+            return;
         }
     }
 }

@@ -14,26 +14,39 @@ namespace attnscope {
 
 namespace {
 
-constexpr std::int64_t kMaxDims = 4;            // GGML_MAX_DIMS
+constexpr std::int64_t kMaxDims = 4;              // GGML_MAX_DIMS
 constexpr std::int64_t kMaxTensorNameBytes = 256; // ggml allows 63; a little slack, still bounded
 constexpr std::int64_t kMaxKeyBytes = 65535;      // the spec's limit on metadata keys
 
 QString typeName(GgufValueType type)
 {
     switch (type) {
-    case GgufValueType::U8: return QStringLiteral("uint8");
-    case GgufValueType::I8: return QStringLiteral("int8");
-    case GgufValueType::U16: return QStringLiteral("uint16");
-    case GgufValueType::I16: return QStringLiteral("int16");
-    case GgufValueType::U32: return QStringLiteral("uint32");
-    case GgufValueType::I32: return QStringLiteral("int32");
-    case GgufValueType::F32: return QStringLiteral("float32");
-    case GgufValueType::Bool: return QStringLiteral("bool");
-    case GgufValueType::String: return QStringLiteral("string");
-    case GgufValueType::Array: return QStringLiteral("array");
-    case GgufValueType::U64: return QStringLiteral("uint64");
-    case GgufValueType::I64: return QStringLiteral("int64");
-    case GgufValueType::F64: return QStringLiteral("float64");
+    case GgufValueType::U8:
+        return QStringLiteral("uint8");
+    case GgufValueType::I8:
+        return QStringLiteral("int8");
+    case GgufValueType::U16:
+        return QStringLiteral("uint16");
+    case GgufValueType::I16:
+        return QStringLiteral("int16");
+    case GgufValueType::U32:
+        return QStringLiteral("uint32");
+    case GgufValueType::I32:
+        return QStringLiteral("int32");
+    case GgufValueType::F32:
+        return QStringLiteral("float32");
+    case GgufValueType::Bool:
+        return QStringLiteral("bool");
+    case GgufValueType::String:
+        return QStringLiteral("string");
+    case GgufValueType::Array:
+        return QStringLiteral("array");
+    case GgufValueType::U64:
+        return QStringLiteral("uint64");
+    case GgufValueType::I64:
+        return QStringLiteral("int64");
+    case GgufValueType::F64:
+        return QStringLiteral("float64");
     }
     return QStringLiteral("?");
 }
@@ -44,17 +57,22 @@ int scalarBytes(GgufValueType type)
     switch (type) {
     case GgufValueType::U8:
     case GgufValueType::I8:
-    case GgufValueType::Bool: return 1;
+    case GgufValueType::Bool:
+        return 1;
     case GgufValueType::U16:
-    case GgufValueType::I16: return 2;
+    case GgufValueType::I16:
+        return 2;
     case GgufValueType::U32:
     case GgufValueType::I32:
-    case GgufValueType::F32: return 4;
+    case GgufValueType::F32:
+        return 4;
     case GgufValueType::U64:
     case GgufValueType::I64:
-    case GgufValueType::F64: return 8;
+    case GgufValueType::F64:
+        return 8;
     case GgufValueType::String:
-    case GgufValueType::Array: return 0;
+    case GgufValueType::Array:
+        return 0;
     }
     return 0;
 }
@@ -70,8 +88,7 @@ class Reader
 public:
     Reader(const unsigned char* data, std::int64_t size, std::function<void(const QString&)> fail)
         : m_data(data), m_size(size), m_fail(std::move(fail))
-    {
-    }
+    {}
 
     std::int64_t position() const { return m_pos; }
     std::int64_t remaining() const { return m_size - m_pos; }
@@ -85,8 +102,7 @@ public:
                        .arg(m_pos)
                        .arg(m_size));
     }
-    template <typename T>
-    T read(const QString& what)
+    template <typename T> T read(const QString& what)
     {
         need(std::int64_t(sizeof(T)), what);
         const T value = qFromLittleEndian<T>(m_data + m_pos);
@@ -136,8 +152,10 @@ bool GgufValue::isInteger() const
     case GgufValueType::U32:
     case GgufValueType::I32:
     case GgufValueType::U64:
-    case GgufValueType::I64: return true;
-    default: return false;
+    case GgufValueType::I64:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -184,7 +202,8 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
     r.seek(4);
     m_version = r.read<std::uint32_t>(QStringLiteral("version"));
     if ((m_version & 0xFFFFu) == 0 && m_version != 0)
-        fail(QStringLiteral("version %1 looks byte-swapped: big-endian GGUF files are not supported").arg(m_version));
+        fail(QStringLiteral("version %1 looks byte-swapped: big-endian GGUF files are not supported")
+                 .arg(m_version));
     if (m_version == 1) fail(QStringLiteral("GGUF v1 is not supported (only v2 and v3): convert it again"));
     if (m_version != 2 && m_version != 3)
         fail(QStringLiteral("GGUF version %1 is not supported (only v2 and v3)").arg(m_version));
@@ -193,56 +212,89 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
     // Smallest possible entries: a key-value is a key length (8), one key byte and a type (4) and a 1-byte
     // value; a tensor entry is a name length (8), n_dims (4), a type (4) and an offset (8).
     if (kvCount > r.remaining() / 14)
-        fail(QStringLiteral("%1 metadata entries cannot fit in the file's %2 bytes").arg(kvCount).arg(m_fileBytes));
+        fail(QStringLiteral("%1 metadata entries cannot fit in the file's %2 bytes")
+                 .arg(kvCount)
+                 .arg(m_fileBytes));
     if (tensorCount > r.remaining() / 24)
-        fail(QStringLiteral("%1 tensors cannot fit in the file's %2 bytes").arg(tensorCount).arg(m_fileBytes));
+        fail(
+            QStringLiteral("%1 tensors cannot fit in the file's %2 bytes").arg(tensorCount).arg(m_fileBytes));
 
     m_values.reserve(qsizetype(kvCount));
     for (std::int64_t i = 0; i < kvCount; ++i) {
         const QString key = r.string(QStringLiteral("metadata key %1").arg(i), kMaxKeyBytes);
         if (m_values.contains(key)) fail(QStringLiteral("metadata key '%1' appears twice").arg(key));
         const std::uint32_t rawType = r.read<std::uint32_t>(QStringLiteral("type of '%1'").arg(key));
-        if (!knownType(rawType)) fail(QStringLiteral("metadata '%1' has unknown value type %2").arg(key).arg(rawType));
+        if (!knownType(rawType))
+            fail(QStringLiteral("metadata '%1' has unknown value type %2").arg(key).arg(rawType));
         GgufValue v;
         v.type = GgufValueType(rawType);
         const QString what = QStringLiteral("value of '%1'").arg(key);
         auto readScalar = [&](GgufValueType type) {
             switch (type) {
-            case GgufValueType::U8: v.integer = r.read<std::uint8_t>(what); break;
-            case GgufValueType::I8: v.integer = r.read<std::int8_t>(what); break;
-            case GgufValueType::U16: v.integer = r.read<std::uint16_t>(what); break;
-            case GgufValueType::I16: v.integer = r.read<std::int16_t>(what); break;
-            case GgufValueType::U32: v.integer = r.read<std::uint32_t>(what); break;
-            case GgufValueType::I32: v.integer = r.read<std::int32_t>(what); break;
-            case GgufValueType::I64: v.integer = r.read<std::int64_t>(what); break;
-            case GgufValueType::U64: v.integer = r.count(what); break;
-            case GgufValueType::F32: v.number = double(r.read<float>(what)); break;
-            case GgufValueType::F64: v.number = r.read<double>(what); break;
+            case GgufValueType::U8:
+                v.integer = r.read<std::uint8_t>(what);
+                break;
+            case GgufValueType::I8:
+                v.integer = r.read<std::int8_t>(what);
+                break;
+            case GgufValueType::U16:
+                v.integer = r.read<std::uint16_t>(what);
+                break;
+            case GgufValueType::I16:
+                v.integer = r.read<std::int16_t>(what);
+                break;
+            case GgufValueType::U32:
+                v.integer = r.read<std::uint32_t>(what);
+                break;
+            case GgufValueType::I32:
+                v.integer = r.read<std::int32_t>(what);
+                break;
+            case GgufValueType::I64:
+                v.integer = r.read<std::int64_t>(what);
+                break;
+            case GgufValueType::U64:
+                v.integer = r.count(what);
+                break;
+            case GgufValueType::F32:
+                v.number = double(r.read<float>(what));
+                break;
+            case GgufValueType::F64:
+                v.number = r.read<double>(what);
+                break;
             case GgufValueType::Bool: {
                 const std::uint8_t b = r.read<std::uint8_t>(what);
-                if (b > 1) fail(QStringLiteral("metadata '%1' is a bool with value %2 (not 0 or 1)").arg(key).arg(b));
+                if (b > 1)
+                    fail(
+                        QStringLiteral("metadata '%1' is a bool with value %2 (not 0 or 1)").arg(key).arg(b));
                 v.integer = b;
                 break;
             }
-            case GgufValueType::String: v.string = r.string(what, r.remaining()); break;
-            case GgufValueType::Array: break;
+            case GgufValueType::String:
+                v.string = r.string(what, r.remaining());
+                break;
+            case GgufValueType::Array:
+                break;
             }
             if (v.isInteger() || type == GgufValueType::Bool) v.number = double(v.integer);
         };
         if (v.type != GgufValueType::Array) {
             readScalar(v.type);
         } else {
-            const std::uint32_t element = r.read<std::uint32_t>(QStringLiteral("element type of '%1'").arg(key));
+            const std::uint32_t element =
+                r.read<std::uint32_t>(QStringLiteral("element type of '%1'").arg(key));
             if (!knownType(element))
                 fail(QStringLiteral("metadata '%1' is an array of unknown type %2").arg(key).arg(element));
             v.elementType = GgufValueType(element);
             if (v.elementType == GgufValueType::Array)
-                fail(QStringLiteral("metadata '%1' is an array of arrays, which AttnScope does not read").arg(key));
+                fail(QStringLiteral("metadata '%1' is an array of arrays, which AttnScope does not read")
+                         .arg(key));
             v.count = r.count(QStringLiteral("length of '%1'").arg(key));
             v.dataOffset = r.position();
             if (v.elementType == GgufValueType::String) {
                 if (v.count > r.remaining() / 8)
-                    fail(QStringLiteral("metadata '%1' claims %2 strings, more than the file holds").arg(key).arg(v.count));
+                    fail(QStringLiteral("metadata '%1' claims %2 strings, more than the file holds")
+                             .arg(key)
+                             .arg(v.count));
                 for (std::int64_t e = 0; e < v.count; ++e) {
                     const std::int64_t length = r.count(what);
                     r.skip(length, what);
@@ -250,7 +302,9 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
             } else {
                 const std::int64_t size = scalarBytes(v.elementType);
                 if (v.count > r.remaining() / size)
-                    fail(QStringLiteral("metadata '%1' claims %2 elements, more than the file holds").arg(key).arg(v.count));
+                    fail(QStringLiteral("metadata '%1' claims %2 elements, more than the file holds")
+                             .arg(key)
+                             .arg(v.count));
                 r.skip(v.count * size, what);
             }
         }
@@ -270,9 +324,13 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
         GgufTensor t;
         t.name = r.string(QStringLiteral("name of tensor %1").arg(i), kMaxTensorNameBytes);
         if (m_tensorIndex.contains(t.name)) fail(QStringLiteral("tensor '%1' appears twice").arg(t.name));
-        const std::uint32_t dims = r.read<std::uint32_t>(QStringLiteral("dimensions of tensor '%1'").arg(t.name));
+        const std::uint32_t dims =
+            r.read<std::uint32_t>(QStringLiteral("dimensions of tensor '%1'").arg(t.name));
         if (dims > kMaxDims)
-            fail(QStringLiteral("tensor '%1' has %2 dimensions (at most %3)").arg(t.name).arg(dims).arg(kMaxDims));
+            fail(QStringLiteral("tensor '%1' has %2 dimensions (at most %3)")
+                     .arg(t.name)
+                     .arg(dims)
+                     .arg(kMaxDims));
         std::int64_t elements = 1;
         for (std::uint32_t d = 0; d < dims; ++d) {
             const std::int64_t n = r.count(QStringLiteral("dimension of tensor '%1'").arg(t.name));
@@ -292,7 +350,8 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
         // Its size is known only for types with known blocks; others are checked when (if) they are read.
         if (const std::optional<GgmlTypeTraits> traits = ggmlTypeTraits(t.type)) {
             if (t.ne.front() % traits->blockElements != 0)
-                fail(QStringLiteral("tensor '%1' of type %2 has rows of %3 elements, not a multiple of its block of %4")
+                fail(QStringLiteral(
+                         "tensor '%1' of type %2 has rows of %3 elements, not a multiple of its block of %4")
                          .arg(t.name, QLatin1String(traits->name))
                          .arg(t.ne.front())
                          .arg(traits->blockElements));
@@ -319,8 +378,9 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
             fail(QStringLiteral("tensor '%1' starts past the end of the file").arg(t.name));
         t.offset += dataStart;
         if (t.bytes >= 0 && t.bytes > m_fileBytes - t.offset)
-            fail(QStringLiteral("tensor '%1' (%2 bytes from byte %3) runs past the end of the file (%4 bytes): "
-                                "the file is truncated")
+            fail(QStringLiteral(
+                     "tensor '%1' (%2 bytes from byte %3) runs past the end of the file (%4 bytes): "
+                     "the file is truncated")
                      .arg(t.name)
                      .arg(t.bytes)
                      .arg(t.offset)
@@ -375,7 +435,8 @@ std::optional<double> GgufFile::number(const QString& key) const
 {
     const GgufValue* v = value(key);
     if (!v) return std::nullopt;
-    if (!v->isNumber()) fail(QStringLiteral("metadata '%1' must be a number, not %2").arg(key, typeName(v->type)));
+    if (!v->isNumber())
+        fail(QStringLiteral("metadata '%1' must be a number, not %2").arg(key, typeName(v->type)));
     return v->number;
 }
 
@@ -401,7 +462,8 @@ QStringList GgufFile::stringArray(const QString& key) const
     if (!contains(key)) return {};
     const GgufValue& v = arrayOf(key);
     if (v.elementType != GgufValueType::String)
-        fail(QStringLiteral("metadata '%1' must be an array of strings, not of %2").arg(key, typeName(v.elementType)));
+        fail(QStringLiteral("metadata '%1' must be an array of strings, not of %2")
+                 .arg(key, typeName(v.elementType)));
     // Lengths were checked against the file when it was opened.
     QStringList list;
     list.reserve(qsizetype(v.count));
@@ -435,7 +497,8 @@ std::vector<float> GgufFile::floatArray(const QString& key) const
             out[size_t(i)] = float(qFromLittleEndian<std::int32_t>(p + 4 * i));
         return out;
     default:
-        fail(QStringLiteral("metadata '%1' must be an array of float32, not of %2").arg(key, typeName(v.elementType)));
+        fail(QStringLiteral("metadata '%1' must be an array of float32, not of %2")
+                 .arg(key, typeName(v.elementType)));
     }
 }
 
@@ -447,14 +510,27 @@ std::vector<std::int32_t> GgufFile::intArray(const QString& key) const
     const unsigned char* p = m_map + v.dataOffset;
     for (std::int64_t i = 0; i < v.count; ++i) {
         switch (v.elementType) {
-        case GgufValueType::I32: out[size_t(i)] = qFromLittleEndian<std::int32_t>(p + 4 * i); break;
-        case GgufValueType::U32: out[size_t(i)] = std::int32_t(qFromLittleEndian<std::uint32_t>(p + 4 * i)); break;
-        case GgufValueType::I8: out[size_t(i)] = std::int8_t(p[i]); break;
-        case GgufValueType::U8: out[size_t(i)] = p[i]; break;
-        case GgufValueType::I16: out[size_t(i)] = qFromLittleEndian<std::int16_t>(p + 2 * i); break;
-        case GgufValueType::U16: out[size_t(i)] = qFromLittleEndian<std::uint16_t>(p + 2 * i); break;
+        case GgufValueType::I32:
+            out[size_t(i)] = qFromLittleEndian<std::int32_t>(p + 4 * i);
+            break;
+        case GgufValueType::U32:
+            out[size_t(i)] = std::int32_t(qFromLittleEndian<std::uint32_t>(p + 4 * i));
+            break;
+        case GgufValueType::I8:
+            out[size_t(i)] = std::int8_t(p[i]);
+            break;
+        case GgufValueType::U8:
+            out[size_t(i)] = p[i];
+            break;
+        case GgufValueType::I16:
+            out[size_t(i)] = qFromLittleEndian<std::int16_t>(p + 2 * i);
+            break;
+        case GgufValueType::U16:
+            out[size_t(i)] = qFromLittleEndian<std::uint16_t>(p + 2 * i);
+            break;
         default:
-            fail(QStringLiteral("metadata '%1' must be an array of int32, not of %2").arg(key, typeName(v.elementType)));
+            fail(QStringLiteral("metadata '%1' must be an array of int32, not of %2")
+                     .arg(key, typeName(v.elementType)));
         }
     }
     return out;
@@ -465,7 +541,8 @@ QByteArray GgufFile::byteArray(const QString& key) const
     if (!contains(key)) return {};
     const GgufValue& v = arrayOf(key);
     if (v.elementType != GgufValueType::U8 && v.elementType != GgufValueType::I8)
-        fail(QStringLiteral("metadata '%1' must be an array of bytes, not of %2").arg(key, typeName(v.elementType)));
+        fail(QStringLiteral("metadata '%1' must be an array of bytes, not of %2")
+                 .arg(key, typeName(v.elementType)));
     return QByteArray(reinterpret_cast<const char*>(m_map + v.dataOffset), qsizetype(v.count));
 }
 
@@ -491,7 +568,8 @@ void GgufFile::dequantizeRows(const GgufTensor& tensor, std::int64_t firstRow, s
     const std::int64_t rowBytes = tensor.rowElements() / traits->blockElements * traits->blockBytes;
     const unsigned char* base = data(tensor) + firstRow * rowBytes;
     for (std::int64_t row = 0; row < rowCount; ++row)
-        dequantizeRow(traits->type, base + row * rowBytes, out + row * tensor.rowElements(), tensor.rowElements());
+        dequantizeRow(traits->type, base + row * rowBytes, out + row * tensor.rowElements(),
+                      tensor.rowElements());
 }
 
 } // namespace attnscope

@@ -98,9 +98,9 @@ public:
     std::optional<double> number(const QString& key) const;
     std::optional<bool> boolean(const QString& key) const;
     QStringList stringArray(const QString& key) const;
-    std::vector<float> floatArray(const QString& key) const;         // F32 or integer elements
-    std::vector<std::int32_t> intArray(const QString& key) const;     // integer elements that fit 32 bits
-    QByteArray byteArray(const QString& key) const;                   // U8/I8 elements
+    std::vector<float> floatArray(const QString& key) const;      // F32 or integer elements
+    std::vector<std::int32_t> intArray(const QString& key) const; // integer elements that fit 32 bits
+    QByteArray byteArray(const QString& key) const;               // U8/I8 elements
 
     const std::vector<GgufTensor>& tensors() const { return m_tensors; }
     const GgufTensor* tensor(const QString& name) const;
@@ -108,7 +108,8 @@ public:
     const unsigned char* data(const GgufTensor& tensor) const { return m_map + tensor.offset; }
     // Rows [firstRow, firstRow + rowCount) of a tensor (rows of ne[0] elements) as fp32 into out. Throws
     // ModelError for a type AttnScope does not convert or rows outside the tensor.
-    void dequantizeRows(const GgufTensor& tensor, std::int64_t firstRow, std::int64_t rowCount, float* out) const;
+    void dequantizeRows(const GgufTensor& tensor, std::int64_t firstRow, std::int64_t rowCount,
+                        float* out) const;
 
 private:
     [[noreturn]] void fail(const QString& problem) const;

@@ -68,15 +68,17 @@ public:
     explicit Mapper(const GgufFile& file) : m_file(file) {}
 
     // Maps `gguf` to `hf` when the file has it; false when it does not.
-    bool map(const QString& gguf, const QString& hf, GgufTensorMapping::Layout layout = GgufTensorMapping::Layout::AsStored,
-             int ropeHeads = 0, float addend = 0.0f)
+    bool map(const QString& gguf, const QString& hf,
+             GgufTensorMapping::Layout layout = GgufTensorMapping::Layout::AsStored, int ropeHeads = 0,
+             float addend = 0.0f)
     {
         const GgufTensor* t = m_file.tensor(gguf);
         if (!t) return false;
         if (!ggmlTypeTraits(t->type))
-            throw ModelError(m_file.displayPath(),
-                             QStringLiteral("tensor '%1' has type %2, which AttnScope does not convert (supported: %3)")
-                                 .arg(gguf, ggmlTypeName(t->type), supportedGgmlTypeNames()));
+            throw ModelError(
+                m_file.displayPath(),
+                QStringLiteral("tensor '%1' has type %2, which AttnScope does not convert (supported: %3)")
+                    .arg(gguf, ggmlTypeName(t->type), supportedGgmlTypeNames()));
         GgufTensorMapping m;
         m.hfName = hf;
         m.source = t;
@@ -85,8 +87,9 @@ public:
         m.addend = addend;
         if (layout == GgufTensorMapping::Layout::Transposed) {
             if (t->ne.size() != 2)
-                throw ModelError(m_file.displayPath(), QStringLiteral("tensor '%1' has shape %2; expected 2 dimensions")
-                                                            .arg(gguf, t->shapeText()));
+                throw ModelError(m_file.displayPath(),
+                                 QStringLiteral("tensor '%1' has shape %2; expected 2 dimensions")
+                                     .arg(gguf, t->shapeText()));
             m.hfShape = {t->ne[0], t->ne[1]};
         } else {
             m.hfShape = reversedShape(*t);
@@ -94,11 +97,12 @@ public:
         if (layout == GgufTensorMapping::Layout::InterleavedRopeRows) {
             const qint64 rows = m.hfShape.front();
             if (ropeHeads <= 0 || rows % (2 * ropeHeads) != 0)
-                throw ModelError(m_file.displayPath(),
-                                 QStringLiteral("tensor '%1' has %2 rows, not a whole number of %3 heads of even size")
-                                     .arg(gguf)
-                                     .arg(rows)
-                                     .arg(ropeHeads));
+                throw ModelError(
+                    m_file.displayPath(),
+                    QStringLiteral("tensor '%1' has %2 rows, not a whole number of %3 heads of even size")
+                        .arg(gguf)
+                        .arg(rows)
+                        .arg(ropeHeads));
         }
         m_tensors.push_back(std::move(m));
         return true;
@@ -130,7 +134,8 @@ struct LlamaLikeQuirks
     const char* activation;
 };
 
-GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch, const LlamaLikeQuirks& quirks)
+GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch,
+                                       const LlamaLikeQuirks& quirks)
 {
     const ArchMetadata meta(file, arch);
     const int layers = meta.positive("block_count");
@@ -146,8 +151,9 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
                       .arg(ropeDims)
                       .arg(headDim));
     if (file.tensor(QStringLiteral("rope_freqs.weight")))
-        meta.fail(QStringLiteral("rope_freqs.weight (Llama 3.1-style RoPE frequency factors) is not supported yet "
-                                 "for GGUF files"));
+        meta.fail(
+            QStringLiteral("rope_freqs.weight (Llama 3.1-style RoPE frequency factors) is not supported yet "
+                           "for GGUF files"));
 
     const GgufTensor* embedding = file.tensor(QStringLiteral("token_embd.weight"));
     if (!embedding || embedding->ne.size() != 2)
@@ -164,7 +170,8 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
     c.insert(QStringLiteral("head_dim"), headDim);
     c.insert(QStringLiteral("vocab_size"), double(embedding->ne[1]));
     c.insert(QStringLiteral("max_position_embeddings"), meta.positive("context_length", 2048));
-    c.insert(QStringLiteral("rms_norm_eps"), shortestDecimal(meta.number("attention.layer_norm_rms_epsilon").value_or(1e-6)));
+    c.insert(QStringLiteral("rms_norm_eps"),
+             shortestDecimal(meta.number("attention.layer_norm_rms_epsilon").value_or(1e-6)));
     c.insert(QStringLiteral("rope_theta"), shortestDecimal(meta.number("rope.freq_base").value_or(10000.0)));
     c.insert(QLatin1String(quirks.activationKey), QLatin1String(quirks.activation));
     const bool tied = !file.tensor(QStringLiteral("output.weight"));
@@ -184,8 +191,9 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
                              {QStringLiteral("original_max_position_embeddings"),
                               meta.positive("rope.scaling.original_context_length")}});
     } else if ((scaling && *scaling == QLatin1String("linear")) || (!scaling && factor && *factor != 1.0)) {
-        c.insert(QStringLiteral("rope_scaling"), QJsonObject{{QStringLiteral("type"), QStringLiteral("linear")},
-                                                             {QStringLiteral("factor"), shortestDecimal(*factor)}});
+        c.insert(QStringLiteral("rope_scaling"),
+                 QJsonObject{{QStringLiteral("type"), QStringLiteral("linear")},
+                             {QStringLiteral("factor"), shortestDecimal(*factor)}});
     } else if (scaling && *scaling != QLatin1String("none")) {
         meta.fail(QStringLiteral("rope scaling type '%1' is not supported for GGUF files").arg(*scaling));
     }
@@ -202,12 +210,14 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
         const QString hf = model + QStringLiteral("layers.%1.").arg(l);
         m.map(blk(l, "attn_norm.weight"), hf + QStringLiteral("input_layernorm.weight"), Layout::AsStored, 0,
               quirks.normAddend);
-        m.map(blk(l, "ffn_norm.weight"), hf + QStringLiteral("post_attention_layernorm.weight"), Layout::AsStored, 0,
-              quirks.normAddend);
+        m.map(blk(l, "ffn_norm.weight"), hf + QStringLiteral("post_attention_layernorm.weight"),
+              Layout::AsStored, 0, quirks.normAddend);
         for (const char* kind : {"weight", "bias"}) {
             const QString suffix = QLatin1Char('.') + QLatin1String(kind);
-            m.map(blk(l, "attn_q") + suffix, hf + QStringLiteral("self_attn.q_proj") + suffix, qkLayout, heads);
-            m.map(blk(l, "attn_k") + suffix, hf + QStringLiteral("self_attn.k_proj") + suffix, qkLayout, kvHeads);
+            m.map(blk(l, "attn_q") + suffix, hf + QStringLiteral("self_attn.q_proj") + suffix, qkLayout,
+                  heads);
+            m.map(blk(l, "attn_k") + suffix, hf + QStringLiteral("self_attn.k_proj") + suffix, qkLayout,
+                  kvHeads);
             m.map(blk(l, "attn_v") + suffix, hf + QStringLiteral("self_attn.v_proj") + suffix);
             m.map(blk(l, "attn_output") + suffix, hf + QStringLiteral("self_attn.o_proj") + suffix);
             m.map(blk(l, "ffn_gate") + suffix, hf + QStringLiteral("mlp.gate_proj") + suffix);
@@ -226,7 +236,8 @@ GgufModelDescription describeGpt2(const GgufFile& file, const QString& arch)
     const int layers = meta.positive("block_count");
     const int hidden = meta.positive("embedding_length");
     const GgufTensor* embedding = file.tensor(QStringLiteral("token_embd.weight"));
-    if (!embedding || embedding->ne.size() != 2) meta.fail(QStringLiteral("no 2-dimensional token_embd.weight tensor"));
+    if (!embedding || embedding->ne.size() != 2)
+        meta.fail(QStringLiteral("no 2-dimensional token_embd.weight tensor"));
     const GgufTensor* up = file.tensor(QStringLiteral("blk.0.ffn_up.weight"));
     QJsonObject c;
     c.insert(QStringLiteral("architectures"), QJsonArray{QStringLiteral("GPT2LMHeadModel")});
@@ -234,8 +245,8 @@ GgufModelDescription describeGpt2(const GgufFile& file, const QString& arch)
     c.insert(QStringLiteral("n_layer"), layers);
     c.insert(QStringLiteral("n_embd"), hidden);
     c.insert(QStringLiteral("n_head"), meta.positive("attention.head_count"));
-    c.insert(QStringLiteral("n_inner"), up && up->ne.size() == 2 ? double(up->ne[1])
-                                                                  : double(meta.positive("feed_forward_length")));
+    c.insert(QStringLiteral("n_inner"),
+             up && up->ne.size() == 2 ? double(up->ne[1]) : double(meta.positive("feed_forward_length")));
     c.insert(QStringLiteral("n_positions"), meta.positive("context_length"));
     c.insert(QStringLiteral("vocab_size"), double(embedding->ne[1]));
     c.insert(QStringLiteral("layer_norm_epsilon"),
@@ -254,7 +265,8 @@ GgufModelDescription describeGpt2(const GgufFile& file, const QString& arch)
         const QString hf = t + QStringLiteral("h.%1.").arg(l);
         for (const char* kind : {"weight", "bias"}) {
             const QString suffix = QLatin1Char('.') + QLatin1String(kind);
-            const Layout conv1d = QLatin1String(kind) == QLatin1String("weight") ? Layout::Transposed : Layout::AsStored;
+            const Layout conv1d =
+                QLatin1String(kind) == QLatin1String("weight") ? Layout::Transposed : Layout::AsStored;
             m.map(blk(l, "attn_norm") + suffix, hf + QStringLiteral("ln_1") + suffix);
             m.map(blk(l, "ffn_norm") + suffix, hf + QStringLiteral("ln_2") + suffix);
             m.map(blk(l, "attn_qkv") + suffix, hf + QStringLiteral("attn.c_attn") + suffix, conv1d);
@@ -285,9 +297,8 @@ const std::vector<Architecture>& architectures()
          }},
         {"gemma",
          [](const GgufFile& f, const QString& a) {
-             return describeLlamaLike(f, a,
-                                      {"gemma", "GemmaForCausalLM", false, -1.0f, "hidden_activation",
-                                       "gelu_pytorch_tanh"});
+             return describeLlamaLike(
+                 f, a, {"gemma", "GemmaForCausalLM", false, -1.0f, "hidden_activation", "gelu_pytorch_tanh"});
          }},
         {"gpt2", describeGpt2},
     };
@@ -307,11 +318,13 @@ QStringList supportedGgufArchitectures()
 GgufModelDescription describeGgufModel(const GgufFile& file)
 {
     const std::optional<QString> arch = file.string(QStringLiteral("general.architecture"));
-    if (!arch) throw ModelError(file.displayPath(), QStringLiteral("no general.architecture in the metadata"));
+    if (!arch)
+        throw ModelError(file.displayPath(), QStringLiteral("no general.architecture in the metadata"));
     for (const Architecture& a : architectures())
         if (*arch == QLatin1String(a.name)) return a.describe(file, *arch);
-    throw ModelError(file.displayPath(), QStringLiteral("GGUF architecture '%1' is not supported (supported: %2)")
-                                             .arg(*arch, supportedGgufArchitectures().join(QStringLiteral(", "))));
+    throw ModelError(file.displayPath(),
+                     QStringLiteral("GGUF architecture '%1' is not supported (supported: %2)")
+                         .arg(*arch, supportedGgufArchitectures().join(QStringLiteral(", "))));
 }
 
 GgufVocabulary readGgufVocabulary(const GgufFile& file)
@@ -328,7 +341,8 @@ GgufVocabulary readGgufVocabulary(const GgufFile& file)
     v.merges = file.stringArray(p + QStringLiteral("merges"));
     auto id = [&](const char* key) -> std::optional<int> {
         const std::optional<std::int64_t> value = file.integer(p + QLatin1String(key));
-        if (!value || *value < 0 || *value >= v.tokens.size()) return std::nullopt; // llama.cpp ignores bad ids too
+        if (!value || *value < 0 || *value >= v.tokens.size())
+            return std::nullopt; // llama.cpp ignores bad ids too
         return int(*value);
     };
     v.bosId = id("bos_token_id");

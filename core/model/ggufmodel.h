@@ -27,15 +27,15 @@ struct GgufVocabulary;
 struct GgufTensorMapping
 {
     enum class Layout {
-        AsStored,           // HF shape = ne reversed
+        AsStored,            // HF shape = ne reversed
         InterleavedRopeRows, // rows (or elements, for a bias) permuted per head as above
-        Transposed,         // 2-D, HF [ne0, ne1]
+        Transposed,          // 2-D, HF [ne0, ne1]
     };
     QString hfName;
     std::vector<qint64> hfShape;
     const GgufTensor* source = nullptr;
     Layout layout = Layout::AsStored;
-    int ropeHeads = 0;  // InterleavedRopeRows: heads the rows are grouped in
+    int ropeHeads = 0;   // InterleavedRopeRows: heads the rows are grouped in
     float addend = 0.0f; // added to every value read (gemma norms: −1)
 };
 

@@ -224,7 +224,8 @@ QVector<ModelInfo> ModelCatalog::cachedModels(const QString& hubDir)
         for (const QString& path : paths) {
             std::optional<ModelInfo> info = describeGguf(path);
             if (!info) continue;
-            info->name = cacheIdFromFolder(repo) + QLatin1Char('/') + QDir(ggufSnapshot).relativeFilePath(path);
+            info->name =
+                cacheIdFromFolder(repo) + QLatin1Char('/') + QDir(ggufSnapshot).relativeFilePath(path);
             models.push_back(*info);
         }
     }
@@ -241,7 +242,8 @@ QStringList ModelCatalog::recent()
     QSettings settings;
     QStringList folders;
     for (const QString& folder : settings.value(QLatin1String(kRecentKey)).toStringList())
-        if ((QFileInfo(folder).isDir() || QFileInfo(folder).isFile()) && !folders.contains(folder)) folders << folder;
+        if ((QFileInfo(folder).isDir() || QFileInfo(folder).isFile()) && !folders.contains(folder))
+            folders << folder;
     return folders.mid(0, kMaxRecent);
 }
 
@@ -273,7 +275,8 @@ QString ModelCatalog::resolve(const QString& nameOrPath)
                          QStringLiteral("cached model has no snapshot with a config.json"));
     }
     // "ORG/NAME/FILE.gguf": a .gguf file of a cached repository.
-    if (nameOrPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && !nameOrPath.contains(QLatin1String(".."))) {
+    if (nameOrPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) &&
+        !nameOrPath.contains(QLatin1String(".."))) {
         const QStringList parts = nameOrPath.split(QLatin1Char('/'));
         for (int split = 1; split < parts.size(); ++split) {
             QString candidate = QStringLiteral("models--") + parts.mid(0, split).join(QStringLiteral("--"));
@@ -287,7 +290,8 @@ QString ModelCatalog::resolve(const QString& nameOrPath)
         builtinNames << builtin.name;
     throw ModelError(
         nameOrPath,
-        QStringLiteral("no such model folder, .gguf file, built-in model (%1) or model in the Hugging Face cache %2")
+        QStringLiteral(
+            "no such model folder, .gguf file, built-in model (%1) or model in the Hugging Face cache %2")
             .arg(builtinNames.isEmpty() ? QStringLiteral("none installed")
                                         : builtinNames.join(QStringLiteral(", ")),
                  QDir::toNativeSeparators(hub)));

@@ -4,11 +4,11 @@
 #include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
 #include "backend/attentionbackend.h"
+#include "model/gguffile.h"
+#include "model/ggufmodel.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
-#include "model/gguffile.h"
-#include "model/ggufmodel.h"
 #include "model/tensorops.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
@@ -120,9 +120,10 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     if (!folderInfo.exists())
         throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("no such folder"));
     if (!folderInfo.isDir())
-        throw ModelError(QDir::toNativeSeparators(folderPath),
-                         QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors, "
-                                        "or a llama.cpp .gguf file)"));
+        throw ModelError(
+            QDir::toNativeSeparators(folderPath),
+            QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors, "
+                           "or a llama.cpp .gguf file)"));
     std::unique_ptr<TransformerModel> model(new TransformerModel);
     model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
@@ -198,7 +199,8 @@ void TransformerModel::checkWeights()
             return;
         }
     }
-    throw ModelError(m_weights->primaryFile().isEmpty() ? QDir::toNativeSeparators(m_folder) : m_weights->primaryFile(),
+    throw ModelError(m_weights->primaryFile().isEmpty() ? QDir::toNativeSeparators(m_folder)
+                                                        : m_weights->primaryFile(),
                      QStringLiteral("no %1 model weights: tensor %2 is missing")
                          .arg(c.modelType, tried.join(QStringLiteral(" / "))));
 }
@@ -208,7 +210,8 @@ void TransformerModel::describe()
 {
     if (m_tokenizer)
         for (const char* mask : {"[MASK]", "<mask>"})
-            if (const std::optional<int> id = m_tokenizer->tokenToId(QLatin1String(mask)); id && m_maskTokenId < 0)
+            if (const std::optional<int> id = m_tokenizer->tokenToId(QLatin1String(mask));
+                id && m_maskTokenId < 0)
                 m_maskTokenId = *id;
     const ModelConfig& c = m_config;
     ModelInfo& info = m_info;

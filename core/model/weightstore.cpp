@@ -113,7 +113,8 @@ WeightStore WeightStore::openFolder(const QString& folder)
     return store;
 }
 
-WeightStore WeightStore::openGguf(std::shared_ptr<const GgufFile> file, const GgufModelDescription& description)
+WeightStore WeightStore::openGguf(std::shared_ptr<const GgufFile> file,
+                                  const GgufModelDescription& description)
 {
     WeightStore store;
     for (const GgufTensorMapping& mapping : description.tensors) {
@@ -181,7 +182,8 @@ WeightTensor WeightStore::load(const QString& name) const
 
 WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const
 {
-    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend()) return loadGgufRows(*it, firstRow, rowCount);
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
+        return loadGgufRows(*it, firstRow, rowCount);
     const int where = m_where.value(name, -1);
     if (where < 0) {
         const QString file = primaryFile().isEmpty() ? QStringLiteral("model") : primaryFile();
@@ -215,11 +217,12 @@ WeightTensor WeightStore::loadGgufRows(const GgufEntry& entry, qint64 firstRow, 
     std::vector<qint64> shape = entry.info.shape;
     const qint64 rows = shape.front();
     if (firstRow < 0 || rowCount < 0 || firstRow > rows - rowCount)
-        throw ModelError(file.displayPath(), QStringLiteral("rows [%1, %2) of tensor %3 are outside its %4 rows")
-                                                 .arg(firstRow)
-                                                 .arg(firstRow + rowCount)
-                                                 .arg(m.hfName)
-                                                 .arg(rows));
+        throw ModelError(file.displayPath(),
+                         QStringLiteral("rows [%1, %2) of tensor %3 are outside its %4 rows")
+                             .arg(firstRow)
+                             .arg(firstRow + rowCount)
+                             .arg(m.hfName)
+                             .arg(rows));
     const qint64 cols = rows == 0 ? 0 : entry.info.elementCount() / rows; // 1 for a vector
     shape.front() = rowCount;
     const qint64 stored = source.rowElements(); // elements per GGUF row
@@ -231,8 +234,8 @@ WeightTensor WeightStore::loadGgufRows(const GgufEntry& entry, qint64 firstRow, 
         if (source.type == std::uint32_t(GgmlType::F32) && m.addend == 0.0f &&
             QSysInfo::ByteOrder == QSysInfo::LittleEndian &&
             reinterpret_cast<quintptr>(file.data(source)) % alignof(float) == 0)
-            return WeightTensor::view(m_ggufFile,
-                                      reinterpret_cast<const float*>(file.data(source)) + firstRow * cols, shape);
+            return WeightTensor::view(
+                m_ggufFile, reinterpret_cast<const float*>(file.data(source)) + firstRow * cols, shape);
         file.dequantizeRows(source, firstRow * per, rowCount * per, values.data());
     } else if (m.layout == Layout::InterleavedRopeRows && cols > 1) {
         // GGUF row h·d + 2i + j holds HF row h·d + j·d/2 + i.

@@ -46,12 +46,13 @@ public:
     static WeightStore openFolder(const QString& folder);
     static WeightStore openFiles(const QStringList& safetensorsPaths);
     // The tensors `description` maps out of `file` (describeGgufModel(*file)).
-    static WeightStore openGguf(std::shared_ptr<const GgufFile> file, const GgufModelDescription& description);
+    static WeightStore openGguf(std::shared_ptr<const GgufFile> file,
+                                const GgufModelDescription& description);
 
     bool contains(const QString& name) const { return m_where.contains(name) || m_gguf.contains(name); }
     QStringList names() const;
-    // Name and shape (Hugging Face order) of a tensor; null when absent. For a GGUF tensor, dtype is F32 (what
-    // load() delivers) and begin/end are 0: storageType() names what the file holds.
+    // Name and shape (Hugging Face order) of a tensor; null when absent. For a GGUF tensor, dtype is F32
+    // (what load() delivers) and begin/end are 0: storageType() names what the file holds.
     const TensorInfo* info(const QString& name) const;
     // "F32", "BF16", "Q4_K", ... as stored ("" when absent).
     QString storageType(const QString& name) const;

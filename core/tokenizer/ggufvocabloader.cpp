@@ -35,15 +35,18 @@ struct PreTokenizerChoice
 
 std::optional<PreTokenizerChoice> preTokenizerFor(const QString& pre)
 {
-    static const QStringList gpt2 = {QStringLiteral("default"),    QStringLiteral("gpt-2"),     QStringLiteral("phi-2"),
-                                     QStringLiteral("roberta-bpe"), QStringLiteral("mpt"),       QStringLiteral("olmo"),
-                                     QStringLiteral("jais"),        QStringLiteral("jina-es"),   QStringLiteral("jina-de"),
-                                     QStringLiteral("jina-v1-en"),  QStringLiteral("jina-v2-es"), QStringLiteral("jina-v2-de"),
-                                     QStringLiteral("jina-v2-code"), QStringLiteral("modern-bert"), QStringLiteral("exaone4")};
-    static const QStringList llama3 = {QStringLiteral("llama3"),   QStringLiteral("llama-v3"), QStringLiteral("llama-bpe"),
-                                       QStringLiteral("falcon3"),  QStringLiteral("falcon-h1"), QStringLiteral("pixtral"),
-                                       QStringLiteral("dbrx"),     QStringLiteral("smaug-bpe")};
-    static const QStringList qwen2 = {QStringLiteral("qwen2"), QStringLiteral("deepseek-r1-qwen"), QStringLiteral("megrez")};
+    static const QStringList gpt2 = {
+        QStringLiteral("default"),      QStringLiteral("gpt-2"),       QStringLiteral("phi-2"),
+        QStringLiteral("roberta-bpe"),  QStringLiteral("mpt"),         QStringLiteral("olmo"),
+        QStringLiteral("jais"),         QStringLiteral("jina-es"),     QStringLiteral("jina-de"),
+        QStringLiteral("jina-v1-en"),   QStringLiteral("jina-v2-es"),  QStringLiteral("jina-v2-de"),
+        QStringLiteral("jina-v2-code"), QStringLiteral("modern-bert"), QStringLiteral("exaone4")};
+    static const QStringList llama3 = {QStringLiteral("llama3"),    QStringLiteral("llama-v3"),
+                                       QStringLiteral("llama-bpe"), QStringLiteral("falcon3"),
+                                       QStringLiteral("falcon-h1"), QStringLiteral("pixtral"),
+                                       QStringLiteral("dbrx"),      QStringLiteral("smaug-bpe")};
+    static const QStringList qwen2 = {QStringLiteral("qwen2"), QStringLiteral("deepseek-r1-qwen"),
+                                      QStringLiteral("megrez")};
     if (pre.isEmpty() || gpt2.contains(pre)) return PreTokenizerChoice{SplitRegex::Gpt2};
     if (llama3.contains(pre)) {
         // llama.cpp sets ignore_merges and add_bos for the Llama-3 family (smaug/dbrx share only the regex).
@@ -81,7 +84,8 @@ std::vector<AddedToken> addedTokensOf(const GgufVocabulary& v)
     std::vector<AddedToken> added;
     for (int id = 0; id < v.tokens.size(); ++id) {
         const int type = typeOf(v, id);
-        if (type != GgufVocabulary::Control && type != GgufVocabulary::Unknown && type != GgufVocabulary::UserDefined)
+        if (type != GgufVocabulary::Control && type != GgufVocabulary::Unknown &&
+            type != GgufVocabulary::UserDefined)
             continue;
         AddedToken t;
         t.id = id;
@@ -96,7 +100,8 @@ std::vector<AddedToken> addedTokensOf(const GgufVocabulary& v)
 // Hugging Face's SentencePieceExtractor with vocab_scores: every split of every piece into two pieces of the
 // vocabulary is a merge ranked by the piece's score (best first); equal scores keep the pieces' id order,
 // and a piece's own splits are ordered by the ids of their halves.
-std::vector<std::pair<std::u32string, std::u32string>> mergesFromScores(const GgufVocabulary& v, const Vocabulary& vocab)
+std::vector<std::pair<std::u32string, std::u32string>> mergesFromScores(const GgufVocabulary& v,
+                                                                        const Vocabulary& vocab)
 {
     struct Merge
     {
@@ -117,7 +122,8 @@ std::vector<std::pair<std::u32string, std::u32string>> mergesFromScores(const Gg
         });
         merges.insert(merges.end(), local.begin(), local.end());
     }
-    std::stable_sort(merges.begin(), merges.end(), [](const Merge& a, const Merge& b) { return a.score > b.score; });
+    std::stable_sort(merges.begin(), merges.end(),
+                     [](const Merge& a, const Merge& b) { return a.score > b.score; });
     std::vector<std::pair<std::u32string, std::u32string>> out;
     out.reserve(merges.size());
     for (const Merge& m : merges)
@@ -160,7 +166,9 @@ std::unique_ptr<PostProcessor> bosEosTemplate(const GgufVocabulary& v, bool addB
 std::unique_ptr<TokenizerPipeline> sentencePiece(const GgufVocabulary& v, const QString& path)
 {
     if (v.scores.size() != size_t(v.tokens.size()))
-        fail(path, QStringLiteral("tokenizer.ggml.scores has %1 entries for %2 tokens").arg(v.scores.size()).arg(v.tokens.size()));
+        fail(path, QStringLiteral("tokenizer.ggml.scores has %1 entries for %2 tokens")
+                       .arg(v.scores.size())
+                       .arg(v.tokens.size()));
     Vocabulary vocab = vocabularyOf(v, path);
     const std::vector<std::pair<std::u32string, std::u32string>> merges = mergesFromScores(v, vocab);
     BpeOptions options;
@@ -194,16 +202,19 @@ std::unique_ptr<TokenizerPipeline> byteLevelBpe(const GgufVocabulary& v, const Q
 {
     const std::optional<PreTokenizerChoice> choice = preTokenizerFor(v.pre);
     if (!choice)
-        fail(path, QStringLiteral("tokenizer.ggml.pre '%1' is not supported (supported: the GPT-2, Llama-3 and Qwen2 "
-                                  "split patterns and the names llama.cpp gives them)")
+        fail(path, QStringLiteral(
+                       "tokenizer.ggml.pre '%1' is not supported (supported: the GPT-2, Llama-3 and Qwen2 "
+                       "split patterns and the names llama.cpp gives them)")
                        .arg(v.pre));
     Vocabulary vocab = vocabularyOf(v, path);
     std::vector<std::pair<std::u32string, std::u32string>> merges;
     merges.reserve(size_t(v.merges.size()));
     for (int i = 0; i < v.merges.size(); ++i) {
         const QString& m = v.merges[i];
-        const qsizetype space = m.indexOf(QLatin1Char(' '), 1); // as llama.cpp: a merge's left part may be " "
-        if (space < 0) fail(path, QStringLiteral("tokenizer.ggml.merges[%1] '%2' has no space").arg(i).arg(m));
+        const qsizetype space =
+            m.indexOf(QLatin1Char(' '), 1); // as llama.cpp: a merge's left part may be " "
+        if (space < 0)
+            fail(path, QStringLiteral("tokenizer.ggml.merges[%1] '%2' has no space").arg(i).arg(m));
         merges.emplace_back(toCodePoints(m.left(space)), toCodePoints(m.mid(space + 1)));
     }
     BpeOptions options;
@@ -220,7 +231,8 @@ std::unique_ptr<TokenizerPipeline> byteLevelBpe(const GgufVocabulary& v, const Q
         pipeline->preTokenizer = std::make_unique<ByteLevelPreTokenizer>(false, true);
     } else {
         std::vector<std::unique_ptr<PreTokenizer>> parts;
-        parts.push_back(std::make_unique<SplitPreTokenizer>(choice->regex, std::u32string(), SplitBehavior::Isolated, false));
+        parts.push_back(std::make_unique<SplitPreTokenizer>(choice->regex, std::u32string(),
+                                                            SplitBehavior::Isolated, false));
         parts.push_back(std::make_unique<ByteLevelPreTokenizer>(false, false));
         pipeline->preTokenizer = std::make_unique<SequencePreTokenizer>(std::move(parts));
     }
@@ -251,7 +263,8 @@ std::unique_ptr<TokenizerPipeline> loadGgufVocabulary(const GgufVocabulary& v, c
     else if (v.model == QLatin1String("gpt2"))
         pipeline = byteLevelBpe(v, path);
     else
-        fail(path, QStringLiteral("tokenizer.ggml.model '%1' is not supported (supported: llama, gpt2)").arg(v.model));
+        fail(path, QStringLiteral("tokenizer.ggml.model '%1' is not supported (supported: llama, gpt2)")
+                       .arg(v.model));
     pipeline->added.setTokens(addedTokensOf(v), pipeline->normalizer.get());
     auto name = [&](const std::optional<int>& id) -> std::optional<std::u32string> {
         if (!id) return std::nullopt;

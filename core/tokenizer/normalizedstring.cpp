@@ -118,7 +118,8 @@ void NormalizedString::replace(const std::u32string& pattern, const std::u32stri
     if (pattern.empty() || m_text.empty())
         return;
     std::vector<Span> matches;
-    for (size_t pos = m_text.find(pattern); pos != std::u32string::npos; pos = m_text.find(pattern, pos + pattern.size()))
+    for (size_t pos = m_text.find(pattern); pos != std::u32string::npos;
+         pos = m_text.find(pattern, pos + pattern.size()))
         matches.emplace_back(int(pos), int(pos + pattern.size()));
     replaceRanges(matches, content);
 }
@@ -135,8 +136,7 @@ void NormalizedString::replaceRuns(char32_t c, int minimumRun, const std::u32str
         int j = i;
         while (j < n && m_text[size_t(j)] == c)
             ++j;
-        if (j - i >= minimumRun)
-            matches.emplace_back(i, j);
+        if (j - i >= minimumRun) matches.emplace_back(i, j);
         i = j;
     }
     replaceRanges(matches, content);
@@ -144,8 +144,7 @@ void NormalizedString::replaceRuns(char32_t c, int minimumRun, const std::u32str
 
 void NormalizedString::replaceRanges(const std::vector<Span>& matches, const std::u32string& content)
 {
-    if (matches.empty())
-        return;
+    if (matches.empty()) return;
     std::u32string text;
     std::vector<Span> align;
     text.reserve(m_text.size());

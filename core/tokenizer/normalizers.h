@@ -79,8 +79,7 @@ class ReplaceRunsNormalizer : public Normalizer
 public:
     ReplaceRunsNormalizer(char32_t c, int minimumRun, std::u32string content)
         : m_char(c), m_minimumRun(minimumRun), m_content(std::move(content))
-    {
-    }
+    {}
     void normalize(NormalizedString& s) const override { s.replaceRuns(m_char, m_minimumRun, m_content); }
 
 private:

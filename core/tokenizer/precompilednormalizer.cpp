@@ -37,13 +37,15 @@ std::u32string decodeUtf8(const std::string& s)
 
 PrecompiledNormalizer::PrecompiledNormalizer(const QByteArray& charsmap)
 {
-    if (charsmap.size() < 4) throw TokenizerError("Precompiled: the charsmap is shorter than its 4-byte header");
+    if (charsmap.size() < 4)
+        throw TokenizerError("Precompiled: the charsmap is shorter than its 4-byte header");
     const std::uint32_t trieBytes = qFromLittleEndian<std::uint32_t>(charsmap.constData());
     if (trieBytes % 4 != 0 || qint64(trieBytes) > qint64(charsmap.size()) - 4)
-        throw TokenizerError(QStringLiteral("Precompiled: the charsmap's trie of %1 bytes does not fit its %2 bytes")
-                                 .arg(trieBytes)
-                                 .arg(charsmap.size())
-                                 .toStdString());
+        throw TokenizerError(
+            QStringLiteral("Precompiled: the charsmap's trie of %1 bytes does not fit its %2 bytes")
+                .arg(trieBytes)
+                .arg(charsmap.size())
+                .toStdString());
     m_units.resize(trieBytes / 4);
     for (size_t i = 0; i < m_units.size(); ++i)
         m_units[i] = qFromLittleEndian<std::uint32_t>(charsmap.constData() + 4 + 4 * i);
@@ -72,7 +74,8 @@ std::optional<std::string> PrecompiledNormalizer::transform(const std::string& u
             const size_t begin = value(*leaf);
             if (begin > m_replacements.size()) return std::nullopt;
             const size_t end = m_replacements.find('\0', begin);
-            return m_replacements.substr(begin, (end == std::string::npos ? m_replacements.size() : end) - begin);
+            return m_replacements.substr(begin,
+                                         (end == std::string::npos ? m_replacements.size() : end) - begin);
         }
     }
     return std::nullopt;

@@ -46,7 +46,8 @@ public:
     static std::unique_ptr<Tokenizer> fromFolder(const QString& folder);
     static std::unique_ptr<Tokenizer> fromJsonFile(const QString& path);
     // The tokenizer a GGUF file's metadata describes (ggufvocabulary.h); `sourcePath` names the file.
-    static std::unique_ptr<Tokenizer> fromGgufVocabulary(const GgufVocabulary& vocabulary, const QString& sourcePath);
+    static std::unique_ptr<Tokenizer> fromGgufVocabulary(const GgufVocabulary& vocabulary,
+                                                         const QString& sourcePath);
 
     Encoding encode(const QString& textA, const std::optional<QString>& textB = std::nullopt,
                     bool addSpecialTokens = true) const;

@@ -30,8 +30,9 @@ UnigramModel::UnigramModel(std::vector<std::pair<std::u32string, double>> pieces
         int node = 0;
         for (char32_t c : piece) {
             auto& edges = m_trie[size_t(node)].edges;
-            auto it = std::lower_bound(edges.begin(), edges.end(), c,
-                                       [](const std::pair<char32_t, int>& e, char32_t key) { return e.first < key; });
+            auto it = std::lower_bound(
+                edges.begin(), edges.end(), c,
+                [](const std::pair<char32_t, int>& e, char32_t key) { return e.first < key; });
             if (it != edges.end() && it->first == c) {
                 node = it->second;
             } else {
@@ -61,8 +62,9 @@ UnigramModel::UnigramModel(std::vector<std::pair<std::u32string, double>> pieces
 int UnigramModel::child(int node, char32_t c) const
 {
     const auto& edges = m_trie[size_t(node)].edges;
-    const auto it = std::lower_bound(edges.begin(), edges.end(), c,
-                                     [](const std::pair<char32_t, int>& e, char32_t key) { return e.first < key; });
+    const auto it =
+        std::lower_bound(edges.begin(), edges.end(), c,
+                         [](const std::pair<char32_t, int>& e, char32_t key) { return e.first < key; });
     return it != edges.end() && it->first == c ? it->second : -1;
 }
 
@@ -134,8 +136,9 @@ std::vector<ModelToken> UnigramModel::tokenize(const std::u32string& text) const
             std::string bytes;
             for (char32_t c : value)
                 bytes += utf8Bytes(c);
-            const bool all = std::all_of(bytes.begin(), bytes.end(),
-                                         [&](char b) { return m_byteIds[size_t(static_cast<unsigned char>(b))] >= 0; });
+            const bool all = std::all_of(bytes.begin(), bytes.end(), [&](char b) {
+                return m_byteIds[size_t(static_cast<unsigned char>(b))] >= 0;
+            });
             if (all) {
                 for (char b : bytes) {
                     const int id = m_byteIds[size_t(static_cast<unsigned char>(b))];
@@ -145,9 +148,10 @@ std::vector<ModelToken> UnigramModel::tokenize(const std::u32string& text) const
             }
         }
         if (!m_unkId)
-            throw TokenizerError(QStringLiteral("Unigram: '%1' is not in the vocabulary and the model has no unk_id")
-                                     .arg(fromCodePoints(value))
-                                     .toStdString());
+            throw TokenizerError(
+                QStringLiteral("Unigram: '%1' is not in the vocabulary and the model has no unk_id")
+                    .arg(fromCodePoints(value))
+                    .toStdString());
         tokens.push_back({*m_unkId, std::move(value), s.begin, s.end});
     }
     return tokens;

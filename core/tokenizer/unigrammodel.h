@@ -19,7 +19,8 @@ class UnigramModel : public Model
 public:
     // pieces[id] = (piece, score). Throws TokenizerError for a duplicate piece or an unknown id outside the
     // vocabulary.
-    UnigramModel(std::vector<std::pair<std::u32string, double>> pieces, std::optional<int> unkId, bool byteFallback);
+    UnigramModel(std::vector<std::pair<std::u32string, double>> pieces, std::optional<int> unkId,
+                 bool byteFallback);
 
     std::vector<ModelToken> tokenize(const std::u32string& piece) const override;
     std::optional<int> tokenToId(const std::u32string& token) const override;

@@ -154,18 +154,20 @@ void TestCliAttention::ggufFile()
     const QString path = dir.filePath(QStringLiteral("gpt2_s1-F16.gguf"));
     writeGgufFromFolder(oracle(QStringLiteral("gpt2_s1")), path, GgmlType::F16);
     const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), path, QStringLiteral("--text"),
-                          c.value(QLatin1String("text")).toString()});
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), path,
+                          QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject json = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
-    const NpyArray expected = readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+    const NpyArray expected =
+        readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
     const QJsonArray lastRow =
         json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
     for (int k = 0; k < 11; ++k)
-        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <= 1e-5);
-    const Result tokens = run({QStringLiteral("tokenize"), QStringLiteral("--model"), path, QStringLiteral("--text"),
-                               c.value(QLatin1String("text")).toString()});
+        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <=
+                1e-5);
+    const Result tokens = run({QStringLiteral("tokenize"), QStringLiteral("--model"), path,
+                               QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
     QVERIFY2(tokens.exitCode == 0, tokens.err.constData());
     QCOMPARE(QJsonDocument::fromJson(tokens.out).object().value(QLatin1String("ids")).toArray(),
              c.value(QLatin1String("input_ids")).toArray());

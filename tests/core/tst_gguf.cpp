@@ -2,7 +2,6 @@
 // reader on well-formed and damaged files written here; and GGUF files made from the oracle cases (as
 // llama.cpp's converter makes them) giving the oracle's attention.
 
-#include "support/ggufwriter.h"
 #include "core/support/modelfixtures.h"
 #include "model/ggmlquants.h"
 #include "model/gguffile.h"
@@ -10,6 +9,7 @@
 #include "model/modelerror.h"
 #include "model/safetensorsfile.h"
 #include "model/transformermodel.h"
+#include "support/ggufwriter.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 
@@ -44,7 +44,8 @@ std::vector<float> dequantize(GgmlType type, const QByteArray& block, int elemen
     return out;
 }
 
-// ---------------------------------------------------------------- GGUF from an oracle case, as convert_hf_to_gguf.py
+// ---------------------------------------------------------------- GGUF from an oracle case, as
+// convert_hf_to_gguf.py
 
 QJsonObject readJsonObject(const QString& path)
 {
@@ -62,7 +63,8 @@ double meanAbsError(const AttentionMaps& maps, const NpyArray& expected)
         for (int h = 0; h < maps.heads(); ++h) {
             const std::vector<float> p = maps.matrix(l, h);
             for (int i = 0; i < n * n; ++i, ++count)
-                sum += std::abs(double(p[size_t(i)]) - expected.values[size_t((qint64(l) * maps.heads() + h) * n * n + i)]);
+                sum += std::abs(double(p[size_t(i)]) -
+                                expected.values[size_t((qint64(l) * maps.heads() + h) * n * n + i)]);
         }
     return sum / double(count);
 }
@@ -93,7 +95,9 @@ void writeRandomLlamaGguf(const QString& path, GgmlType type)
     auto matrix = [&](const QString& name, qint64 rows, qint64 cols, float scale) {
         w.addFloatTensor(name, {rows, cols}, random(rows * cols, scale), type);
     };
-    auto ones = [&](const QString& name, qint64 n) { w.addFloatTensor(name, {n}, std::vector<float>(size_t(n), 1.0f), GgmlType::F32); };
+    auto ones = [&](const QString& name, qint64 n) {
+        w.addFloatTensor(name, {n}, std::vector<float>(size_t(n), 1.0f), GgmlType::F32);
+    };
     matrix(QStringLiteral("token_embd.weight"), vocab, hidden, 1.0f);
     ones(QStringLiteral("output_norm.weight"), hidden);
     for (int l = 0; l < layers; ++l) {
@@ -115,9 +119,11 @@ void writeRandomLlamaGguf(const QString& path, GgmlType type)
 QJsonObject testTokenizerJson(const QString& set)
 {
     const QString folder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/tokenizers/") + set;
-    if (QFile::exists(folder + QStringLiteral("/tokenizer.json"))) return readJsonObject(folder + QStringLiteral("/tokenizer.json"));
+    if (QFile::exists(folder + QStringLiteral("/tokenizer.json")))
+        return readJsonObject(folder + QStringLiteral("/tokenizer.json"));
     const QJsonObject overlay = readJsonObject(folder + QStringLiteral("/overlay.json"));
-    QJsonObject base = readJsonObject(QDir(folder).filePath(overlay.value(QStringLiteral("base")).toString()));
+    QJsonObject base =
+        readJsonObject(QDir(folder).filePath(overlay.value(QStringLiteral("base")).toString()));
     const QJsonObject replace = overlay.value(QStringLiteral("replace")).toObject();
     for (auto it = replace.begin(); it != replace.end(); ++it)
         base.insert(it.key(), it.value());
@@ -205,16 +211,17 @@ void TestGguf::knownBlocks()
             QCOMPARE(y[size_t(j + 16)], 0.5f * float(15 - j) - 1.0f);
         }
     }
-    // Q5_0: d = 0.125 (0x3000), qh = 0xAAAAAAAA (the fifth bit set for odd elements), byte j = j | (3j mod 16) << 4.
+    // Q5_0: d = 0.125 (0x3000), qh = 0xAAAAAAAA (the fifth bit set for odd elements), byte j = j | (3j mod
+    // 16) << 4.
     {
         QByteArray b = halfBytes(0x3000);
         b += QByteArray::fromHex("aaaaaaaa");
         for (int j = 0; j < 16; ++j)
             b.append(char(j | (((3 * j) & 15) << 4)));
         const std::vector<float> y = dequantize(GgmlType::Q5_0, b, 32);
-        QCOMPARE(y[0], -2.0f);           // q = 0 → (0 − 16)·0.125
-        QCOMPARE(y[1], 0.125f * 1.0f);   // q = 1 + 16
-        QCOMPARE(y[17], 0.125f * 3.0f);  // element 17: low nibble 3, fifth bit set → 19 − 16
+        QCOMPARE(y[0], -2.0f);          // q = 0 → (0 − 16)·0.125
+        QCOMPARE(y[1], 0.125f * 1.0f);  // q = 1 + 16
+        QCOMPARE(y[17], 0.125f * 3.0f); // element 17: low nibble 3, fifth bit set → 19 − 16
         for (int j = 0; j < 16; ++j) {
             QCOMPARE(y[size_t(j)], 0.125f * float((j | ((j & 1) << 4)) - 16));
             QCOMPARE(y[size_t(j + 16)], 0.125f * float((((3 * j) & 15) | ((j & 1) << 4)) - 16));
@@ -260,7 +267,8 @@ void TestGguf::kQuantBlocks()
         // Element 0: byte 11 = 0b00001011, bits 0-1 = 3; sub-block 0: scale 1, min 0 → 1.5.
         QCOMPARE(y[0], 1.5f);
     }
-    // Q3_K: scale j (6 bits) = j + 20 stored as sc − 32 ... the block holds sc = j + 20, so the factor is j − 12.
+    // Q3_K: scale j (6 bits) = j + 20 stored as sc − 32 ... the block holds sc = j + 20, so the factor is j
+    // − 12.
     {
         unsigned char hmask[32], qs[64], scales[12] = {};
         for (int k = 0; k < 32; ++k)
@@ -290,8 +298,9 @@ void TestGguf::kQuantBlocks()
         // Element 0: qs[0] = 11 → low 3; hmask[0] = byteAt(100) = 0x8F... bit 0 set → q = 3; scale 20 − 32.
         QCOMPARE(y[0], -36.0f);
     }
-    // Q4_K / Q5_K: d = 1, dmin = 0.5; sub-block scales sc = {1, 2, 3, 4, 17, 18, 19, 20}, mins m = {0, 1, 2, 3,
-    // 33, 34, 35, 36}; qs all 0x73 (low nibble 3, high 7); Q5_K: qh[l] = l (fifth bit of sub-block s = bit s of l).
+    // Q4_K / Q5_K: d = 1, dmin = 0.5; sub-block scales sc = {1, 2, 3, 4, 17, 18, 19, 20}, mins m = {0, 1, 2,
+    // 3, 33, 34, 35, 36}; qs all 0x73 (low nibble 3, high 7); Q5_K: qh[l] = l (fifth bit of sub-block s = bit
+    // s of l).
     for (const bool five : {false, true}) {
         const int sc[8] = {1, 2, 3, 4, 17, 18, 19, 20}, mn[8] = {0, 1, 2, 3, 33, 34, 35, 36};
         unsigned char packed[12] = {};
@@ -379,7 +388,10 @@ void TestGguf::quantizeRoundTrip()
     double worst = 0;
     for (size_t i = 0; i < x.size(); ++i)
         worst = std::max(worst, std::abs(double(x[i]) - double(y[i])));
-    QVERIFY2(worst <= bound, qPrintable(QStringLiteral("%1: max error %2 > %3").arg(QLatin1String(traits.name)).arg(worst).arg(bound)));
+    QVERIFY2(
+        worst <= bound,
+        qPrintable(
+            QStringLiteral("%1: max error %2 > %3").arg(QLatin1String(traits.name)).arg(worst).arg(bound)));
 }
 
 void TestGguf::metadataReadsBack_data()
@@ -421,7 +433,8 @@ void TestGguf::metadataReadsBack()
     QCOMPARE(*f.integer(QStringLiteral("x.u64")), std::int64_t(1) << 40);
     QCOMPARE(*f.number(QStringLiteral("x.f32")), 0.5);
     QCOMPARE(*f.boolean(QStringLiteral("x.bool")), true);
-    QCOMPARE(f.stringArray(QStringLiteral("x.strings")), (QStringList{QStringLiteral("a"), QString(), QStringLiteral("▁b")}));
+    QCOMPARE(f.stringArray(QStringLiteral("x.strings")),
+             (QStringList{QStringLiteral("a"), QString(), QStringLiteral("▁b")}));
     QCOMPARE(f.floatArray(QStringLiteral("x.floats")), (std::vector<float>{1.5f, -2.0f}));
     QCOMPARE(f.intArray(QStringLiteral("x.ints")), (std::vector<std::int32_t>{3, -4}));
     QVERIFY(!f.string(QStringLiteral("absent")));
@@ -437,7 +450,8 @@ void TestGguf::metadataReadsBack()
     QCOMPARE(b->bytes, std::int64_t(3 * 2 * 34));
     f.dequantizeRows(*b, 1, 1, row.data());
     for (int i = 0; i < 64; ++i)
-        QVERIFY(std::abs(row[size_t(i)] - values[size_t(64 + i)]) <= 27.0f / 127); // a step of amax / 127, amax < 27
+        QVERIFY(std::abs(row[size_t(i)] - values[size_t(64 + i)]) <=
+                27.0f / 127); // a step of amax / 127, amax < 27
     QVERIFY(!messageOf([&] { f.dequantizeRows(*b, 2, 2, row.data()); }).isEmpty());
 }
 
@@ -478,7 +492,8 @@ void TestGguf::damagedFilesAreRefused_data()
     {
         GgufWriter w;
         w.addRaw(QStringLiteral("s"), 8, QByteArray::fromHex("ffffffff00000000") + "abc");
-        QTest::newRow("string length") << w.build() << QStringLiteral("value of 's' is 4294967295 bytes long");
+        QTest::newRow("string length")
+            << w.build() << QStringLiteral("value of 's' is 4294967295 bytes long");
     }
     {
         GgufWriter w;
@@ -490,7 +505,8 @@ void TestGguf::damagedFilesAreRefused_data()
     }
     {
         GgufWriter w;
-        w.addRaw(QStringLiteral("a"), 9, QByteArray::fromHex("09000000") + QByteArray::fromHex("0100000000000000"));
+        w.addRaw(QStringLiteral("a"), 9,
+                 QByteArray::fromHex("09000000") + QByteArray::fromHex("0100000000000000"));
         QTest::newRow("nested array") << w.build() << QStringLiteral("array of arrays");
     }
     {
@@ -537,7 +553,8 @@ void TestGguf::damagedFilesAreRefused_data()
     QByteArray misaligned = good;
     {
         // The tensor offset is the last u64 before the padding: set it to 3.
-        const int offsetAt = int(good.indexOf(QByteArray("t", 1) + QByteArray::fromHex("02000000"))) + 1 + 4 + 16 + 4;
+        const int offsetAt =
+            int(good.indexOf(QByteArray("t", 1) + QByteArray::fromHex("02000000"))) + 1 + 4 + 16 + 4;
         qToLittleEndian<std::uint64_t>(3, misaligned.data() + offsetAt);
     }
     QTest::newRow("tensor offset") << misaligned << QStringLiteral("not a multiple of the alignment");
@@ -571,7 +588,8 @@ void TestGguf::unsupportedArchitecture()
     const QString path = dir.filePath(QStringLiteral("m.gguf"));
     w.write(path);
     const QString message = messageOf([&] { TransformerModel::open(path); });
-    QVERIFY2(message.contains(QStringLiteral("GGUF architecture 'mamba' is not supported (supported: llama, qwen2, gemma, gpt2)")),
+    QVERIFY2(message.contains(QStringLiteral(
+                 "GGUF architecture 'mamba' is not supported (supported: llama, qwen2, gemma, gpt2)")),
              qPrintable(message));
     // A tensor in a type AttnScope does not convert is named when the model is opened.
     writeGgufFromFolder(oracleFolder(QStringLiteral("llama_s0")), path, GgmlType::F32);
@@ -592,7 +610,8 @@ void TestGguf::unsupportedArchitecture()
     out.write(patched);
     out.close();
     const QString iqMessage = messageOf([&] { TransformerModel::open(path); });
-    QVERIFY2(iqMessage.contains(QStringLiteral("tensor 'blk.1.ffn_up.weight' has type IQ2_XXS, which AttnScope does not convert")),
+    QVERIFY2(iqMessage.contains(QStringLiteral(
+                 "tensor 'blk.1.ffn_up.weight' has type IQ2_XXS, which AttnScope does not convert")),
              qPrintable(iqMessage));
 }
 
@@ -630,7 +649,8 @@ void TestGguf::oracleAttention()
     const QString path = dir.filePath(caseName + QStringLiteral(".gguf"));
     writeGgufFromFolder(oracleFolder(caseName), path, GgmlType(type));
     const auto model = TransformerModel::open(path);
-    const ModelConfig reference = ModelConfig::fromFile(oracleFolder(caseName) + QStringLiteral("/config.json"));
+    const ModelConfig reference =
+        ModelConfig::fromFile(oracleFolder(caseName) + QStringLiteral("/config.json"));
     QCOMPARE(model->config().modelType, reference.modelType);
     QCOMPARE(model->config().layers, reference.layers);
     QCOMPARE(model->config().heads, reference.heads);
@@ -688,10 +708,11 @@ void TestGguf::kQuantAttention()
                 sum += std::abs(double(a[i]) - double(b[i]));
         }
     const double mean = sum / count;
-    qInfo("%s: max |P - P_f32| = %.3g, mean %.3g (bounds %.3g, %.3g)", QTest::currentDataTag(), error, mean, bound,
-          meanBound);
+    qInfo("%s: max |P - P_f32| = %.3g, mean %.3g (bounds %.3g, %.3g)", QTest::currentDataTag(), error, mean,
+          bound, meanBound);
     QVERIFY2(error <= bound, qPrintable(QStringLiteral("max abs error %1 > %2").arg(error).arg(bound)));
-    QVERIFY2(mean <= meanBound, qPrintable(QStringLiteral("mean abs error %1 > %2").arg(mean).arg(meanBound)));
+    QVERIFY2(mean <= meanBound,
+             qPrintable(QStringLiteral("mean abs error %1 > %2").arg(mean).arg(meanBound)));
     QVERIFY(error > 0 || type == int(GgmlType::F32));
 }
 
@@ -715,7 +736,8 @@ void TestGguf::tensorsAreNotConvertedUpFront()
     file->dequantizeRows(*file->tensor(QStringLiteral("blk.0.attn_q.weight")), 3, 1, stored.data());
     QCOMPARE(std::memcmp(stored.data(), row5.data(), 32 * sizeof(float)), 0);
     // And against the original: within Q8_0's step.
-    const std::vector<TensorToWrite> original = readTensors(oracleFolder(QStringLiteral("llama_s0")) + QStringLiteral("/model.safetensors"));
+    const std::vector<TensorToWrite> original =
+        readTensors(oracleFolder(QStringLiteral("llama_s0")) + QStringLiteral("/model.safetensors"));
     for (const TensorToWrite& t : original)
         if (t.name == q) {
             const std::vector<float> v = floatsOf(t);
@@ -732,7 +754,8 @@ void TestGguf::gpt2TokenizerFromMetadata()
     writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")), path, GgmlType::F32);
     const auto model = TransformerModel::open(path);
     QVERIFY2(model->tokenizer(), qPrintable(model->tokenizerError()));
-    const QJsonObject c = readJsonObject(oracleFolder(QStringLiteral("gpt2_s0")) + QStringLiteral("/case.json"));
+    const QJsonObject c =
+        readJsonObject(oracleFolder(QStringLiteral("gpt2_s0")) + QStringLiteral("/case.json"));
     const Encoding e = model->tokenizer()->encode(c.value(QStringLiteral("text")).toString());
     QCOMPARE(e.ids, oracleInputIds(QStringLiteral("gpt2_s0")));
 }
@@ -747,9 +770,9 @@ void TestGguf::tokenizerFromMetadata_data()
     QTest::newRow("llama-spm") << QStringLiteral("llama-spm") << QString();
 }
 
-// The tokenizer stored as tokenizer.ggml.* (as llama.cpp's converter stores it) gives the same ids, tokens and
-// offsets as the tokenizer.json it stands for, on the reference vectors of that tokenizer.json (computed by
-// the Rust tokenizers).
+// The tokenizer stored as tokenizer.ggml.* (as llama.cpp's converter stores it) gives the same ids, tokens
+// and offsets as the tokenizer.json it stands for, on the reference vectors of that tokenizer.json (computed
+// by the Rust tokenizers).
 void TestGguf::tokenizerFromMetadata()
 {
     QFETCH(QString, set);
@@ -773,12 +796,16 @@ void TestGguf::tokenizerFromMetadata()
         w.addStringArray(QStringLiteral("tokenizer.ggml.tokens"), tokens);
         w.addF32Array(QStringLiteral("tokenizer.ggml.scores"), scores);
         w.addI32Array(QStringLiteral("tokenizer.ggml.token_type"), types);
-        w.addU32(QStringLiteral("tokenizer.ggml.bos_token_id"), std::uint32_t(v.value(QStringLiteral("bos_token_id")).toInt()));
-        w.addU32(QStringLiteral("tokenizer.ggml.eos_token_id"), std::uint32_t(v.value(QStringLiteral("eos_token_id")).toInt()));
+        w.addU32(QStringLiteral("tokenizer.ggml.bos_token_id"),
+                 std::uint32_t(v.value(QStringLiteral("bos_token_id")).toInt()));
+        w.addU32(QStringLiteral("tokenizer.ggml.eos_token_id"),
+                 std::uint32_t(v.value(QStringLiteral("eos_token_id")).toInt()));
         w.addU32(QStringLiteral("tokenizer.ggml.unknown_token_id"),
                  std::uint32_t(v.value(QStringLiteral("unknown_token_id")).toInt()));
-        w.addBool(QStringLiteral("tokenizer.ggml.add_bos_token"), v.value(QStringLiteral("add_bos_token")).toBool());
-        w.addBool(QStringLiteral("tokenizer.ggml.add_eos_token"), v.value(QStringLiteral("add_eos_token")).toBool());
+        w.addBool(QStringLiteral("tokenizer.ggml.add_bos_token"),
+                  v.value(QStringLiteral("add_bos_token")).toBool());
+        w.addBool(QStringLiteral("tokenizer.ggml.add_eos_token"),
+                  v.value(QStringLiteral("add_eos_token")).toBool());
     } else {
         const QJsonObject json = testTokenizerJson(set);
         addGpt2Vocabulary(w, json, pre);
@@ -791,15 +818,18 @@ void TestGguf::tokenizerFromMetadata()
     const QString path = dir.filePath(QStringLiteral("vocab.gguf"));
     w.write(path);
     const GgufFile file(path);
-    const std::unique_ptr<Tokenizer> tokenizer = Tokenizer::fromGgufVocabulary(readGgufVocabulary(file), path);
+    const std::unique_ptr<Tokenizer> tokenizer =
+        Tokenizer::fromGgufVocabulary(readGgufVocabulary(file), path);
 
-    const QJsonArray cases = readJsonObject(folder + QStringLiteral("/vectors.json")).value(QStringLiteral("cases")).toArray();
+    const QJsonArray cases =
+        readJsonObject(folder + QStringLiteral("/vectors.json")).value(QStringLiteral("cases")).toArray();
     QVERIFY(cases.size() >= 30);
     int checked = 0;
     for (const QJsonValue& item : cases) {
         const QJsonObject c = item.toObject();
         std::optional<QString> textB;
-        if (c.value(QStringLiteral("text_b")).isString()) textB = c.value(QStringLiteral("text_b")).toString();
+        if (c.value(QStringLiteral("text_b")).isString())
+            textB = c.value(QStringLiteral("text_b")).toString();
         const Encoding e = tokenizer->encode(c.value(QStringLiteral("text")).toString(), textB,
                                              c.value(QStringLiteral("add_special_tokens")).toBool());
         std::vector<int> ids;

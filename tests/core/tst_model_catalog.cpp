@@ -149,9 +149,10 @@ void TestModelCatalog::ggufFiles()
     const QString repo = m_hub + QStringLiteral("/models--org--tiny-GGUF");
     const QString snapshot = repo + QStringLiteral("/snapshots/r1");
     QDir().mkpath(snapshot + QStringLiteral("/q"));
-    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")), snapshot + QStringLiteral("/tiny-F32.gguf"), GgmlType::F32);
-    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")), snapshot + QStringLiteral("/q/tiny-Q8_0.gguf"),
-                        GgmlType::Q8_0);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")), snapshot + QStringLiteral("/tiny-F32.gguf"),
+                        GgmlType::F32);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")),
+                        snapshot + QStringLiteral("/q/tiny-Q8_0.gguf"), GgmlType::Q8_0);
     GgufWriter other;
     other.addString(QStringLiteral("general.architecture"), QStringLiteral("mamba"));
     other.write(snapshot + QStringLiteral("/other.gguf"));
@@ -180,7 +181,8 @@ void TestModelCatalog::ggufFiles()
     const QString q8 = QDir(snapshot).absoluteFilePath(QStringLiteral("q/tiny-Q8_0.gguf"));
     QCOMPARE(ModelCatalog::resolve(QStringLiteral("org/tiny-GGUF/q/tiny-Q8_0.gguf")), q8);
     QCOMPARE(ModelCatalog::resolve(q8), q8);
-    const auto model = TransformerModel::open(ModelCatalog::resolve(QStringLiteral("org/tiny-GGUF/tiny-F32.gguf")));
+    const auto model =
+        TransformerModel::open(ModelCatalog::resolve(QStringLiteral("org/tiny-GGUF/tiny-F32.gguf")));
     QCOMPARE(model->config().layers, 2);
     QVERIFY(model->isGguf());
     ModelCatalog::addRecent(q8);

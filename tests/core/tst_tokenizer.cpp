@@ -109,10 +109,18 @@ const Tokenizer& cachedTokenizer(const QString& folder)
 
 QStringList vectorSets()
 {
-    return {QStringLiteral("bert-base-uncased"), QStringLiteral("bert-cased-style"), QStringLiteral("bert-misc"),
-            QStringLiteral("bert-nfd"), QStringLiteral("gpt2"),         QStringLiteral("llama3-style"),
-            QStringLiteral("qwen2-style"),       QStringLiteral("roberta-style"), QStringLiteral("llama-sp"),
-            QStringLiteral("llama-sp-metaspace"), QStringLiteral("xlmr-unigram"), QStringLiteral("t5-unigram"),
+    return {QStringLiteral("bert-base-uncased"),
+            QStringLiteral("bert-cased-style"),
+            QStringLiteral("bert-misc"),
+            QStringLiteral("bert-nfd"),
+            QStringLiteral("gpt2"),
+            QStringLiteral("llama3-style"),
+            QStringLiteral("qwen2-style"),
+            QStringLiteral("roberta-style"),
+            QStringLiteral("llama-sp"),
+            QStringLiteral("llama-sp-metaspace"),
+            QStringLiteral("xlmr-unigram"),
+            QStringLiteral("t5-unigram"),
             QStringLiteral("llama-spm")};
 }
 
@@ -306,12 +314,15 @@ private slots:
                                       << QStringLiteral("tokenizer.json: invalid JSON at offset");
         QTest::newRow("not a tokenizer") << QStringLiteral("tokenizer.json") << QByteArray("{\"a\": 1}")
                                          << QStringLiteral("no \"model\" section");
-        QTest::newRow("unigram unk_id") << QStringLiteral("tokenizer.json")
-                                        << QByteArray("{\"model\": {\"type\": \"Unigram\", \"unk_id\": 5, \"vocab\": [[\"a\", 0.0]]}}")
-                                        << QStringLiteral("tokenizer.json: model: Unigram: unk_id 5 is outside the vocabulary of 1 pieces");
-        QTest::newRow("unigram piece") << QStringLiteral("tokenizer.json")
-                                       << QByteArray("{\"model\": {\"type\": \"Unigram\", \"vocab\": [[\"a\"]]}}")
-                                       << QStringLiteral("model.vocab[0]: expected [piece, score]");
+        QTest::newRow("unigram unk_id")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray("{\"model\": {\"type\": \"Unigram\", \"unk_id\": 5, \"vocab\": [[\"a\", 0.0]]}}")
+            << QStringLiteral(
+                   "tokenizer.json: model: Unigram: unk_id 5 is outside the vocabulary of 1 pieces");
+        QTest::newRow("unigram piece")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray("{\"model\": {\"type\": \"Unigram\", \"vocab\": [[\"a\"]]}}")
+            << QStringLiteral("model.vocab[0]: expected [piece, score]");
         QTest::newRow("precompiled base64")
             << QStringLiteral("tokenizer.json")
             << QByteArray("{\"normalizer\": {\"type\": \"Precompiled\", \"precompiled_charsmap\": \"%%%\"}, "
@@ -319,12 +330,14 @@ private slots:
             << QStringLiteral("normalizer.precompiled_charsmap: is not valid base64");
         QTest::newRow("precompiled size")
             << QStringLiteral("tokenizer.json")
-            << QByteArray("{\"normalizer\": {\"type\": \"Precompiled\", \"precompiled_charsmap\": \"/////wAA\"}, "
-                          "\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": [[\"a\", 0.0]]}}")
+            << QByteArray(
+                   "{\"normalizer\": {\"type\": \"Precompiled\", \"precompiled_charsmap\": \"/////wAA\"}, "
+                   "\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": [[\"a\", 0.0]]}}")
             << QStringLiteral("does not fit its 6 bytes");
         QTest::newRow("replace regex")
             << QStringLiteral("tokenizer.json")
-            << QByteArray("{\"normalizer\": {\"type\": \"Replace\", \"pattern\": {\"Regex\": \"a|b\"}, \"content\": \"\"}, "
+            << QByteArray("{\"normalizer\": {\"type\": \"Replace\", \"pattern\": {\"Regex\": \"a|b\"}, "
+                          "\"content\": \"\"}, "
                           "\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": [[\"a\", 0.0]]}}")
             << QStringLiteral("unsupported Replace regex 'a|b'");
         QTest::newRow("wordlevel") << QStringLiteral("tokenizer.json")

@@ -18,8 +18,7 @@ namespace attnscope::testing {
 
 namespace {
 
-template <typename T>
-void put(QByteArray& out, T value)
+template <typename T> void put(QByteArray& out, T value)
 {
     char bytes[sizeof(T)];
     qToLittleEndian(value, bytes);
@@ -130,7 +129,8 @@ void block32(GgmlType type, const float* x, QByteArray& out)
     }
 }
 
-// Affine sub-blocks (Q2_K, Q4_K, Q5_K): value = d·sc·q − dmin·m with q in [0, top], sc and m in [0, scaleTop].
+// Affine sub-blocks (Q2_K, Q4_K, Q5_K): value = d·sc·q − dmin·m with q in [0, top], sc and m in [0,
+// scaleTop].
 struct Affine
 {
     float d, dmin;
@@ -164,7 +164,8 @@ Affine affine(const float* x, int subBlocks, int subSize, int top, int scaleTop)
     return a;
 }
 
-// Symmetric sub-blocks (Q3_K, Q6_K): value = d·sc·q with q in [−qLevels, qLevels − 1], sc in [scaleLo, scaleHi].
+// Symmetric sub-blocks (Q3_K, Q6_K): value = d·sc·q with q in [−qLevels, qLevels − 1], sc in [scaleLo,
+// scaleHi].
 struct Symmetric
 {
     float d;
@@ -187,7 +188,8 @@ Symmetric symmetric(const float* x, int subBlocks, int subSize, int qLevels, int
         r.sc.push_back(sc);
         const float step = r.d * float(sc);
         for (int i = 0; i < subSize; ++i)
-            r.q.push_back(step == 0 ? 0 : std::clamp(nearest(x[s * subSize + i] / step), -qLevels, qLevels - 1));
+            r.q.push_back(step == 0 ? 0
+                                    : std::clamp(nearest(x[s * subSize + i] / step), -qLevels, qLevels - 1));
     }
     return r;
 }
@@ -325,24 +327,35 @@ std::vector<float> transposed(const std::vector<float>& w, qint64 rows, qint64 c
 QString ggufName(const QString& hf)
 {
     static const std::pair<const char*, const char*> kParts[] = {
-        {"input_layernorm.weight", "attn_norm.weight"}, {"post_attention_layernorm.weight", "ffn_norm.weight"},
-        {"self_attn.q_proj.", "attn_q."},               {"self_attn.k_proj.", "attn_k."},
-        {"self_attn.v_proj.", "attn_v."},               {"self_attn.o_proj.", "attn_output."},
-        {"mlp.gate_proj.", "ffn_gate."},                {"mlp.up_proj.", "ffn_up."},
-        {"mlp.down_proj.", "ffn_down."},                {"ln_1.", "attn_norm."},
-        {"ln_2.", "ffn_norm."},                         {"attn.c_attn.", "attn_qkv."},
-        {"attn.c_proj.", "attn_output."},               {"mlp.c_fc.", "ffn_up."},
+        {"input_layernorm.weight", "attn_norm.weight"},
+        {"post_attention_layernorm.weight", "ffn_norm.weight"},
+        {"self_attn.q_proj.", "attn_q."},
+        {"self_attn.k_proj.", "attn_k."},
+        {"self_attn.v_proj.", "attn_v."},
+        {"self_attn.o_proj.", "attn_output."},
+        {"mlp.gate_proj.", "ffn_gate."},
+        {"mlp.up_proj.", "ffn_up."},
+        {"mlp.down_proj.", "ffn_down."},
+        {"ln_1.", "attn_norm."},
+        {"ln_2.", "ffn_norm."},
+        {"attn.c_attn.", "attn_qkv."},
+        {"attn.c_proj.", "attn_output."},
+        {"mlp.c_fc.", "ffn_up."},
         {"mlp.c_proj.", "ffn_down."},
     };
     static const std::pair<const char*, const char*> kWhole[] = {
-        {"model.embed_tokens.weight", "token_embd.weight"}, {"model.norm.weight", "output_norm.weight"},
-        {"lm_head.weight", "output.weight"},                {"transformer.wte.weight", "token_embd.weight"},
-        {"transformer.wpe.weight", "position_embd.weight"}, {"transformer.ln_f.weight", "output_norm.weight"},
+        {"model.embed_tokens.weight", "token_embd.weight"},
+        {"model.norm.weight", "output_norm.weight"},
+        {"lm_head.weight", "output.weight"},
+        {"transformer.wte.weight", "token_embd.weight"},
+        {"transformer.wpe.weight", "position_embd.weight"},
+        {"transformer.ln_f.weight", "output_norm.weight"},
         {"transformer.ln_f.bias", "output_norm.bias"},
     };
     for (const auto& [from, to] : kWhole)
         if (hf == QLatin1String(from)) return QLatin1String(to);
-    static const QRegularExpression layer(QStringLiteral("^(?:model\\.layers|transformer\\.h)\\.(\\d+)\\.(.*)$"));
+    static const QRegularExpression layer(
+        QStringLiteral("^(?:model\\.layers|transformer\\.h)\\.(\\d+)\\.(.*)$"));
     const QRegularExpressionMatch m = layer.match(hf);
     if (!m.hasMatch()) return {};
     QString rest = m.captured(2);
@@ -381,15 +394,15 @@ void addGpt2Vocabulary(GgufWriter& w, const QJsonObject& root, const QString& pr
     }
     QStringList merges;
     for (const QJsonValue& m : model.value(QStringLiteral("merges")).toArray())
-        merges << (m.isString() ? m.toString()
-                                : m.toArray().at(0).toString() + QLatin1Char(' ') + m.toArray().at(1).toString());
+        merges << (m.isString()
+                       ? m.toString()
+                       : m.toArray().at(0).toString() + QLatin1Char(' ') + m.toArray().at(1).toString());
     w.addString(QStringLiteral("tokenizer.ggml.model"), QStringLiteral("gpt2"));
     w.addString(QStringLiteral("tokenizer.ggml.pre"), pre);
     w.addStringArray(QStringLiteral("tokenizer.ggml.tokens"), tokens);
     w.addI32Array(QStringLiteral("tokenizer.ggml.token_type"), types);
     w.addStringArray(QStringLiteral("tokenizer.ggml.merges"), merges);
 }
-
 
 QByteArray GgufWriter::encodeString(const QString& s)
 {
@@ -520,7 +533,8 @@ QByteArray GgufWriter::build(std::uint32_t alignment) const
 void GgufWriter::write(const QString& path, std::uint32_t alignment) const
 {
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(build(alignment)) < 0) qFatal("cannot write %s", qPrintable(path));
+    if (!f.open(QIODevice::WriteOnly) || f.write(build(alignment)) < 0)
+        qFatal("cannot write %s", qPrintable(path));
 }
 
 QByteArray quantize(GgmlType type, const float* values, std::int64_t count)
@@ -561,10 +575,17 @@ std::vector<float> floatsOf(const TensorToWrite& tensor)
     std::vector<float> out(static_cast<size_t>(count));
     const auto* in = reinterpret_cast<const unsigned char*>(tensor.data.constData());
     switch (tensor.dtype) {
-    case TensorDtype::F32: std::memcpy(out.data(), in, size_t(count) * 4); break;
-    case TensorDtype::F16: convertHalfToFloat(in, out.data(), count); break;
-    case TensorDtype::BF16: convertBfloat16ToFloat(in, out.data(), count); break;
-    default: qFatal("floatsOf: not a float tensor");
+    case TensorDtype::F32:
+        std::memcpy(out.data(), in, size_t(count) * 4);
+        break;
+    case TensorDtype::F16:
+        convertHalfToFloat(in, out.data(), count);
+        break;
+    case TensorDtype::BF16:
+        convertBfloat16ToFloat(in, out.data(), count);
+        break;
+    default:
+        qFatal("floatsOf: not a float tensor");
     }
     return out;
 }
@@ -591,22 +612,28 @@ void writeGgufFromFolder(const QString& folder, const QString& path, GgmlType ty
         w.addU32(key("embedding_length"), std::uint32_t(h));
         w.addU32(key("feed_forward_length"), std::uint32_t(4 * h));
         w.addU32(key("attention.head_count"), std::uint32_t(heads));
-        w.addF32(key("attention.layer_norm_epsilon"), float(config.value(QStringLiteral("layer_norm_epsilon")).toDouble()));
+        w.addF32(key("attention.layer_norm_epsilon"),
+                 float(config.value(QStringLiteral("layer_norm_epsilon")).toDouble()));
         if (QFile::exists(folder + QStringLiteral("/tokenizer.json")))
-            addGpt2Vocabulary(w, readJsonObject(folder + QStringLiteral("/tokenizer.json")), QStringLiteral("gpt-2"));
+            addGpt2Vocabulary(w, readJsonObject(folder + QStringLiteral("/tokenizer.json")),
+                              QStringLiteral("gpt-2"));
     } else {
         const int h = config.value(QStringLiteral("hidden_size")).toInt();
         heads = config.value(QStringLiteral("num_attention_heads")).toInt();
         kvHeads = config.value(QStringLiteral("num_key_value_heads")).toInt();
-        w.addU32(key("block_count"), std::uint32_t(config.value(QStringLiteral("num_hidden_layers")).toInt()));
-        w.addU32(key("context_length"), std::uint32_t(config.value(QStringLiteral("max_position_embeddings")).toInt()));
+        w.addU32(key("block_count"),
+                 std::uint32_t(config.value(QStringLiteral("num_hidden_layers")).toInt()));
+        w.addU32(key("context_length"),
+                 std::uint32_t(config.value(QStringLiteral("max_position_embeddings")).toInt()));
         w.addU32(key("embedding_length"), std::uint32_t(h));
-        w.addU32(key("feed_forward_length"), std::uint32_t(config.value(QStringLiteral("intermediate_size")).toInt()));
+        w.addU32(key("feed_forward_length"),
+                 std::uint32_t(config.value(QStringLiteral("intermediate_size")).toInt()));
         w.addU32(key("attention.head_count"), std::uint32_t(heads));
         w.addU32(key("attention.head_count_kv"), std::uint32_t(kvHeads));
         w.addU32(key("rope.dimension_count"), std::uint32_t(h / heads));
         w.addF32(key("rope.freq_base"), float(config.value(QStringLiteral("rope_theta")).toDouble()));
-        w.addF32(key("attention.layer_norm_rms_epsilon"), float(config.value(QStringLiteral("rms_norm_eps")).toDouble()));
+        w.addF32(key("attention.layer_norm_rms_epsilon"),
+                 float(config.value(QStringLiteral("rms_norm_eps")).toDouble()));
     }
     const SafetensorsFile weights(folder + QStringLiteral("/model.safetensors"));
     for (const QString& hfName : weights.names()) {
@@ -629,6 +656,5 @@ void writeGgufFromFolder(const QString& folder, const QString& path, GgmlType ty
     }
     w.write(path);
 }
-
 
 } // namespace attnscope::testing

@@ -33,10 +33,11 @@ public:
     void addRaw(const QString& key, std::uint32_t valueType, const QByteArray& encodedValue);
 
     // ne in ggml order (ne[0] = row length); data already encoded in `type`.
-    void addTensor(const QString& name, const std::vector<std::int64_t>& ne, std::uint32_t type, const QByteArray& data);
+    void addTensor(const QString& name, const std::vector<std::int64_t>& ne, std::uint32_t type,
+                   const QByteArray& data);
     // A PyTorch-shaped fp32 tensor ([rows, cols] or [n]) stored as `type` (quantized row by row).
-    void addFloatTensor(const QString& name, const std::vector<qint64>& torchShape, const std::vector<float>& values,
-                        GgmlType type);
+    void addFloatTensor(const QString& name, const std::vector<qint64>& torchShape,
+                        const std::vector<float>& values, GgmlType type);
 
     QByteArray build(std::uint32_t alignment = 32) const;
     void write(const QString& path, std::uint32_t alignment = 32) const; // qFatal on failure (test helper)

@@ -1,7 +1,5 @@
 #include "explorer/comparisonwidget.h"
 
-#include <QPainter>
-
 #include "attention/attentionmaps.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
@@ -14,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -116,9 +115,10 @@ void ComparisonWidget::setEngine(std::shared_ptr<const AttentionEngine> engine)
 
 void ComparisonWidget::setModelChoices(const QVector<ModelChoice>& choices)
 {
-    const QString current = m_modelChoice->currentIndex() >= 0 && m_modelChoice->currentIndex() < m_choices.size()
-                                ? m_choices[m_modelChoice->currentIndex()].path
-                                : QString();
+    const QString current =
+        m_modelChoice->currentIndex() >= 0 && m_modelChoice->currentIndex() < m_choices.size()
+            ? m_choices[m_modelChoice->currentIndex()].path
+            : QString();
     m_choices = choices;
     const QSignalBlocker blocker(m_modelChoice);
     m_modelChoice->clear();
@@ -312,9 +312,9 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
 }
 
 // One head of two runs side by side with their tokens aligned, and their difference.
-void ComparisonWidget::showAligned(const ExplorerResult& first, const ExplorerResult& second, int layer, int head,
-                                    const QString& firstTitle, const QString& secondTitle,
-                                    const QString& differenceTitle)
+void ComparisonWidget::showAligned(const ExplorerResult& first, const ExplorerResult& second, int layer,
+                                   int head, const QString& firstTitle, const QString& secondTitle,
+                                   const QString& differenceTitle)
 {
     const int n = first.run.maps->queries();
     auto styleFor = [this](const HeatmapData& d) {
@@ -462,10 +462,11 @@ void ComparisonWidget::rebuildPanes()
                                 .arg(m_second->run.maps->heads()));
             return;
         }
-        showAligned(*m_result, *m_second, layer, head,
-                    tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_result->modelName.section(QLatin1Char('/'), -1)),
-                    tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_second->modelName.section(QLatin1Char('/'), -1)),
-                    tr("first − second model"));
+        showAligned(
+            *m_result, *m_second, layer, head,
+            tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_result->modelName.section(QLatin1Char('/'), -1)),
+            tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_second->modelName.section(QLatin1Char('/'), -1)),
+            tr("first − second model"));
     }
     // Synced hover and zoom: panes share cell coordinates (aligned tokens share indices).
     for (HeatmapWidget* from : m_panes)
