@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtEndian>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -165,6 +166,7 @@ private Q_SLOTS:
     void kQuantAttention_data();
     void kQuantAttention();
     void tensorsAreNotConvertedUpFront();
+    void biasesAndTiedEmbeddings();
     void gpt2TokenizerFromMetadata();
     void tokenizerFromMetadata_data();
     void tokenizerFromMetadata();
@@ -744,6 +746,57 @@ void TestGguf::tensorsAreNotConvertedUpFront()
             for (int i = 0; i < 32 * 32; ++i)
                 QVERIFY(std::abs(v[size_t(i)] - whole.data()[i]) <= 0.02f * std::abs(v[size_t(i)]) + 0.05f);
         }
+}
+
+// llama_s0 with random q/k/v/o biases (attention_bias) and without lm_head (tied embeddings), as a folder and
+// as the GGUF file llama.cpp's converter makes of it (biases of q/k permuted like their rows): the same
+// tensors under the same names, and the same attention.
+void TestGguf::biasesAndTiedEmbeddings()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("biased"));
+    std::mt19937 rng(5);
+    std::normal_distribution<float> normal(0.0f, 0.5f);
+    copyModel(oracleFolder(QStringLiteral("llama_s0")), folder, [&](std::vector<TensorToWrite>& tensors) {
+        tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
+                                     [](const TensorToWrite& t) { return t.name == QLatin1String("lm_head.weight"); }),
+                      tensors.end());
+        for (int l = 0; l < 2; ++l)
+            for (const auto& [which, size] : {std::pair<const char*, int>{"q_proj", 32}, {"k_proj", 16}, {"v_proj", 16}, {"o_proj", 32}}) {
+                std::vector<float> values(static_cast<size_t>(size));
+                for (float& v : values)
+                    v = normal(rng);
+                tensors.push_back({QStringLiteral("model.layers.%1.self_attn.%2.bias").arg(l).arg(QLatin1String(which)),
+                                   TensorDtype::F32, {size}, floatBytes(values)});
+            }
+    });
+    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
+    config.insert(QStringLiteral("attention_bias"), true);
+    config.insert(QStringLiteral("tie_word_embeddings"), true);
+    QFile configFile(folder + QStringLiteral("/config.json"));
+    QVERIFY(configFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    configFile.write(QJsonDocument(config).toJson());
+    configFile.close();
+    const QString path = dir.filePath(QStringLiteral("biased.gguf"));
+    writeGgufFromFolder(folder, path, GgmlType::F32);
+
+    const auto fromFolder = TransformerModel::open(folder);
+    const auto fromGguf = TransformerModel::open(path);
+    QVERIFY(fromGguf->config().qkvBias && fromGguf->config().outputBias && fromGguf->config().tieWordEmbeddings);
+    const auto file = std::make_shared<const GgufFile>(path);
+    const WeightStore gguf = WeightStore::openGguf(file, describeGgufModel(*file));
+    const WeightStore original = WeightStore::openFolder(folder);
+    for (const char* name : {"model.layers.1.self_attn.q_proj.bias", "model.layers.1.self_attn.k_proj.bias",
+                             "model.layers.0.self_attn.k_proj.weight", "model.layers.0.self_attn.o_proj.bias"}) {
+        const WeightTensor a = original.load(QLatin1String(name)), b = gguf.load(QLatin1String(name));
+        QCOMPARE(a.shape(), b.shape());
+        QCOMPARE(std::memcmp(a.data(), b.data(), size_t(a.size()) * sizeof(float)), 0);
+    }
+    QVERIFY(!gguf.contains(QStringLiteral("lm_head.weight")));
+    const std::vector<int> ids = oracleInputIds(QStringLiteral("llama_s0"));
+    const double error = maxAbsError(*fromFolder->run(ids, {}).maps, *fromGguf->run(ids, {}).maps);
+    QVERIFY2(error <= 1e-6, qPrintable(QString::number(error)));
+    QCOMPARE(fromGguf->predict(ids, {}, 3)[0].top[0].id, fromFolder->predict(ids, {}, 3)[0].top[0].id);
 }
 
 // gpt2_s0's tokenizer.json stored as tokenizer.ggml.* gives the oracle's ids.
