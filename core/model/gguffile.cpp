@@ -2,10 +2,12 @@
 
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
+#include "util/parallel.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QtEndian>
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <limits>
