@@ -167,6 +167,7 @@ private Q_SLOTS:
     void kQuantAttention();
     void tensorsAreNotConvertedUpFront();
     void biasesAndTiedEmbeddings();
+    void gemmaNormsAndQwen2Layout();
     void gpt2TokenizerFromMetadata();
     void tokenizerFromMetadata_data();
     void tokenizerFromMetadata();
@@ -797,6 +798,48 @@ void TestGguf::biasesAndTiedEmbeddings()
     const double error = maxAbsError(*fromFolder->run(ids, {}).maps, *fromGguf->run(ids, {}).maps);
     QVERIFY2(error <= 1e-6, qPrintable(QString::number(error)));
     QCOMPARE(fromGguf->predict(ids, {}, 3)[0].top[0].id, fromFolder->predict(ids, {}, 3)[0].top[0].id);
+}
+
+// gemma stores RMSNorm weights as 1 + w (convert_hf_to_gguf.py's GemmaModel) and keeps Q/K rows in HF order;
+// qwen2 keeps them too. Read back: w, and the rows as stored.
+void TestGguf::gemmaNormsAndQwen2Layout()
+{
+    for (const char* arch : {"gemma", "qwen2"}) {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.gguf"));
+        GgufWriter w;
+        const QString a = QLatin1String(arch);
+        w.addString(QStringLiteral("general.architecture"), a);
+        w.addU32(a + QStringLiteral(".block_count"), 1);
+        w.addU32(a + QStringLiteral(".context_length"), 64);
+        w.addU32(a + QStringLiteral(".embedding_length"), 32);
+        w.addU32(a + QStringLiteral(".feed_forward_length"), 64);
+        w.addU32(a + QStringLiteral(".attention.head_count"), 2);
+        w.addU32(a + QStringLiteral(".attention.head_count_kv"), 1);
+        w.addU32(a + QStringLiteral(".attention.key_length"), 16);
+        w.addF32(a + QStringLiteral(".attention.layer_norm_rms_epsilon"), 1e-6f);
+        std::vector<float> norm(32), q(32 * 32);
+        for (size_t i = 0; i < norm.size(); ++i)
+            norm[i] = 1.0f + 0.01f * float(i);
+        for (size_t i = 0; i < q.size(); ++i)
+            q[i] = float(i);
+        w.addFloatTensor(QStringLiteral("token_embd.weight"), {10, 32}, std::vector<float>(320, 0.5f), GgmlType::F32);
+        w.addFloatTensor(QStringLiteral("blk.0.attn_norm.weight"), {32}, norm, GgmlType::F32);
+        w.addFloatTensor(QStringLiteral("blk.0.attn_q.weight"), {32, 32}, q, GgmlType::F32);
+        w.write(path);
+        const auto file = std::make_shared<const GgufFile>(path);
+        const GgufModelDescription d = describeGgufModel(*file);
+        QCOMPARE(d.config.value(QStringLiteral("model_type")).toString(), a);
+        QCOMPARE(d.config.value(QStringLiteral("head_dim")).toInt(), 16);
+        QCOMPARE(d.config.value(QStringLiteral("tie_word_embeddings")).toBool(), true);
+        QCOMPARE(d.config.value(QStringLiteral("rms_norm_eps")).toDouble(), 1e-6);
+        const WeightStore store = WeightStore::openGguf(file, d);
+        const WeightTensor n = store.load(QStringLiteral("model.layers.0.input_layernorm.weight"));
+        for (int i = 0; i < 32; ++i)
+            QCOMPARE(n.data()[i], a == QLatin1String("gemma") ? norm[size_t(i)] - 1.0f : norm[size_t(i)]);
+        const WeightTensor rows = store.load(QStringLiteral("model.layers.0.self_attn.q_proj.weight"));
+        QCOMPARE(std::memcmp(rows.data(), q.data(), q.size() * sizeof(float)), 0);
+    }
 }
 
 // gpt2_s0's tokenizer.json stored as tokenizer.ggml.* gives the oracle's ids.
