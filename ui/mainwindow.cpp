@@ -5,19 +5,20 @@
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
+#include "explorer/explorerbackend.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
-#include "explorer/explorerbackend.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/predictionswidget.h"
+#include "explorer/runstatebanner.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
-#include "mainwindowfeatures.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
+#include "mainwindowfeatures.h"
 #include "model/attentioncapture.h"
 #include "model/modelcatalog.h"
 #include "presenter/presentermode.h"
@@ -25,9 +26,6 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QPointer>
-
-#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -46,6 +44,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -55,8 +54,13 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace attnscope {
+
+namespace {
+constexpr int kColorByLabel = -1; // the grid colour box's "Label" entry
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -70,15 +74,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_debounce->setInterval(300);
     connect(m_debounce, &QTimer::timeout, this, &MainWindow::runNow);
     connect(m_runner, &AnalysisRunner::resultReady, this, &MainWindow::showResult);
-    connect(m_runner, &AnalysisRunner::failed, this, [this](quint64, const QString& message) { showFailure(message); });
+    connect(m_runner, &AnalysisRunner::inputTooLong, this,
+            [this](quint64 job, const QString& message, int, int limit) {
+                m_tooLongJob = job;
+                showRunFailure(message, limit);
+            });
+    connect(m_runner, &AnalysisRunner::failed, this, [this](quint64 job, const QString& message) {
+        if (job != m_tooLongJob) showRunFailure(message, 0);
+    });
     connect(m_runner, &AnalysisRunner::started, this, [this] { m_timeLabel->setText(tr("computing…")); });
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
-    layout->addWidget(buildInputBar());
+    m_inputBar = buildInputBar();
+    layout->addWidget(m_inputBar);
+    m_banner = new RunStateBanner(central);
+    connect(m_banner, &RunStateBanner::windowRequested, this, &MainWindow::setTokenWindow);
+    layout->addWidget(m_banner);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
-    splitter->addWidget(buildGridPane());
+    m_gridPane = buildGridPane();
+    splitter->addWidget(m_gridPane);
     m_tabs = new QTabWidget(splitter);
     m_tabs->addTab(buildHeatmapTab(), QString());
     m_comparison = new ComparisonWidget(m_tabs);
@@ -111,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_backendLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
+    connect(m_heatmap, &HeatmapWidget::hoverChanged, m_heatmapReadout, &QLabel::setText);
 
     buildMenus();
     {
@@ -292,10 +309,14 @@ QWidget* MainWindow::buildGridPane()
     m_colorByBox = new QComboBox(pane);
     m_sortBox->addItem(QString());
     m_colorByBox->addItem(QString());
+    m_colorByBox->addItem(QString(), kColorByLabel);
     for (HeadMetric metric : allHeadMetrics()) {
         m_sortBox->addItem(QString(), int(metric));
         m_colorByBox->addItem(QString(), int(metric));
     }
+    m_findSpecialHeads = new QPushButton(pane);
+    m_findSpecialHeads->setObjectName(QStringLiteral("findSinkNoOpHeads"));
+    m_findResult = new QLabel(pane);
     auto* sortLabel = new QLabel(pane);
     auto* colourLabel = new QLabel(pane);
     onRetranslate([this, sortLabel, colourLabel] {
@@ -303,17 +324,25 @@ QWidget* MainWindow::buildGridPane()
         colourLabel->setText(tr("Colour:"));
         m_sortBox->setItemText(0, tr("Head order"));
         m_colorByBox->setItemText(0, tr("No colour"));
+        m_colorByBox->setItemText(1, tr("Label"));
         const auto metrics = allHeadMetrics();
         for (size_t i = 0; i < metrics.size(); ++i) {
             m_sortBox->setItemText(int(i) + 1, headMetricDisplayName(metrics[i]));
-            m_colorByBox->setItemText(int(i) + 1, headMetricDisplayName(metrics[i]));
+            m_colorByBox->setItemText(int(i) + 2, headMetricDisplayName(metrics[i]));
         }
+        m_findSpecialHeads->setText(tr("Find sink / no-op heads"));
+        m_findSpecialHeads->setToolTip(tr("Ring every head labelled sink or no-op and open the first"));
     });
     controls->addWidget(sortLabel);
     controls->addWidget(m_sortBox, 1);
     controls->addWidget(colourLabel);
     controls->addWidget(m_colorByBox, 1);
     layout->addLayout(controls);
+    auto* findRow = new QHBoxLayout;
+    findRow->addWidget(m_findSpecialHeads);
+    findRow->addWidget(m_findResult, 1);
+    layout->addLayout(findRow);
+    connect(m_findSpecialHeads, &QPushButton::clicked, this, &MainWindow::findSinkAndNoOpHeads);
     m_grid = new HeadGridWidget(pane);
     layout->addWidget(m_grid, 1);
     // The model's own top-5 for the next token or each [MASK]: users see that the model works.
@@ -332,8 +361,11 @@ QWidget* MainWindow::buildGridPane()
     };
     connect(m_sortBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this, metricOf] { m_grid->setSortMetric(metricOf(m_sortBox)); });
-    connect(m_colorByBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            [this, metricOf] { m_grid->setColorMetric(metricOf(m_colorByBox)); });
+    connect(m_colorByBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, metricOf] {
+        const bool byLabel = m_colorByBox->currentData().toInt() == kColorByLabel;
+        m_grid->setColorByLabel(byLabel);
+        m_grid->setColorMetric(byLabel ? std::nullopt : metricOf(m_colorByBox));
+    });
     connect(m_grid, &HeadGridWidget::headActivated, this, &MainWindow::openHead);
     return pane;
 }
@@ -350,6 +382,8 @@ QWidget* MainWindow::buildHeatmapTab()
     for (HeatmapScale scale : {HeatmapScale::Absolute, HeatmapScale::RowMax, HeatmapScale::Log})
         m_scaleBox->addItem(QString(), int(scale));
     m_discount = new QCheckBox(tab);
+    m_wordLevel = new QCheckBox(tab);
+    m_wordLevel->setObjectName(QStringLiteral("wordLevel"));
     auto* fit = new QToolButton(tab);
     auto* coloursLabel = new QLabel(tab);
     auto* scaleLabel = new QLabel(tab);
@@ -373,6 +407,9 @@ QWidget* MainWindow::buildHeatmapTab()
         m_scaleBox->setItemText(1, tr("per-row max"));
         m_scaleBox->setItemText(2, tr("log"));
         m_discount->setText(tr("Discount special tokens"));
+        m_wordLevel->setText(tr("Words"));
+        m_wordLevel->setToolTip(tr("Merge subword pieces into words (Clark et al. 2019): attention to a word "
+                                   "is the sum over its pieces, from a word the mean"));
         m_discount->setToolTip(tr("Renormalise each row without [CLS], [SEP] and BOS, as exBERT does"));
         fit->setText(tr("Fit"));
         coloursLabel->setText(tr("Colours:"));
@@ -383,15 +420,25 @@ QWidget* MainWindow::buildHeatmapTab()
     controls->addWidget(scaleLabel);
     controls->addWidget(m_scaleBox);
     controls->addWidget(m_discount);
+    controls->addWidget(m_wordLevel);
     controls->addWidget(fit);
     controls->addWidget(lessonButton);
     controls->addStretch();
     layout->addLayout(controls);
     m_heatmap = new HeatmapWidget(tab);
     layout->addWidget(m_heatmap, 1);
+    m_heatmapReadout = new QLabel(tab);
+    m_heatmapReadout->setObjectName(QStringLiteral("heatmapReadout"));
+    m_heatmapReadout->setTextFormat(Qt::PlainText);
+    m_heatmapReadout->setMinimumHeight(m_heatmapReadout->fontMetrics().height() + 4);
+    QFont readoutFont = m_heatmapReadout->font();
+    readoutFont.setBold(true);
+    m_heatmapReadout->setFont(readoutFont);
+    layout->addWidget(m_heatmapReadout);
     connect(m_colorMapBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::applyStyle);
     connect(m_scaleBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::applyStyle);
     connect(m_discount, &QCheckBox::toggled, m_heatmap, &HeatmapWidget::setDiscountSpecial);
+    connect(m_wordLevel, &QCheckBox::toggled, this, [this] { openHead(m_layer, m_head); });
     connect(fit, &QToolButton::clicked, m_heatmap, &HeatmapWidget::fitToView);
     return tab;
 }
@@ -497,9 +544,19 @@ bool MainWindow::selectEngine(int index)
             return false;
         }
     }
+    const bool switched = index != m_current;
     m_current = index;
     m_modelBox->setCurrentIndex(index);
     const auto engine = entry.engine;
+    if (switched) {
+        m_tokenWindow = {}; // a window chosen for one model's positions is not another's
+        if (m_result) {
+            // Until the new model's result arrives the views still show the old one: say so.
+            m_heatmap->setStale(tr("Computing on %1…").arg(engine->displayName()));
+            m_grid->setStale(true);
+            setWindowTitle(tr("AttnScope — %1 — computing…").arg(engine->displayName()));
+        }
+    }
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
     if (const auto fixed = engine->fixedText()) {
@@ -568,17 +625,40 @@ void MainWindow::runNow()
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     options.overviewSize = 128; // the zoomed-out heatmap of a long input shows this overview
-    m_runner->start(engine, m_textA->toPlainText(), textB, options);
+    m_runner->start(engine, m_textA->toPlainText(), textB, options, m_tokenWindow);
+}
+
+void MainWindow::setTokenWindow(const TokenWindow& window)
+{
+    m_tokenWindow = window;
+    runNow();
 }
 
 void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
 {
     m_result = std::move(result);
+    statusBar()->clearMessage();
+    m_heatmap->setStale(QString());
+    m_grid->setStale(false);
+    if (m_result->run.totalTokens > 0)
+        m_banner->showWindow(m_result->run.maps->queries(), m_result->run.totalTokens,
+                             m_result->run.keptFromEnd);
+    else
+        m_banner->clear();
     updateStatus();
     m_statsModel->setStats(m_result->analysis.stats);
     m_grid->setResult(m_result);
     m_grid->setStats(m_statsModel->stats());
     m_layerChart->setSummaries(m_result->analysis.layerSummaries);
+    // Decoders have no [SEP]: no column and no bars of zeros for it.
+    const bool hasSep = !m_result->run.roles.sepPositions.empty();
+    m_layerChart->setShowSep(hasSep);
+    const auto metrics = allHeadMetrics();
+    const int sepColumn =
+        HeadStatsModel::FirstMetricColumn +
+        int(std::find(metrics.begin(), metrics.end(), HeadMetric::SepMass) - metrics.begin());
+    m_statsTable->setColumnHidden(sepColumn, !hasSep);
+    m_findResult->clear();
     m_layer = std::min(m_layer, m_result->analysis.layers - 1);
     m_head = std::min(m_head, m_result->analysis.heads - 1);
     m_comparison->setResult(m_result);
@@ -588,6 +668,47 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_predictions->setPanel(std::move(predictions));
     openHead(m_layer, m_head);
     setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
+}
+
+void MainWindow::showRunFailure(const QString& message, int limit)
+{
+    m_result.reset();
+    clearViews(message);
+    if (limit > 0)
+        m_banner->showTooLong(message, limit);
+    else
+        m_banner->showFailure(message);
+    const auto engine = currentEngine();
+    setWindowTitle(tr("AttnScope — %1 — failed").arg(engine ? engine->displayName() : QString()));
+    m_timeLabel->setText(tr("failed"));
+    m_tokensLabel->clear();
+    m_tokensLabel->setToolTip(QString());
+    statusBar()->clearMessage();
+}
+
+void MainWindow::clearViews(const QString& reason)
+{
+    m_heatmap->clear(reason);
+    m_grid->setResult(nullptr);
+    m_grid->setStale(false);
+    m_statsModel->setStats({});
+    m_layerChart->setSummaries({});
+    m_comparison->setResult(nullptr);
+    m_arcs->setResult(nullptr);
+    m_predictionsBox->setVisible(false);
+    m_predictions->setPanel(PredictionPanel{});
+    m_openInLesson->setEnabled(false);
+}
+
+void MainWindow::findSinkAndNoOpHeads()
+{
+    if (!m_result) return;
+    std::vector<std::pair<int, int>> found;
+    for (const HeadStats& s : m_statsModel->stats())
+        if (s.label == HeadLabel::Sink || s.label == HeadLabel::NoOp) found.emplace_back(s.layer, s.head);
+    m_grid->setHighlighted(found);
+    m_findResult->setText(tr("%n sink or no-op head(s)", nullptr, int(found.size())));
+    if (!found.empty()) openHead(found.front().first, found.front().second);
 }
 
 void MainWindow::updateStatus()
@@ -601,9 +722,7 @@ void MainWindow::updateStatus()
 
 void MainWindow::showFailure(const QString& message)
 {
-    m_timeLabel->setText(tr("failed"));
-    statusBar()->showMessage(message, 10000);
-    m_hoverLabel->setText(message);
+    m_banner->showFailure(message);
 }
 
 void MainWindow::openHead(int layer, int head)
@@ -614,7 +733,7 @@ void MainWindow::openHead(int layer, int head)
     m_head = head;
     m_grid->select(layer, head);
     m_openInLesson->setEnabled(m_result->run.capture != nullptr);
-    showHead(*m_heatmap, m_result, layer, head);
+    showHead(*m_heatmap, m_result, layer, head, m_wordLevel->isChecked());
     applyHeatmapStyle();
     // Arcs: this head, then the heads picked in the comparison tab (each in its own colour), at most 4.
     std::vector<std::pair<int, int>> arcHeads{{layer, head}};
@@ -659,9 +778,21 @@ void MainWindow::applyHeatmapStyle()
     HeatmapStyle heatmapStyle = m_style;
     heatmapStyle.showValues = n <= 12;
     heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
-    if (m_features && m_features->presenter()->isActive())
-        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, thick lines
+    if (m_presenting)
+        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, dark page
     m_heatmap->setStyle(heatmapStyle);
+}
+
+void MainWindow::setPresenting(bool presenting)
+{
+    m_presenting = presenting;
+    // The classroom screen is the heatmap: the input bar, the grid and the heatmap's own read-out line
+    // (the presenter's docked read-out replaces it) make room. The banner stays: a failure is said.
+    m_inputBar->setVisible(!presenting);
+    m_gridPane->setVisible(!presenting);
+    m_heatmapReadout->setVisible(!presenting);
+    if (presenting) m_tabs->setCurrentIndex(0);
+    applyHeatmapStyle();
 }
 
 void MainWindow::applyStyle()
@@ -671,6 +802,7 @@ void MainWindow::applyStyle()
     m_style.fontPointSize = 9;
     applyHeatmapStyle();
     m_grid->setColorMap(m_style.colorMap);
+    m_grid->setScale(m_style.scale);
     HeatmapStyle compareStyle = m_style;
     compareStyle.showValues = true;
     m_comparison->setStyle(compareStyle);

@@ -1,25 +1,39 @@
 #include "explorer/comparisonwidget.h"
 
-#include <QPainter>
-
 #include "attention/attentionmaps.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/tokenalignment.h"
 #include "heatmapwidget.h"
+#include "render/heatmappainter.h"
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
+#include <QPainter>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace attnscope {
 
 namespace {
+// A difference is drawn over ±(its largest absolute value), so a real difference of 0.05 is not white.
+void setDifferenceScale(HeatmapData& diff)
+{
+    float largest = 0;
+    for (float v : diff.values)
+        largest = std::max(largest, std::abs(v));
+    diff.signedValues = true;
+    diff.signedRange = largest > 0 ? largest : 1.0f;
+}
+
 // Panes are narrow: "L0 H3 · sink" instead of the model name.
 QString shortTitle(const ExplorerResult& result, int layer, int head)
 {
@@ -57,8 +71,9 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     layout->addWidget(m_note);
-    m_paneRow = new QHBoxLayout;
-    layout->addLayout(m_paneRow, 1);
+    m_paneGrid = new QGridLayout;
+    m_paneGrid->setSpacing(4);
+    layout->addLayout(m_paneGrid, 1);
 
     m_secondRunner = new AnalysisRunner(this);
     m_debounce = new QTimer(this);
@@ -214,9 +229,63 @@ void ComparisonWidget::rebuildSelectors()
 HeatmapWidget* ComparisonWidget::addPane()
 {
     auto* pane = new HeatmapWidget(this);
-    m_paneRow->addWidget(pane, 1);
     m_panes.push_back(pane);
+    placePanes();
     return pane;
+}
+
+std::pair<int, int> ComparisonWidget::paneGridShape(int count, QSizeF area)
+{
+    if (count <= 1) return {1, 1};
+    std::pair<int, int> best{1, count};
+    double bestSide = -1;
+    for (int rows = 1; rows <= count; ++rows) {
+        const int cols = (count + rows - 1) / rows;
+        const double side = std::min(area.width() / cols, area.height() / rows);
+        if (side > bestSide + 1e-9) {
+            bestSide = side;
+            best = {rows, cols};
+        }
+    }
+    return best;
+}
+
+void ComparisonWidget::placePanes()
+{
+    // The pane area: what the grid layout has now, else the widget less the controls above it.
+    QSizeF area = m_paneGrid->geometry().size();
+    if (area.isEmpty()) area = QSizeF(width(), std::max(1, height() - 90));
+    const auto [rows, cols] = paneGridShape(int(m_panes.size()), area);
+    for (HeatmapWidget* pane : m_panes)
+        m_paneGrid->removeWidget(pane);
+    for (int r = 0; r < m_paneGrid->rowCount(); ++r)
+        m_paneGrid->setRowStretch(r, 0);
+    for (int c = 0; c < m_paneGrid->columnCount(); ++c)
+        m_paneGrid->setColumnStretch(c, 0);
+    for (size_t i = 0; i < m_panes.size(); ++i)
+        m_paneGrid->addWidget(m_panes[i], int(i) / cols, int(i) % cols);
+    for (int r = 0; r < rows; ++r)
+        m_paneGrid->setRowStretch(r, 1);
+    for (int c = 0; c < cols; ++c)
+        m_paneGrid->setColumnStretch(c, 1);
+}
+
+void ComparisonWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_panes.empty()) {
+        const auto shape = paneGridShape(int(m_panes.size()), m_paneGrid->geometry().size());
+        int rows = 0;
+        for (HeatmapWidget* pane : m_panes) {
+            int row, col, rowSpan, colSpan;
+            const int index = m_paneGrid->indexOf(pane);
+            if (index >= 0) {
+                m_paneGrid->getItemPosition(index, &row, &col, &rowSpan, &colSpan);
+                rows = std::max(rows, row + 1);
+            }
+        }
+        if (rows != shape.first) placePanes();
+    }
 }
 
 void ComparisonWidget::runSecond()
@@ -240,9 +309,47 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
         painter.restore();
         return;
     }
-    const double scale = std::min(area.width() / bounds.width(), area.height() / bounds.height());
-    painter.translate(area.left() + (area.width() - bounds.width() * scale) / 2,
-                      area.top() + (area.height() - bounds.height() * scale) / 2);
+    // A title line (what is compared, on which model), then the panes scaled to the rest of the page.
+    QFont titleFont = painter.font();
+    titleFont.setBold(true);
+    painter.setFont(titleFont);
+    const QFontMetricsF titleMetrics(titleFont, painter.device());
+    const QString title = m_result ? tr("%1 · %2").arg(m_modeBox->currentText(), m_result->modelName)
+                                   : m_modeBox->currentText();
+    const QRectF titleRect(area.left() + 8, area.top() + 4, area.width() - 16, titleMetrics.height() * 1.4);
+    painter.setPen(Qt::black);
+    painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+    const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
+                           area.bottom() - titleRect.bottom() - 4);
+    bool anyTiled = false;
+    for (const HeatmapWidget* pane : m_panes)
+        anyTiled = anyTiled || pane->isTiled();
+    if (!anyTiled) {
+        // Each pane painted afresh for the page (its own layout, at the page's resolution), in the grid
+        // shape that makes the panes largest there: labels sized for the page, not scaled screen pixels.
+        std::vector<const HeatmapWidget*> shown;
+        for (const HeatmapWidget* pane : m_panes)
+            if (pane->isVisible()) shown.push_back(pane);
+        const auto [rows, cols] = paneGridShape(int(shown.size()), panesArea.size());
+        const double w = panesArea.width() / cols, h = panesArea.height() / rows;
+        QFont font = painter.font();
+        font.setBold(false);
+        painter.setFont(font);
+        for (size_t i = 0; i < shown.size(); ++i) {
+            const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h,
+                              w, h);
+            HeatmapStyle style = shown[i]->heatmapStyle();
+            style.dark = false;
+            HeatmapPainter(shown[i]->data(), style).paint(painter, cell.adjusted(6, 4, -6, -4));
+        }
+        painter.restore();
+        return;
+    }
+    // Long inputs (tiled panes hold only the block on screen): the panes as drawn, scaled to the page.
+    const double scale = std::min(panesArea.width() / bounds.width(), panesArea.height() / bounds.height());
+    painter.translate(panesArea.left() + (panesArea.width() - bounds.width() * scale) / 2,
+                      panesArea.top() + (panesArea.height() - bounds.height() * scale) / 2);
     painter.scale(scale, scale);
     for (HeatmapWidget* pane : m_panes)
         if (pane->isVisible())
@@ -254,12 +361,13 @@ void ComparisonWidget::rebuildPanes()
 {
     m_dirty = false;
     for (HeatmapWidget* pane : m_panes) {
-        m_paneRow->removeWidget(pane);
+        m_paneGrid->removeWidget(pane);
         pane->hide();
         pane->deleteLater();
     }
     m_panes.clear();
     m_note->clear();
+    m_differenceRange = 0;
     if (!m_result || !m_result->run.maps) return;
     const auto selected = heads();
     const int n = m_result->run.maps->queries();
@@ -291,12 +399,14 @@ void ComparisonWidget::rebuildPanes()
         HeatmapData diff = a;
         for (size_t i = 0; i < diff.values.size(); ++i)
             diff.values[i] = a.values[i] - b.values[i];
-        diff.signedValues = true;
-        diff.title = tr("L%1 H%2 − L%3 H%4 (red: first head higher)")
+        setDifferenceScale(diff);
+        diff.title = tr("L%1 H%2 − L%3 H%4 (red: first higher) · max |Δ| %5")
                          .arg(selected[0].first)
                          .arg(selected[0].second)
                          .arg(selected[1].first)
-                         .arg(selected[1].second);
+                         .arg(selected[1].second)
+                         .arg(QLocale().toString(double(diff.signedRange), 'g', 3));
+        m_differenceRange = diff.signedRange;
         for (HeatmapData* d : {&a, &b, &diff}) {
             HeatmapWidget* pane = addPane();
             pane->setStyle(styleFor(*d));
@@ -346,8 +456,10 @@ void ComparisonWidget::rebuildPanes()
         HeatmapData diff = alignedA;
         for (size_t i = 0; i < diff.values.size(); ++i)
             diff.values[i] = alignedA.values[i] - alignedB.values[i];
-        diff.signedValues = true;
-        diff.title = tr("sentence 1 − sentence 2");
+        setDifferenceScale(diff);
+        m_differenceRange = diff.signedRange;
+        diff.title = tr("sentence 1 − sentence 2 · max |Δ| %1")
+                         .arg(QLocale().toString(double(diff.signedRange), 'g', 3));
         for (int i = 0; i < m; ++i)
             if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
                 diff.rowLabels[i] = diff.colLabels[i] =

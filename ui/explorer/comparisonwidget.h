@@ -13,6 +13,7 @@ class QSpinBox;
 class QTimer;
 class QPainter;
 class QHBoxLayout;
+class QGridLayout;
 
 namespace attnscope {
 
@@ -40,9 +41,15 @@ public:
     // The panes as shown (each pane's own paint code through QWidget::render), scaled to fit area with
     // their aspect kept, on a white page. Draws a note when no pane is shown.
     void paintPanes(QPainter& painter, const QRectF& area) const;
+    // Rows × columns for `count` panes in an area: the shape whose square panes are largest (3 panes in a
+    // wide area side by side, in a tall one stacked, 4 in 2 × 2 when that is larger).
+    static std::pair<int, int> paneGridShape(int count, QSizeF area);
+    // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).
+    float differenceRange() const { return m_differenceRange; }
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -65,7 +72,9 @@ private:
     QLabel* m_note = nullptr;
     QLabel* m_headsLabel = nullptr;
     QLabel* m_sentenceLabel = nullptr;
-    QHBoxLayout* m_paneRow = nullptr;
+    void placePanes();
+    QGridLayout* m_paneGrid = nullptr;
+    float m_differenceRange = 0;
     std::vector<HeatmapWidget*> m_panes;
     AnalysisRunner* m_secondRunner = nullptr;
     QTimer* m_debounce = nullptr;

@@ -100,6 +100,7 @@ HeatmapStyle PresenterMode::presenterStyle(HeatmapStyle base)
     base.fontPointSize *= kFontScale;
     base.lineWidth = std::max(2.0, base.lineWidth * 3.0);
     base.showColorBar = true;
+    base.dark = true; // the same black page as the rest of the window
     return base;
 }
 
