@@ -35,6 +35,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -49,6 +50,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -307,6 +309,11 @@ QWidget* MainWindow::buildGridPane()
     auto* controls = new QHBoxLayout;
     m_sortBox = new QComboBox(pane);
     m_colorByBox = new QComboBox(pane);
+    // Narrow when the pane is: the closed box elides its text, the list shows it whole.
+    for (QComboBox* box : {m_sortBox, m_colorByBox}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
     m_sortBox->addItem(QString());
     m_colorByBox->addItem(QString());
     m_colorByBox->addItem(QString(), kColorByLabel);
@@ -447,26 +454,28 @@ QWidget* MainWindow::buildStatisticsTab()
 {
     auto* tab = new QWidget(this);
     auto* layout = new QVBoxLayout(tab);
-    auto* thresholds = new QHBoxLayout;
+    // Two rows of three thresholds: one row of six made the window wider than a 1280-pixel screen.
+    auto* thresholds = new QGridLayout;
     auto* thresholdsLabel = new QLabel(tab);
-    thresholds->addWidget(thresholdsLabel);
+    thresholds->addWidget(thresholdsLabel, 0, 0);
     const LabelThresholds defaults;
     const std::vector<double> values{defaults.sink, defaults.noOp,  defaults.previous,
                                      defaults.next, defaults.self, defaults.broadEntropy};
     std::vector<QLabel*> labels;
     for (double value : values) {
+        const int index = int(labels.size());
         labels.push_back(new QLabel(tab));
-        thresholds->addWidget(labels.back());
+        thresholds->addWidget(labels.back(), index / 3, 1 + 2 * (index % 3), Qt::AlignRight);
         auto* box = new QDoubleSpinBox(tab);
         box->setRange(0.0, 1.0);
         box->setSingleStep(0.05);
         box->setDecimals(2);
         box->setValue(value);
         connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &MainWindow::applyThresholds);
-        thresholds->addWidget(box);
+        thresholds->addWidget(box, index / 3, 2 + 2 * (index % 3));
         m_thresholdBoxes.push_back(box);
     }
-    thresholds->addStretch();
+    thresholds->setColumnStretch(7, 1);
     layout->addLayout(thresholds);
     onRetranslate([thresholdsLabel, labels] {
         thresholdsLabel->setText(tr("Label thresholds:"));
@@ -688,6 +697,7 @@ void MainWindow::showRunFailure(const QString& message, int limit)
 
 void MainWindow::clearViews(const QString& reason)
 {
+    m_findResult->clear();
     m_heatmap->clear(reason);
     m_grid->setResult(nullptr);
     m_grid->setStale(false);
@@ -791,6 +801,7 @@ void MainWindow::setPresenting(bool presenting)
     m_inputBar->setVisible(!presenting);
     m_gridPane->setVisible(!presenting);
     m_heatmapReadout->setVisible(!presenting);
+    m_tabs->tabBar()->setVisible(!presenting);
     if (presenting) m_tabs->setCurrentIndex(0);
     applyHeatmapStyle();
 }

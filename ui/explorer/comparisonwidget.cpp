@@ -151,10 +151,20 @@ void ComparisonWidget::showEvent(QShowEvent* event)
 void ComparisonWidget::setStyle(const HeatmapStyle& style)
 {
     m_style = style;
-    for (HeatmapWidget* pane : m_panes) {
-        HeatmapStyle s = style;
-        s.showValues = pane->data().rows <= 12 && style.showValues;
-        pane->setStyle(s);
+    applyPaneStyles();
+}
+
+void ComparisonWidget::applyPaneStyles()
+{
+    // Panes on one colour scale share one colour bar, drawn by the last of them: the room goes to the
+    // cells and their labels. A difference pane has its own (signed) bar.
+    for (size_t i = 0; i < m_panes.size(); ++i) {
+        HeatmapStyle s = m_style;
+        s.showValues = m_panes[i]->data().rows <= 12 && m_style.showValues;
+        const bool lastOfItsScale =
+            i + 1 == m_panes.size() || m_panes[i + 1]->data().signedValues != m_panes[i]->data().signedValues;
+        s.showColorBar = lastOfItsScale;
+        m_panes[i]->setStyle(s);
     }
 }
 
@@ -400,7 +410,8 @@ void ComparisonWidget::rebuildPanes()
         for (size_t i = 0; i < diff.values.size(); ++i)
             diff.values[i] = a.values[i] - b.values[i];
         setDifferenceScale(diff);
-        diff.title = tr("L%1 H%2 − L%3 H%4 (red: first higher) · max |Δ| %5")
+        m_note->setText(tr("Red: the first head attends more; blue: the second."));
+        diff.title = tr("L%1 H%2 − L%3 H%4 · max |Δ| %5")
                          .arg(selected[0].first)
                          .arg(selected[0].second)
                          .arg(selected[1].first)
@@ -472,6 +483,7 @@ void ComparisonWidget::rebuildPanes()
             pane->setData(*d);
         }
     }
+    applyPaneStyles();
     // Synced hover and zoom: panes share cell coordinates (aligned tokens share indices).
     for (HeatmapWidget* from : m_panes)
         for (HeatmapWidget* to : m_panes)

@@ -73,6 +73,7 @@ private:
     QLabel* m_headsLabel = nullptr;
     QLabel* m_sentenceLabel = nullptr;
     void placePanes();
+    void applyPaneStyles();
     QGridLayout* m_paneGrid = nullptr;
     float m_differenceRange = 0;
     std::vector<HeatmapWidget*> m_panes;

@@ -336,8 +336,12 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
         x += metrics.horizontalAdvance(top) + 16;
     }
     if (m_colorByLabel) {
+        // The labels this grid has, in a fixed order (absent labels would crowd out present ones).
         for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken,
                                 HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed}) {
+            if (std::none_of(m_stats.begin(), m_stats.end(),
+                             [label](const HeadStats& s) { return s.label == label; }))
+                continue;
             const QString text = labelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label);
             const double textWidth = metrics.horizontalAdvance(text) + 1;
             if (x + 14 + textWidth > double(width()) && x > 8)

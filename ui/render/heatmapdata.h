@@ -75,8 +75,9 @@ struct HeatmapStyle
     bool showTitle = true;
     bool showValues = false; // numbers in cells (lesson, small matrices)
     double lineWidth = 1.0;
-    // Presenter mode: labels, title and ticks in light ink on a dark page.
+    // Presenter mode: labels, title and ticks in light ink on a dark page, cells filling the screen.
     bool dark = false;
+    bool stretchCells = false;
 };
 
 // exBERT's "discount special tokens": zero the special key columns and renormalise every row over the

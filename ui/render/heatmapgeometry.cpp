@@ -94,7 +94,18 @@ void HeatmapGeometry::fit()
     m_origin = QPointF(0, 0);
     if (m_rows <= 0 || m_cols <= 0 || m_area.isEmpty())
         return;
+    if (m_stretch) {
+        m_x.base = m_x.fitBase(m_area.width());
+        m_y.base = m_y.fitBase(m_area.height());
+        return;
+    }
     m_x.base = m_y.base = fitSize();
+}
+
+void HeatmapGeometry::setStretch(bool stretch)
+{
+    m_stretch = stretch;
+    fit();
 }
 
 void HeatmapGeometry::setView(QPointF origin, double cellWidth, double cellHeight)
@@ -111,7 +122,8 @@ bool HeatmapGeometry::isFitted() const
 {
     if (m_rows <= 0 || m_cols <= 0)
         return true;
-    return std::abs(m_x.base - fitSize()) < 1e-9 && m_origin.isNull();
+    const double expected = m_stretch ? m_x.fitBase(m_area.width()) : fitSize();
+    return std::abs(m_x.base - expected) < 1e-9 && m_origin.isNull();
 }
 
 QRectF HeatmapGeometry::cellRect(int row, int col) const
@@ -145,11 +157,12 @@ void HeatmapGeometry::zoomAt(QPointF pixel, double factor)
     if (factor <= 0)
         return;
     const QPointF anchor = toCell(pixel);
-    const double smallest = fitSize();
+    const double smallestX = m_stretch ? m_x.fitBase(m_area.width()) : fitSize();
+    const double smallestY = m_stretch ? m_y.fitBase(m_area.height()) : fitSize();
     // Never zoom out beyond fitting the whole matrix, nor in beyond a cell of 4x the view.
-    const double largest = std::max(smallest, std::min(m_area.width(), m_area.height()) / 4.0);
-    m_x.base = std::clamp(m_x.base * factor, smallest, largest);
-    m_y.base = std::clamp(m_y.base * factor, smallest, largest);
+    const double largest = std::max({smallestX, smallestY, std::min(m_area.width(), m_area.height()) / 4.0});
+    m_x.base = std::clamp(m_x.base * factor, smallestX, largest);
+    m_y.base = std::clamp(m_y.base * factor, smallestY, largest);
     // Keep the anchor under the pixel: the origin is where the anchor's offset minus the pixel distance
     // lands.
     m_origin = QPointF(m_x.coordinate(m_x.offset(anchor.x()) - (pixel.x() - m_area.left())),

@@ -40,7 +40,13 @@ public:
     double matrixWidth() const { return m_x.offset(m_cols); }
     double matrixHeight() const { return m_y.offset(m_rows); }
 
-    void fit(); // whole matrix visible, square ordinary cells when possible
+    void fit(); // whole matrix visible, square ordinary cells when possible (else stretched, see below)
+    // Cells fill the area in both directions instead of staying square (presenter mode: a wide screen).
+    void setStretch(bool stretch);
+    // The largest label font the layout made room for (pixels); 0: no limit. The painter never draws
+    // labels larger, so they are not cut by the room left of and above the cells.
+    void setLabelPixelLimit(double pixels) { m_labelPixelLimit = pixels; }
+    double labelPixelLimit() const { return m_labelPixelLimit; }
     // Same zoom and position as another view (comparison panes), clamped to this matrix.
     void setView(QPointF origin, double cellWidth, double cellHeight);
     bool isFitted() const;
@@ -73,6 +79,8 @@ private:
     int m_rows = 0, m_cols = 0;
     Axis m_x, m_y;
     QPointF m_origin;
+    bool m_stretch = false;
+    double m_labelPixelLimit = 0;
 };
 
 } // namespace attnscope

@@ -119,8 +119,9 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
         }
         request.special =
             anchoredFlags(rows ? m_data.specialRows : m_data.specialCols, rows ? m_data.rows : m_data.cols);
-        request.preferredPixelSize = preferred;
-        request.minimumPixelSize = std::min(preferred, kMinimumLabelPixelSize);
+        request.preferredPixelSize =
+            geometry.labelPixelLimit() > 0 ? std::min(preferred, geometry.labelPixelLimit()) : preferred;
+        request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
         request.lineHeightPerPixel = lineHeightPerPixel;
         request.spacingFactor = rows ? 1.0 : kSin60; // key labels are slanted at 60°
         return planAxisLabels(request);
@@ -168,6 +169,8 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
         geometry = HeatmapGeometry(
             cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
             specialIndices(m_data.specialCols, m_data.cols), specialCellMinimum(lineHeightPerPixel));
+        geometry.setStretch(m_style.stretchCells);
+        geometry.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
         const LabelLayout labels = labelLayout(geometry, device, baseFont);
         const double chosen = std::max(labels.rows.pixelSize, labels.cols.pixelSize);
         if (chosen >= labelPixels - 1e-9) break;
