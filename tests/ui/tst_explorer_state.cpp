@@ -18,6 +18,7 @@
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLocale>
@@ -126,6 +127,16 @@ private Q_SLOTS:
         QTRY_VERIFY(window.isPresenting());
         QTest::qWait(300); // full screen: the heatmap is laid out anew
         HeatmapWidget* heatmap = window.heatmap();
+        // The classroom screen is the heatmap: at least 70% of the window (full screen on a desktop; this
+        // X server has no window manager to make it so), its cells stretched to fill it.
+        const QSize screen = window.size();
+        QVERIFY2(heatmap->width() * heatmap->height() >= 0.7 * screen.width() * screen.height(),
+                 qPrintable(QStringLiteral("%1×%2 of %3×%4")
+                                .arg(heatmap->width())
+                                .arg(heatmap->height())
+                                .arg(screen.width())
+                                .arg(screen.height())));
+        QVERIFY(heatmap->heatmapStyle().dark && heatmap->heatmapStyle().stretchCells);
         const QPointF at = heatmap->geometryForTests().cellRect(2, 1).center();
         // Delivered to the widget itself: an X-server move is sometimes dropped under xvfb.
         QMouseEvent move(QEvent::MouseMove, at, heatmap->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
@@ -280,6 +291,27 @@ private Q_SLOTS:
                     window.currentResult()->modelName == QStringLiteral("tiny-bert-en-tr"));
         QVERIFY(!table->isColumnHidden(sepColumn));
         QVERIFY(window.layerChart()->showsSep());
+        // The Words view: "trophy" (tr ##oph ##y) is one row and one column; every row still sums to 1.
+        window.setTexts(QStringLiteral("The trophy didn't fit."));
+        QVERIFY(waitForRun(window));
+        QTRY_VERIFY(window.currentResult() &&
+                    window.currentResult()->textA.startsWith(QStringLiteral("The trophy")));
+        const int tokens = window.heatmap()->data().rows;
+        auto* words = window.findChild<QCheckBox*>(QStringLiteral("wordLevel"));
+        QVERIFY(words);
+        words->setChecked(true);
+        const HeatmapData& merged = window.heatmap()->data();
+        QVERIFY2(merged.rowLabels.contains(QStringLiteral("trophy")),
+                 qPrintable(merged.rowLabels.join(QLatin1Char(' '))));
+        QVERIFY(merged.rows < tokens);
+        for (int r = 0; r < merged.rows; ++r) {
+            double sum = 0;
+            for (int c = 0; c < merged.cols; ++c)
+                sum += merged.value(r, c);
+            QVERIFY(std::abs(sum - 1.0) < 1e-4);
+        }
+        words->setChecked(false);
+        QCOMPARE(window.heatmap()->data().rows, tokens);
     }
 };
 

@@ -306,6 +306,44 @@ void ComparisonWidget::runSecond()
     m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
 }
 
+QRectF ComparisonWidget::pageTitleRect(const QPaintDevice* device, const QRectF& area)
+{
+    QFont titleFont;
+    titleFont.setBold(true);
+    const QFontMetricsF metrics(titleFont, const_cast<QPaintDevice*>(device));
+    return QRectF(area.left() + 8, area.top() + 4, area.width() - 16, metrics.height() * 1.4);
+}
+
+std::vector<ComparisonWidget::PagePane> ComparisonWidget::pageLayout(const QPaintDevice* device,
+                                                                     const QRectF& area) const
+{
+    // Each pane painted afresh for the page (its own layout, at the page's resolution), in the grid shape
+    // that makes the panes largest there: labels sized for the page, not scaled screen pixels. Long inputs
+    // (tiled panes hold only the block on screen) have none: paintPanes draws the panes as shown then.
+    std::vector<PagePane> out;
+    std::vector<const HeatmapWidget*> shown;
+    for (const HeatmapWidget* pane : m_panes) {
+        if (pane->isTiled()) return {};
+        if (pane->isVisible()) shown.push_back(pane);
+    }
+    if (shown.empty()) return {};
+    const QRectF titleRect = pageTitleRect(device, area);
+    const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
+                           area.bottom() - titleRect.bottom() - 4);
+    const auto [rows, cols] = paneGridShape(int(shown.size()), panesArea.size());
+    const double w = panesArea.width() / cols, h = panesArea.height() / rows;
+    for (size_t i = 0; i < shown.size(); ++i) {
+        const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h, w,
+                          h);
+        const QRectF rect = cell.adjusted(6, 4, -6, -4);
+        HeatmapStyle style = shown[i]->heatmapStyle();
+        style.dark = false;
+        out.push_back(
+            PagePane{shown[i], rect, HeatmapPainter(shown[i]->data(), style).layout(rect, QFont(), device)});
+    }
+    return out;
+}
+
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
 {
     painter.save();
@@ -319,39 +357,27 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
         painter.restore();
         return;
     }
-    // A title line (what is compared, on which model), then the panes scaled to the rest of the page.
+    // A title line (what is compared, on which model), then the panes on the rest of the page.
     QFont titleFont = painter.font();
     titleFont.setBold(true);
     painter.setFont(titleFont);
     const QFontMetricsF titleMetrics(titleFont, painter.device());
     const QString title = m_result ? tr("%1 · %2").arg(m_modeBox->currentText(), m_result->modelName)
                                    : m_modeBox->currentText();
-    const QRectF titleRect(area.left() + 8, area.top() + 4, area.width() - 16, titleMetrics.height() * 1.4);
+    const QRectF titleRect = pageTitleRect(painter.device(), area);
     painter.setPen(Qt::black);
     painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
                      titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+    titleFont.setBold(false);
+    painter.setFont(titleFont);
     const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
                            area.bottom() - titleRect.bottom() - 4);
-    bool anyTiled = false;
-    for (const HeatmapWidget* pane : m_panes)
-        anyTiled = anyTiled || pane->isTiled();
-    if (!anyTiled) {
-        // Each pane painted afresh for the page (its own layout, at the page's resolution), in the grid
-        // shape that makes the panes largest there: labels sized for the page, not scaled screen pixels.
-        std::vector<const HeatmapWidget*> shown;
-        for (const HeatmapWidget* pane : m_panes)
-            if (pane->isVisible()) shown.push_back(pane);
-        const auto [rows, cols] = paneGridShape(int(shown.size()), panesArea.size());
-        const double w = panesArea.width() / cols, h = panesArea.height() / rows;
-        QFont font = painter.font();
-        font.setBold(false);
-        painter.setFont(font);
-        for (size_t i = 0; i < shown.size(); ++i) {
-            const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h,
-                              w, h);
-            HeatmapStyle style = shown[i]->heatmapStyle();
+    const std::vector<PagePane> page = pageLayout(painter.device(), area);
+    if (!page.empty()) {
+        for (const PagePane& pane : page) {
+            HeatmapStyle style = pane.pane->heatmapStyle();
             style.dark = false;
-            HeatmapPainter(shown[i]->data(), style).paint(painter, cell.adjusted(6, 4, -6, -4));
+            HeatmapPainter(pane.pane->data(), style).paint(painter, pane.rect, &pane.geometry);
         }
         painter.restore();
         return;

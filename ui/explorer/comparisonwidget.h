@@ -2,6 +2,7 @@
 
 #include "explorer/analysisrunner.h"
 #include "render/heatmapdata.h"
+#include "render/heatmapgeometry.h"
 
 #include <QWidget>
 #include <memory>
@@ -12,6 +13,7 @@ class QLineEdit;
 class QSpinBox;
 class QTimer;
 class QPainter;
+class QPaintDevice;
 class QHBoxLayout;
 class QGridLayout;
 
@@ -44,6 +46,16 @@ public:
     // Rows × columns for `count` panes in an area: the shape whose square panes are largest (3 panes in a
     // wide area side by side, in a tall one stacked, 4 in 2 × 2 when that is larger).
     static std::pair<int, int> paneGridShape(int count, QSizeF area);
+    // Where paintPanes puts each pane on a page and the cell geometry it paints it with (empty for long
+    // inputs, whose panes are drawn as shown on screen).
+    struct PagePane
+    {
+        const HeatmapWidget* pane = nullptr;
+        QRectF rect;
+        HeatmapGeometry geometry;
+    };
+    std::vector<PagePane> pageLayout(const QPaintDevice* device, const QRectF& area) const;
+    static QRectF pageTitleRect(const QPaintDevice* device, const QRectF& area);
     // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).
     float differenceRange() const { return m_differenceRange; }
 
