@@ -166,6 +166,7 @@ void ComparisonWidget::applyPaneStyles()
         s.showColorBar = lastOfItsScale;
         m_panes[i]->setStyle(s);
     }
+    stretchColourBarColumns();
 }
 
 void ComparisonWidget::setMode(Mode mode)
@@ -277,7 +278,22 @@ void ComparisonWidget::placePanes()
     for (int r = 0; r < rows; ++r)
         m_paneGrid->setRowStretch(r, 1);
     for (int c = 0; c < cols; ++c)
-        m_paneGrid->setColumnStretch(c, 1);
+        m_paneGrid->setColumnStretch(c, 10);
+    stretchColourBarColumns();
+}
+
+void ComparisonWidget::stretchColourBarColumns()
+{
+    // A column whose pane draws the shared colour bar is a little wider, so every matrix gets the same
+    // room (and the same label size) as its neighbours.
+    for (int c = 0; c < m_paneGrid->columnCount(); ++c) {
+        bool bar = false;
+        for (int r = 0; r < m_paneGrid->rowCount(); ++r)
+            if (QLayoutItem* item = m_paneGrid->itemAtPosition(r, c))
+                if (auto* pane = qobject_cast<HeatmapWidget*>(item->widget()))
+                    bar = bar || pane->heatmapStyle().showColorBar;
+        if (m_paneGrid->columnStretch(c) > 0) m_paneGrid->setColumnStretch(c, bar ? 12 : 10);
+    }
 }
 
 void ComparisonWidget::resizeEvent(QResizeEvent* event)

@@ -86,6 +86,7 @@ private:
     QLabel* m_sentenceLabel = nullptr;
     void placePanes();
     void applyPaneStyles();
+    void stretchColourBarColumns();
     QGridLayout* m_paneGrid = nullptr;
     float m_differenceRange = 0;
     std::vector<HeatmapWidget*> m_panes;
