@@ -70,8 +70,8 @@ HeadLabel SyntheticEngine::designedPattern(int layer, int head) const
     return pattern;
 }
 
-AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QString>& textB,
-                                  const std::atomic<bool>* cancel) const
+AttentionRun SyntheticEngine::compute(const QString& textA, const std::optional<QString>& textB,
+                                      const std::atomic<bool>* cancel, const TokenWindow&) const
 {
     const WordTokens words = wordTokenize(textA, m_config.causal ? std::nullopt : textB, !m_config.causal);
     const int n = words.tokens.size();

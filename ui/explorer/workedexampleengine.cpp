@@ -14,8 +14,8 @@ QString WorkedExampleEngine::displayName() const
     return QCoreApplication::translate("attnscope", "Worked example: kedi mindere oturdu");
 }
 
-AttentionRun WorkedExampleEngine::run(const QString&, const std::optional<QString>&,
-                                      const std::atomic<bool>*) const
+AttentionRun WorkedExampleEngine::compute(const QString&, const std::optional<QString>&,
+                                          const std::atomic<bool>*, const TokenWindow&) const
 {
     const WorkedExample example;
     const FullAttentionResult result =

@@ -16,8 +16,10 @@ public:
     }
     bool supportsTextB() const override { return false; }
     std::optional<QString> fixedText() const override { return QStringLiteral("kedi mindere oturdu"); }
-    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
-                     const std::atomic<bool>* cancel) const override;
+
+protected:
+    AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
+                         const std::atomic<bool>* cancel, const TokenWindow& window) const override;
 };
 
 } // namespace attnscope
