@@ -5,7 +5,7 @@
 // does everything the capture and the hooks need around it. A family's Architecture::layer() reads like its
 // modeling file: norm, project, attend, project out, add; norm, MLP, add.
 //
-// Shapes: one row per token, row-major. q [n, H, d], k and v [n, H_kv, d] (model/headtensor.h).
+// Shapes: one row per token, row-major. q [n, H, d], k and v [n, H_kv, d] (attention/headtensor.h).
 
 #include "attention/attention.h"
 #include "attention/rotaryembedding.h"

@@ -15,7 +15,10 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
 
 using namespace attnscope;
 using namespace attnscope::testing;
