@@ -64,24 +64,7 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
     model->m_config = ModelConfig::fromFile(dir.filePath(QStringLiteral("config.json")));
-
-    const ModelConfig& c = model->m_config;
-    const auto store = std::make_shared<const WeightStore>(WeightStore::openFolder(model->m_folder));
-    const QString anchor = c.architecture->anchorTensor();
-    QStringList tried;
-    for (const QString& prefix : c.architecture->weightPrefixes()) {
-        tried << prefix + anchor;
-        if (store->contains(prefix + anchor)) {
-            model->m_weights = ModelWeights(store, prefix);
-            break;
-        }
-    }
-    if (!model->m_weights.sharedStore())
-        throw ModelError(store->files().empty() ? QDir::toNativeSeparators(model->m_folder)
-                                                : QDir::toNativeSeparators(store->files().front()->path()),
-                         QStringLiteral("no %1 model weights: tensor %2 is missing")
-                             .arg(c.modelType, tried.join(QStringLiteral(" / "))));
-    model->validateShapes();
+    model->checkWeights(std::make_shared<const WeightStore>(WeightStore::openFolder(model->m_folder)));
 
     const ModelVocabulary vocabulary = ModelVocabulary::fromFolder(model->m_folder);
     model->m_vocabulary = vocabulary.tokens;
@@ -97,18 +80,47 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     } else {
         try {
             model->m_tokenizer = Tokenizer::fromFolder(model->m_folder);
-            for (const char* mask : {"[MASK]", "<mask>"})
-                if (const std::optional<int> id = model->m_tokenizer->tokenToId(QLatin1String(mask));
-                    id && model->m_maskTokenId < 0)
-                    model->m_maskTokenId = *id;
         } catch (const TokenizerError& e) {
             model->m_tokenizerError = QString::fromStdString(e.what());
         }
     }
+    model->describe();
+    return model;
+}
 
-    ModelInfo& info = model->m_info;
-    info.name = model->m_folder;
-    info.path = model->m_folder;
+// The prefix the checkpoint's tensor names carry (the family names the tensor to look for), then every
+// tensor's presence and shape.
+void TransformerModel::checkWeights(std::shared_ptr<const WeightStore> store)
+{
+    const ModelConfig& c = m_config;
+    const QString anchor = c.architecture->anchorTensor();
+    QStringList tried;
+    for (const QString& prefix : c.architecture->weightPrefixes()) {
+        tried << prefix + anchor;
+        if (store->contains(prefix + anchor)) {
+            m_weights = ModelWeights(std::move(store), prefix);
+            validateShapes();
+            return;
+        }
+    }
+    throw ModelError(store->files().empty() ? QDir::toNativeSeparators(m_folder)
+                                            : QDir::toNativeSeparators(store->files().front()->path()),
+                     QStringLiteral("no %1 model weights: tensor %2 is missing")
+                         .arg(c.modelType, tried.join(QStringLiteral(" / "))));
+}
+
+// The mask token and what model lists show, once config, weights and tokenizer are known.
+void TransformerModel::describe()
+{
+    if (m_tokenizer)
+        for (const char* mask : {"[MASK]", "<mask>"})
+            if (const std::optional<int> id = m_tokenizer->tokenToId(QLatin1String(mask));
+                id && m_maskTokenId < 0)
+                m_maskTokenId = *id;
+    const ModelConfig& c = m_config;
+    ModelInfo& info = m_info;
+    info.name = m_folder;
+    info.path = m_folder;
     info.architecture = c.modelType;
     info.kind = c.isDecoder() ? QStringLiteral("decoder") : QStringLiteral("encoder");
     info.layers = c.layers;
@@ -117,17 +129,16 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     info.hidden = c.hidden;
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
-    info.fileBytes = model->m_weights.store().totalBytes();
+    info.fileBytes = m_weights.store().totalBytes();
     // Built-in models are named by their folder and describe themselves in attnscope.json.
-    if (const std::optional<ModelInfo> described = ModelCatalog::describe(model->m_folder))
+    if (const std::optional<ModelInfo> described = ModelCatalog::describe(m_folder))
         info.description = described->description;
     const QString resources = ModelCatalog::resourcesDir();
     if (!resources.isEmpty() &&
-        QFileInfo(model->m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
-        info.name = QFileInfo(model->m_folder).fileName();
+        QFileInfo(m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
+        info.name = QFileInfo(m_folder).fileName();
         info.builtin = true;
     }
-    return model;
 }
 
 void TransformerModel::validateShapes() const

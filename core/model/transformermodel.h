@@ -75,7 +75,9 @@ private:
                                const RunOptions& options, AttentionCapture* capture) const;
     // The pass's position ids (given or the family's default); throws ModelError for options that do not fit.
     std::vector<int> checkRunOptions(const std::vector<int>& ids, const RunOptions& options) const;
+    void checkWeights(std::shared_ptr<const WeightStore> store);
     void validateShapes() const;
+    void describe();
     // The positions to score: the given ones (encoders; every [MASK] when none are given) or the last token
     // (decoders). Empty, with the reason in *gap, when the model has no LM head or the input no [MASK].
     std::vector<int> predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
