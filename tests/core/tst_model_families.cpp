@@ -127,6 +127,8 @@ private Q_SLOTS:
     void gemma3MultimodalCheckpoint();
     void ropeParametersOfTransformers5();
     void modelsListTheFamilies();
+    void configsOfReleasedModels_data();
+    void configsOfReleasedModels();
     void unsupportedRopeScalingIsNamed_data();
     void unsupportedRopeScalingIsNamed();
 };
@@ -371,6 +373,70 @@ void TestModelFamilies::modelsListTheFamilies()
         QVERIFY2(types.contains(QString::fromLatin1(c.modelType)), c.modelType);
     for (const char* other : {"bert", "gpt2", "gemma3"})
         QVERIFY(types.contains(QLatin1String(other)));
+}
+
+void TestModelFamilies::configsOfReleasedModels_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("headDim");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<int>("maxPositions");
+    // The fields of the released models' config.json that the readers use (issue 15 was opened on the first).
+    QTest::newRow("Llama-3.2-1B")
+        << QByteArray(R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "head_dim": 64,
+            "hidden_act": "silu", "hidden_size": 2048, "intermediate_size": 8192, "max_position_embeddings": 131072,
+            "num_attention_heads": 32, "num_hidden_layers": 16, "num_key_value_heads": 8, "rms_norm_eps": 1e-05,
+            "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                             "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+            "rope_theta": 500000.0, "tie_word_embeddings": true, "vocab_size": 128256})")
+        << 64 << 8 << 131072;
+    QTest::newRow("gemma-2-2b")
+        << QByteArray(R"({"architectures": ["Gemma2ForCausalLM"], "model_type": "gemma2", "head_dim": 256,
+            "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2304, "intermediate_size": 9216,
+            "max_position_embeddings": 8192, "num_attention_heads": 8, "num_hidden_layers": 26,
+            "num_key_value_heads": 4, "query_pre_attn_scalar": 256, "sliding_window": 4096,
+            "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0, "rms_norm_eps": 1e-06,
+            "rope_theta": 10000.0, "vocab_size": 256000})")
+        << 256 << 4 << 8192;
+    QTest::newRow("gemma-3-4b (image-text)")
+        << QByteArray(R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
+            "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240,
+              "num_attention_heads": 8, "num_hidden_layers": 34, "num_key_value_heads": 4, "head_dim": 256,
+              "query_pre_attn_scalar": 256, "sliding_window": 1024, "rope_scaling": {"factor": 8.0,
+              "rope_type": "linear"}, "vocab_size": 262208},
+            "vision_config": {"hidden_size": 1152}})")
+        << 256 << 4 << 131072;
+    QTest::newRow("Qwen3-0.6B")
+        << QByteArray(R"({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "head_dim": 128,
+            "hidden_act": "silu", "hidden_size": 1024, "intermediate_size": 3072, "max_position_embeddings": 40960,
+            "max_window_layers": 28, "num_attention_heads": 16, "num_hidden_layers": 28, "num_key_value_heads": 8,
+            "rms_norm_eps": 1e-06, "rope_scaling": null, "rope_theta": 1000000, "sliding_window": null,
+            "tie_word_embeddings": true, "use_sliding_window": false, "vocab_size": 151936})")
+        << 128 << 8 << 40960;
+    QTest::newRow("pythia-160m")
+        << QByteArray(
+               R"({"architectures": ["GPTNeoXForCausalLM"], "model_type": "gpt_neox", "hidden_act": "gelu",
+            "hidden_size": 768, "intermediate_size": 3072, "max_position_embeddings": 2048,
+            "num_attention_heads": 12, "num_hidden_layers": 12, "rotary_emb_base": 10000, "rotary_pct": 0.25,
+            "use_parallel_residual": true, "vocab_size": 50304})")
+        << 64 << 12 << 2048;
+}
+
+// Released models' configs are read (no weights needed: the model list describes them from config.json).
+void TestModelFamilies::configsOfReleasedModels()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, headDim);
+    QFETCH(int, kvHeads);
+    QFETCH(int, maxPositions);
+    QJsonParseError error;
+    const QJsonObject object = QJsonDocument::fromJson(json, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    const ModelConfig config = ModelConfig::fromJson(object, QStringLiteral("config.json"));
+    QCOMPARE(config.headDim, headDim);
+    QCOMPARE(config.kvHeads, kvHeads);
+    QCOMPARE(config.maxPositions, maxPositions);
+    QVERIFY(config.isDecoder());
 }
 
 void TestModelFamilies::unsupportedRopeScalingIsNamed_data()
