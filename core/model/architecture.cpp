@@ -1,5 +1,7 @@
 #include "model/architecture.h"
 
+#include "model/tensorops.h"
+
 namespace attnscope {
 
 std::vector<int> Architecture::defaultPositions(const std::vector<int>& ids, int pastTokens) const
@@ -23,6 +25,23 @@ OutputHead Architecture::nextTokenHead(const ModelWeights& weights, bool tied, c
     else
         head.missing = PredictionGap::NoLmHead;
     return head;
+}
+
+void Architecture::rmsNormRows(const ModelWeights& weights, const QString& weight, std::vector<float>& x,
+                               int width, double eps, int threads, float gammaOffset)
+{
+    const WeightTensor g = weights.load(weight);
+    ops::rmsNorm(x.data(), x.data(), int(x.size() / size_t(width)), width, g.data(), eps, threads,
+                 gammaOffset);
+}
+
+void Architecture::layerNormRows(const ModelWeights& weights, const QString& weight, const QString& bias,
+                                 std::vector<float>& x, int width, double eps, int threads)
+{
+    const WeightTensor g = weights.load(weight);
+    const WeightTensor b = weights.load(bias);
+    ops::layerNorm(x.data(), x.data(), int(x.size() / size_t(width)), width, g.data(), b.data(), eps,
+                   threads);
 }
 
 void Architecture::addRows(const ModelWeights& weights, const QString& base, const std::vector<int>& rows,

@@ -81,6 +81,12 @@ protected:
     // checkpoint has it, else none (PredictionGap::NoLmHead).
     static OutputHead nextTokenHead(const ModelWeights& weights, bool tied, const QString& embedding,
                                     const QString& lmHead = QStringLiteral("lm_head.weight"));
+    // x [rows, width] in place: RMSNorm by the tensor `weight` (gammaOffset 1: Gemma's (1 + w)), LayerNorm by
+    // `weight` and `bias` (final norms, embedding norms).
+    static void rmsNormRows(const ModelWeights& weights, const QString& weight, std::vector<float>& x,
+                            int width, double eps, int threads, float gammaOffset = 0.0f);
+    static void layerNormRows(const ModelWeights& weights, const QString& weight, const QString& bias,
+                              std::vector<float>& x, int width, double eps, int threads);
     // x[t] += scale · table[rows[t]] for a [rows, width] table named `base` (embeddings, learned positions).
     static void addRows(const ModelWeights& weights, const QString& base, const std::vector<int>& rows,
                         std::vector<float>& x, int width, float scale = 1.0f);

@@ -117,10 +117,8 @@ public:
         addRows(w, QStringLiteral("embeddings.position_embeddings.weight"), input.positions, x, m_hidden);
         addRows(w, QStringLiteral("embeddings.token_type_embeddings.weight"),
                 input.typeIds.empty() ? std::vector<int>(input.ids.size(), 0) : input.typeIds, x, m_hidden);
-        const WeightTensor g = w.load(QStringLiteral("embeddings.LayerNorm.weight"));
-        const WeightTensor b = w.load(QStringLiteral("embeddings.LayerNorm.bias"));
-        ops::layerNorm(x.data(), x.data(), int(input.ids.size()), m_hidden, g.data(), b.data(), m_eps,
-                       threads);
+        layerNormRows(w, QStringLiteral("embeddings.LayerNorm.weight"),
+                      QStringLiteral("embeddings.LayerNorm.bias"), x, m_hidden, m_eps, threads);
     }
 
     void layer(LayerStep& s) const override

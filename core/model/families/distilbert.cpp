@@ -86,10 +86,8 @@ public:
             addRows(w, QStringLiteral("embeddings.position_embeddings.weight"), input.positions, x, m_hidden);
         else
             addSinusoidalPositions(input.positions, x);
-        const WeightTensor g = w.load(QStringLiteral("embeddings.LayerNorm.weight"));
-        const WeightTensor b = w.load(QStringLiteral("embeddings.LayerNorm.bias"));
-        ops::layerNorm(x.data(), x.data(), int(input.ids.size()), m_hidden, g.data(), b.data(), kEps,
-                       threads);
+        layerNormRows(w, QStringLiteral("embeddings.LayerNorm.weight"),
+                      QStringLiteral("embeddings.LayerNorm.bias"), x, m_hidden, kEps, threads);
     }
 
     void layer(LayerStep& s) const override

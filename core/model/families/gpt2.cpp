@@ -110,10 +110,8 @@ public:
 
     void finalNorm(const ModelWeights& w, std::vector<float>& x, int threads) const override
     {
-        const WeightTensor g = w.load(QStringLiteral("ln_f.weight"));
-        const WeightTensor b = w.load(QStringLiteral("ln_f.bias"));
-        ops::layerNorm(x.data(), x.data(), int(x.size() / size_t(m_hidden)), m_hidden, g.data(), b.data(),
-                       m_eps, threads);
+        layerNormRows(w, QStringLiteral("ln_f.weight"), QStringLiteral("ln_f.bias"), x, m_hidden, m_eps,
+                      threads);
     }
 
     OutputHead outputHead(const ModelWeights& w) const override

@@ -118,10 +118,8 @@ public:
 
     void finalNorm(const ModelWeights& w, std::vector<float>& x, int threads) const override
     {
-        const WeightTensor g = w.load(QStringLiteral("final_layer_norm.weight"));
-        const WeightTensor b = w.load(QStringLiteral("final_layer_norm.bias"));
-        ops::layerNorm(x.data(), x.data(), int(x.size() / size_t(m_hidden)), m_hidden, g.data(), b.data(),
-                       m_eps, threads);
+        layerNormRows(w, QStringLiteral("final_layer_norm.weight"), QStringLiteral("final_layer_norm.bias"),
+                      x, m_hidden, m_eps, threads);
     }
 
     OutputHead outputHead(const ModelWeights& w) const override

@@ -135,10 +135,8 @@ public:
 
     void finalNorm(const ModelWeights& w, std::vector<float>& x, int threads) const override
     {
-        const WeightTensor g = w.load(QStringLiteral("final_layernorm.weight"));
-        const WeightTensor b = w.load(QStringLiteral("final_layernorm.bias"));
-        ops::layerNorm(x.data(), x.data(), int(x.size() / size_t(m_hidden)), m_hidden, g.data(), b.data(),
-                       m_eps, threads);
+        layerNormRows(w, QStringLiteral("final_layernorm.weight"), QStringLiteral("final_layernorm.bias"), x,
+                      m_hidden, m_eps, threads);
     }
 
     OutputHead outputHead(const ModelWeights& w) const override

@@ -97,9 +97,7 @@ public:
 
     void finalNorm(const ModelWeights& w, std::vector<float>& x, int threads) const override
     {
-        const WeightTensor g = w.load(QStringLiteral("norm.weight"));
-        ops::rmsNorm(x.data(), x.data(), int(x.size() / size_t(m_hidden)), m_hidden, g.data(),
-                     m_decoder.rmsEps, threads);
+        rmsNormRows(w, QStringLiteral("norm.weight"), x, m_hidden, m_decoder.rmsEps, threads);
     }
 
     OutputHead outputHead(const ModelWeights& w) const override
