@@ -31,6 +31,11 @@ struct ModelConfig
     // (max_position_embeddings; with dynamic NTK scaling, factor times it).
     int maxPositions = 0;
     int typeVocabSize = 0; // BERT token types; 0 = the model takes none
+    // As read, to show and to compare two descriptions of one model (a GGUF file's metadata and the folder's
+    // config.json); the architecture holds what the forward pass uses.
+    double normEps = 1e-5;          // layer_norm_eps / rms_norm_eps / layer_norm_epsilon
+    double ropeTheta = 0.0;         // RoPE base (Gemma 3: the global layers'); 0 = no RoPE
+    bool tieWordEmbeddings = false; // the LM head is the embedding matrix
     std::shared_ptr<const Architecture> architecture;
 
     bool isDecoder() const { return decoder; }

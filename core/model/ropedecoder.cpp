@@ -34,6 +34,8 @@ RopeDecoderConfig RopeDecoderConfig::read(const ConfigReader& r, ModelConfig& c,
     d.intermediate = r.positive({"intermediate_size"});
     d.rmsEps = r.number("rms_norm_eps", defaults.rmsEps);
     d.tiedEmbeddings = r.flag("tie_word_embeddings", defaults.tiedEmbeddings);
+    c.normEps = d.rmsEps;
+    c.tieWordEmbeddings = d.tiedEmbeddings;
     const int maxPositions = r.positive({"max_position_embeddings"}, defaults.maxPositions);
 
     const double partial = r.number("partial_rotary_factor", 1.0);
@@ -41,6 +43,7 @@ RopeDecoderConfig RopeDecoderConfig::read(const ConfigReader& r, ModelConfig& c,
     const int rotaryDim = int(c.headDim * partial); // transformers: int(head_dim * partial_rotary_factor)
     d.rotary =
         readRotary(r, r.object("rope_parameters"), defaults.ropeTheta, rotaryDim, c.headDim, maxPositions);
+    c.ropeTheta = d.rotary.theta();
     // Dynamic NTK scaling exists to run past the trained context.
     c.maxPositions = d.rotary.scaling().type == RopeScaling::Type::Dynamic
                          ? int(std::floor(maxPositions * d.rotary.scaling().factor))

@@ -1,11 +1,14 @@
 #include "model/transformermodel.h"
 
 #include "model/architecture.h"
+#include "model/gguffile.h"
+#include "model/ggufmodel.h"
 #include "model/layerstep.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
 #include "model/tensorops.h"
+#include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
@@ -54,12 +57,14 @@ const Tokenizer* TransformerModel::tokenizer() const
 std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPath)
 {
     const QFileInfo folderInfo(folderPath);
+    if (folderInfo.isFile() && isGgufPath(folderPath)) return openGguf(folderPath);
     if (!folderInfo.exists())
         throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("no such folder"));
     if (!folderInfo.isDir())
         throw ModelError(
             QDir::toNativeSeparators(folderPath),
-            QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors)"));
+            QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors, "
+                           "or a llama.cpp .gguf file)"));
     std::unique_ptr<TransformerModel> model(new TransformerModel);
     model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
@@ -88,6 +93,37 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     return model;
 }
 
+bool TransformerModel::isGgufPath(const QString& path)
+{
+    return GgufFile::isGgufPath(path);
+}
+
+std::unique_ptr<TransformerModel> TransformerModel::openGguf(const QString& path)
+{
+    std::unique_ptr<TransformerModel> model(new TransformerModel);
+    model->m_folder = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    auto file = std::make_shared<const GgufFile>(model->m_folder);
+    const GgufModelDescription description = describeGgufModel(*file);
+    model->m_config = ModelConfig::fromJson(description.config, file->displayPath());
+    model->checkWeights(std::make_shared<const WeightStore>(WeightStore::openGguf(file, description)));
+
+    const GgufVocabulary vocabulary = readGgufVocabulary(*file);
+    for (const QString& token : vocabulary.tokens)
+        model->m_vocabulary.push_back(token);
+    if (vocabulary.model.isEmpty() && vocabulary.huggingFaceJson.isEmpty()) {
+        model->m_tokenizerError =
+            file->displayPath() + QStringLiteral(": no tokenizer in the metadata; give token ids instead");
+    } else {
+        try {
+            model->m_tokenizer = Tokenizer::fromGgufVocabulary(vocabulary, file->displayPath());
+        } catch (const TokenizerError& e) {
+            model->m_tokenizerError = QString::fromStdString(e.what());
+        }
+    }
+    model->describe();
+    return model;
+}
+
 // The prefix the checkpoint's tensor names carry (the family names the tensor to look for), then every
 // tensor's presence and shape.
 void TransformerModel::checkWeights(std::shared_ptr<const WeightStore> store)
@@ -103,8 +139,8 @@ void TransformerModel::checkWeights(std::shared_ptr<const WeightStore> store)
             return;
         }
     }
-    throw ModelError(store->files().empty() ? QDir::toNativeSeparators(m_folder)
-                                            : QDir::toNativeSeparators(store->files().front()->path()),
+    throw ModelError(store->primaryFile().isEmpty() ? QDir::toNativeSeparators(m_folder)
+                                                    : store->primaryFile(),
                      QStringLiteral("no %1 model weights: tensor %2 is missing")
                          .arg(c.modelType, tried.join(QStringLiteral(" / "))));
 }
@@ -130,6 +166,7 @@ void TransformerModel::describe()
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
     info.fileBytes = m_weights.store().totalBytes();
+    if (m_weights.store().ggufFile()) return;
     // Built-in models are named by their folder and describe themselves in attnscope.json.
     if (const std::optional<ModelInfo> described = ModelCatalog::describe(m_folder))
         info.description = described->description;
@@ -146,7 +183,7 @@ void TransformerModel::validateShapes() const
     TensorChecklist list(m_weights);
     m_config.architecture->declareTensors(list);
     const WeightStore& store = m_weights.store();
-    const QString firstFile = QDir::toNativeSeparators(store.files().front()->path());
+    const QString firstFile = store.primaryFile();
     for (const TensorChecklist::Item& item : list.items()) {
         const TensorInfo* info = store.info(item.name);
         if (!info) {
@@ -163,12 +200,11 @@ void TransformerModel::validateShapes() const
             throw ModelError(store.fileOf(item.name),
                              QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
                                  .arg(item.name, info->shapeText(), shapeText(item.shape)));
-        if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 &&
-            info->dtype != TensorDtype::BF16)
+        if (!store.convertsToFloat(item.name))
             throw ModelError(
                 store.fileOf(item.name),
                 QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
-                    .arg(item.name, dtypeName(info->dtype)));
+                    .arg(item.name, store.storageType(item.name)));
     }
 }
 

@@ -32,6 +32,8 @@ public:
         m_eps = r.number("layer_norm_eps", 1e-12);
         m_activation = r.activation("hidden_act", QStringLiteral("gelu"));
         m_tied = r.flag("tie_word_embeddings", true);
+        c.normEps = m_eps;
+        c.tieWordEmbeddings = m_tied;
         const QString positions = r.string("position_embedding_type", QStringLiteral("absolute"));
         if (positions != QLatin1String("absolute"))
             r.fail(QStringLiteral("position_embedding_type '%1' is not supported (only absolute)")

@@ -37,6 +37,8 @@ public:
         m_activation = r.activation("activation", QStringLiteral("gelu"));
         m_sinusoidal = r.flag("sinusoidal_pos_embds", false);
         m_tied = r.flag("tie_word_embeddings", true);
+        c.normEps = kEps;
+        c.tieWordEmbeddings = m_tied;
     }
 
     QStringList weightPrefixes() const override { return {QStringLiteral("distilbert."), QString()}; }

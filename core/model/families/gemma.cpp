@@ -93,9 +93,11 @@ public:
             const QJsonObject local = perType.value(QLatin1String("sliding_attention")).toObject();
             const QJsonObject global = perType.value(QLatin1String("full_attention")).toObject();
             const int maxPositions = r.positive({"max_position_embeddings"}, defaults.maxPositions);
-            if (!global.isEmpty())
+            if (!global.isEmpty()) {
                 m_decoder.rotary = RopeDecoderConfig::readRotary(r, global, defaults.ropeTheta, c.headDim,
                                                                  c.headDim, maxPositions);
+                c.ropeTheta = m_decoder.rotary.theta();
+            }
             m_localRotary =
                 !local.isEmpty()
                     ? RopeDecoderConfig::readRotary(r, local, 10000.0, c.headDim, c.headDim, maxPositions)

@@ -33,6 +33,8 @@ public:
         m_eps = r.number("layer_norm_epsilon", 1e-5);
         m_activation = r.activation("activation_function", QStringLiteral("gelu_new"));
         m_tied = r.flag("tie_word_embeddings", true);
+        c.normEps = m_eps;
+        c.tieWordEmbeddings = m_tied;
         m_scaleAttnWeights = r.flag("scale_attn_weights", true);
         m_scaleByInverseLayer = r.flag("scale_attn_by_inverse_layer_idx", false);
         r.completeShape(c);

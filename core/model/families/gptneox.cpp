@@ -43,6 +43,9 @@ public:
         const RopeScaling scaling =
             r.ropeScaling(r.object("rope_scaling"), QStringLiteral("rope_scaling"), c.maxPositions);
         m_rotary = r.rotaryEmbedding(theta, int(m_headDim * partial), m_headDim, scaling, c.maxPositions);
+        c.normEps = m_eps;
+        c.tieWordEmbeddings = m_tied;
+        c.ropeTheta = theta;
         if (scaling.type == RopeScaling::Type::Dynamic) c.maxPositions = int(c.maxPositions * scaling.factor);
     }
 

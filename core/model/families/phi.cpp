@@ -40,6 +40,9 @@ public:
             r.fail(QStringLiteral("partial_rotary_factor must be in (0, 1]"));
         m_rotary = RopeDecoderConfig::readRotary(r, r.object("rope_parameters"), 10000.0,
                                                  int(m_headDim * partial), m_headDim, c.maxPositions);
+        c.normEps = m_eps;
+        c.tieWordEmbeddings = m_tied;
+        c.ropeTheta = m_rotary.theta();
         if (m_rotary.scaling().type == RopeScaling::Type::Dynamic)
             c.maxPositions = int(c.maxPositions * m_rotary.scaling().factor);
     }
