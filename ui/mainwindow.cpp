@@ -5,19 +5,20 @@
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
+#include "explorer/explorerbackend.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
-#include "explorer/explorerbackend.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
-#include "mainwindowfeatures.h"
+#include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
+#include "mainwindowfeatures.h"
 #include "model/attentioncapture.h"
 #include "model/modelcatalog.h"
 #include "presenter/presentermode.h"
@@ -25,9 +26,6 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QPointer>
-
-#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -37,6 +35,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -46,6 +45,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -55,6 +55,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace attnscope {
 
@@ -190,7 +191,6 @@ void MainWindow::buildMenus()
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
     QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
     QAction* discount = m_viewMenu->addAction(QString());
-    m_viewMenu->addAction(m_openInLesson);
     onRetranslate([this, fitAction, discount] {
         m_viewMenu->setTitle(tr("&View"));
         fitAction->setText(tr("Fit heatmap"));
@@ -223,6 +223,10 @@ void MainWindow::buildMenus()
     }
     onRetranslate([this] { m_computeMenu->setTitle(tr("Compute backend")); });
 
+    m_lessonMenu = menuBar()->addMenu(QString());
+    m_lessonMenu->setObjectName(QStringLiteral("lessonMenu"));
+    m_lessons = new LessonLauncher(this, m_lessonMenu, m_openInLesson);
+
     m_exportMenu = menuBar()->addMenu(QString());
     m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
     m_languageMenu = menuBar()->addMenu(QString());
@@ -250,6 +254,11 @@ QWidget* MainWindow::buildInputBar()
     m_textA->setFixedHeight(m_textA->fontMetrics().lineSpacing() * 3 + 12);
     auto* textALabel = new QLabel(bar);
     form->addRow(textALabel, m_textA);
+    m_fixedTextNote = new QLabel(bar);
+    m_fixedTextNote->setObjectName(QStringLiteral("fixedTextNote"));
+    m_fixedTextNote->setWordWrap(true);
+    m_fixedTextNote->setVisible(false);
+    form->addRow(QString(), m_fixedTextNote);
     m_textB = new QLineEdit(bar);
     auto* textBLabel = new QLabel(bar);
     form->addRow(textBLabel, m_textB);
@@ -259,6 +268,10 @@ QWidget* MainWindow::buildInputBar()
         textALabel->setText(tr("Text A:"));
         textBLabel->setText(tr("Text B:"));
         m_textA->setPlaceholderText(tr("Type a sentence…"));
+        m_fixedTextNote->setText(
+            tr("The worked example has its own Q, K and V for these three words, so its text "
+               "cannot change. Pick a model above to type your own text, or open it in "
+               "Lesson ▸ Worked example."));
         m_textB->setPlaceholderText(tr("Optional second sentence (encoders: [SEP] between A and B)"));
     });
 
@@ -290,6 +303,11 @@ QWidget* MainWindow::buildGridPane()
     auto* controls = new QHBoxLayout;
     m_sortBox = new QComboBox(pane);
     m_colorByBox = new QComboBox(pane);
+    // Metric names are long (in Turkish more so): the boxes may be narrower than them, the list is not.
+    for (QComboBox* box : {m_sortBox, m_colorByBox}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+    }
     m_sortBox->addItem(QString());
     m_colorByBox->addItem(QString());
     for (HeadMetric metric : allHeadMetrics()) {
@@ -359,11 +377,7 @@ QWidget* MainWindow::buildHeatmapTab()
     m_openInLesson->setEnabled(false);
     connect(m_openInLesson, &QAction::triggered, this, [this] { openInLesson(); });
     auto* lessonButton = new QToolButton(tab);
-    lessonButton->setDefaultAction(m_openInLesson);
-    onRetranslate([this] {
-        m_openInLesson->setText(tr("Open in lesson"));
-        m_openInLesson->setToolTip(tr("Show this head's real Q, K and V for the first 12 tokens step by step in the lesson"));
-    });
+    lessonButton->setDefaultAction(m_openInLesson); // its text and tooltip: LessonLauncher
     onRetranslate([this, fit, coloursLabel, scaleLabel] {
         m_colorMapBox->setItemText(0, tr("viridis"));
         m_colorMapBox->setItemText(1, tr("magma"));
@@ -400,23 +414,29 @@ QWidget* MainWindow::buildStatisticsTab()
 {
     auto* tab = new QWidget(this);
     auto* layout = new QVBoxLayout(tab);
+    // Two rows of three thresholds: one row of six made the window wider than a 1280 px screen.
     auto* thresholds = new QHBoxLayout;
     auto* thresholdsLabel = new QLabel(tab);
+    thresholdsLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     thresholds->addWidget(thresholdsLabel);
+    auto* thresholdGrid = new QGridLayout;
+    thresholds->addLayout(thresholdGrid);
     const LabelThresholds defaults;
     const std::vector<double> values{defaults.sink, defaults.noOp,  defaults.previous,
                                      defaults.next, defaults.self, defaults.broadEntropy};
     std::vector<QLabel*> labels;
     for (double value : values) {
+        const int index = int(labels.size());
         labels.push_back(new QLabel(tab));
-        thresholds->addWidget(labels.back());
+        labels.back()->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        thresholdGrid->addWidget(labels.back(), index / 3, (index % 3) * 2);
         auto* box = new QDoubleSpinBox(tab);
         box->setRange(0.0, 1.0);
         box->setSingleStep(0.05);
         box->setDecimals(2);
         box->setValue(value);
         connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &MainWindow::applyThresholds);
-        thresholds->addWidget(box);
+        thresholdGrid->addWidget(box, index / 3, (index % 3) * 2 + 1);
         m_thresholdBoxes.push_back(box);
     }
     thresholds->addStretch();
@@ -478,6 +498,11 @@ int MainWindow::findModel(const QString& name) const
     return -1;
 }
 
+QString MainWindow::modelFolder(int index) const
+{
+    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].folder : QString();
+}
+
 std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 {
     return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine : nullptr;
@@ -502,13 +527,16 @@ bool MainWindow::selectEngine(int index)
     const auto engine = entry.engine;
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
-    if (const auto fixed = engine->fixedText()) {
+    const auto fixed = engine->fixedText();
+    if (fixed) {
         const QSignalBlocker blocker(m_textA);
         m_textA->setPlainText(*fixed);
-        m_textA->setReadOnly(true);
-    } else {
-        m_textA->setReadOnly(false);
     }
+    // Fixed text is read-only, says why beneath, and looks disabled, so typing is not silently lost.
+    m_textA->setReadOnly(fixed.has_value());
+    m_textA->setToolTip(fixed ? m_fixedTextNote->text() : QString());
+    m_textA->viewport()->setBackgroundRole(fixed ? QPalette::Window : QPalette::Base);
+    m_fixedTextNote->setVisible(fixed.has_value());
     runNow();
     return true;
 }
@@ -626,30 +654,9 @@ void MainWindow::openHead(int layer, int head)
 
 LessonWindow* MainWindow::openInLesson()
 {
-    if (!m_result || !m_result->run.capture) {
-        statusBar()->showMessage(tr("Open in lesson needs a real model and an input of at most %1 tokens")
-                                     .arg(TransformerEngine::kQueryKeyLimit), 10000);
-        return nullptr;
-    }
-    const AttentionCapture& capture = *m_result->run.capture;
-    const int n = capture.tokens();
-    const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
-    auto* window = new LessonWindow(this);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    QString error;
-    const size_t layer = size_t(m_layer);
-    if (!window->view()->openHead(capture.queries.at(layer), capture.keys.at(layer), capture.values.at(layer), m_head,
-                                  0, count, m_result->run.labels.mid(0, count), capture.scales.at(layer),
-                                  capture.causal, &error)) {
-        delete window;
-        statusBar()->showMessage(error, 10000);
-        return nullptr;
-    }
-    window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(m_layer).arg(m_head));
-    if (!capture.causal && n > count)
-        statusBar()->showMessage(tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only")
-                                     .arg(count).arg(n), 10000);
-    window->show();
+    QString message;
+    LessonWindow* window = m_lessons->openHead(m_result.get(), m_layer, m_head, &message);
+    if (!message.isEmpty()) statusBar()->showMessage(message, 10000);
     return window;
 }
 
