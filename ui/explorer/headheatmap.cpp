@@ -1,6 +1,7 @@
 #include "explorer/headheatmap.h"
 
 #include "attention/attentionmaps.h"
+#include "explorer/headstatsmodel.h"
 #include "heatmapwidget.h"
 
 #include <QCoreApplication>
@@ -19,7 +20,7 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head)
     data.causal = result.run.roles.causal;
     QString label;
     if (layer < result.analysis.layers && head < result.analysis.heads)
-        label = headLabelName(result.analysis.at(layer, head).label);
+        label = headLabelDisplayName(result.analysis.at(layer, head).label); // translated, like the grid's
     data.title = QCoreApplication::translate("attnscope", "%1 · layer %2 head %3 (%4)")
                      .arg(result.modelName)
                      .arg(layer)

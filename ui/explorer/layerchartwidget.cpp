@@ -1,5 +1,9 @@
 #include "explorer/layerchartwidget.h"
 
+#include "explorer/chartlegend.h"
+
+#include <QFontMetricsF>
+#include <QLocale>
 #include <QPainter>
 #include <algorithm>
 
@@ -47,24 +51,33 @@ void LayerChartWidget::paintChart(QPainter& painter, const QRectF& area) const
 {
     painter.save();
     painter.fillRect(area, Qt::white);
-    const QRectF plot = plotRect(area);
+    QRectF plot = plotRect(area);
     const double top = area.top();
-    const LayerChartGeometry geometry(plot, int(m_summaries.size()));
     const QColor sinkColor(0, 114, 178), sepColor(213, 94, 0);
+    const QString title = tr("Mean attention per layer");
+    const QFontMetricsF metrics(painter.font(), painter.device());
     painter.setPen(Qt::black);
     painter.drawText(QRectF(plot.left(), top + 2, plot.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("Mean attention per layer"));
-    painter.fillRect(QRectF(plot.right() - 200, top + 8, 10, 10), sinkColor);
-    painter.drawText(QPointF(plot.right() - 186, top + 17), tr("sink (first token)"));
-    painter.fillRect(QRectF(plot.right() - 80, top + 8, 10, 10), sepColor);
-    painter.drawText(QPointF(plot.right() - 66, top + 17), tr("[SEP]"));
+                     metrics.elidedText(title, Qt::ElideRight, plot.width()));
+    // The legend from measured widths (no overlap in any language); below the title when it does not fit.
+    const QStringList labels{tr("sink (first token)"), tr("[SEP]")};
+    const ChartLegendLayout legend =
+        ChartLegendLayout::compute(metrics, labels, QRectF(plot.left(), top + 2, plot.width(), 20),
+                                   std::min(metrics.horizontalAdvance(title), plot.width()));
+    const QColor colors[] = {sinkColor, sepColor};
+    for (size_t i = 0; i < legend.entries.size(); ++i) {
+        painter.fillRect(legend.entries[i].swatch, colors[i]);
+        painter.drawText(legend.entries[i].label, Qt::AlignLeft | Qt::AlignVCenter, labels[int(i)]);
+    }
+    plot.setTop(std::max(plot.top(), legend.bottom + 6));
+    const LayerChartGeometry geometry(plot, int(m_summaries.size()));
     for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
         const double y = geometry.yFor(v);
         painter.setPen(QColor(220, 220, 220));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(area.left(), y - 8, plot.left() - area.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
-                         QString::number(v));
+        painter.drawText(QRectF(area.left(), y - 8, plot.left() - area.left() - 4, 16),
+                         Qt::AlignRight | Qt::AlignVCenter, QLocale().toString(v));
     }
     for (const LayerSummary& s : m_summaries) {
         painter.fillRect(geometry.barRect(s.layer, 0, s.sinkMass), sinkColor);

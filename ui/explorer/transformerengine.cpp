@@ -6,6 +6,7 @@
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <algorithm>
 
@@ -47,8 +48,12 @@ QString TransformerEngine::displayName() const
 QString TransformerEngine::architecture() const
 {
     const ModelInfo& info = m_model->info();
-    return QStringLiteral("%1 %2, %3 layers × %4 heads")
-        .arg(info.architecture, info.kind)
+    const QString kind =
+        info.kind == QLatin1String("decoder")   ? QCoreApplication::translate("attnscope", "decoder")
+        : info.kind == QLatin1String("encoder") ? QCoreApplication::translate("attnscope", "encoder")
+                                                : info.kind;
+    return QCoreApplication::translate("attnscope", "%1 %2, %3 layers × %4 heads")
+        .arg(info.architecture, kind)
         .arg(info.layers)
         .arg(info.heads);
 }

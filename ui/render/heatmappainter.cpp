@@ -1,11 +1,12 @@
 #include "render/heatmappainter.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLinearGradient>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
 #include <cmath>
 
@@ -132,7 +133,8 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
                                       : m_style.colorMap == ColorMapKind::Greys ? t > 0.5
                                                                                 : t < 0.55;
                 painter.setPen(darkCell ? Qt::white : Qt::black);
-                painter.drawText(rect, Qt::AlignCenter, QString::number(double(cells.value(br, bc)), 'f', 3));
+                painter.drawText(rect, Qt::AlignCenter,
+                                 QLocale().toString(double(cells.value(br, bc)), 'f', 3));
                 painter.setPen(Qt::NoPen);
             }
         }
@@ -246,10 +248,10 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
     }
     switch (m_style.scale) {
     case HeatmapScale::Absolute:
-        tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
+        tick(0, QStringLiteral("0")), tick(0.5, QLocale().toString(0.5)), tick(1, QStringLiteral("1"));
         break;
     case HeatmapScale::RowMax:
-        tick(0, QStringLiteral("0")), tick(1, QStringLiteral("row max"));
+        tick(0, QStringLiteral("0")), tick(1, QCoreApplication::translate("attnscope", "row max"));
         break;
     case HeatmapScale::Log:
         tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
