@@ -7,10 +7,13 @@
 #include "explorer/predictionpanel.h"
 #include "i18n/languagemanager.h"
 #include "lesson/lessonnumbers.h"
+#include "render/heatmappainter.h"
 
 #include <QDoubleSpinBox>
 #include <QFont>
 #include <QFontMetricsF>
+#include <QImage>
+#include <QPainter>
 #include <QtTest>
 
 using namespace attnscope;
@@ -76,6 +79,59 @@ private Q_SLOTS:
         QCOMPARE(formatProbability(0.4523), percent);
         QCOMPARE(lessonNumber(0.66524), lesson);
         QVERIFY(manager.setLanguage(QStringLiteral("en")));
+    }
+
+    // A heatmap cell shows its number only where the number fits, measured in the drawn font: a wide
+    // cell holds "0,123" (Turkish) or "0.123"; a narrow one stays one colour instead of a smudge.
+    void heatmapNumbersOnlyWhereTheyFit_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<int>("side");
+        QTest::addColumn<bool>("drawn");
+        for (const QString& language : {QStringLiteral("en"), QStringLiteral("tr")}) {
+            QTest::addRow("%s wide", qPrintable(language)) << language << 900 << true;
+            QTest::addRow("%s narrow", qPrintable(language)) << language << 380 << false;
+        }
+    }
+
+    void heatmapNumbersOnlyWhereTheyFit()
+    {
+        QFETCH(QString, language);
+        QFETCH(int, side);
+        QFETCH(bool, drawn);
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(language));
+        const int n = 8;
+        HeatmapData data;
+        data.rows = data.cols = n;
+        data.values.assign(size_t(n * n), 0.123f);
+        for (int i = 0; i < n; ++i)
+            data.rowLabels << QStringLiteral("t%1").arg(i);
+        data.colLabels = data.rowLabels;
+        HeatmapStyle style;
+        style.showValues = true;
+        style.fontPointSize = 11;
+        QImage image(side, side, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        QFont font = painter.font();
+        font.setPointSizeF(style.fontPointSize);
+        painter.setFont(font);
+        const HeatmapPainter heatmap(data, style);
+        const QRectF target(0, 0, side, side);
+        const HeatmapGeometry geometry = heatmap.layout(target, QFontMetricsF(font, &image));
+        heatmap.paint(painter, target);
+        painter.end();
+        const QRect cell = geometry.cellRect(3, 3).toRect().adjusted(1, 1, -1, -1);
+        // Wider than the 28 px the painter used to assume was enough: the measurement decides.
+        QVERIFY2(geometry.cellRect(3, 3).width() > 29,
+                 qPrintable(QString::number(geometry.cellRect(3, 3).width())));
+        const QColor fill(image.pixel(cell.topLeft()));
+        int ink = 0;
+        for (int y = cell.top(); y <= cell.bottom(); ++y)
+            for (int x = cell.left(); x <= cell.right(); ++x)
+                ink += QColor(image.pixel(x, y)) != fill;
+        QCOMPARE(ink > 10, drawn);
     }
 
     void chartLegendNeverOverlaps_data()
