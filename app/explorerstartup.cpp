@@ -137,17 +137,16 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     // The command line over the last session, field by field.
     ExplorerSession start = AppSettings().explorerSession();
     if (options.model) start.model = *options.model;
-    if (options.textA) start.textA = *options.textA;
+    if (options.textA) {
+        start.textA = *options.textA;
+        if (!options.model && isWorkedExampleKey(start.model))
+            start.model.clear(); // a text of one's own on the last model, the worked example, needs another
+    }
     if (options.textB) start.textB = *options.textB;
     if (options.view) start.view = *options.view;
     if (options.head) std::tie(start.layer, start.head) = *options.head;
     if (!applyExplorerSession(*window, start, &error) && options.model) {
         printError(error);
-        return 2;
-    }
-    if (options.textA && window->textAEdit()->isReadOnly()) {
-        printError(QStringLiteral("--text: the worked example's text is fixed (%1); choose another --model")
-                       .arg(window->textAEdit()->toPlainText()));
         return 2;
     }
     new SessionKeeper(window);

@@ -108,6 +108,17 @@ private Q_SLOTS:
         QCOMPARE(QImage(shot(QStringLiteral("lesson.png"))).size(), QSize(1280, 800));
     }
 
+    // After a session on the worked example, a text of one's own opens a model that takes text.
+    void aTextLeavesTheRememberedWorkedExample()
+    {
+        const Run r = run({QStringLiteral("--text"), QStringLiteral("A cat sat."), QStringLiteral("--size"),
+                           QStringLiteral("1280x800"), QStringLiteral("--screenshot"),
+                           shot(QStringLiteral("text.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("model worked-example")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("text “A cat sat.”")), qPrintable(r.out));
+    }
+
     void badOptionsAreOneLine_data()
     {
         QTest::addColumn<QStringList>("arguments");

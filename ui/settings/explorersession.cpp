@@ -168,7 +168,10 @@ bool applyExplorerSession(MainWindow& window, const ExplorerSession& session, QS
 {
     bool ok = true;
     if (!session.model.isEmpty()) ok = selectExplorerModel(window, session.model, error);
-    if (!window.textAEdit()->isReadOnly() && (!session.textA.isEmpty() || !session.textB.isEmpty()))
+    // Texts for a model whose text is fixed (the worked example) are not applied when that model was asked
+    // for; with no model asked for, setTexts moves to a model that takes text.
+    if ((!session.textA.isEmpty() || !session.textB.isEmpty()) &&
+        (!window.textAEdit()->isReadOnly() || session.model.isEmpty()))
         window.setTexts(session.textA, session.textB);
     if (const int tab = int(explorerViewNames().indexOf(session.view)); tab >= 0)
         window.tabs()->setCurrentIndex(tab);

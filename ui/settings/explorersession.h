@@ -45,8 +45,9 @@ bool isWorkedExampleKey(const QString& key);
 // The window's session now.
 ExplorerSession currentExplorerSession(const MainWindow& window);
 
-// Brings the window to a session: model, texts (unless the model's text is fixed), tab, and the head
-// once the first result of that input is in. Fields left empty keep the window's own. Returns false with
+// Brings the window to a session: model, texts (unless the session's model has fixed text; with no model
+// in the session, texts move the window off the worked example), tab, and the head once the first
+// result of that input is in. Fields left empty keep the window's own. Returns false with
 // *error when the model cannot be selected (the rest is applied anyway).
 bool applyExplorerSession(MainWindow& window, const ExplorerSession& session, QString* error);
 
