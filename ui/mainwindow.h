@@ -59,7 +59,9 @@ public:
     // The folder of a picker entry; "" for the worked example and the demos.
     QString modelFolder(int index) const;
     void setTexts(const QString& textA, const QString& textB = {});
+    // A model folder or a llama.cpp .gguf file.
     void openModelFolder(const QString& path);
+    void openGgufFile();
     void openHead(int layer, int head);
     // "Open in lesson" (LessonLauncher::openHead) on the layer/head on screen. Returns the window, or
     // null with the reason on the status bar (demo engines and inputs longer than the capture limit have
@@ -141,6 +143,7 @@ private:
         std::shared_ptr<const AttentionEngine> engine; // null until a folder is opened
     };
     void populateModels();
+    void updateComparisonChoices();
     std::vector<ModelEntry> m_entries;
     std::vector<std::function<void()>> m_retranslators;
     int m_current = -1;
