@@ -16,6 +16,7 @@
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
+#include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "mainwindowfeatures.h"
@@ -219,7 +220,6 @@ void MainWindow::buildMenus()
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
     QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
     QAction* discount = m_viewMenu->addAction(QString());
-    m_viewMenu->addAction(m_openInLesson);
     onRetranslate([this, fitAction, discount] {
         m_viewMenu->setTitle(tr("&View"));
         fitAction->setText(tr("Fit heatmap"));
@@ -252,6 +252,10 @@ void MainWindow::buildMenus()
     }
     onRetranslate([this] { m_computeMenu->setTitle(tr("Compute backend")); });
 
+    m_lessonMenu = menuBar()->addMenu(QString());
+    m_lessonMenu->setObjectName(QStringLiteral("lessonMenu"));
+    m_lessons = new LessonLauncher(this, m_lessonMenu, m_openInLesson);
+
     m_exportMenu = menuBar()->addMenu(QString());
     m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
     m_languageMenu = menuBar()->addMenu(QString());
@@ -279,6 +283,11 @@ QWidget* MainWindow::buildInputBar()
     m_textA->setFixedHeight(m_textA->fontMetrics().lineSpacing() * 3 + 12);
     auto* textALabel = new QLabel(bar);
     form->addRow(textALabel, m_textA);
+    m_fixedTextNote = new QLabel(bar);
+    m_fixedTextNote->setObjectName(QStringLiteral("fixedTextNote"));
+    m_fixedTextNote->setWordWrap(true);
+    m_fixedTextNote->setVisible(false);
+    form->addRow(QString(), m_fixedTextNote);
     m_textB = new QLineEdit(bar);
     auto* textBLabel = new QLabel(bar);
     form->addRow(textBLabel, m_textB);
@@ -288,6 +297,10 @@ QWidget* MainWindow::buildInputBar()
         textALabel->setText(tr("Text A:"));
         textBLabel->setText(tr("Text B:"));
         m_textA->setPlaceholderText(tr("Type a sentence…"));
+        m_fixedTextNote->setText(
+            tr("The worked example has its own Q, K and V for these three words, so its text "
+               "cannot change. Pick a model above to type your own text, or open it in "
+               "Lesson ▸ Worked example."));
         m_textB->setPlaceholderText(tr("Optional second sentence (encoders: [SEP] between A and B)"));
     });
 
@@ -414,11 +427,7 @@ QWidget* MainWindow::buildHeatmapTab()
     m_openInLesson->setEnabled(false);
     connect(m_openInLesson, &QAction::triggered, this, [this] { openInLesson(); });
     auto* lessonButton = new QToolButton(tab);
-    lessonButton->setDefaultAction(m_openInLesson);
-    onRetranslate([this] {
-        m_openInLesson->setText(tr("Open in lesson"));
-        m_openInLesson->setToolTip(tr("Show this head's real Q, K and V for the first 12 tokens step by step in the lesson"));
-    });
+    lessonButton->setDefaultAction(m_openInLesson); // its text and tooltip: LessonLauncher
     onRetranslate([this, fit, coloursLabel, scaleLabel] {
         m_colorMapBox->setItemText(0, tr("viridis"));
         m_colorMapBox->setItemText(1, tr("magma"));
@@ -566,6 +575,11 @@ int MainWindow::findModel(const QString& name) const
     return -1;
 }
 
+QString MainWindow::modelFolder(int index) const
+{
+    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].folder : QString();
+}
+
 std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 {
     return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine : nullptr;
@@ -600,13 +614,16 @@ bool MainWindow::selectEngine(int index)
     }
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
-    if (const auto fixed = engine->fixedText()) {
+    const auto fixed = engine->fixedText();
+    if (fixed) {
         const QSignalBlocker blocker(m_textA);
         m_textA->setPlainText(*fixed);
-        m_textA->setReadOnly(true);
-    } else {
-        m_textA->setReadOnly(false);
     }
+    // Fixed text is read-only, says why beneath, and looks disabled, so typing is not silently lost.
+    m_textA->setReadOnly(fixed.has_value());
+    m_textA->setToolTip(fixed ? m_fixedTextNote->text() : QString());
+    m_textA->viewport()->setBackgroundRole(fixed ? QPalette::Window : QPalette::Base);
+    m_fixedTextNote->setVisible(fixed.has_value());
     runNow();
     return true;
 }
@@ -794,30 +811,9 @@ void MainWindow::openHead(int layer, int head)
 
 LessonWindow* MainWindow::openInLesson()
 {
-    if (!m_result || !m_result->run.capture) {
-        statusBar()->showMessage(tr("Open in lesson needs a real model and an input of at most %1 tokens")
-                                     .arg(TransformerEngine::kQueryKeyLimit), 10000);
-        return nullptr;
-    }
-    const AttentionCapture& capture = *m_result->run.capture;
-    const int n = capture.tokens();
-    const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
-    auto* window = new LessonWindow(this);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    QString error;
-    const size_t layer = size_t(m_layer);
-    if (!window->view()->openHead(capture.queries.at(layer), capture.keys.at(layer), capture.values.at(layer), m_head,
-                                  0, count, m_result->run.labels.mid(0, count), capture.scales.at(layer),
-                                  capture.causal, &error)) {
-        delete window;
-        statusBar()->showMessage(error, 10000);
-        return nullptr;
-    }
-    window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(m_layer).arg(m_head));
-    if (!capture.causal && n > count)
-        statusBar()->showMessage(tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only")
-                                     .arg(count).arg(n), 10000);
-    window->show();
+    QString message;
+    LessonWindow* window = m_lessons->openHead(m_result.get(), m_layer, m_head, &message);
+    if (!message.isEmpty()) statusBar()->showMessage(message, 10000);
     return window;
 }
 

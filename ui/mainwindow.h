@@ -32,6 +32,7 @@ class ExplorerBackend;
 class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
+class LessonLauncher;
 class LessonWindow;
 class LayerChartWidget;
 class PredictionsWidget;
@@ -57,6 +58,8 @@ public:
     int findModel(const QString& name) const;
     // Opens the entry's model if needed (errors go to the status bar); false when it cannot be opened.
     bool selectEngine(int index);
+    // The folder of a picker entry; "" for the worked example and the demos.
+    QString modelFolder(int index) const;
     void setTexts(const QString& textA, const QString& textB = {});
     // A model folder or a llama.cpp .gguf file.
     void openModelFolder(const QString& path);
@@ -67,13 +70,6 @@ public:
     // Presenter mode's layout: the heatmap alone on a dark page (PresenterMode switches fonts and palette).
     void setPresenting(bool presenting);
     bool isPresenting() const { return m_presenting; }
-    // "Open in lesson": a LessonWindow on the current layer/head's real Q, K (after RoPE) and V for the
-    // first min(12, n) tokens, labelled with the tokens. For causal models this prefix reproduces the
-    // head's attention exactly; for bidirectional ones only when the whole input is <= 12 tokens (else each
-    // row is renormalised over the first 12 keys, and the status bar says so). Returns the window, or null
-    // with the reason on the status bar (demo engines and inputs longer than the capture limit have no Q/K).
-    LessonWindow* openInLesson();
-    QAction* openInLessonAction() const { return m_openInLesson; }
     // What the views show when it is not simply the text on the chosen model: a failure, a too-long input
     // (with the actions to run a window of it), or the window shown.
     RunStateBanner* runStateBanner() const { return m_banner; }
@@ -82,6 +78,16 @@ public:
     // Runs a window of the input (the banner's actions); kept until another model is chosen.
     void setTokenWindow(const TokenWindow& window);
     TokenWindow tokenWindow() const { return m_tokenWindow; }
+    // "Open in lesson" (LessonLauncher::openHead) on the layer/head on screen. Returns the window, or
+    // null with the reason on the status bar (demo engines and inputs longer than the capture limit have
+    // no Q/K); a notice (only the first tokens are shown) goes to the status bar too.
+    LessonWindow* openInLesson();
+    QAction* openInLessonAction() const { return m_openInLesson; }
+    // The Lesson menu: the worked example and "Open in lesson".
+    QMenu* lessonMenu() const { return m_lessonMenu; }
+    LessonLauncher* lessonLauncher() const { return m_lessons; }
+    // Shown under Text A while the model has fixed text (the worked example): why typing does nothing.
+    QLabel* fixedTextNote() const { return m_fixedTextNote; }
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
     HeadGridWidget* grid() const { return m_grid; }
@@ -169,6 +175,9 @@ private:
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
     QAction* m_openInLesson = nullptr;
+    QMenu* m_lessonMenu = nullptr;
+    LessonLauncher* m_lessons = nullptr;
+    QLabel* m_fixedTextNote = nullptr;
 
     QComboBox* m_modelBox = nullptr;
     QPlainTextEdit* m_textA = nullptr;

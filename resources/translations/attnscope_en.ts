@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>attnscope::LessonView</name>
+    <message numerus="yes">
+        <source>%1 random queries × %n key(s) each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</source>
+        <translation>
+            <numerusform>%1 random queries × %n key each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</numerusform>
+            <numerusform>%1 random queries × %n keys each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnscope::MainWindow</name>
     <message numerus="yes">
         <source>%n token(s)</source>

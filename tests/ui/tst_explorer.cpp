@@ -358,7 +358,9 @@ private Q_SLOTS:
         QTRY_COMPARE(window.tabs()->tabText(0), QStringLiteral("Isı haritası"));
         QCOMPARE(window.viewMenu()->title(), QStringLiteral("&Görünüm"));
         QCOMPARE(window.statsModel()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Katman"));
-        QVERIFY(window.statusText().contains(QStringLiteral("3 belirteç")));
+        QVERIFY(window.statusText().contains(
+            QStringLiteral("3 token"))); // docs/glossary-tr.md: token, not belirteç
+        QCOMPARE(window.statsModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Kafa"));
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
         QTRY_COMPARE(window.tabs()->tabText(0), QStringLiteral("Heatmap"));
         QVERIFY(window.statusText().contains(QStringLiteral("3 tokens")));

@@ -2,6 +2,7 @@
 
 #include "attention/attentionmaps.h"
 #include "attention/wordlevel.h"
+#include "explorer/headstatsmodel.h"
 #include "heatmapwidget.h"
 #include "render/heatmappainter.h"
 
@@ -25,7 +26,7 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head)
             if (p >= 0 && p < data.cols) data.discountCols[size_t(p)] = true;
     QString label;
     if (layer < result.analysis.layers && head < result.analysis.heads)
-        label = headLabelName(result.analysis.at(layer, head).label);
+        label = headLabelDisplayName(result.analysis.at(layer, head).label); // translated, like the grid's
     data.title = QCoreApplication::translate("attnscope", "%1 · layer %2 head %3 (%4)")
                      .arg(result.modelName)
                      .arg(layer)

@@ -1,5 +1,7 @@
 #include "explorer/layerchartwidget.h"
 
+#include "explorer/chartlegend.h"
+
 #include <QFontMetricsF>
 #include <QLocale>
 #include <QPaintDevice>
@@ -81,32 +83,32 @@ void LayerChartWidget::paintChart(QPainter& painter, const QRectF& area) const
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     const double line = metrics.height();
-    const QRectF plot = plotRect(area);
-    const LayerChartGeometry geometry(plot, int(m_summaries.size()));
+    QRectF plot = plotRect(area);
     const QColor sinkColor(0, 114, 178), sepColor(213, 94, 0);
+    const QString title = tr("Mean attention per layer");
     painter.setPen(Qt::black);
     QFont titleFont = font;
     titleFont.setBold(true);
     painter.setFont(titleFont);
     const QFontMetricsF titleMetrics(titleFont, painter.device());
     const QRectF titleRect(area.left() + 4, area.top() + 2, area.width() - 8, line * 1.3);
-    painter.drawText(
-        titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-        titleMetrics.elidedText(tr("Mean attention per layer"), Qt::ElideRight, titleRect.width()));
+    painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
     painter.setFont(font);
-    // Legend: entries side by side, each as wide as its own text.
-    double x = area.left() + 4;
-    const double legendY = titleRect.bottom() + 2;
-    std::vector<std::pair<QColor, QString>> entries{{sinkColor, tr("sink (first token)")}};
-    if (m_showSep) entries.emplace_back(sepColor, tr("[SEP]"));
-    for (const auto& [colour, text] : entries) {
-        const double swatch = line * 0.7;
-        painter.fillRect(QRectF(x, legendY + (line * 1.3 - swatch) / 2, swatch, swatch), colour);
-        x += swatch + 4;
-        const double width = metrics.horizontalAdvance(text) + 1;
-        painter.drawText(QRectF(x, legendY, width, line * 1.3), Qt::AlignLeft | Qt::AlignVCenter, text);
-        x += width + 14;
+    // The legend from measured widths (no overlap in any language): beside the title when it fits there,
+    // else on lines of its own below it.
+    QStringList labels{tr("sink (first token)")};
+    if (m_showSep) labels << tr("[SEP]");
+    const ChartLegendLayout legend =
+        ChartLegendLayout::compute(metrics, labels, titleRect,
+                                   std::min(titleMetrics.horizontalAdvance(title), titleRect.width()));
+    const QColor colors[] = {sinkColor, sepColor};
+    for (size_t i = 0; i < legend.entries.size(); ++i) {
+        painter.fillRect(legend.entries[i].swatch, colors[i]);
+        painter.drawText(legend.entries[i].label, Qt::AlignLeft | Qt::AlignVCenter, labels[int(i)]);
     }
+    plot.setTop(std::max(plot.top(), legend.bottom + line * 0.5 + 2));
+    const LayerChartGeometry geometry(plot, int(m_summaries.size()));
     for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
         const double y = geometry.yFor(v);
         painter.setPen(QColor(220, 220, 220));

@@ -54,8 +54,9 @@ QString SyntheticEngine::displayName() const
 
 QString SyntheticEngine::architecture() const
 {
-    return QStringLiteral("synthetic %1, %2 layers × %3 heads")
-        .arg(m_config.causal ? QStringLiteral("decoder") : QStringLiteral("encoder"))
+    return QCoreApplication::translate("attnscope", "synthetic %1, %2 layers × %3 heads")
+        .arg(m_config.causal ? QCoreApplication::translate("attnscope", "decoder")
+                             : QCoreApplication::translate("attnscope", "encoder"))
         .arg(m_config.layers)
         .arg(m_config.heads);
 }

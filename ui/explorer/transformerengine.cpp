@@ -8,6 +8,7 @@
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <algorithm>
 
@@ -51,8 +52,12 @@ QString TransformerEngine::displayName() const
 QString TransformerEngine::architecture() const
 {
     const ModelInfo& info = m_model->info();
-    return QStringLiteral("%1 %2, %3 layers × %4 heads")
-        .arg(info.architecture, info.kind)
+    const QString kind =
+        info.kind == QLatin1String("decoder")   ? QCoreApplication::translate("attnscope", "decoder")
+        : info.kind == QLatin1String("encoder") ? QCoreApplication::translate("attnscope", "encoder")
+                                                : info.kind;
+    return QCoreApplication::translate("attnscope", "%1 %2, %3 layers × %4 heads")
+        .arg(info.architecture, kind)
         .arg(info.layers)
         .arg(info.heads);
 }
@@ -64,9 +69,8 @@ bool TransformerEngine::supportsTextB() const
 
 int TransformerEngine::maxTokens() const
 {
-    const int positions = m_model->config().maxPositions;
-    const int window = m_model->config().slidingWindow;
-    return window > 0 && window < positions ? window : positions;
+    // Sliding-window models take every position: the window is a mask inside the attention, not a limit.
+    return m_model->config().maxPositions;
 }
 
 namespace {

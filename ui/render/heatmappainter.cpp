@@ -258,15 +258,18 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
                 painter.fillRect(rect, maskBrush);
                 continue;
             }
-            if (m_style.showValues && !cells.isExcluded(bc) && rect.width() > 28 && rect.height() > 12) {
+            if (!m_style.showValues || cells.isExcluded(bc)) continue;
+            // A number only where it fits its cell, measured in the font it is drawn in (any locale).
+            const QString number = QLocale().toString(double(cells.value(br, bc)), 'f', 3);
+            if (painter.fontMetrics().horizontalAdvance(number) <= rect.width() - 2 &&
+                painter.fontMetrics().height() <= rect.height()) {
                 const double t = cells.colorParameter(br, bc, m_style.scale);
                 // The sequential maps run dark to light, Greys light to dark: pick the readable ink.
                 const bool darkCell = cells.signedValues ? std::abs(t) > 0.6
                                       : m_style.colorMap == ColorMapKind::Greys ? t > 0.5
                                                                                 : t < 0.55;
                 painter.setPen(darkCell ? Qt::white : Qt::black);
-                painter.drawText(rect, Qt::AlignCenter,
-                                 QLocale().toString(double(cells.value(br, bc)), 'f', 3));
+                painter.drawText(rect, Qt::AlignCenter, number);
                 painter.setPen(Qt::NoPen);
             }
         }
