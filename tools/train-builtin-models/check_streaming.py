@@ -214,6 +214,7 @@ def main():
     ap.add_argument("--no-dense", action="store_true", help="skip the dense (growing cache) run")
     ap.add_argument("--node-dir", default="/tmp/tok")
     ap.add_argument("--out", default=None, help="write the JSON result (with per-token NLL) here")
+    ap.add_argument("--markdown", default=None, help="write the table and the criteria as Markdown here (docs/)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     model, cfg = load_decoder(args.model, args.dtype)
@@ -285,11 +286,22 @@ def main():
            "self_check": {"cached_vs_full_max_abs_logit_diff": err, "window_slot_vs_original_max_abs_nll_diff": err2},
            "criteria": criteria, "policies": results}
     print(json.dumps(criteria, indent=1))
-    print("| policy | sinks | recent | perplexity | after eviction starts |")
-    print("|---|---|---|---|---|")
+    lines = ["| policy | sinks | recent | perplexity | after eviction starts |", "|---|---|---|---|---|"]
     for r in results:
-        print(f"| {r['policy']} | {r.get('sinks', '')} | {r.get('window', '')} | {r['perplexity']:.2f} | "
-              f"{(r['perplexity_after_eviction_starts'] or float('nan')):.2f} |")
+        lines.append(f"| {r['policy']} | {r.get('sinks', '')} | {r.get('window', '')} | {r['perplexity']:.2f} | "
+                     f"{(r['perplexity_after_eviction_starts'] or float('nan')):.2f} |")
+    print("\n".join(lines))
+    if args.markdown:
+        c = criteria.get("perplexity", {})
+        with open(args.markdown, "w", encoding="utf-8") as fh:
+            fh.write(f"# StreamingLLM on {os.path.basename(args.model)}\n\n"
+                     f"Written by `tools/train-builtin-models/check_streaming.py`: {os.path.basename(args.text_file)}, "
+                     f"{len(ids)} tokens ({args.format} format), KV cache of {C} entries (the current token "
+                     f"included), {args.dtype}. Perplexity over all {len(ids) - 1} predictions and over those "
+                     f"made once the cache is full.\n\n" + "\n".join(lines) + "\n\n"
+                     f"- window / (4 sinks + {C - 4}): {c.get('window_over_4sinks', float('nan')):.3f} (issue 16: >= 3)\n"
+                     f"- (4 sinks + {C - 4}) / re-computation: {c.get('4sinks_over_recompute', float('nan')):.3f} "
+                     f"(issue 16: within 15%)\n")
     if args.out:
         json.dump(out, open(args.out, "w"), indent=1)
 
