@@ -30,13 +30,13 @@ mkdir -p "$WORK/tok-dec" "$WORK/tok-enc"
 RES=${RESUME:+--resume}
 if [ "${ONLY:-dec}" = dec ]; then
     # shellcheck disable=SC2086
-    nohup nice -n 15 $PY "$HERE/train.py" --model dec --work "$WORK/dec" --cache "$DATA" --node-dir "$NODE_DIR" \
+    nohup nice -n ${NICE:-15} $PY "$HERE/train.py" --model dec --work "$WORK/dec" --cache "$DATA" --node-dir "$NODE_DIR" \
         --tokenizer "$WORK/tok-dec/tokenizer.json" $DEC_FLAGS $RES >> "$WORK/dec.log" 2>&1 &
     echo "decoder: pid $! log $WORK/dec.log"
 fi
 if [ "${ONLY:-enc}" = enc ]; then
     # shellcheck disable=SC2086
-    nohup nice -n 15 $PY "$HERE/train.py" --model enc --work "$WORK/enc" --cache "$DATA" --node-dir "$NODE_DIR" \
+    nohup nice -n ${NICE:-15} $PY "$HERE/train.py" --model enc --work "$WORK/enc" --cache "$DATA" --node-dir "$NODE_DIR" \
         --tokenizer "$WORK/tok-enc/tokenizer.json" $ENC_FLAGS $RES >> "$WORK/enc.log" 2>&1 &
     echo "encoder: pid $! log $WORK/enc.log"
 fi
