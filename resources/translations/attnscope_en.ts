@@ -30,5 +30,29 @@
             <numerusform>%n tokens</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n sink or no-op head(s)</source>
+        <translation>
+            <numerusform>%n sink or no-op head</numerusform>
+            <numerusform>%n sink or no-op heads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::RunStateBanner</name>
+    <message numerus="yes">
+        <source>Run the first %n token(s)</source>
+        <translation>
+            <numerusform>Run the first %n token</numerusform>
+            <numerusform>Run the first %n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the last %n token(s)</source>
+        <translation>
+            <numerusform>Run the last %n token</numerusform>
+            <numerusform>Run the last %n tokens</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -219,6 +219,22 @@
         <source>worked example, 1 layer × 1 head, d = 4</source>
         <translation>çözümlü örnek, 1 katman × 1 kafa, d = 4</translation>
     </message>
+    <message>
+        <source> · last %1 of %2 tokens</source>
+        <translation> · %2 token&apos;ın son %1 tanesi</translation>
+    </message>
+    <message>
+        <source> · first %1 of %2 tokens</source>
+        <translation> · %2 token&apos;ın ilk %1 tanesi</translation>
+    </message>
+    <message>
+        <source> · words (to: sum of pieces, from: mean)</source>
+        <translation> · sözcükler (sözcüğe: parçaların toplamı, sözcükten: ortalaması)</translation>
+    </message>
+    <message>
+        <source>%1 tokens &gt; %2 positions of %3</source>
+        <translation>%1 token &gt; %3 modelinin %2 konumu</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -289,10 +305,6 @@
         <translation>Fark görünümü en çok %1 token ile çalışır.</translation>
     </message>
     <message>
-        <source>L%1 H%2 − L%3 H%4 (red: first head higher)</source>
-        <translation>L%1 H%2 − L%3 H%4 (kırmızı: ilk kafa daha yüksek)</translation>
-    </message>
-    <message>
         <source>Computing the second sentence…</source>
         <translation>İkinci cümle hesaplanıyor…</translation>
     </message>
@@ -348,6 +360,22 @@
         <source>first − second model</source>
         <translation>birinci − ikinci model</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · max |Δ| %2</source>
+        <translation>%1 · en büyük |Δ| %2</translation>
+    </message>
+    <message>
+        <source>Red: the first head attends more; blue: the second.</source>
+        <translation>Kırmızı: birinci kafa daha çok dikkat veriyor; mavi: ikincisi.</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 − L%3 H%4 · max |Δ| %5</source>
+        <translation>L%1 H%2 − L%3 H%4 · en büyük |Δ| %5</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ExportController</name>
@@ -389,10 +417,6 @@
 <context>
     <name>attnscope::HeadGridWidget</name>
     <message>
-        <source>No result yet</source>
-        <translation>Henüz sonuç yok</translation>
-    </message>
-    <message>
         <source>H%1</source>
         <translation>H%1</translation>
     </message>
@@ -401,8 +425,24 @@
         <translation>L%1</translation>
     </message>
     <message>
-        <source>H%1 %2</source>
-        <translation>H%1 %2</translation>
+        <source>Layer %1, head %2: %3</source>
+        <translation>Katman %1, kafa %2: %3</translation>
+    </message>
+    <message>
+        <source>sink mass (first token) %1</source>
+        <translation>kuyu kütlesi (ilk token) %1</translation>
+    </message>
+    <message>
+        <source>[SEP] mass %1</source>
+        <translation>[SEP] kütlesi %1</translation>
+    </message>
+    <message>
+        <source>entropy %1 (normalised)</source>
+        <translation>entropi %1 (normalleştirilmiş)</translation>
+    </message>
+    <message>
+        <source>No result</source>
+        <translation>Sonuç yok</translation>
     </message>
 </context>
 <context>
@@ -1140,6 +1180,44 @@
         <source>Drop a model folder (with config.json and model.safetensors) or a .gguf file</source>
         <translation>Bir model klasörü (config.json ve model.safetensors içeren) ya da bir .gguf dosyası bırakın</translation>
     </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Find sink / no-op heads</source>
+        <translation>Kuyu / işlemsiz kafaları bul</translation>
+    </message>
+    <message>
+        <source>Ring every head labelled sink or no-op and open the first</source>
+        <translation>Kuyu ya da işlemsiz etiketli her kafayı çerçevele ve ilkini aç</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Sözcükler</translation>
+    </message>
+    <message>
+        <source>Merge subword pieces into words (Clark et al. 2019): attention to a word is the sum over its pieces, from a word the mean</source>
+        <translation>Alt sözcük parçalarını sözcüklerde birleştir (Clark vd. 2019): bir sözcüğe dikkat, parçalarına gidenlerin toplamı; bir sözcükten dikkat, parçalarınınkilerin ortalamasıdır</translation>
+    </message>
+    <message>
+        <source>Computing on %1…</source>
+        <translation>%1 üzerinde hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1 — computing…</source>
+        <translation>AttnScope — %1 — hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1 — failed</source>
+        <translation>AttnScope — %1 — başarısız</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sink or no-op head(s)</source>
+        <translation>
+            <numerusform>%n kuyu ya da işlemsiz kafa</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -1252,6 +1330,37 @@
     <message>
         <source>&amp;Examples</source>
         <translation>Ö&amp;rnekler</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::RunStateBanner</name>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Başarısız: %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1. The views are cleared.</source>
+        <translation>Başarısız: %1. Görünümler temizlendi.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the first %n token(s)</source>
+        <translation>
+            <numerusform>İlk %n token&apos;ı çalıştır</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the last %n token(s)</source>
+        <translation>
+            <numerusform>Son %n token&apos;ı çalıştır</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Showing the last %1 of %2 tokens (the model takes no more)</source>
+        <translation>%2 token&apos;ın son %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2 tokens (the model takes no more)</source>
+        <translation>%2 token&apos;ın ilk %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
     </message>
 </context>
 </TS>
