@@ -33,6 +33,14 @@ AxisLabelPlan planAxisLabels(const AxisLabelRequest& request)
             plan.shown.push_back(request.first + i);
         return plan;
     }
+    if (request.maxLanes >= 2 && 2 * fitting >= request.minimumPixelSize) {
+        // Two lanes: a label's neighbours in its own lane are two cells away.
+        plan.lanes = 2;
+        plan.pixelSize = std::min(request.preferredPixelSize, 2 * fitting);
+        for (int i = 0; i < count; ++i)
+            plan.shown.push_back(request.first + i);
+        return plan;
+    }
     plan.pixelSize = request.minimumPixelSize;
     const double line = plan.pixelSize * request.lineHeightPerPixel;
     // The ordinary spacing: the median neighbour distance (the wide special cells are few).

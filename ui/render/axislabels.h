@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace attnscope {
@@ -7,7 +8,10 @@ namespace attnscope {
 // Which labels along one heatmap axis are drawn, and how big. Plain data, tested without a window.
 //  1. Every label at the preferred size when the cells are far enough apart.
 //  2. Else every label, the font shrunk to fit, down to a readable minimum.
-//  3. Else the minimum size, thinned evenly (every k-th index of the whole matrix, so panning does not
+//  3. Else, where the layout made room for two lanes, every label in two staggered lanes: even ranks next
+//     to the cells, odd ranks one lane further out with a leader line, so neighbours in a lane are two
+//     cells apart (twice the room per label; the font grows back towards the preferred size).
+//  4. Else the minimum size, thinned evenly (every k-th index of the whole matrix, so panning does not
 //     shuffle them), with the special tokens ([CLS], [SEP], the first token) always kept and ordinary
 //     labels that would touch a special one dropped.
 struct AxisLabelPlan
@@ -15,6 +19,8 @@ struct AxisLabelPlan
     double pixelSize = 0;   // the font's pixel size
     std::vector<int> shown; // matrix indices drawn, ascending
     int step = 1;           // 1: every label; k: every k-th ordinary label
+    int lanes = 1;          // 2: shown[k] sits in lane k % 2 (lane 1 is the outer one)
+    int laneOf(std::size_t rank) const { return lanes > 1 ? int(rank % std::size_t(lanes)) : 0; }
 };
 
 struct AxisLabelRequest
@@ -26,6 +32,7 @@ struct AxisLabelRequest
     double minimumPixelSize = 7;
     double lineHeightPerPixel = 1.17; // a label's line height for a font of pixel size 1
     double spacingFactor = 1.0; // share of the centre distance a line may use (sin 60° for slanted keys)
+    int maxLanes = 1;           // lanes the layout has room for (1 or 2)
 };
 
 AxisLabelPlan planAxisLabels(const AxisLabelRequest& request);

@@ -47,6 +47,9 @@ public:
     // labels larger, so they are not cut by the room left of and above the cells.
     void setLabelPixelLimit(double pixels) { m_labelPixelLimit = pixels; }
     double labelPixelLimit() const { return m_labelPixelLimit; }
+    // Label lanes the layout made room for beside and above the cells (1, or 2 for staggered labels).
+    void setLabelLanes(int lanes) { m_labelLanes = lanes; }
+    int labelLanes() const { return m_labelLanes; }
     // Same zoom and position as another view (comparison panes), clamped to this matrix.
     void setView(QPointF origin, double cellWidth, double cellHeight);
     bool isFitted() const;
@@ -81,6 +84,7 @@ private:
     QPointF m_origin;
     bool m_stretch = false;
     double m_labelPixelLimit = 0;
+    int m_labelLanes = 1;
 };
 
 } // namespace attnscope

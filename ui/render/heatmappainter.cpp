@@ -8,6 +8,7 @@
 #include <QPaintDevice>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPen>
 #include <algorithm>
 #include <cmath>
 
@@ -76,7 +77,9 @@ QString tickText(double value)
 }
 } // namespace
 
-HeatmapPainter::HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style) : m_data(data), m_style(style) {}
+HeatmapPainter::HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style)
+    : m_data(data), m_style(style)
+{}
 
 QColor HeatmapPainter::ink() const
 {
@@ -124,6 +127,7 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
         request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
         request.lineHeightPerPixel = lineHeightPerPixel;
         request.spacingFactor = rows ? 1.0 : kSin60; // key labels are slanted at 60°
+        request.maxLanes = geometry.labelLanes();
         return planAxisLabels(request);
     };
     out.rows = plan(row0, std::min(row1, int(m_data.rowLabels.size())), true);
@@ -146,35 +150,54 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
              ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap
              : 0.0) +
         sideBarWidth(metrics.ascent() + metrics.descent());
-    // Two passes: labels measured at the preferred size, then at the size the label plan chose (smaller
-    // labels leave more room for the cells, which never makes the plan's size too large).
-    HeatmapGeometry geometry;
-    double labelPixels = preferred;
-    for (int pass = 0; pass < 2; ++pass) {
+    // The cells get what the labels leave: labels measured at `labelPixels`, in `lanes` staggered lanes.
+    auto geometryFor = [&](double labelPixels, int lanes) {
         const QFontMetricsF labelMetrics(fontAtPixels(baseFont, labelPixels, device),
                                          device ? const_cast<QPaintDevice*>(device) : nullptr);
         const double rowWidth = maxLabelWidth(m_data.rowLabels, labelMetrics) + 1;
         const double colWidth = maxLabelWidth(m_data.colLabels, labelMetrics) + 1;
         // Key labels are slanted at 60°: up by width·sin 60°, right by width·cos 60° past their column.
         const double line = labelMetrics.height();
-        const double colLabelHeight = std::min(target.height() * 0.3, colWidth * kSin60 + line * 0.5 + kGap);
-        const double rowLabelWidth = std::min(target.width() * 0.3, rowWidth + kGap);
-        const double overhang = std::max(0.0, colWidth * 0.5 + line * 0.45 - barSpace);
+        const double colDepth = colWidth * lanes + kGap * (lanes - 1);
+        const double share = lanes > 1 ? 0.4 : 0.3;
+        const double colLabelHeight =
+            std::min(target.height() * share, colDepth * kSin60 + line * 0.5 + kGap);
+        const double rowLabelWidth = std::min(target.width() * share, (rowWidth + kGap) * lanes);
+        const double overhang = std::max(0.0, colDepth * 0.5 + line * 0.45 - barSpace);
         QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
                      target.width() - rowLabelWidth - barSpace - kGap - overhang,
                      target.height() - titleHeight - colLabelHeight - kGap);
         if (cells.width() < 1 || cells.height() < 1)
             cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
                            std::max(1.0, target.height()));
-        geometry = HeatmapGeometry(
-            cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
-            specialIndices(m_data.specialCols, m_data.cols), specialCellMinimum(lineHeightPerPixel));
-        geometry.setStretch(m_style.stretchCells);
-        geometry.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
-        const LabelLayout labels = labelLayout(geometry, device, baseFont);
+        HeatmapGeometry g(cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
+                          specialIndices(m_data.specialCols, m_data.cols),
+                          specialCellMinimum(lineHeightPerPixel));
+        g.setStretch(m_style.stretchCells);
+        g.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
+        g.setLabelLanes(lanes);
+        return g;
+    };
+    auto thinned = [](const LabelLayout& labels) { return labels.rows.step > 1 || labels.cols.step > 1; };
+    // One lane: labels measured at the preferred size, then at the size the plan chose (smaller labels
+    // leave more room for the cells, which never makes the plan's size too large).
+    HeatmapGeometry geometry;
+    double labelPixels = preferred;
+    LabelLayout labels;
+    for (int pass = 0; pass < 2; ++pass) {
+        geometry = geometryFor(labelPixels, 1);
+        labels = labelLayout(geometry, device, baseFont);
         const double chosen = std::max(labels.rows.pixelSize, labels.cols.pixelSize);
         if (chosen >= labelPixels - 1e-9) break;
         labelPixels = chosen;
+    }
+    if (!thinned(labels)) return geometry;
+    // One lane has to drop labels: two staggered lanes may keep every one. The largest font (in half
+    // pixels, preferred down to the minimum) whose two-lane room still lets the plan show every label.
+    for (double pixels = preferred; pixels >= kMinimumLabelPixelSize - 1e-9; pixels -= 0.5) {
+        const HeatmapGeometry twoLanes = geometryFor(pixels, 2);
+        const LabelLayout staggered = labelLayout(twoLanes, device, baseFont);
+        if (!thinned(staggered)) return twoLanes;
     }
     return geometry;
 }
@@ -225,15 +248,14 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
 
 QRgb HeatmapPainter::cellColor(const HeatmapData& cells, int row, int col) const
 {
-    if (cells.isMasked(row, col))
-        return maskedColor();
-    if (cells.isExcluded(col))
-        return excludedColor();
+    if (cells.isMasked(row, col)) return maskedColor();
+    if (cells.isExcluded(col)) return excludedColor();
     const double t = cells.colorParameter(row, col, m_style.scale);
     return cells.signedValues ? divergingColor(t) : colorMapColor(m_style.colorMap, t);
 }
 
-void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const
+void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geometry,
+                                const HeatmapData& cells) const
 {
     int row0, row1, col0, col1;
     geometry.visibleRange(row0, row1, col0, col1);
@@ -265,7 +287,7 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
                 painter.fontMetrics().height() <= rect.height()) {
                 const double t = cells.colorParameter(br, bc, m_style.scale);
                 // The sequential maps run dark to light, Greys light to dark: pick the readable ink.
-                const bool darkCell = cells.signedValues ? std::abs(t) > 0.6
+                const bool darkCell = cells.signedValues                        ? std::abs(t) > 0.6
                                       : m_style.colorMap == ColorMapKind::Greys ? t > 0.5
                                                                                 : t < 0.55;
                 painter.setPen(darkCell ? Qt::white : Qt::black);
@@ -277,10 +299,10 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
     painter.restore();
 }
 
-void HeatmapPainter::paintCellImage(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const
+void HeatmapPainter::paintCellImage(QPainter& painter, const HeatmapGeometry& geometry,
+                                    const HeatmapData& cells) const
 {
-    if (cells.rows <= 0 || cells.cols <= 0)
-        return;
+    if (cells.rows <= 0 || cells.cols <= 0) return;
     int row0, row1, col0, col1;
     geometry.visibleRange(row0, row1, col0, col1);
     // Block cells overlapping the visible matrix range.
@@ -293,8 +315,7 @@ void HeatmapPainter::paintCellImage(QPainter& painter, const HeatmapGeometry& ge
         ++c0;
     while (c1 > c0 && cells.matrixCol(c1 - 1) >= col1)
         --c1;
-    if (r0 >= r1 || c0 >= c1)
-        return;
+    if (r0 >= r1 || c0 >= c1) return;
     QImage image(c1 - c0, r1 - r0, QImage::Format_RGB32);
     for (int r = r0; r < r1; ++r) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r - r0));
@@ -352,8 +373,7 @@ void HeatmapPainter::paintCellImage(QPainter& painter, const HeatmapGeometry& ge
                                   image.copy(source.toRect()));
         }
     }
-    if (m_data.causal && geometry.cellWidth() >= 3)
-        paintMaskHatch(painter, geometry);
+    if (m_data.causal && geometry.cellWidth() >= 3) paintMaskHatch(painter, geometry);
     painter.restore();
 }
 
@@ -379,34 +399,62 @@ void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geome
     const LabelLayout labels = labelLayout(geometry, painter.device(), base);
     const QColor specialInk = m_style.dark ? QColor(255, 140, 120) : QColor(180, 40, 40);
     painter.save();
+    // A lane-1 label sits one lane further out (the widest lane-0 label and a gap), joined to its cell
+    // by a faint leader line that runs between the lane-0 labels of its neighbours.
+    const QColor leaderInk = m_style.dark ? QColor(235, 235, 235, 80) : QColor(0, 0, 0, 70);
+    auto laneDepth = [&](const AxisLabelPlan& plan, const QStringList& texts, const QFontMetricsF& m) {
+        double depth = 0;
+        if (plan.lanes < 2) return depth;
+        for (size_t k = 0; k < plan.shown.size(); k += 2)
+            depth = std::max(depth, m.horizontalAdvance(texts.at(plan.shown[k])) + 1);
+        return depth + kGap;
+    };
     painter.setFont(fontAtPixels(base, labels.rows.pixelSize, painter.device()));
     QFontMetricsF metrics(painter.font(), painter.device());
-    for (int r : labels.rows.shown) {
+    const double roomLeft = std::max(4.0, area.left() - room.left() - kGap / 2);
+    const double rowDepth = std::min(roomLeft / 2, laneDepth(labels.rows, m_data.rowLabels, metrics));
+    for (size_t k = 0; k < labels.rows.shown.size(); ++k) {
+        const int r = labels.rows.shown[k];
         const QRectF cell = geometry.cellRect(r, 0);
         const bool special = size_t(r) < m_data.specialRows.size() && m_data.specialRows[size_t(r)];
+        const double depth = labels.rows.laneOf(k) == 1 ? rowDepth : 0.0;
+        const double right = area.left() - kGap / 2 - depth;
+        if (depth > 0) {
+            painter.setPen(QPen(leaderInk, 0));
+            painter.drawLine(QPointF(right + 1, cell.center().y()),
+                             QPointF(area.left() - kGap / 2 - 1, cell.center().y()));
+        }
         painter.setPen(special ? specialInk : ink());
-        const double roomLeft = std::max(4.0, area.left() - room.left() - kGap / 2);
-        const QString text = metrics.elidedText(m_data.rowLabels.at(r), Qt::ElideRight, roomLeft);
-        const double width = std::min(roomLeft, metrics.horizontalAdvance(text) + 1);
-        painter.drawText(QRectF(area.left() - width - kGap / 2, cell.center().y() - metrics.height() / 2,
-                                width, metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
+        const double roomHere = std::max(4.0, roomLeft - depth);
+        const QString text = metrics.elidedText(m_data.rowLabels.at(r), Qt::ElideRight, roomHere);
+        const double width = std::min(roomHere, metrics.horizontalAdvance(text) + 1);
+        painter.drawText(
+            QRectF(right - width, cell.center().y() - metrics.height() / 2, width, metrics.height()),
+            Qt::AlignRight | Qt::AlignVCenter, text);
     }
     painter.setFont(fontAtPixels(base, labels.cols.pixelSize, painter.device()));
     metrics = QFontMetricsF(painter.font(), painter.device());
-    for (int c : labels.cols.shown) {
+    // Slanted at 60°: a label of width w rises w·sin 60° (minus its half height at the top corner).
+    const double roomAbove =
+        std::max(4.0, (area.top() - kGap / 2 - room.top() - metrics.height() * 0.5) / kSin60);
+    const double colDepth = std::min(roomAbove / 2, laneDepth(labels.cols, m_data.colLabels, metrics));
+    for (size_t k = 0; k < labels.cols.shown.size(); ++k) {
+        const int c = labels.cols.shown[k];
         const QRectF cell = geometry.cellRect(0, c);
         const bool special = size_t(c) < m_data.specialCols.size() && m_data.specialCols[size_t(c)];
-        painter.setPen(special ? specialInk : ink());
+        const double depth = labels.cols.laneOf(k) == 1 ? colDepth : 0.0;
         painter.save();
         painter.translate(cell.center().x(), area.top() - kGap / 2);
         painter.rotate(-60);
-        // Slanted at 60°: a label of width w rises w·sin 60° (minus its half height at the top corner).
-        const double roomAbove =
-            std::max(4.0, (area.top() - kGap / 2 - room.top() - metrics.height() * 0.5) / kSin60);
-        const QString text = metrics.elidedText(m_data.colLabels.at(c), Qt::ElideRight, roomAbove);
-        const double width = std::min(roomAbove, metrics.horizontalAdvance(text) + 1);
-        painter.drawText(QRectF(0, -metrics.height() / 2, width, metrics.height()),
+        if (depth > 0) {
+            painter.setPen(QPen(leaderInk, 0));
+            painter.drawLine(QPointF(1, 0), QPointF(depth - 1, 0));
+        }
+        painter.setPen(special ? specialInk : ink());
+        const double roomHere = std::max(4.0, roomAbove - depth);
+        const QString text = metrics.elidedText(m_data.colLabels.at(c), Qt::ElideRight, roomHere);
+        const double width = std::min(roomHere, metrics.horizontalAdvance(text) + 1);
+        painter.drawText(QRectF(depth, -metrics.height() / 2, width, metrics.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, text);
         painter.restore();
     }
@@ -456,9 +504,11 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
     const int steps = 64;
     for (int i = 0; i < steps; ++i) {
         const double t = 1.0 - (i + 0.5) / steps;
-        const QRgb color = m_data.signedValues ? divergingColor(2 * t - 1) : colorMapColor(m_style.colorMap, t);
-        painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(), bar.height() / steps + 0.5),
-                         QColor::fromRgb(color));
+        const QRgb color =
+            m_data.signedValues ? divergingColor(2 * t - 1) : colorMapColor(m_style.colorMap, t);
+        painter.fillRect(
+            QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(), bar.height() / steps + 0.5),
+            QColor::fromRgb(color));
     }
     painter.setPen(QPen(ink(), 0.5 * m_style.lineWidth));
     painter.setBrush(Qt::NoBrush);

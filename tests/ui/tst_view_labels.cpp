@@ -1,0 +1,215 @@
+// Labels and tooltips in the main window itself, as a user sees them: at 1280×800 and 1920×1080 every
+// token up to 64 keeps its label in the heatmap (staggered in two lanes when one lane would have to
+// drop some), labels in one lane never touch, and hovering a cell or a grid thumbnail tells what it is.
+
+#include "explorer/headgridwidget.h"
+#include "heatmapwidget.h"
+#include "mainwindow.h"
+#include "render/axislabels.h"
+#include "render/heatmappainter.h"
+#include "render/numberformat.h"
+
+#include <QHelpEvent>
+#include <QStringList>
+#include <QToolTip>
+#include <QtTest>
+#include <cmath>
+
+using namespace attnscope;
+
+namespace {
+
+const QStringList kWords =
+    QStringLiteral("the cat sat on the mat and looked at the dog which was sleeping near the door "
+                   "while rain fell softly outside the old house by the river")
+        .split(QLatin1Char(' '));
+
+QString words(int count)
+{
+    QStringList out;
+    for (int i = 0; i < count; ++i)
+        out << kWords.at(i % kWords.size());
+    return out.join(QLatin1Char(' '));
+}
+
+// Runs `count` repeated words; returns the run's token count (-1 on a timeout).
+int runWords(MainWindow& window, int count)
+{
+    const QString text = words(count);
+    window.setTexts(text);
+    if (!QTest::qWaitFor([&] { return window.currentResult() && window.currentResult()->textA == text; },
+                         60000))
+        return -1;
+    if (!window.runner()->waitForIdle(60000)) return -1;
+    return int(window.currentResult()->run.tokens.size());
+}
+
+// Shows the longest text of repeated words whose run has at most `maxTokens` tokens; returns its count.
+int showAtMostTokens(MainWindow& window, int maxTokens)
+{
+    int low = 1, high = maxTokens; // a word is at least one token
+    while (low < high) {
+        const int middle = (low + high + 1) / 2;
+        const int tokens = runWords(window, middle);
+        if (tokens < 0) return -1;
+        if (tokens <= maxTokens)
+            low = middle;
+        else
+            high = middle - 1;
+    }
+    return runWords(window, low);
+}
+
+// Labels of one lane are at least a line apart (slanted key labels: the distance across the slant).
+void verifyLanesDoNotTouch(const AxisLabelPlan& plan, const HeatmapGeometry& geometry, bool rows,
+                           double lineHeightPerPixel)
+{
+    const double line = plan.pixelSize * lineHeightPerPixel;
+    const double across = rows ? 1.0 : std::sin(M_PI / 3);
+    for (int lane = 0; lane < plan.lanes; ++lane) {
+        double previous = -1e9;
+        for (size_t k = size_t(lane); k < plan.shown.size(); k += size_t(plan.lanes)) {
+            const QRectF cell = geometry.cellRect(rows ? plan.shown[k] : 0, rows ? 0 : plan.shown[k]);
+            const double centre = rows ? cell.center().y() : cell.center().x();
+            QVERIFY2((centre - previous) * across >= line - 1e-6,
+                     qPrintable(QStringLiteral("lane %1, label %2: %3 px from the previous, line %4 px")
+                                    .arg(lane)
+                                    .arg(plan.shown[k])
+                                    .arg((centre - previous) * across)
+                                    .arg(line)));
+            previous = centre;
+        }
+    }
+}
+
+} // namespace
+
+class TestViewLabels : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void planUsesTwoLanesBeforeThinning()
+    {
+        // 60 cells 6 px apart: one lane would need 7 × 1.2 = 8.4 px; two lanes have 12 px per label.
+        AxisLabelRequest r;
+        for (int i = 0; i < 60; ++i)
+            r.centers.push_back(3 + 6.0 * i);
+        r.preferredPixelSize = 12;
+        r.minimumPixelSize = 7;
+        r.lineHeightPerPixel = 1.2;
+        const AxisLabelPlan oneLane = planAxisLabels(r);
+        QCOMPARE(oneLane.lanes, 1);
+        QVERIFY(oneLane.step > 1); // without room for a second lane the labels are thinned
+        r.maxLanes = 2;
+        const AxisLabelPlan twoLanes = planAxisLabels(r);
+        QCOMPARE(twoLanes.lanes, 2);
+        QCOMPARE(int(twoLanes.shown.size()), 60);
+        QVERIFY(std::abs(twoLanes.pixelSize - 10.0) < 1e-9); // 2 × 6 / 1.2, under the preferred 12
+        QCOMPARE(twoLanes.laneOf(0), 0);
+        QCOMPARE(twoLanes.laneOf(1), 1);
+        // Where one lane fits, it stays one lane (no leader lines without need).
+        AxisLabelRequest wide = r;
+        for (size_t i = 0; i < wide.centers.size(); ++i)
+            wide.centers[i] = 3 + 9.0 * double(i);
+        QCOMPARE(planAxisLabels(wide).lanes, 1);
+        // Two lanes that still do not fit: thinned, in one lane.
+        AxisLabelRequest dense = r;
+        for (size_t i = 0; i < dense.centers.size(); ++i)
+            dense.centers[i] = 3 + 3.0 * double(i);
+        const AxisLabelPlan thinned = planAxisLabels(dense);
+        QCOMPARE(thinned.lanes, 1);
+        QVERIFY(thinned.step > 1);
+    }
+
+    void everyTokenLabelledInTheWindow_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("tokens");
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
+            for (int tokens : {20, 40, 64})
+                QTest::addRow("%dx%d, %d tokens", size.width(), size.height(), tokens) << size << tokens;
+    }
+    void everyTokenLabelledInTheWindow()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, tokens);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        const int shown = showAtMostTokens(window, tokens);
+        QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
+        QCoreApplication::processEvents();
+        HeatmapWidget* heatmap = window.heatmap();
+        QVERIFY(heatmap->isVisible());
+        QCOMPARE(heatmap->data().rows, shown);
+        const HeatmapGeometry& geometry = heatmap->geometryForTests();
+        const HeatmapPainter painter(heatmap->data(), heatmap->heatmapStyle());
+        const auto labels = painter.labelLayout(geometry, heatmap, heatmap->font());
+        QCOMPARE(int(labels.rows.shown.size()), shown);
+        QCOMPARE(int(labels.cols.shown.size()), shown);
+        QVERIFY(labels.rows.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+        QVERIFY(labels.cols.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+        QFont unitFont = heatmap->font();
+        unitFont.setPointSizeF(100 * 72.0 / heatmap->logicalDpiY());
+        const QFontMetricsF unit(unitFont, heatmap);
+        const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
+        verifyLanesDoNotTouch(labels.rows, geometry, true, lineHeightPerPixel);
+        verifyLanesDoNotTouch(labels.cols, geometry, false, lineHeightPerPixel);
+    }
+
+    void tooltipsNameTheCellAndTheHead()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
+        const QString text = QStringLiteral("the cat sat on the mat");
+        window.setTexts(text);
+        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QCoreApplication::processEvents();
+
+        // A heatmap cell: query, key and the value shown.
+        HeatmapWidget* heatmap = window.heatmap();
+        const int row = 2, col = 3;
+        const QPoint inCell = heatmap->geometryForTests().cellRect(row, col).center().toPoint();
+        QHelpEvent cellHelp(QEvent::ToolTip, inCell, heatmap->mapToGlobal(inCell));
+        QCoreApplication::sendEvent(heatmap, &cellHelp);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString cellTip = QToolTip::text();
+        QCOMPARE(cellTip, heatmap->cellText(row, col));
+        QVERIFY2(cellTip.contains(heatmap->data().rowLabels.at(row)) &&
+                     cellTip.contains(heatmap->data().colLabels.at(col)),
+                 qPrintable(cellTip));
+        const QString value = formatAttention(double(heatmap->valueAt(row, col)));
+        QVERIFY2(cellTip.contains(value), qPrintable(cellTip + QStringLiteral(" / ") + value));
+        QToolTip::hideText();
+
+        // A grid thumbnail: layer, head, label, sink mass, [SEP] mass (an encoder input has [SEP]).
+        HeadGridWidget* grid = window.grid();
+        const QPoint inThumbnail = grid->thumbnailRectOf(1, 2).center().toPoint();
+        QHelpEvent gridHelp(QEvent::ToolTip, inThumbnail, grid->mapToGlobal(inThumbnail));
+        QCoreApplication::sendEvent(grid, &gridHelp);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString gridTip = QToolTip::text();
+        QCOMPARE(gridTip, grid->headToolTip(1, 2));
+        QVERIFY2(gridTip.startsWith(QStringLiteral("Layer 1, head 2: ")), qPrintable(gridTip));
+        QVERIFY2(gridTip.contains(QStringLiteral("sink mass")) &&
+                     gridTip.contains(QStringLiteral("[SEP] mass")),
+                 qPrintable(gridTip));
+        QToolTip::hideText();
+
+        // Outside the cells: no tooltip.
+        QHelpEvent outside(QEvent::ToolTip, QPoint(1, 1), heatmap->mapToGlobal(QPoint(1, 1)));
+        QCoreApplication::sendEvent(heatmap, &outside);
+        QTRY_VERIFY(!QToolTip::isVisible());
+    }
+};
+
+QTEST_MAIN(TestViewLabels)
+#include "tst_view_labels.moc"
