@@ -97,6 +97,8 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
     source.model = result.modelName;
     source.text = result.textA;
     source.textB = result.textB.value_or(QString());
+    for (const HeadStats& stats : m_window->grid()->stats())
+        source.headLabels.push_back(stats.label);
     return source;
 }
 

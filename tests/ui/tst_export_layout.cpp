@@ -7,6 +7,7 @@
 #include "explorer/arcwidget.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/explorerresult.h"
+#include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
 #include "export/heatmapexporter.h"
 #include "heatmapwidget.h"
@@ -22,6 +23,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+
 #include <QtTest>
 #include <cmath>
 
@@ -222,12 +224,28 @@ private Q_SLOTS:
         const auto result = resultFor(12);
         for (int i = 0; i < grid.layers * grid.heads; ++i)
             grid.thumbnails.push_back(heatmapOf(*result));
-        for (double scale : {1.0, 2.0}) {
-            const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
-            const QString svg = dir.filePath(QStringLiteral("g.svg"));
-            QVERIFY(exporter.exportGrid(grid, svg).ok);
-            const QStringList problems = svgTextProblems(readAll(svg));
-            QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        // Every label present, as the explorer's badges and legend (the legend must fit them all).
+        const std::vector<HeadLabel> kinds{HeadLabel::Sink, HeadLabel::NoOp,  HeadLabel::PreviousToken,
+                                           HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad,
+                                           HeadLabel::Mixed};
+        for (int i = 0; i < grid.layers * grid.heads; ++i)
+            grid.labels.push_back(kinds[size_t(i) % kinds.size()]);
+        for (bool withLabels : {false, true}) {
+            HeadGridData shown = grid;
+            if (!withLabels) shown.labels.clear();
+            for (double scale : {1.0, 2.0}) {
+                const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
+                const QString svg = dir.filePath(QStringLiteral("g.svg"));
+                QFile::remove(svg);
+                QVERIFY(exporter.exportGrid(shown, svg).ok);
+                const QByteArray text = readAll(svg);
+                const QStringList problems = svgTextProblems(text);
+                QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+                // The legend names each label; the badges number the heads ("H5 ...") on the thumbnails.
+                for (HeadLabel kind : kinds)
+                    QCOMPARE(text.contains(headLabelDisplayName(kind).toHtmlEscaped().toUtf8()), withLabels);
+                QCOMPARE(text.count(">H5 "), withLabels ? grid.layers : 0);
+            }
         }
     }
 

@@ -44,6 +44,7 @@ public:
     void setSortMetric(std::optional<HeadMetric> metric);
     void setColorMetric(std::optional<HeadMetric> metric);
     void setStats(const std::vector<HeadStats>& stats); // relabelled stats (thresholds changed)
+    const std::vector<HeadStats>& stats() const { return m_stats; } // as shown (current thresholds)
     void select(int layer, int head);
     // The thumbnails belong to a previous run (another model is computing): drawn greyed out.
     void setStale(bool stale);

@@ -1,7 +1,6 @@
 #include "export/attentionexportsource.h"
 
 #include <QCoreApplication>
-
 #include <algorithm>
 
 namespace attnscope {
@@ -14,11 +13,12 @@ HeatmapData AttentionExportSource::heatmap(int layer, int head) const
     data.values = maps->matrix(layer, head);
     data.rowLabels = tokens.mid(0, data.rows);
     data.colLabels = tokens.mid(0, data.cols);
-    data.specialRows.assign(special.begin(), special.begin() + std::min<size_t>(special.size(), size_t(data.rows)));
-    data.specialCols.assign(special.begin(), special.begin() + std::min<size_t>(special.size(), size_t(data.cols)));
+    data.specialRows.assign(special.begin(),
+                            special.begin() + std::min<size_t>(special.size(), size_t(data.rows)));
+    data.specialCols.assign(special.begin(),
+                            special.begin() + std::min<size_t>(special.size(), size_t(data.cols)));
     data.causal = causal;
-    if (discountSpecial)
-        discountSpecialTokens(data, QString()); // the title below says so
+    if (discountSpecial) discountSpecialTokens(data, QString()); // the title below says so
     data.title = title(layer, head);
     return data;
 }
@@ -41,7 +41,7 @@ HeadGridData AttentionExportSource::grid(int maxCells) const
             const int blocks = std::min(count, maxCells);
             std::vector<int> s(size_t(blocks) + 1);
             for (int i = 0; i <= blocks; ++i)
-                s[size_t(i)] = int((long long)(i) * count / blocks);
+                s[size_t(i)] = int((long long)(i)*count / blocks);
             return s;
         };
         const std::vector<int> rowStarts = starts(n), colStarts = starts(m);
@@ -64,7 +64,8 @@ HeadGridData AttentionExportSource::grid(int maxCells) const
                         for (int q = 0; q < q1 - q0; ++q)
                             for (int k = k0; k < k1; ++k)
                                 sum += band[size_t(q) * size_t(m) + size_t(k)];
-                        t.values[size_t(r) * size_t(cols) + size_t(c)] = float(sum / (double(q1 - q0) * double(k1 - k0)));
+                        t.values[size_t(r) * size_t(cols) + size_t(c)] =
+                            float(sum / (double(q1 - q0) * double(k1 - k0)));
                     }
                 }
                 grid.thumbnails.push_back(std::move(t));
@@ -72,18 +73,19 @@ HeadGridData AttentionExportSource::grid(int maxCells) const
         }
     }
     grid.title = title(-1, -1);
+    if (headLabels.size() == size_t(grid.layers) * size_t(grid.heads)) grid.labels = headLabels;
     return grid;
 }
 
 QString AttentionExportSource::title(int layer, int head) const
 {
     QString quoted = QCoreApplication::translate("attnscope", "“%1”").arg(text);
-    if (!textB.isEmpty())
-        quoted += QCoreApplication::translate("attnscope", " + “%1”").arg(textB);
-    const QString where = head < 0 ? QCoreApplication::translate("attnscope", "all heads") : QCoreApplication::translate("attnscope", "layer %1, head %2").arg(layer).arg(head);
+    if (!textB.isEmpty()) quoted += QCoreApplication::translate("attnscope", " + “%1”").arg(textB);
+    const QString where =
+        head < 0 ? QCoreApplication::translate("attnscope", "all heads")
+                 : QCoreApplication::translate("attnscope", "layer %1, head %2").arg(layer).arg(head);
     QString result = QStringLiteral("%1 · %2 · %3").arg(model, where, quoted);
-    if (discountSpecial)
-        result += QCoreApplication::translate("attnscope", " · special tokens discounted");
+    if (discountSpecial) result += QCoreApplication::translate("attnscope", " · special tokens discounted");
     return result;
 }
 

@@ -6,7 +6,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 #include <vector>
 
@@ -17,13 +16,16 @@ namespace attnscope {
 struct AttentionExportSource
 {
     std::shared_ptr<const AttentionMaps> maps;
-    QStringList tokens;           // one label per position (queries and keys are the same sequence)
-    std::vector<bool> special;    // [CLS], [SEP], BOS...
+    QStringList tokens;        // one label per position (queries and keys are the same sequence)
+    std::vector<bool> special; // [CLS], [SEP], BOS...
     bool causal = false;
     bool discountSpecial = false; // renormalise each row without the special keys, as exBERT does
     QString model;
     QString text;
     QString textB;
+    // Each head's label as the explorer shows it (layer-major), for the exported grid's badges and legend;
+    // empty: the grid has none.
+    std::vector<HeadLabel> headLabels;
 
     // One head's whole matrix as the heatmap view shows it (special tokens discounted when asked).
     HeatmapData heatmap(int layer, int head) const;

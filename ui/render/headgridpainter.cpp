@@ -1,11 +1,11 @@
 #include "render/headgridpainter.h"
 
+#include "explorer/headstatsmodel.h"
 #include "render/colormap.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -16,21 +16,30 @@ constexpr double kGap = 6.0;
 constexpr double kColorBarWidth = 14.0;
 } // namespace
 
-HeadGridPainter::HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style) : m_data(data), m_style(style) {}
+HeadGridPainter::HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style)
+    : m_data(data), m_style(style)
+{}
 
 HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetricsF& metrics) const
 {
     Layout l;
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
-    const double rowLabelWidth = metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, m_data.layers - 1))) + kGap;
+    const double rowLabelWidth =
+        metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, m_data.layers - 1))) + kGap;
     const double colLabelHeight = metrics.height() + kGap / 2;
-    const double barSpace = m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("1e-4")) + 3 * kGap : 0.0;
+    const double barSpace =
+        m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("1e-4")) + 3 * kGap
+                             : 0.0;
+    const double legendHeight = m_data.labels.empty() ? 0.0 : metrics.height() * 1.6;
     const QRectF area(target.left(), target.top() + titleHeight, std::max(1.0, target.width() - barSpace),
-                      std::max(1.0, target.height() - titleHeight));
+                      std::max(1.0, target.height() - titleHeight - legendHeight));
     l.grid = HeadGridLayout(m_data.layers, m_data.heads, area, rowLabelWidth, colLabelHeight);
     const QRectF last = l.grid.thumbnailRect(std::max(0, m_data.layers - 1), std::max(0, m_data.heads - 1));
     const QRectF first = l.grid.thumbnailRect(0, 0);
-    l.colorBar = QRectF(last.right() + 2 * kGap, first.top(), kColorBarWidth, std::max(20.0, last.bottom() - first.top()));
+    l.colorBar = QRectF(last.right() + 2 * kGap, first.top(), kColorBarWidth,
+                        std::max(20.0, last.bottom() - first.top()));
+    if (legendHeight > 0)
+        l.legend = QRectF(target.left(), last.bottom() + kGap / 2, target.width(), legendHeight - kGap / 2);
     return l;
 }
 
@@ -46,7 +55,9 @@ QImage HeadGridPainter::thumbnailImage(const HeatmapData& head, const HeatmapSty
     for (int r = 0; r < head.rows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
         for (int c = 0; c < head.cols; ++c)
-            line[c] = head.isMasked(r, c) ? qRgb(225, 225, 225) : colorMapColor(style.colorMap, head.colorParameter(r, c, style.scale));
+            line[c] = head.isMasked(r, c)
+                          ? qRgb(225, 225, 225)
+                          : colorMapColor(style.colorMap, head.colorParameter(r, c, style.scale));
     }
     return image;
 }
@@ -65,17 +76,20 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
         painter.setFont(titleFont);
         painter.setPen(Qt::black);
         painter.drawText(QRectF(target.left(), target.top(), target.width(), metrics.height() * 1.5),
-                         Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
         painter.setFont(font);
     }
     painter.setPen(Qt::black);
     for (int h = 0; h < m_data.heads; ++h) {
         const QRectF slot = l.grid.thumbnailRect(0, h);
-        painter.drawText(QRectF(slot.left(), slot.top() - metrics.height() - kGap / 2, slot.width(), metrics.height()),
-                         Qt::AlignCenter, QStringLiteral("H%1").arg(h));
+        painter.drawText(
+            QRectF(slot.left(), slot.top() - metrics.height() - kGap / 2, slot.width(), metrics.height()),
+            Qt::AlignCenter, QStringLiteral("H%1").arg(h));
     }
     for (int layer = 0; layer < m_data.layers; ++layer)
-        painter.drawText(l.grid.layerLabelRect(layer), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("L%1").arg(layer));
+        painter.drawText(l.grid.layerLabelRect(layer), Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("L%1").arg(layer));
     for (int layer = 0; layer < m_data.layers; ++layer) {
         for (int h = 0; h < m_data.heads; ++h) {
             const QRectF rect = l.grid.thumbnailRect(layer, h);
@@ -88,12 +102,14 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
             painter.restore();
         }
     }
+    paintBadgesAndLegend(painter, l, metrics);
     if (m_style.showColorBar) {
         const QRectF bar = l.colorBar;
         const int steps = 64;
         for (int i = 0; i < steps; ++i) {
             const double t = 1.0 - (i + 0.5) / steps;
-            painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(), bar.height() / steps + 0.5),
+            painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
+                                    bar.height() / steps + 0.5),
                              QColor::fromRgb(colorMapColor(m_style.colorMap, t)));
         }
         painter.setPen(QPen(Qt::black, 0.5 * m_style.lineWidth));
@@ -117,6 +133,56 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
             break;
         }
     }
+}
+
+void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,
+                                           const QFontMetricsF& metrics) const
+{
+    if (m_data.labels.size() != size_t(m_data.layers) * size_t(m_data.heads)) return;
+    painter.save();
+    // The explorer's badge: the head's number and its label's symbol, white on a dark strip (readable over
+    // bright cells and the grey causal mask alike), in a smaller font; a ring in the label's colour.
+    QFont small = painter.font();
+    small.setPointSizeF(std::max(5.0, m_style.fontPointSize * 0.85));
+    const QFontMetricsF badgeMetrics(small, painter.device());
+    painter.setFont(small);
+    for (int layer = 0; layer < m_data.layers; ++layer)
+        for (int h = 0; h < m_data.heads; ++h) {
+            const HeadLabel label = m_data.labels[size_t(layer) * size_t(m_data.heads) + size_t(h)];
+            const QRectF rect = l.grid.thumbnailRect(layer, h);
+            painter.setPen(QPen(headLabelColor(label), 2 * m_style.lineWidth));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(rect.adjusted(1, 1, -1, -1));
+            if (rect.height() < badgeMetrics.height() * 2.5) continue; // too small to carry a badge
+            const QString badge = QStringLiteral("H%1 %2").arg(h).arg(headLabelSymbol(label));
+            const QRectF strip(rect.left() + 2, rect.top() + 2,
+                               std::min(rect.width() - 4, badgeMetrics.horizontalAdvance(badge) + 4),
+                               badgeMetrics.height());
+            painter.fillRect(strip, QColor(0, 0, 0, 150));
+            painter.setPen(Qt::white);
+            painter.drawText(strip.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                             badgeMetrics.elidedText(badge, Qt::ElideRight, strip.width() - 2));
+        }
+    // The legend: only the labels this grid has, in a fixed order.
+    QFont legendFont = painter.font();
+    legendFont.setPointSizeF(m_style.fontPointSize);
+    painter.setFont(legendFont);
+    double x = l.legend.left();
+    const double box = metrics.ascent() * 0.8;
+    for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken, HeadLabel::NextToken,
+                            HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed}) {
+        if (std::find(m_data.labels.begin(), m_data.labels.end(), label) == m_data.labels.end()) continue;
+        const QString text = headLabelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label);
+        const double width = metrics.horizontalAdvance(text) + 1;
+        if (x + box + 4 + width > l.legend.right()) break; // no room: the badges still carry the symbols
+        painter.fillRect(QRectF(x, l.legend.center().y() - box / 2, box, box), headLabelColor(label));
+        x += box + 4;
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(x, l.legend.top(), width, l.legend.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += width + 12;
+    }
+    painter.restore();
 }
 
 QImage renderHeadGridImage(const HeadGridData& data, const HeatmapStyle& style, int width, int height)

@@ -6,7 +6,6 @@
 #include <QFontMetricsF>
 #include <QImage>
 #include <QRectF>
-
 #include <optional>
 #include <utility>
 
@@ -15,8 +14,10 @@ class QPainter;
 namespace attnscope {
 
 // Paints the layer × head grid: one thumbnail per head, layers down, heads across, with "L0".."H0"
-// labels, a title and a colour bar. Each thumbnail is drawn as an image of one pixel per cell scaled up
-// without smoothing, so a grid of 144 heads stays small in SVG and PDF.
+// labels, a title and a colour bar; with the heads' labels, each thumbnail also gets the explorer's badge
+// ("H3 ⚓") and a ring in its label's colour, and a legend of the labels present goes under the grid. Each
+// thumbnail is drawn as an image of one pixel per cell scaled up without smoothing, so a grid of 144 heads
+// stays small in SVG and PDF.
 class HeadGridPainter
 {
 public:
@@ -33,7 +34,9 @@ private:
     {
         HeadGridLayout grid; // the explorer grid's own layout: same slots on screen and in exports
         QRectF colorBar;
+        QRectF legend; // the head labels' legend under the grid (empty without labels)
     };
+    void paintBadgesAndLegend(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
     Layout layout(QRectF target, const QFontMetricsF& metrics) const;
 
     const HeadGridData& m_data;
