@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/activation.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -12,8 +14,6 @@ enum class ModelFamily {
     Gpt2,  // decoder: learned positions, pre-LN, Conv1D weights [in, out], gelu_new
     Llama, // decoder: RMSNorm, RoPE rotate-half, GQA, SwiGLU (llama, mistral, qwen2)
 };
-
-enum class Activation { GeluErf, GeluTanh, Relu, Silu };
 
 // What the forward pass needs from config.json. Field names follow the BERT/Llama spelling; GPT-2's
 // n_embd, n_head, ... are read into the same fields.
