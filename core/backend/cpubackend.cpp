@@ -14,9 +14,9 @@ namespace {
 QString cpuModelName()
 {
     QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    // Read to the end rather than asking atEnd(): /proc files report size 0, so atEnd() is true at once.
     if (cpuinfo.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        while (!cpuinfo.atEnd()) {
-            const QByteArray line = cpuinfo.readLine();
+        for (const QByteArray& line : cpuinfo.readAll().split('\n')) {
             if (line.startsWith("model name")) {
                 const int colon = int(line.indexOf(':'));
                 if (colon >= 0) return QString::fromLatin1(line.mid(colon + 1).trimmed());
