@@ -2,17 +2,15 @@
 
 #include "command.h"
 #include "defaultheatmaps.h"
-#include "i18n/languagemanager.h"
-#include "mainwindow.h"
-#include "mainwindowhost.h"
-#include "settings/appsettings.h"
+#include "explorerstartup.h"
+#include "settings/guioptions.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QIcon>
-
+#include <QLocale>
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -61,18 +59,25 @@ int runGui(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("AttnScope: type a sentence and see what every attention head of a transformer does.\n"
-                       "Without a command it opens the window.") +
+                       "Without a command it opens the window, on the last model, text and tab unless told "
+                       "otherwise.") +
         commandList());
     parser.addHelpOption();
     parser.addVersionOption();
+    parser.addOptions(GuiOptions::commandLineOptions());
     parser.process(app);
-    // The language from the settings, else the system's; the Language menu switches it at run time.
-    LanguageManager* language = LanguageManager::shared();
-    if (!language->setLanguage(AppSettings().language()))
-        language->setLanguage(QString());
-    MainWindowHost host(language);
-    host.show();
-    return app.exec();
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("unknown command '%1'; try attnscope --help")
+                       .arg(parser.positionalArguments().first()));
+        return 2;
+    }
+    QString error;
+    const std::optional<GuiOptions> options = GuiOptions::fromParser(parser, &error);
+    if (!options) {
+        printError(error);
+        return 2;
+    }
+    return runExplorer(app, *options);
 }
 
 } // namespace
@@ -95,6 +100,8 @@ int main(int argc, char** argv)
             app = std::make_unique<QCoreApplication>(argc, argv);
         }
         setApplicationInfo();
+        // Output for scripts reads the same under every system locale (the window follows its language).
+        QLocale::setDefault(QLocale::c());
         return command->run(arguments);
     }
     if (!first.isEmpty() && !first.startsWith(QLatin1Char('-'))) {

@@ -32,6 +32,7 @@ kernels::KeyMask keyMask(const AttentionOptions& options)
     kernels::KeyMask mask;
     mask.causal = options.causal;
     mask.queryPositionOffset = options.queryPositionOffset;
+    mask.slidingWindow = options.slidingWindow;
     mask.keyPadding = options.keyPadding.empty() ? nullptr : options.keyPadding.data();
     return mask;
 }
@@ -76,6 +77,9 @@ void validateAttentionInputs(const HeadTensor& q, const HeadTensor& k, const Hea
         v.values.size() != size_t(v.tokens) * size_t(v.heads) * size_t(v.dim))
         fail("tensor storage does not match its shape");
     if (options.queryBlock <= 0 || options.keyBlock <= 0) fail("block sizes must be positive");
+    if (options.slidingWindow < 0) fail("the sliding window must not be negative");
+    if (!(options.softCap >= 0.0f) || std::isinf(options.softCap))
+        fail("the soft cap must be a finite number >= 0");
 }
 
 RotatedQueryKey rotateForAttention(const HeadTensor& q, const HeadTensor& k, const AttentionOptions& options)
@@ -113,7 +117,7 @@ FullAttentionResult attentionFull(const HeadTensor& qIn, const HeadTensor& kIn, 
     parallelFor(q.heads, options.threads, [&](int head) {
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
         cpu.fullAttentionHead(headRows(q, head, 0, q.tokens), headRows(k, kvHead, 0, k.tokens),
-                              headRows(v, kvHead, 0, k.tokens), scale, &mask,
+                              headRows(v, kvHead, 0, k.tokens), scale, options.softCap, &mask,
                               result.probabilities.data() + size_t(head) * q.tokens * k.tokens,
                               headRows(result.output, head, 0, q.tokens));
     });
@@ -150,8 +154,8 @@ TiledAttentionResult attentionTiled(const HeadTensor& qIn, const HeadTensor& kIn
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
         const int keyEnd = causalKeyEnd(q1, k.tokens, options); // later key blocks are fully masked: skipped
         cpu.tiledAttentionBlock(headRows(q, head, q0, q1 - q0), q0, headRows(k, kvHead, 0, keyEnd),
-                                headRows(v, kvHead, 0, keyEnd), options.keyBlock, scale, &mask,
-                                headRows(result.output, head, q0, q1 - q0),
+                                headRows(v, kvHead, 0, keyEnd), options.keyBlock, scale, options.softCap,
+                                &mask, headRows(result.output, head, q0, q1 - q0),
                                 &result.logSumExp[size_t(head) * q.tokens + size_t(q0)]);
     });
     return result;
@@ -177,7 +181,7 @@ std::vector<float> probabilityTile(const HeadTensor& q, const HeadTensor& k,
     const kernels::KeyMask mask = keyMask(options);
     kernels::cpuKernels().probabilityTile(headRows(q, head, q0, rows), q0, headRows(k, kvHead, k0, cols), k0,
                                           &logSumExp[size_t(head) * q.tokens + size_t(q0)],
-                                          options.effectiveScale(q.dim), &mask, tile.data());
+                                          options.effectiveScale(q.dim), options.softCap, &mask, tile.data());
     return tile;
 }
 

@@ -29,20 +29,24 @@
 namespace attnscope::kernels {
 
 // Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
-constexpr int kCpuKernelsAbi = 1;
+constexpr int kCpuKernelsAbi = 2;
 constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
 
-// Which keys a query may see: the plain-data twin of AttentionOptions' causal mask and key padding.
+// Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
+// padding (AttentionOptions::isMasked).
 struct KeyMask
 {
     bool causal = false;
-    int queryPositionOffset = 0;               // query i sits at key position i + queryPositionOffset
+    int queryPositionOffset = 0; // query i sits at key position i + queryPositionOffset
+    int slidingWindow = 0;       // > 0: query i sees key j only when (i + offset) − j < window
     const unsigned char* keyPadding = nullptr; // null: every key visible; else one flag per key, 0 = padding
 
-    bool any() const { return causal || keyPadding; }
+    bool any() const { return causal || slidingWindow > 0 || keyPadding; }
     bool masked(int query, int key) const
     {
-        return (causal && key > query + queryPositionOffset) || (keyPadding && keyPadding[key] == 0);
+        return (causal && key > query + queryPositionOffset) ||
+               (slidingWindow > 0 && query + queryPositionOffset - key >= slidingWindow) ||
+               (keyPadding && keyPadding[key] == 0);
     }
 };
 
@@ -68,20 +72,23 @@ struct CpuKernels
     int abi = 0;              // kCpuKernelsAbi of the code that filled the table
     const char* variant = ""; // "baseline", "avx2", "avx512", or "native" (an -march=native build)
 
+    // Every attention kernel scores S = q·kᵀ·scale, then, when softCap > 0, S = softCap·tanh(S/softCap)
+    // (Gemma 2), then masks.
     // One head of attentionFull. q (n_q, d), k and v (n_k, d).
-    // probabilities (n_q × n_k, contiguous) = softmax(q·kᵀ·scale, masked) row by row, a row that sees no key
-    // all 0; out (n_q, d) = probabilities · v.
-    void (*fullAttentionHead)(ConstRows q, ConstRows k, ConstRows v, float scale, const KeyMask* mask,
-                              float* probabilities, Rows out) = nullptr;
+    // probabilities (n_q × n_k, contiguous) = softmax(S, masked) row by row, a row that sees no key all 0;
+    // out (n_q, d) = probabilities · v.
+    void (*fullAttentionHead)(ConstRows q, ConstRows k, ConstRows v, float scale, float softCap,
+                              const KeyMask* mask, float* probabilities, Rows out) = nullptr;
     // One (head, query block) task of attentionTiled: queries q (query positions firstQuery..) against keys
     // [0, k.rows) in blocks of keyBlock with the online softmax. out (q.rows, d) = O; logSumExp[r] = L of
     // row r (-inf for a row that sees no key).
     void (*tiledAttentionBlock)(ConstRows q, int firstQuery, ConstRows k, ConstRows v, int keyBlock,
-                                float scale, const KeyMask* mask, Rows out, double* logSumExp) = nullptr;
+                                float scale, float softCap, const KeyMask* mask, Rows out,
+                                double* logSumExp) = nullptr;
     // A rectangle of P recomputed as exp(S − L): tile (q.rows × k.rows, contiguous) for query positions
     // firstQuery.. and key positions firstKey..; logSumExp[r] is row r's L (rows with L = -inf stay 0).
     void (*probabilityTile)(ConstRows q, int firstQuery, ConstRows k, int firstKey, const double* logSumExp,
-                            float scale, const KeyMask* mask, float* tile) = nullptr;
+                            float scale, float softCap, const KeyMask* mask, float* tile) = nullptr;
 
     // y (rows × width, row stride yStride) = x (rows × in, stride xStride) · the weight block, which is
     // width × in (stride wStride) read transposed when weightIsOutIn (nn.Linear [out, in]), else in × width
@@ -92,11 +99,12 @@ struct CpuKernels
     void (*biasActivation)(float* y, int rows, int width, int yStride, const float* bias,
                            const Activation* activation) = nullptr;
     // Per row of `width`, statistics in double: y = (x − mean)/sqrt(var + eps)·gamma + beta (beta may be
-    // null), and y = x/sqrt(mean(x²) + eps)·gamma. y may equal x.
+    // null), and y = x/sqrt(mean(x²) + eps)·(gammaOffset + gamma) (Gemma's RMSNorm: offset 1). y may
+    // equal x.
     void (*layerNormRows)(const float* x, float* y, int rows, int width, const float* gamma,
                           const float* beta, double eps) = nullptr;
-    void (*rmsNormRows)(const float* x, float* y, int rows, int width, const float* gamma,
-                        double eps) = nullptr;
+    void (*rmsNormRows)(const float* x, float* y, int rows, int width, const float* gamma, double eps,
+                        float gammaOffset) = nullptr;
 };
 
 } // namespace attnscope::kernels

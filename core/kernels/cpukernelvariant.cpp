@@ -44,6 +44,12 @@ ConstRows firstRows(ConstRows x, int first, int count)
     return {x.data + std::ptrdiff_t(first) * x.stride, count, x.dim, x.stride};
 }
 
+// Gemma 2's soft cap on scaled scores, applied before the mask: S = c · tanh(S / c).
+void softCapScores(RowMatrix& scores, float cap)
+{
+    if (cap > 0.0f) scores = ((scores.array() / cap).tanh() * cap).matrix();
+}
+
 // Writes -inf into the masked cells of the score block whose top-left cell is (q0, k0).
 void maskScores(RowMatrix& scores, int q0, int k0, const KeyMask& mask)
 {
@@ -52,13 +58,14 @@ void maskScores(RowMatrix& scores, int q0, int k0, const KeyMask& mask)
             if (mask.masked(q0 + r, k0 + c)) scores(r, c) = kNegativeInfinity;
 }
 
-void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, const KeyMask* mask,
+void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, float softCap, const KeyMask* mask,
                        float* probabilitiesOut, Rows out)
 {
     RowMatrix scores(q.rows, k.rows); // S, (n_q, n_k)
     if (k.rows > 0)
         // Scale folded into Q, exactly as the tiled path does, so both see bit-identical scores.
         scores.noalias() = RowMatrix(view(q) * scale) * view(k).transpose();
+    softCapScores(scores, softCap);
     if (mask && mask->any()) maskScores(scores, 0, 0, *mask);
 
     Eigen::Map<RowMatrix> probabilities(probabilitiesOut, q.rows, k.rows);
@@ -80,7 +87,7 @@ void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, const
 // FlashAttention's inner loop: per query row the running max m, the running sum l of exp(s − m) and the
 // unnormalised output; only a (rows, keyBlock) score tile exists at a time.
 void tiledAttentionBlock(ConstRows q, int firstQuery, ConstRows k, ConstRows v, int keyBlock, float scale,
-                         const KeyMask* mask, Rows out, double* logSumExp)
+                         float softCap, const KeyMask* mask, Rows out, double* logSumExp)
 {
     const int rows = q.rows;
     const RowMatrix scaledQueries = view(q) * scale;
@@ -88,14 +95,15 @@ void tiledAttentionBlock(ConstRows q, int firstQuery, ConstRows k, ConstRows v, 
     Eigen::VectorXf runningSum = Eigen::VectorXf::Zero(rows);
     RowMatrix accumulator = RowMatrix::Zero(rows, q.dim);
     RowMatrix scores;
-    const bool padded = mask && mask->keyPadding;
+    const bool paddedOrWindowed = mask && (mask->keyPadding || mask->slidingWindow > 0);
     const bool causal = mask && mask->causal;
 
     for (int k0 = 0; k0 < k.rows; k0 += keyBlock) {
         const int k1 = std::min(k.rows, k0 + keyBlock);
         scores.noalias() = scaledQueries * view(firstRows(k, k0, k1 - k0)).transpose();
+        softCapScores(scores, softCap);
         // Blocks left of the diagonal need no causal mask.
-        if (padded || (causal && k1 - 1 > firstQuery + mask->queryPositionOffset))
+        if (paddedOrWindowed || (causal && k1 - 1 > firstQuery + mask->queryPositionOffset))
             maskScores(scores, firstQuery, k0, *mask);
 
         for (int r = 0; r < rows; ++r) {
@@ -128,14 +136,15 @@ void tiledAttentionBlock(ConstRows q, int firstQuery, ConstRows k, ConstRows v, 
 }
 
 void probabilityTile(ConstRows q, int firstQuery, ConstRows k, int firstKey, const double* logSumExp,
-                     float scale, const KeyMask* mask, float* tileOut)
+                     float scale, float softCap, const KeyMask* mask, float* tileOut)
 {
     const int rows = q.rows, cols = k.rows;
     Eigen::Map<RowMatrix> tile(tileOut, rows, cols);
     tile.setZero();
     if (rows == 0 || cols == 0) return;
     const RowMatrix scaledQueries = view(q) * scale;
-    const RowMatrix scores = scaledQueries * view(k).transpose();
+    RowMatrix scores = scaledQueries * view(k).transpose();
+    softCapScores(scores, softCap);
     for (int r = 0; r < rows; ++r) {
         const double lse = logSumExp[r];
         if (std::isinf(lse)) continue;
@@ -199,7 +208,8 @@ void layerNormRows(const float* x, float* y, int rows, int width, const float* g
     }
 }
 
-void rmsNormRows(const float* x, float* y, int rows, int width, const float* gamma, double eps)
+void rmsNormRows(const float* x, float* y, int rows, int width, const float* gamma, double eps,
+                 float gammaOffset)
 {
     for (int r = 0; r < rows; ++r) {
         const float* in = x + std::ptrdiff_t(r) * width;
@@ -209,7 +219,7 @@ void rmsNormRows(const float* x, float* y, int rows, int width, const float* gam
             sumSquares += double(in[c]) * in[c];
         const double inverse = 1.0 / std::sqrt(sumSquares / width + eps);
         for (int c = 0; c < width; ++c)
-            out[c] = gamma[c] * float(in[c] * inverse);
+            out[c] = (gammaOffset + gamma[c]) * float(in[c] * inverse);
     }
 }
 

@@ -87,6 +87,17 @@ std::string productLibrary()
 #endif
 }
 
+void activate(float* x, qint64 count, Activation activation)
+{
+    // One row of `count` values for the kernel; longer runs go in int-sized pieces.
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
+    for (qint64 done = 0; done < count;) {
+        const int piece = int(std::min<qint64>(count - done, 1 << 30));
+        cpu.biasActivation(x + done, 1, piece, piece, nullptr, &activation);
+        done += piece;
+    }
+}
+
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
             std::optional<Activation> activation, int threads)
 {
@@ -138,13 +149,14 @@ void layerNorm(const float* x, float* y, int n, int width, const float* gamma, c
     });
 }
 
-void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads)
+void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads,
+             float gammaOffset)
 {
-    const int rowsPerTask = 16;
+    const int rowsPerTask = std::max(16, 4096 / std::max(1, width)); // QK-norm: many short rows
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     parallelFor((n + rowsPerTask - 1) / rowsPerTask, threads, [&](int task) {
         const int r0 = task * rowsPerTask, rows = std::min(n, r0 + rowsPerTask) - r0;
-        cpu.rmsNormRows(x + qint64(r0) * width, y + qint64(r0) * width, rows, width, gamma, eps);
+        cpu.rmsNormRows(x + qint64(r0) * width, y + qint64(r0) * width, rows, width, gamma, eps, gammaOffset);
     });
 }
 

@@ -34,11 +34,16 @@ inline void linear(const float* x, int n, const LinearWeight& w, float* y,
     linear(x, n, w.in, w, 0, w.out, y, w.out, activation, threads);
 }
 
+// In place over n rows of `width`: x = act(x).
+void activate(float* x, qint64 count, Activation activation);
+
 // y = LayerNorm(x) · gamma + beta, statistics per row in double. y may equal x.
 void layerNorm(const float* x, float* y, int n, int width, const float* gamma, const float* beta, double eps,
                int threads);
-// y = x / sqrt(mean(x²) + eps) · gamma (Llama RMSNorm), statistics per row in double. y may equal x.
-void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads);
+// y = x / sqrt(mean(x²) + eps) · (gammaOffset + gamma): Llama's RMSNorm (offset 0), Gemma's (1 + w) (offset
+// 1). Statistics per row in double. y may equal x.
+void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads,
+             float gammaOffset = 0.0f);
 
 // What computes linear's products here: "OpenBLAS (Haswell kernels)", "Eigen", or Eigen with the reason
 // OpenBLAS is not used on this CPU.

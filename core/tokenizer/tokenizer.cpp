@@ -45,6 +45,14 @@ std::unique_ptr<Tokenizer> Tokenizer::fromJsonFile(const QString& path)
     return tokenizer;
 }
 
+std::unique_ptr<Tokenizer> Tokenizer::fromGgufVocabulary(const GgufVocabulary& vocabulary,
+                                                         const QString& sourcePath)
+{
+    std::unique_ptr<Tokenizer> tokenizer(new Tokenizer);
+    tokenizer->m_pipeline = loadGgufVocabulary(vocabulary, sourcePath);
+    return tokenizer;
+}
+
 std::unique_ptr<Tokenizer> Tokenizer::fromFolder(const QString& folder)
 {
     const QFileInfo info(folder);

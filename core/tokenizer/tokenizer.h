@@ -35,6 +35,7 @@ struct Encoding
 };
 
 class TokenizerPipeline;
+struct GgufVocabulary;
 
 class Tokenizer
 {
@@ -44,6 +45,9 @@ public:
     // tokenizer.json in the folder, else legacy vocab.txt (WordPiece) or vocab.json + merges.txt (byte-level BPE).
     static std::unique_ptr<Tokenizer> fromFolder(const QString& folder);
     static std::unique_ptr<Tokenizer> fromJsonFile(const QString& path);
+    // The tokenizer a GGUF file's metadata describes (ggufvocabulary.h); `sourcePath` names the file.
+    static std::unique_ptr<Tokenizer> fromGgufVocabulary(const GgufVocabulary& vocabulary,
+                                                         const QString& sourcePath);
 
     Encoding encode(const QString& textA, const std::optional<QString>& textB = std::nullopt,
                     bool addSpecialTokens = true) const;

@@ -30,19 +30,28 @@ double at(const std::vector<float>& m, int stride, int row, int col)
     return double(m[size_t(row) * size_t(stride) + size_t(col)]);
 }
 
-// softmax(q·kᵀ·scale, masked) for one query row, in double: the reference for P.
+// The score of one query row against key j, in double: q·kᵀ·scale, soft-capped as cap·tanh(s/cap) when
+// cap > 0 (Gemma 2).
+double referenceScore(const std::vector<float>& q, int qStride, int row, const std::vector<float>& k,
+                      int kStride, int key, int dim, float scale, float softCap)
+{
+    double s = 0;
+    for (int c = 0; c < dim; ++c)
+        s += at(q, qStride, row, c) * at(k, kStride, key, c);
+    s *= scale;
+    return softCap > 0.0f ? softCap * std::tanh(s / softCap) : s;
+}
+
+// softmax(scores, masked) for one query row, in double: the reference for P.
 std::vector<double> referenceProbabilities(const std::vector<float>& q, int qStride, int row,
                                            const std::vector<float>& k, int kStride, int keys, int dim,
-                                           float scale, const KeyMask& mask, int queryPosition)
+                                           float scale, float softCap, const KeyMask& mask, int queryPosition)
 {
     std::vector<double> p(size_t(keys), 0.0);
     double maxScore = -INFINITY;
     for (int j = 0; j < keys; ++j) {
         if (mask.masked(queryPosition, j)) continue;
-        double s = 0;
-        for (int c = 0; c < dim; ++c)
-            s += at(q, qStride, row, c) * at(k, kStride, j, c);
-        p[size_t(j)] = s * scale;
+        p[size_t(j)] = referenceScore(q, qStride, row, k, kStride, j, dim, scale, softCap);
         maxScore = std::max(maxScore, p[size_t(j)]);
     }
     if (maxScore == -INFINITY) return std::vector<double>(size_t(keys), 0.0);
@@ -175,27 +184,45 @@ private Q_SLOTS:
         std::vector<unsigned char> padding(size_t(keys), 1);
         padding[5] = padding[6] = 0;
         const float scale = 0.3f;
-        for (const bool causal : {false, true}) {
+        struct Case
+        {
+            bool causal;
+            int window;
+            float softCap;
+        };
+        // Plain, causal, and causal with Mistral's sliding window and Gemma 2's soft cap (the scores'
+        // standard deviation is about 0.3·1.5²·√24 ≈ 3.3 here, so a cap of 2.5 changes most of them).
+        for (const Case& test : {Case{false, 0, 0.0f}, Case{true, 0, 0.0f}, Case{true, 7, 2.5f}}) {
+            const bool causal = test.causal;
             KeyMask mask;
             mask.causal = causal;
             mask.queryPositionOffset = -3; // the first three queries see no key when causal
+            mask.slidingWindow = test.window;
             mask.keyPadding = padding.data();
             std::vector<float> p(size_t(queries) * keys, -1.0f), out(size_t(queries) * stride, -1.0f);
             cpu->fullAttentionHead({q.data(), queries, dim, stride}, {k.data(), keys, dim, stride},
-                                   {v.data(), keys, dim, stride}, scale, &mask, p.data(),
+                                   {v.data(), keys, dim, stride}, scale, test.softCap, &mask, p.data(),
                                    {out.data(), queries, dim, stride});
             for (int i = 0; i < queries; ++i) {
                 const std::vector<double> expected =
-                    referenceProbabilities(q, stride, i, k, stride, keys, dim, scale, mask, i);
+                    referenceProbabilities(q, stride, i, k, stride, keys, dim, scale, test.softCap, mask, i);
                 for (int j = 0; j < keys; ++j)
                     QVERIFY2(std::abs(p[size_t(i) * keys + j] - expected[size_t(j)]) < 2e-6,
-                             qPrintable(QStringLiteral("P[%1][%2] causal=%3").arg(i).arg(j).arg(causal)));
+                             qPrintable(QStringLiteral("P[%1][%2] causal=%3 window=%4")
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(causal)
+                                            .arg(test.window)));
                 for (int c = 0; c < dim; ++c) {
                     double o = 0;
                     for (int j = 0; j < keys; ++j)
                         o += expected[size_t(j)] * at(v, stride, j, c);
                     QVERIFY2(std::abs(out[size_t(i) * stride + c] - o) < 1e-5,
-                             qPrintable(QStringLiteral("O[%1][%2] causal=%3").arg(i).arg(c).arg(causal)));
+                             qPrintable(QStringLiteral("O[%1][%2] causal=%3 window=%4")
+                                            .arg(i)
+                                            .arg(c)
+                                            .arg(causal)
+                                            .arg(test.window)));
                 }
             }
         }
@@ -216,45 +243,51 @@ private Q_SLOTS:
         const std::vector<float> q = randomValues(size_t(queries) * dim, random, 2.0f);
         const std::vector<float> k = randomValues(size_t(keys) * dim, random, 2.0f);
         const std::vector<float> v = randomValues(size_t(keys) * dim, random);
-        KeyMask mask;
-        mask.causal = true; // query firstQuery + i sees keys 0..firstQuery + i + 1
-        mask.queryPositionOffset = 1;
         const float scale = 0.25f;
-        std::vector<float> out(size_t(queries) * dim);
-        std::vector<double> logSumExp(static_cast<size_t>(queries));
-        cpu->tiledAttentionBlock({q.data(), queries, dim, dim}, firstQuery, {k.data(), keys, dim, dim},
-                                 {v.data(), keys, dim, dim}, keyBlock, scale, &mask,
-                                 {out.data(), queries, dim, dim}, logSumExp.data());
-        std::vector<float> tile(size_t(queries) * 30);
-        cpu->probabilityTile({q.data(), queries, dim, dim}, firstQuery, {k.data() + 30 * dim, 30, dim, dim},
-                             30, logSumExp.data(), scale, &mask, tile.data());
-        for (int i = 0; i < queries; ++i) {
-            const int position = firstQuery + i;
-            const std::vector<double> p =
-                referenceProbabilities(q, dim, i, k, dim, keys, dim, scale, mask, position);
-            double maxScore = -INFINITY, sum = 0;
-            std::vector<double> scores(size_t(keys), -INFINITY);
-            for (int j = 0; j < keys && !mask.masked(position, j); ++j) {
-                double s = 0;
-                for (int c = 0; c < dim; ++c)
-                    s += at(q, dim, i, c) * at(k, dim, j, c);
-                scores[size_t(j)] = s * scale;
-                maxScore = std::max(maxScore, scores[size_t(j)]);
+        // Causal; then also a sliding window of 20 (so the first key block is wholly masked for the last
+        // queries, which the online softmax must skip) and a soft cap of 4 (the scores' standard deviation is
+        // about 0.25·2²·√16 = 4 here).
+        for (const int window : {0, 20}) {
+            const float softCap = window > 0 ? 4.0f : 0.0f;
+            KeyMask mask;
+            mask.causal = true; // query firstQuery + i sees keys 0..firstQuery + i + 1
+            mask.queryPositionOffset = 1;
+            mask.slidingWindow = window;
+            std::vector<float> out(size_t(queries) * dim);
+            std::vector<double> logSumExp(static_cast<size_t>(queries));
+            cpu->tiledAttentionBlock({q.data(), queries, dim, dim}, firstQuery, {k.data(), keys, dim, dim},
+                                     {v.data(), keys, dim, dim}, keyBlock, scale, softCap, &mask,
+                                     {out.data(), queries, dim, dim}, logSumExp.data());
+            std::vector<float> tile(size_t(queries) * 30);
+            cpu->probabilityTile({q.data(), queries, dim, dim}, firstQuery,
+                                 {k.data() + 30 * dim, 30, dim, dim}, 30, logSumExp.data(), scale, softCap,
+                                 &mask, tile.data());
+            for (int i = 0; i < queries; ++i) {
+                const int position = firstQuery + i;
+                const std::vector<double> p =
+                    referenceProbabilities(q, dim, i, k, dim, keys, dim, scale, softCap, mask, position);
+                double maxScore = -INFINITY, sum = 0;
+                std::vector<double> scores(size_t(keys), -INFINITY);
+                for (int j = 0; j < keys; ++j) {
+                    if (mask.masked(position, j)) continue;
+                    scores[size_t(j)] = referenceScore(q, dim, i, k, dim, j, dim, scale, softCap);
+                    maxScore = std::max(maxScore, scores[size_t(j)]);
+                }
+                for (double s : scores)
+                    if (s != -INFINITY) sum += std::exp(s - maxScore);
+                QVERIFY2(std::abs(logSumExp[size_t(i)] - (maxScore + std::log(sum))) < 1e-5,
+                         qPrintable(QStringLiteral("L[%1] window=%2").arg(i).arg(window)));
+                for (int c = 0; c < dim; ++c) {
+                    double o = 0;
+                    for (int j = 0; j < keys; ++j)
+                        o += p[size_t(j)] * at(v, dim, j, c);
+                    QVERIFY2(std::abs(out[size_t(i) * dim + c] - o) < 1e-5,
+                             qPrintable(QStringLiteral("O[%1][%2] window=%3").arg(i).arg(c).arg(window)));
+                }
+                for (int j = 0; j < 30; ++j)
+                    QVERIFY2(std::abs(tile[size_t(i) * 30 + j] - p[size_t(30 + j)]) < 2e-6,
+                             qPrintable(QStringLiteral("tile[%1][%2] window=%3").arg(i).arg(j).arg(window)));
             }
-            for (double s : scores)
-                if (s != -INFINITY) sum += std::exp(s - maxScore);
-            QVERIFY2(std::abs(logSumExp[size_t(i)] - (maxScore + std::log(sum))) < 1e-5,
-                     qPrintable(QString::number(i)));
-            for (int c = 0; c < dim; ++c) {
-                double o = 0;
-                for (int j = 0; j < keys; ++j)
-                    o += p[size_t(j)] * at(v, dim, j, c);
-                QVERIFY2(std::abs(out[size_t(i) * dim + c] - o) < 1e-5,
-                         qPrintable(QStringLiteral("O[%1][%2]").arg(i).arg(c)));
-            }
-            for (int j = 0; j < 30; ++j)
-                QVERIFY2(std::abs(tile[size_t(i) * 30 + j] - p[size_t(30 + j)]) < 2e-6,
-                         qPrintable(QStringLiteral("tile[%1][%2]").arg(i).arg(j)));
         }
     }
 
@@ -316,9 +349,10 @@ private Q_SLOTS:
         const std::vector<float> x = randomValues(size_t(rows) * width, random, 3.0f);
         const std::vector<float> gamma = randomValues(size_t(width), random);
         const std::vector<float> beta = randomValues(size_t(width), random);
-        std::vector<float> layer(x.size()), rms = x; // RMSNorm in place
+        std::vector<float> layer(x.size()), rms = x, gemmaRms(x.size()); // RMSNorm in place
         cpu->layerNormRows(x.data(), layer.data(), rows, width, gamma.data(), beta.data(), 1e-5);
-        cpu->rmsNormRows(rms.data(), rms.data(), rows, width, gamma.data(), 1e-6);
+        cpu->rmsNormRows(rms.data(), rms.data(), rows, width, gamma.data(), 1e-6, 0.0f);
+        cpu->rmsNormRows(x.data(), gemmaRms.data(), rows, width, gamma.data(), 1e-6, 1.0f); // Gemma: (1 + w)
         for (int r = 0; r < rows; ++r) {
             double mean = 0, squares = 0;
             for (int c = 0; c < width; ++c) {
@@ -332,9 +366,13 @@ private Q_SLOTS:
                 const double expectedLayer =
                     (xc - mean) / std::sqrt(variance + 1e-5) * gamma[size_t(c)] + beta[size_t(c)];
                 const double expectedRms = xc / std::sqrt(squares / width + 1e-6) * gamma[size_t(c)];
+                const double expectedGemmaRms =
+                    xc / std::sqrt(squares / width + 1e-6) * (1.0 + gamma[size_t(c)]);
                 QVERIFY2(std::abs(layer[size_t(r) * width + c] - expectedLayer) < 1e-5,
                          qPrintable(QString::number(c)));
                 QVERIFY2(std::abs(rms[size_t(r) * width + c] - expectedRms) < 1e-5,
+                         qPrintable(QString::number(c)));
+                QVERIFY2(std::abs(gemmaRms[size_t(r) * width + c] - expectedGemmaRms) < 1e-5,
                          qPrintable(QString::number(c)));
             }
         }

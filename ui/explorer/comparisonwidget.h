@@ -2,7 +2,9 @@
 
 #include "explorer/analysisrunner.h"
 #include "render/heatmapdata.h"
+#include "render/heatmapgeometry.h"
 
+#include <QVector>
 #include <QWidget>
 #include <memory>
 
@@ -12,19 +14,27 @@ class QLineEdit;
 class QSpinBox;
 class QTimer;
 class QPainter;
+class QPaintDevice;
 class QHBoxLayout;
+class QGridLayout;
 
 namespace attnscope {
 
 class HeatmapWidget;
 
 // Head comparison: 2–4 heads side by side (any layers) with synced hover and zoom; the difference of
-// the first two on the diverging map; or one head on two sentences with the tokens aligned.
+// the first two on the diverging map; one head on two sentences with the tokens aligned; or the same head
+// of two models on the same text (e.g. the F16 and the Q4_K file of one model: quantization moves sinks).
 class ComparisonWidget : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Mode { SideBySide, Difference, TwoSentences };
+    enum class Mode { SideBySide, Difference, TwoSentences, TwoModels };
+    struct ModelChoice
+    {
+        QString name;
+        QString path; // a model folder or .gguf file
+    };
 
     explicit ComparisonWidget(QWidget* parent = nullptr);
 
@@ -33,6 +43,12 @@ public:
     void setStyle(const HeatmapStyle& style);
     void setMode(Mode mode);
     void setSecondSentence(const QString& text);
+    // The models the "two models" mode offers as the second one (the main window's list).
+    void setModelChoices(const QVector<ModelChoice>& choices);
+    // Picks the second model by path (opening it; false with the reason in the note when it cannot be).
+    bool setSecondModel(const QString& path);
+    // The second model as an engine, for callers that have one already (tests).
+    void setSecondEngine(std::shared_ptr<const AttentionEngine> engine);
     void setHeads(const std::vector<std::pair<int, int>>& heads);
     std::vector<std::pair<int, int>> heads() const;
     const std::vector<HeatmapWidget*>& panes() const { return m_panes; }
@@ -40,9 +56,25 @@ public:
     // The panes as shown (each pane's own paint code through QWidget::render), scaled to fit area with
     // their aspect kept, on a white page. Draws a note when no pane is shown.
     void paintPanes(QPainter& painter, const QRectF& area) const;
+    // Rows × columns for `count` panes in an area: the shape whose square panes are largest (3 panes in a
+    // wide area side by side, in a tall one stacked, 4 in 2 × 2 when that is larger).
+    static std::pair<int, int> paneGridShape(int count, QSizeF area);
+    // Where paintPanes puts each pane on a page and the cell geometry it paints it with (empty for long
+    // inputs, whose panes are drawn as shown on screen).
+    struct PagePane
+    {
+        const HeatmapWidget* pane = nullptr;
+        QRectF rect;
+        HeatmapGeometry geometry;
+    };
+    std::vector<PagePane> pageLayout(const QPaintDevice* device, const QRectF& area) const;
+    static QRectF pageTitleRect(const QPaintDevice* device, const QRectF& area);
+    // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).
+    float differenceRange() const { return m_differenceRange; }
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -51,9 +83,14 @@ private:
     void rebuildWhenVisible();
     void rebuildPanes();
     void runSecond();
+    void showAligned(const ExplorerResult& first, const ExplorerResult& second, int layer, int head,
+                     const QString& firstTitle, const QString& secondTitle, const QString& differenceTitle);
     HeatmapWidget* addPane();
 
-    std::shared_ptr<const AttentionEngine> m_engine;
+    std::shared_ptr<const AttentionEngine> m_engine, m_secondEngine;
+    QVector<ModelChoice> m_choices;
+    QComboBox* m_modelChoice = nullptr;
+    QString m_secondEngineError;
     std::shared_ptr<const ExplorerResult> m_result, m_second;
     HeatmapStyle m_style;
     Mode m_mode = Mode::SideBySide;
@@ -65,7 +102,11 @@ private:
     QLabel* m_note = nullptr;
     QLabel* m_headsLabel = nullptr;
     QLabel* m_sentenceLabel = nullptr;
-    QHBoxLayout* m_paneRow = nullptr;
+    void placePanes();
+    void applyPaneStyles();
+    void stretchColourBarColumns();
+    QGridLayout* m_paneGrid = nullptr;
+    float m_differenceRange = 0;
     std::vector<HeatmapWidget*> m_panes;
     AnalysisRunner* m_secondRunner = nullptr;
     QTimer* m_debounce = nullptr;
