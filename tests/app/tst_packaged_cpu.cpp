@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <memory>
 
 using namespace attnscope;
 
@@ -254,6 +255,68 @@ private Q_SLOTS:
         QCOMPARE(info.exitCode, 1);
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors[0].startsWith(QLatin1String("attnscope: this CPU lacks ")), qPrintable(errors[0]));
+    }
+
+    // Below the lowest level a build needs: the portable build's lowest is plain x86-64, which every CPU
+    // above has (runsOnOlderCpus, qemu64). An ATTNSCOPE_NATIVE build needs its build machine's levels; what
+    // it does elsewhere is shown on a probe built the same way (-march=x86-64-v4 with
+    // app/cpurequirements.cpp) around AVX-512 code in a static constructor and in main(): one line naming the
+    // first instruction set the CPU lacks, exit status 1, no SIGILL. Without the check the same code dies of
+    // SIGILL there.
+    void belowTheBuildsLevelOneLineNotSigill_data()
+    {
+        QTest::addColumn<QString>("cpu");
+        QTest::addColumn<QString>("missing"); // the first that the check tests and the CPU lacks
+        QTest::newRow("Haswell") << QStringLiteral("Haswell") << QStringLiteral("AVX-512F");
+        QTest::newRow("Nehalem") << QStringLiteral("Nehalem") << QStringLiteral("AVX");
+        QTest::newRow("qemu64") << QStringLiteral("qemu64") << QStringLiteral("SSSE3");
+    }
+    void belowTheBuildsLevelOneLineNotSigill()
+    {
+#if !defined(ATTNSCOPE_CPU_REQUIREMENTS_PROBE)
+        QSKIP("no probe in this build (GCC on x86-64 with -march=x86-64-v4 only)");
+#else
+        QFETCH(QString, cpu);
+        QFETCH(QString, missing);
+        QTemporaryDir scratch; // where qemu would write a core file of the SIGILL
+        auto start = [&](const QString& probe) {
+            auto process = std::make_unique<QProcess>();
+            process->setWorkingDirectory(scratch.path());
+            process->start(QStringLiteral("qemu-x86_64"), {QStringLiteral("-cpu"), cpu, probe});
+            if (!process->waitForFinished(300000)) process->kill();
+            return process;
+        };
+        const auto checked = start(QStringLiteral(ATTNSCOPE_CPU_REQUIREMENTS_PROBE));
+        const QString out = QString::fromUtf8(checked->readAllStandardOutput());
+        QStringList errors; // qemu's own warnings about the CPU model aside
+        for (const QString& line :
+             QString::fromUtf8(checked->readAllStandardError()).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            if (!line.startsWith(QLatin1String("qemu-x86_64: warning:"))) errors << line;
+        QCOMPARE(checked->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(checked->exitCode(), 1);
+        QVERIFY2(out.isEmpty(), qPrintable(out)); // neither the constructor's nor main's AVX-512 code ran
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(
+                     QStringLiteral("attnscope: this CPU lacks %1, which this build needs").arg(missing)),
+                 qPrintable(errors[0]));
+
+        const auto unchecked = start(QStringLiteral(ATTNSCOPE_CPU_REQUIREMENTS_PROBE_UNCHECKED));
+        QCOMPARE(unchecked->exitStatus(), QProcess::CrashExit); // qemu-user re-raises the guest's SIGILL
+#endif
+    }
+
+    void probeRunsWhereTheCpuHasItsLevel()
+    {
+#if !defined(ATTNSCOPE_CPU_REQUIREMENTS_PROBE)
+        QSKIP("no probe in this build");
+#else
+        if (!kernels::cpuRunsVariant(QStringLiteral("avx512"))) QSKIP("this CPU has no AVX-512");
+        QProcess probe;
+        probe.start(QStringLiteral(ATTNSCOPE_CPU_REQUIREMENTS_PROBE), QStringList());
+        QVERIFY(probe.waitForFinished(60000));
+        QCOMPARE(probe.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(probe.readAllStandardOutput()), QStringLiteral("ran\n"));
+#endif
     }
 
     // A level above the CPU's is refused with a note, never run.
