@@ -1,9 +1,11 @@
-// attnscope gpu-info: which attention backends start here, on which device, and (with --check) whether
-// each one's kernels agree with the CPU core on a small problem.
+// attnscope gpu-info: which CPU kernels run here, which attention backends start here, on which device, and
+// (with --check) whether each one's kernels agree with the CPU core on a small problem.
 
 #include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
+#include "kernels/cpukernelselection.h"
+#include "model/tensorops.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -69,6 +71,9 @@ int runGpuInfo(const QStringList& arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
+        "Names the CPU kernels in use (the instruction-set level picked for this CPU;\n"
+        "ATTNSCOPE_CPU_KERNELS=baseline|avx2|avx512 asks for a lower one) and what computes the\n"
+        "model's projections.\n"
         "Lists the attention backends: whether each starts here, its device, and with --check\n"
         "whether its kernels agree with the CPU core (O within 1e-4, P and overview within 1e-5)."));
     parser.addHelpOption();
@@ -97,6 +102,8 @@ int runGpuInfo(const QStringList& arguments)
         }
         names = {name};
     }
+    printOut(QStringLiteral("cpu kernels: %1\n").arg(kernels::cpuKernelChoice().description()));
+    printOut(QStringLiteral("projections: %1\n").arg(QString::fromStdString(ops::productLibrary())));
     bool allOk = true;
     for (const QString& name : names) {
         BackendKind kind = BackendKind::Cpu;

@@ -1,52 +1,45 @@
 #include "attention/attention.h"
 
+#include "kernels/cpukernelselection.h"
 #include "util/parallel.h"
 
-#include <Eigen/Core>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+// The per-head arithmetic (scores, softmax, P·V, the online softmax) is in core/kernels/cpukernelvariant.cpp,
+// compiled once per instruction-set level; this file checks the inputs, shapes the results and splits the
+// work over threads, in plain x86-64 code.
+
 namespace attnscope {
 
 namespace {
 
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Stride = Eigen::OuterStride<>;
-using ConstHeadView = Eigen::Map<const RowMatrix, 0, Stride>;
-using HeadView = Eigen::Map<RowMatrix, 0, Stride>;
-
-constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
-
-// Rows [first, first+count) of one head of x, as a (count, d) matrix view over the interleaved storage.
-ConstHeadView headRows(const HeadTensor& x, int head, int first, int count)
+// One head's rows [first, first+count) of x, as the kernels read them.
+kernels::ConstRows headRows(const HeadTensor& x, int head, int first, int count)
 {
-    return ConstHeadView(x.vector(first, head), count, x.dim, Stride(x.tokenStride()));
+    return {x.vector(first, head), count, x.dim, x.tokenStride()};
 }
 
-HeadView headRows(HeadTensor& x, int head, int first, int count)
+kernels::Rows headRows(HeadTensor& x, int head, int first, int count)
 {
-    return HeadView(x.vector(first, head), count, x.dim, Stride(x.tokenStride()));
+    return {x.vector(first, head), count, x.dim, x.tokenStride()};
+}
+
+kernels::KeyMask keyMask(const AttentionOptions& options)
+{
+    kernels::KeyMask mask;
+    mask.causal = options.causal;
+    mask.queryPositionOffset = options.queryPositionOffset;
+    mask.slidingWindow = options.slidingWindow;
+    mask.keyPadding = options.keyPadding.empty() ? nullptr : options.keyPadding.data();
+    return mask;
 }
 
 int kvHeadFor(int head, int heads, int kvHeads)
 {
     return head / (heads / kvHeads);
-}
-
-// Gemma 2's soft cap on scaled scores, applied before the mask: S = c · tanh(S / c).
-template <typename Block> void softCapScores(Block&& scores, float cap)
-{
-    if (cap > 0.0f) scores = ((scores.array() / cap).tanh() * cap).matrix();
-}
-
-// Writes -inf into the masked cells of the score block whose top-left cell is (q0, k0).
-void maskScores(RowMatrix& scores, int q0, int k0, const AttentionOptions& options)
-{
-    for (int r = 0; r < scores.rows(); ++r)
-        for (int c = 0; c < scores.cols(); ++c)
-            if (options.isMasked(q0 + r, k0 + c)) scores(r, c) = kNegativeInfinity;
 }
 
 // Last key (exclusive) that any query in [q0, q1) may see under the causal mask.
@@ -118,32 +111,15 @@ FullAttentionResult attentionFull(const HeadTensor& qIn, const HeadTensor& kIn, 
     result.probabilities.resize(size_t(q.heads) * size_t(q.tokens) * size_t(k.tokens));
     if (q.tokens == 0) return result;
     const float scale = options.effectiveScale(q.dim);
-    const bool anyMask = options.hasMask();
+    const kernels::KeyMask mask = keyMask(options);
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
 
     parallelFor(q.heads, options.threads, [&](int head) {
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
-        RowMatrix scores(q.tokens, k.tokens); // S for this head, (n_q, n_k)
-        if (k.tokens > 0)
-            // Scale folded into Q, exactly as the tiled path does, so both see bit-identical scores.
-            scores.noalias() = RowMatrix(headRows(q, head, 0, q.tokens) * scale) *
-                               headRows(k, kvHead, 0, k.tokens).transpose();
-        softCapScores(scores, options.softCap);
-        if (anyMask) maskScores(scores, 0, 0, options);
-
-        Eigen::Map<RowMatrix> probabilities(result.probabilities.data() + size_t(head) * q.tokens * k.tokens,
-                                            q.tokens, k.tokens);
-        for (int i = 0; i < q.tokens; ++i) {
-            const float rowMax = k.tokens > 0 ? scores.row(i).maxCoeff() : kNegativeInfinity;
-            if (rowMax == kNegativeInfinity) {
-                probabilities.row(i).setZero(); // the row sees no key: P is 0
-                continue;
-            }
-            probabilities.row(i) = (scores.row(i).array() - rowMax).exp();
-            probabilities.row(i) /= probabilities.row(i).sum();
-        }
-        if (k.tokens > 0)
-            headRows(result.output, head, 0, q.tokens).noalias() =
-                probabilities * headRows(v, kvHead, 0, k.tokens);
+        cpu.fullAttentionHead(headRows(q, head, 0, q.tokens), headRows(k, kvHead, 0, k.tokens),
+                              headRows(v, kvHead, 0, k.tokens), scale, options.softCap, &mask,
+                              result.probabilities.data() + size_t(head) * q.tokens * k.tokens,
+                              headRows(result.output, head, 0, q.tokens));
     });
     return result;
 }
@@ -167,59 +143,20 @@ TiledAttentionResult attentionTiled(const HeadTensor& qIn, const HeadTensor& kIn
 
     const float scale = options.effectiveScale(q.dim);
     const int queryBlocks = (q.tokens + options.queryBlock - 1) / options.queryBlock;
-    const bool anyMask = options.hasMask();
+    const kernels::KeyMask mask = keyMask(options);
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
 
     parallelFor(q.heads * queryBlocks, options.threads, [&](int task) {
         // Heads vary fastest so that threads starting together share K/V blocks in cache.
         const int head = task % q.heads;
         const int q0 = (task / q.heads) * options.queryBlock;
         const int q1 = std::min(q.tokens, q0 + options.queryBlock);
-        const int rows = q1 - q0;
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
         const int keyEnd = causalKeyEnd(q1, k.tokens, options); // later key blocks are fully masked: skipped
-
-        const RowMatrix scaledQueries = headRows(q, head, q0, rows) * scale;
-        Eigen::VectorXf runningMax = Eigen::VectorXf::Constant(rows, kNegativeInfinity);
-        Eigen::VectorXf runningSum = Eigen::VectorXf::Zero(rows);
-        RowMatrix accumulator = RowMatrix::Zero(rows, q.dim);
-        RowMatrix scores;
-
-        for (int k0 = 0; k0 < keyEnd; k0 += options.keyBlock) {
-            const int k1 = std::min(keyEnd, k0 + options.keyBlock);
-            scores.noalias() = scaledQueries * headRows(k, kvHead, k0, k1 - k0).transpose();
-            softCapScores(scores, options.softCap);
-            const bool blockNeedsMask = !options.keyPadding.empty() || options.slidingWindow > 0 ||
-                                        (options.causal && k1 - 1 > q0 + options.queryPositionOffset);
-            if (anyMask && blockNeedsMask) maskScores(scores, q0, k0, options);
-
-            for (int r = 0; r < rows; ++r) {
-                const float blockMax = scores.row(r).maxCoeff();
-                const float newMax = std::max(runningMax[r], blockMax);
-                if (newMax == kNegativeInfinity) { // nothing visible yet in this row
-                    scores.row(r).setZero();
-                    continue;
-                }
-                const float rescale =
-                    runningMax[r] == kNegativeInfinity ? 0.0f : std::exp(runningMax[r] - newMax);
-                scores.row(r) = (scores.row(r).array() - newMax).exp();
-                runningSum[r] = runningSum[r] * rescale + scores.row(r).sum();
-                accumulator.row(r) *= rescale;
-                runningMax[r] = newMax;
-            }
-            accumulator.noalias() += scores * headRows(v, kvHead, k0, k1 - k0);
-        }
-
-        HeadView out = headRows(result.output, head, q0, rows);
-        for (int r = 0; r < rows; ++r) {
-            double* lse = &result.logSumExp[size_t(head) * q.tokens + size_t(q0 + r)];
-            if (runningSum[r] > 0.0f) {
-                out.row(r) = accumulator.row(r) / runningSum[r];
-                *lse = double(runningMax[r]) + std::log(double(runningSum[r]));
-            } else {
-                out.row(r).setZero();
-                *lse = -std::numeric_limits<double>::infinity();
-            }
-        }
+        cpu.tiledAttentionBlock(headRows(q, head, q0, q1 - q0), q0, headRows(k, kvHead, 0, keyEnd),
+                                headRows(v, kvHead, 0, keyEnd), options.keyBlock, scale, options.softCap,
+                                &mask, headRows(result.output, head, q0, q1 - q0),
+                                &result.logSumExp[size_t(head) * q.tokens + size_t(q0)]);
     });
     return result;
 }
@@ -241,16 +178,10 @@ std::vector<float> probabilityTile(const HeadTensor& q, const HeadTensor& k,
     std::vector<float> tile(size_t(rows) * size_t(cols), 0.0f);
     if (rows == 0 || cols == 0) return tile;
     const int kvHead = kvHeadFor(head, q.heads, k.heads);
-    const RowMatrix scaledQueries = headRows(q, head, q0, rows) * options.effectiveScale(q.dim);
-    RowMatrix scores = scaledQueries * headRows(k, kvHead, k0, cols).transpose();
-    softCapScores(scores, options.softCap);
-    Eigen::Map<RowMatrix> out(tile.data(), rows, cols);
-    for (int r = 0; r < rows; ++r) {
-        const double lse = logSumExp[size_t(head) * q.tokens + size_t(q0 + r)];
-        if (std::isinf(lse)) continue;
-        for (int c = 0; c < cols; ++c)
-            out(r, c) = options.isMasked(q0 + r, k0 + c) ? 0.0f : float(std::exp(double(scores(r, c)) - lse));
-    }
+    const kernels::KeyMask mask = keyMask(options);
+    kernels::cpuKernels().probabilityTile(headRows(q, head, q0, rows), q0, headRows(k, kvHead, k0, cols), k0,
+                                          &logSumExp[size_t(head) * q.tokens + size_t(q0)],
+                                          options.effectiveScale(q.dim), options.softCap, &mask, tile.data());
     return tile;
 }
 

@@ -1,5 +1,6 @@
 #include "backend/cpubackend.h"
 
+#include "kernels/cpukernelselection.h"
 #include "util/parallel.h"
 
 #include <QFile>
@@ -9,13 +10,13 @@ namespace attnscope {
 
 namespace {
 
-// "AMD EPYC 7B13 (2 threads)" from /proc/cpuinfo where there is one, else the architecture.
+// "AMD EPYC 7B13" from /proc/cpuinfo where there is one, else the architecture.
 QString cpuModelName()
 {
     QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    // Read to the end rather than asking atEnd(): /proc files report size 0, so atEnd() is true at once.
     if (cpuinfo.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        while (!cpuinfo.atEnd()) {
-            const QByteArray line = cpuinfo.readLine();
+        for (const QByteArray& line : cpuinfo.readAll().split('\n')) {
             if (line.startsWith("model name")) {
                 const int colon = int(line.indexOf(':'));
                 if (colon >= 0) return QString::fromLatin1(line.mid(colon + 1).trimmed());
@@ -30,7 +31,10 @@ QString cpuModelName()
 QString CpuBackend::deviceName() const
 {
     static const QString name = cpuModelName();
-    return QStringLiteral("%1 (%2 threads)").arg(name).arg(defaultThreadCount());
+    return QStringLiteral("%1 (%2 threads, %3 kernels)")
+        .arg(name)
+        .arg(defaultThreadCount())
+        .arg(kernels::cpuKernelChoice().variant);
 }
 
 TiledAttentionResult CpuBackend::tiledForward(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,

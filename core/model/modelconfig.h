@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/activation.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -8,8 +10,6 @@
 namespace attnscope {
 
 class Architecture;
-
-enum class Activation { GeluErf, GeluTanh, Relu, Silu };
 
 // What every model has, read from config.json by the family unit of its model_type (core/model/families/):
 // the shapes the app shows and the forward pass sizes its buffers by. Everything particular to a family (its

@@ -1,12 +1,15 @@
 #include "model/tensorops.h"
 
+#include "kernels/cpukernelselection.h"
 #include "util/parallel.h"
 
-#include <Eigen/Core>
 #include <algorithm>
-#include <cmath>
+#include <cstring>
 #include <mutex>
-#include <unsupported/Eigen/SpecialFunctions>
+
+#if defined(ATTNSCOPE_HAVE_OPENBLAS) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 // The Fortran BLAS interface (column-major), declared here so that no cblas header is needed.
@@ -14,37 +17,40 @@ extern "C" void sgemm_(const char* transa, const char* transb, const int* m, con
                        const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
                        const float* beta, float* c, const int* ldc);
 extern "C" void openblas_set_num_threads(int threads);
+extern "C" char* openblas_get_corename(void);
 #endif
+
+// The arithmetic is in core/kernels (one build per instruction-set level, see cpukernels.h); this file splits
+// it into blocks over threads. OpenBLAS, where the build has it, does its own run-time choice of kernels.
 
 namespace attnscope::ops {
 
 namespace {
 
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Stride = Eigen::OuterStride<>;
-using ConstRowView = Eigen::Map<const RowMatrix, 0, Stride>;
-using RowView = Eigen::Map<RowMatrix, 0, Stride>;
-
-void activateBlock(RowView block, Activation activation)
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+// OpenBLAS (0.3.21 in Debian 12, and upstream to date) takes its "Opteron" kernels for any CPU that calls
+// itself AuthenticAMD family 15, and those use 3DNow!'s femms. qemu's default CPU model, qemu64, says exactly
+// that without 3DNow!, so sgemm dies with SIGILL in such a VM (and under qemu-user). There Eigen computes
+// the products instead.
+bool cpuHas3dNow()
 {
-    auto a = block.array();
-    switch (activation) {
-    case Activation::GeluErf: // 0.5·x·(1 + erf(x/√2))
-        a = 0.5f * a * (1.0f + (a * float(M_SQRT1_2)).erf());
-        break;
-    case Activation::GeluTanh: // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
-        a = 0.5f * a * (1.0f + (0.7978845608028654f * (a + 0.044715f * a.cube())).tanh());
-        break;
-    case Activation::Relu:
-        a = a.max(0.0f);
-        break;
-    case Activation::Silu: // x·σ(x)
-        a = a * (1.0f + (-a).exp()).inverse();
-        break;
-    }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) && (edx & (1u << 31)) != 0;
+#else
+    return true;
+#endif
 }
 
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
+bool openBlasRunsHere()
+{
+    static const bool runs = [] {
+        const char* core = openblas_get_corename();
+        return !(core && std::strncmp(core, "Opteron", 7) == 0 && !cpuHas3dNow());
+    }();
+    return runs;
+}
+
 // y (n × width, row-major, stride yStride) = x (n × in, stride xStride) · W-block, via column-major sgemm
 // on the transposes: yᵀ = Wᵀ-block · xᵀ. OutIn: W is [out, in], the block is its rows [col, col+width).
 // InOut: W is [in, out], the block is its columns [col, col+width).
@@ -69,9 +75,27 @@ void blasProduct(const float* x, int n, int xStride, const LinearWeight& w, int 
 
 } // namespace
 
+std::string productLibrary()
+{
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    const char* core = openblas_get_corename();
+    if (!openBlasRunsHere())
+        return std::string("Eigen (OpenBLAS's ") + core + " kernels need 3DNow!, which this CPU lacks)";
+    return std::string("OpenBLAS (") + (core ? core : "?") + " kernels)";
+#else
+    return "Eigen";
+#endif
+}
+
 void activate(float* x, qint64 count, Activation activation)
 {
-    activateBlock(RowView(x, 1, Eigen::Index(count), Stride(Eigen::Index(count))), activation);
+    // One row of `count` values for the kernel; longer runs go in int-sized pieces.
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
+    for (qint64 done = 0; done < count;) {
+        const int piece = int(std::min<qint64>(count - done, 1 << 30));
+        cpu.biasActivation(x + done, 1, piece, piece, nullptr, &activation);
+        done += piece;
+    }
 }
 
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
@@ -88,26 +112,29 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     int blockWidth = std::max(16, (columns + wanted - 1) / wanted);
     blockWidth = (blockWidth + 15) / 16 * 16;
     const int blocks = (columns + blockWidth - 1) / blockWidth;
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
+    const Activation* act = activation ? &*activation : nullptr;
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    const bool blas = openBlasRunsHere();
+#else
+    const bool blas = false;
+#endif
 
     parallelFor(blocks, threads, [&](int block) {
         const int b0 = block * blockWidth;
         const int width = std::min(columns, b0 + blockWidth) - b0;
-        RowView out(y + b0, n, width, Stride(yStride));
+        if (blas) {
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
-        blasProduct(x, n, xStride, w, c0 + b0, width, y + b0, yStride);
-#else
-        const ConstRowView input(x, n, w.in, Stride(xStride));
-        if (w.layout == WeightLayout::OutIn) {
-            // W is [out, in]: rows c0+b0 .. of W, transposed.
-            const ConstRowView weight(w.weight + qint64(c0 + b0) * w.in, width, w.in, Stride(w.in));
-            out.noalias() = input * weight.transpose();
-        } else {
-            const ConstRowView weight(w.weight + (c0 + b0), w.in, width, Stride(w.out));
-            out.noalias() = input * weight;
-        }
+            blasProduct(x, n, xStride, w, c0 + b0, width, y + b0, yStride);
 #endif
-        if (w.bias) out.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(w.bias + c0 + b0, width);
-        if (activation) activateBlock(out, *activation);
+        } else if (w.layout == WeightLayout::OutIn) { // W is [out, in]: rows c0+b0 .. of W, transposed
+            cpu.product(x, n, w.in, xStride, w.weight + qint64(c0 + b0) * w.in, w.in, true, y + b0, width,
+                        yStride);
+        } else {
+            cpu.product(x, n, w.in, xStride, w.weight + (c0 + b0), w.out, false, y + b0, width, yStride);
+        }
+        if (w.bias || act)
+            cpu.biasActivation(y + b0, n, width, yStride, w.bias ? w.bias + c0 + b0 : nullptr, act);
     });
 }
 
@@ -115,22 +142,10 @@ void layerNorm(const float* x, float* y, int n, int width, const float* gamma, c
                int threads)
 {
     const int rowsPerTask = 16;
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
     parallelFor((n + rowsPerTask - 1) / rowsPerTask, threads, [&](int task) {
-        for (int r = task * rowsPerTask; r < std::min(n, (task + 1) * rowsPerTask); ++r) {
-            const float* in = x + qint64(r) * width;
-            float* out = y + qint64(r) * width;
-            double mean = 0;
-            for (int c = 0; c < width; ++c)
-                mean += in[c];
-            mean /= width;
-            double variance = 0;
-            for (int c = 0; c < width; ++c)
-                variance += (in[c] - mean) * (in[c] - mean);
-            variance /= width;
-            const double inverse = 1.0 / std::sqrt(variance + eps);
-            for (int c = 0; c < width; ++c)
-                out[c] = float((in[c] - mean) * inverse) * gamma[c] + (beta ? beta[c] : 0.0f);
-        }
+        const int r0 = task * rowsPerTask, rows = std::min(n, r0 + rowsPerTask) - r0;
+        cpu.layerNormRows(x + qint64(r0) * width, y + qint64(r0) * width, rows, width, gamma, beta, eps);
     });
 }
 
@@ -138,17 +153,10 @@ void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, dou
              float gammaOffset)
 {
     const int rowsPerTask = std::max(16, 4096 / std::max(1, width)); // QK-norm: many short rows
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
     parallelFor((n + rowsPerTask - 1) / rowsPerTask, threads, [&](int task) {
-        for (int r = task * rowsPerTask; r < std::min(n, (task + 1) * rowsPerTask); ++r) {
-            const float* in = x + qint64(r) * width;
-            float* out = y + qint64(r) * width;
-            double sumSquares = 0;
-            for (int c = 0; c < width; ++c)
-                sumSquares += double(in[c]) * in[c];
-            const double inverse = 1.0 / std::sqrt(sumSquares / width + eps);
-            for (int c = 0; c < width; ++c)
-                out[c] = (gammaOffset + gamma[c]) * float(in[c] * inverse);
-        }
+        const int r0 = task * rowsPerTask, rows = std::min(n, r0 + rowsPerTask) - r0;
+        cpu.rmsNormRows(x + qint64(r0) * width, y + qint64(r0) * width, rows, width, gamma, eps, gammaOffset);
     });
 }
 

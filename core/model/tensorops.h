@@ -2,9 +2,11 @@
 
 // The fp32 building blocks of the forward pass. Matrices are row-major, one row per token.
 
-#include "model/modelconfig.h"
+#include "model/activation.h"
 
+#include <QtGlobal>
 #include <optional>
+#include <string>
 
 namespace attnscope::ops {
 
@@ -22,7 +24,8 @@ struct LinearWeight
 
 // y[:, 0:c1-c0] = act(x · W[:, c0:c1] + b[c0:c1]) for the output columns [c0, c1) of the projection.
 // x is n × w.in with row stride xStride; y is n × (c1−c0) with row stride yStride.
-// Work is split over output columns on `threads` threads (each block one Eigen GEMM).
+// Work is split over output columns on `threads` threads (each block one GEMM: OpenBLAS's sgemm where the
+// build has it and it runs on this CPU, else the CPU kernels' Eigen product).
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
             std::optional<Activation> activation, int threads);
 inline void linear(const float* x, int n, const LinearWeight& w, float* y,
@@ -41,5 +44,9 @@ void layerNorm(const float* x, float* y, int n, int width, const float* gamma, c
 // 1). Statistics per row in double. y may equal x.
 void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads,
              float gammaOffset = 0.0f);
+
+// What computes linear's products here: "OpenBLAS (Haswell kernels)", "Eigen", or Eigen with the reason
+// OpenBLAS is not used on this CPU.
+std::string productLibrary();
 
 } // namespace attnscope::ops

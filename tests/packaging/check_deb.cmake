@@ -1,6 +1,7 @@
 # ctest -R install/deb: builds the .deb from the already-built tree with cpack, checks that `dpkg -c`
-# lists the binary, the built-in models, the translations, the .desktop file and the icon, that the
-# package depends on the Qt 6 runtime, and that the packaged binary runs (extracted, headless export).
+# lists the binary, the CPU kernel modules, the built-in models, the translations, the .desktop file and
+# the icon, that the package depends on the Qt 6 runtime, and that the packaged binary runs (extracted,
+# headless export). It leaves the unpacked package in WORK_DIR/root for app/tst_packaged_cpu (qemu).
 # Arguments: -DBUILD_DIR=<build tree> -DSOURCE_DIR=<source tree> -DWORK_DIR=<scratch folder>
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
   if(NOT DEFINED ${var})
@@ -34,6 +35,11 @@ set(expected
   ./usr/share/applications/attnscope.desktop
   ./usr/share/icons/hicolor/scalable/apps/attnscope.svg
   ./usr/share/icons/hicolor/256x256/apps/attnscope.png)
+# The CPU kernel modules the build made (core/kernels/cpukernels.h), beside the binary's ../lib.
+file(GLOB modules RELATIVE "${BUILD_DIR}/lib/attnscope" "${BUILD_DIR}/lib/attnscope/attnscope_cpu_*.so")
+foreach(module ${modules})
+  list(APPEND expected ./usr/lib/attnscope/${module})
+endforeach()
 # Every built-in model folder, and every file in it.
 file(GLOB models LIST_DIRECTORIES true "${SOURCE_DIR}/resources/models/*")
 foreach(model ${models})

@@ -1,0 +1,114 @@
+#pragma once
+
+// The CPU's hot loops behind a table of function pointers, so that one binary runs on every x86-64 CPU and
+// still uses AVX2/FMA or AVX-512 where the CPU has them.
+//
+// The loops (attention per head, the projections' Eigen product, bias + activation, LayerNorm, RMSNorm) are
+// written once, in cpukernelvariant.cpp, and compiled once per instruction-set level:
+//   baseline  plain x86-64 (what Debian's amd64 requires), compiled into attnscope_core itself;
+//   avx2      x86-64-v3 (AVX2, FMA, BMI2, F16C, ...), the module lib/attnscope/attnscope_cpu_avx2.so;
+//   avx512    x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top of v3), the module attnscope_cpu_avx512.so.
+// cpuKernels() picks the highest level the CPU has, once, and dlopen()s only that module; the environment
+// variable ATTNSCOPE_CPU_KERNELS=baseline|avx2|avx512 asks for a lower one (tests, benchmarks).
+//
+// Why modules, and why this is free of the ODR trap: Eigen is all inline templates. Were the same
+// templates instantiated in one binary by TUs compiled with different -m flags, the linker would keep one
+// copy of each (they are weak, COMDAT) and baseline code could end up calling an AVX-512 copy. Here every
+// variant above baseline is a separate shared object, linked with -fvisibility=hidden and a version script
+// (cpukernelmodule.map) that makes every symbol except attnscope_cpu_kernels local, so all of its Eigen and
+// libstdc++ template code is bound inside the module at link time and nothing outside can reach it except
+// through this table. The executable and attnscope_core are compiled for plain x86-64 only.
+// tests/app/tst_cpu_isa.cpp proves it on the built files: no VEX/EVEX instruction anywhere in the attnscope
+// executable, none of AVX-512's EVEX encoding in the avx2 module, and one exported symbol per module.
+//
+// Everything crossing the table is plain data (pointers, ints, the structs below): no type with inline code
+// of its own (Eigen, std::vector, std::optional) may cross, since each side has its own copy of that code.
+
+#include "model/activation.h"
+
+namespace attnscope::kernels {
+
+// Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
+constexpr int kCpuKernelsAbi = 2;
+constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
+
+// Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
+// padding (AttentionOptions::isMasked).
+struct KeyMask
+{
+    bool causal = false;
+    int queryPositionOffset = 0; // query i sits at key position i + queryPositionOffset
+    int slidingWindow = 0;       // > 0: query i sees key j only when (i + offset) − j < window
+    const unsigned char* keyPadding = nullptr; // null: every key visible; else one flag per key, 0 = padding
+
+    bool any() const { return causal || slidingWindow > 0 || keyPadding; }
+    bool masked(int query, int key) const
+    {
+        return (causal && key > query + queryPositionOffset) ||
+               (slidingWindow > 0 && query + queryPositionOffset - key >= slidingWindow) ||
+               (keyPadding && keyPadding[key] == 0);
+    }
+};
+
+// `rows` vectors of `dim` floats, the first at data, consecutive ones `stride` floats apart: one head's
+// slice of a HeadTensor [tokens, heads, dim] has stride heads·dim.
+struct ConstRows
+{
+    const float* data = nullptr;
+    int rows = 0;
+    int dim = 0;
+    int stride = 0;
+};
+struct Rows
+{
+    float* data = nullptr;
+    int rows = 0;
+    int dim = 0;
+    int stride = 0;
+};
+
+struct CpuKernels
+{
+    int abi = 0;              // kCpuKernelsAbi of the code that filled the table
+    const char* variant = ""; // "baseline", "avx2", "avx512", or "native" (an -march=native build)
+
+    // Every attention kernel scores S = q·kᵀ·scale, then, when softCap > 0, S = softCap·tanh(S/softCap)
+    // (Gemma 2), then masks.
+    // One head of attentionFull. q (n_q, d), k and v (n_k, d).
+    // probabilities (n_q × n_k, contiguous) = softmax(S, masked) row by row, a row that sees no key all 0;
+    // out (n_q, d) = probabilities · v.
+    void (*fullAttentionHead)(ConstRows q, ConstRows k, ConstRows v, float scale, float softCap,
+                              const KeyMask* mask, float* probabilities, Rows out) = nullptr;
+    // One (head, query block) task of attentionTiled: queries q (query positions firstQuery..) against keys
+    // [0, k.rows) in blocks of keyBlock with the online softmax. out (q.rows, d) = O; logSumExp[r] = L of
+    // row r (-inf for a row that sees no key).
+    void (*tiledAttentionBlock)(ConstRows q, int firstQuery, ConstRows k, ConstRows v, int keyBlock,
+                                float scale, float softCap, const KeyMask* mask, Rows out,
+                                double* logSumExp) = nullptr;
+    // A rectangle of P recomputed as exp(S − L): tile (q.rows × k.rows, contiguous) for query positions
+    // firstQuery.. and key positions firstKey..; logSumExp[r] is row r's L (rows with L = -inf stay 0).
+    void (*probabilityTile)(ConstRows q, int firstQuery, ConstRows k, int firstKey, const double* logSumExp,
+                            float scale, float softCap, const KeyMask* mask, float* tile) = nullptr;
+
+    // y (rows × width, row stride yStride) = x (rows × in, stride xStride) · the weight block, which is
+    // width × in (stride wStride) read transposed when weightIsOutIn (nn.Linear [out, in]), else in × width
+    // (GPT-2 Conv1D [in, out]).
+    void (*product)(const float* x, int rows, int in, int xStride, const float* w, int wStride,
+                    bool weightIsOutIn, float* y, int width, int yStride) = nullptr;
+    // y = act(y + bias) over rows × width (stride yStride); bias (width) and activation may be null.
+    void (*biasActivation)(float* y, int rows, int width, int yStride, const float* bias,
+                           const Activation* activation) = nullptr;
+    // Per row of `width`, statistics in double: y = (x − mean)/sqrt(var + eps)·gamma + beta (beta may be
+    // null), and y = x/sqrt(mean(x²) + eps)·(gammaOffset + gamma) (Gemma's RMSNorm: offset 1). y may
+    // equal x.
+    void (*layerNormRows)(const float* x, float* y, int rows, int width, const float* gamma,
+                          const float* beta, double eps) = nullptr;
+    void (*rmsNormRows)(const float* x, float* y, int rows, int width, const float* gamma, double eps,
+                        float gammaOffset) = nullptr;
+};
+
+} // namespace attnscope::kernels
+
+// The baseline table, compiled into attnscope_core. A module's table comes from its only exported symbol,
+// `const CpuKernels* attnscope_cpu_kernels()` (kCpuKernelsEntry), found with dlsym.
+extern "C" const attnscope::kernels::CpuKernels* attnscope_cpu_kernels_builtin();
