@@ -1,6 +1,7 @@
 #include "model/modelcatalog.h"
 
 #include "model/gguffile.h"
+#include "model/memoryestimate.h"
 #include "model/ggufmodel.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
@@ -91,6 +92,20 @@ QString snapshotOf(const QDir& repo)
     return QString();
 }
 
+// Parameters and stored bytes from the weight files' headers; left 0 when they cannot be read (opening the
+// model will say why).
+void addFootprint(ModelInfo& info, const QString& folderOrGguf)
+{
+    try {
+        const WeightFootprint footprint = weightFootprint(folderOrGguf, info.vocabSize);
+        info.parameters = footprint.parameters;
+        info.weightBytes = footprint.storedBytes;
+        info.largestTensorElements = footprint.largestTensorElements;
+        info.storedAsF32 = footprint.storedAsF32;
+    } catch (const ModelError&) {
+    }
+}
+
 } // namespace
 
 QString ModelCatalog::resourcesDir()
@@ -139,6 +154,7 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
         info.hidden = config.hidden;
         info.vocabSize = config.vocabSize;
         info.maxPositions = config.maxPositions;
+        info.headDim = config.headDim;
     } catch (const ModelError&) { // described as far as config.json goes; opening it will say why not
         info.architecture = json.value(QLatin1String("model_type")).toString();
         info.kind = json.value(QLatin1String("is_decoder")).toBool() ? QStringLiteral("decoder")
@@ -149,7 +165,10 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
         info.hidden = firstInt(json, {"hidden_size", "n_embd", "d_model"});
         info.vocabSize = firstInt(json, {"vocab_size"});
         info.maxPositions = firstInt(json, {"max_position_embeddings", "n_positions"});
+        info.headDim = firstInt(json, {"head_dim"});
     }
+    info.intermediate = firstInt(json, {"intermediate_size", "n_inner", "ffn_dim", "hidden_dim"});
+    addFootprint(info, info.path);
     const QJsonObject extra = readJsonObject(dir.filePath(QStringLiteral("attnscope.json")));
     info.description = extra.value(QLatin1String("description")).toString();
     return info;
@@ -177,8 +196,11 @@ std::optional<ModelInfo> ModelCatalog::describeGguf(const QString& path)
         info.hidden = config.hidden;
         info.vocabSize = config.vocabSize;
         info.maxPositions = config.maxPositions;
+        info.headDim = config.headDim;
+        info.intermediate = firstInt(description.config, {"intermediate_size"});
     } catch (const ModelError&) { // listed as far as its header goes; opening it will say why not
     }
+    addFootprint(info, info.path);
     return info;
 }
 
