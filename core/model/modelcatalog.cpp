@@ -22,6 +22,7 @@ namespace attnscope {
 namespace {
 
 const char kRecentKey[] = "models/recent";
+const char kFoldersKey[] = "models/folders";
 constexpr int kMaxRecent = 10;
 
 QJsonObject readJsonObject(const QString& path)
@@ -257,6 +258,49 @@ QVector<ModelInfo> ModelCatalog::cachedModels(const QString& hubDir)
 QVector<ModelInfo> ModelCatalog::allModels()
 {
     return builtinModels() + cachedModels();
+}
+
+QStringList ModelCatalog::modelFolders()
+{
+    QStringList folders;
+    for (const QString& folder : QSettings().value(QLatin1String(kFoldersKey)).toStringList())
+        if (QFileInfo(folder).isDir() && !folders.contains(folder)) folders << folder;
+    return folders;
+}
+
+void ModelCatalog::addModelFolder(const QString& folder)
+{
+    const QString absolute = QFileInfo(folder).absoluteFilePath();
+    QStringList folders = modelFolders();
+    if (folders.contains(absolute)) return;
+    folders << absolute;
+    QSettings().setValue(QLatin1String(kFoldersKey), folders);
+}
+
+QVector<ModelInfo> ModelCatalog::modelsInFolder(const QString& folder)
+{
+    const QDir root(folder);
+    QStringList paths;
+    if (QFileInfo::exists(root.filePath(QStringLiteral("config.json")))) paths << root.absolutePath();
+    for (const QString& sub : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo::exists(root.filePath(sub + QStringLiteral("/config.json"))))
+            paths << root.absoluteFilePath(sub);
+    const int rootDepth = int(root.absolutePath().count(QLatin1Char('/')));
+    QDirIterator files(root.absolutePath(), {QStringLiteral("*.gguf"), QStringLiteral("*.GGUF")}, QDir::Files,
+                       QDirIterator::Subdirectories);
+    while (files.hasNext()) {
+        const QString path = files.next();
+        if (path.count(QLatin1Char('/')) - rootDepth <= 4) paths << path; // the file and three folders
+    }
+    paths.sort();
+    QVector<ModelInfo> models;
+    for (const QString& path : paths) {
+        std::optional<ModelInfo> info = describe(path);
+        if (!info) continue;
+        info->name = path == root.absolutePath() ? root.dirName() : root.relativeFilePath(path);
+        models.push_back(*info);
+    }
+    return models;
 }
 
 QStringList ModelCatalog::recent()

@@ -356,6 +356,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         step.begin(l);
         architecture.layer(step);
         step.recordResidual();
+        if (options.progress) options.progress(l + 1 - options.firstLayer, c.layers - options.firstLayer);
     }
     throwIfCancelled(options.cancel);
     step.finish();
