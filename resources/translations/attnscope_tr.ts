@@ -1382,7 +1382,7 @@
     <name>attnscope::ProgressPanel</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">İptal</translation>
+        <translation>İptal</translation>
     </message>
 </context>
 <context>
