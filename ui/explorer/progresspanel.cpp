@@ -20,16 +20,27 @@ ProgressPanel::ProgressPanel(QWidget* parent) : QWidget(parent)
     m_cancel = new QToolButton(this);
     m_cancel->setObjectName(QStringLiteral("cancelLongWork"));
     m_cancel->setText(tr("Cancel"));
+    // No taller than a status bar label: showing the panel then never changes the status bar's height,
+    // which would relayout (and repaint) the whole window in the middle of a run.
+    const int height = m_label->sizeHint().height();
+    m_bar->setFixedHeight(height);
+    m_cancel->setAutoRaise(true);
+    m_cancel->setMaximumHeight(height);
     layout->addWidget(m_label);
     layout->addWidget(m_bar);
     layout->addWidget(m_cancel);
     connect(m_cancel, &QToolButton::clicked, this, &ProgressPanel::cancelRequested);
+    // Polished now, while the window is built, not at the first show in the middle of a run (a style's
+    // polish of a progress bar costs tens of milliseconds on a loaded machine, and the GUI must not stall).
+    ensurePolished();
+    m_bar->ensurePolished();
+    m_cancel->ensurePolished();
     setVisible(false);
 }
 
 void ProgressPanel::showProgress(const QString& text, qint64 done, qint64 total)
 {
-    m_label->setText(text);
+    if (m_label->text() != text) m_label->setText(text);
     if (total <= 0) {
         m_bar->setRange(0, 0); // busy
     } else {
