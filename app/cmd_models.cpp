@@ -2,6 +2,7 @@
 
 #include "command.h"
 #include "model/modelcatalog.h"
+#include "model/memoryestimate.h"
 #include "model/modelconfig.h"
 
 #include <QCommandLineParser>
@@ -28,6 +29,9 @@ QJsonObject toJson(const ModelInfo& info)
         {QStringLiteral("vocab_size"), info.vocabSize},
         {QStringLiteral("max_positions"), info.maxPositions},
         {QStringLiteral("size"), double(info.fileBytes)},
+        {QStringLiteral("parameters"), double(info.parameters)},
+        {QStringLiteral("estimated_memory_bytes"), double(estimateMemory(info).total())},
+        {QStringLiteral("estimated_memory_tokens"), kPlanningTokens},
         {QStringLiteral("path"), info.path},
         {QStringLiteral("description"), info.description},
     };
@@ -80,11 +84,12 @@ int runModels(const QStringList& arguments)
     }
     const QLocale locale = QLocale::c();
     for (const ModelInfo& info : models)
-        printOut(QStringLiteral("%1  %2 %3, %4 layers x %5 heads, %6%7\n")
+        printOut(QStringLiteral("%1  %2 %3, %4 layers x %5 heads, %6, %7 parameters, needs ~%8%9\n")
                      .arg(info.name.leftJustified(36), info.architecture, info.kind)
                      .arg(info.layers)
                      .arg(info.heads)
-                     .arg(locale.formattedDataSize(info.fileBytes))
+                     .arg(locale.formattedDataSize(info.fileBytes), formatParameterCount(info.parameters),
+                          formatBytes(estimateMemory(info).total()))
                      .arg(info.builtin ? QStringLiteral("  (built-in)") : QString()));
     return 0;
 }

@@ -10,6 +10,10 @@
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
+#include "explorer/modeldetails.h"
+#include "explorer/modelloader.h"
+#include "explorer/modelpickerdelegate.h"
+#include "explorer/progresspanel.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/runstatebanner.h"
 #include "explorer/syntheticengine.h"
@@ -86,7 +90,53 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_runner, &AnalysisRunner::failed, this, [this](quint64 job, const QString& message) {
         if (job != m_tooLongJob) showRunFailure(message, 0);
     });
-    connect(m_runner, &AnalysisRunner::started, this, [this] { m_timeLabel->setText(tr("computing…")); });
+    connect(m_runner, &AnalysisRunner::started, this, [this] {
+        m_timeLabel->setText(tr("computing…"));
+        m_runClock.start();
+    });
+    m_loader = new ModelLoader(this);
+    m_progress = new ProgressPanel(this);
+    // A pass's progress shows once it has run a moment: a quick pass never flashes a bar.
+    connect(m_runner, &AnalysisRunner::progress, this, [this](quint64, int done, int total) {
+        if (!isLoadingModel() && m_runClock.isValid() && m_runClock.elapsed() > 250)
+            m_progress->showProgress(tr("Computing: layer %1 of %2").arg(done).arg(total), done, total);
+    });
+    connect(m_runner, &AnalysisRunner::failed, this, [this] {
+        if (!isLoadingModel()) m_progress->finish();
+    });
+    connect(m_runner, &AnalysisRunner::resultReady, this, [this] {
+        if (!isLoadingModel()) m_progress->finish();
+    });
+    connect(m_progress, &ProgressPanel::cancelRequested, this, [this] {
+        if (isLoadingModel()) {
+            m_loader->cancel(); // ModelLoader::cancelled ends the loading
+            return;
+        }
+        m_runner->cancel();
+        m_progress->finish();
+        m_timeLabel->setText(tr("cancelled"));
+    });
+    connect(m_loader, &ModelLoader::progress, this,
+            [this](quint64, ModelLoader::Stage stage, qint64 done, qint64 total) {
+                if (!isLoadingModel()) return;
+                const QString name = m_modelBox->itemText(m_loadingIndex);
+                if (stage == ModelLoader::Stage::Opening)
+                    m_progress->showProgress(tr("Loading %1: opening…").arg(name), 0, 0);
+                else
+                    m_progress->showProgress(tr("Loading %1: reading weights, %2 of %3")
+                                                 .arg(name, formatBytes(done), formatBytes(total)),
+                                             done, total);
+            });
+    connect(m_loader, &ModelLoader::loaded, this,
+            [this](quint64, const QString& folder, std::shared_ptr<TransformerEngine> engine) {
+                finishLoading(folder, std::move(engine));
+            });
+    connect(m_loader, &ModelLoader::failed, this,
+            [this](quint64, const QString&, const QString& message) { endLoading(message); });
+    connect(m_loader, &ModelLoader::cancelled, this, [this](quint64, const QString& folder) {
+        endLoading(QString());
+        m_timeLabel->setText(tr("loading %1 cancelled").arg(QFileInfo(folder).fileName()));
+    });
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -127,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_noticeLabel->setVisible(false);
     statusBar()->addWidget(m_hoverLabel, 1);
     statusBar()->addPermanentWidget(m_noticeLabel);
+    statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_tokensLabel);
     statusBar()->addPermanentWidget(m_backendLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
@@ -175,8 +226,16 @@ void MainWindow::populateModels()
         seen << QDir(folder).canonicalPath();
     }
     for (const ModelInfo& info : ModelCatalog::cachedModels())
-        if (!seen.contains(QDir(info.path).canonicalPath()))
+        if (!seen.contains(QDir(info.path).canonicalPath())) {
             addModelFolder(info.path, info.name);
+            seen << QDir(info.path).canonicalPath();
+        }
+    for (const QString& folder : ModelCatalog::modelFolders())
+        for (const ModelInfo& info : ModelCatalog::modelsInFolder(folder))
+            if (!seen.contains(QFileInfo(info.path).canonicalFilePath())) {
+                addModelFolder(info.path, info.name);
+                seen << QFileInfo(info.path).canonicalFilePath();
+            }
     addEngine(std::make_shared<WorkedExampleEngine>());
     SyntheticEngine::Config encoder;
     encoder.threads = explorerWorkerThreads();
@@ -199,11 +258,17 @@ void MainWindow::buildMenus()
     });
     QAction* openGgufAction = file->addAction(QString(), this, &MainWindow::openGgufFile);
     openGgufAction->setObjectName(QStringLiteral("openGguf"));
+    QAction* addFolderAction = file->addAction(QString(), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Add a folder of models to the list"));
+        if (!dir.isEmpty()) addModelListFolder(dir);
+    });
+    addFolderAction->setObjectName(QStringLiteral("addModelListFolder"));
     file->addSeparator();
     QAction* quitAction = file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
-    onRetranslate([openAction, openGgufAction, quitAction] {
+    onRetranslate([openAction, openGgufAction, addFolderAction, quitAction] {
         openAction->setText(tr("Open model folder…"));
         openGgufAction->setText(tr("Open GGUF file…"));
+        addFolderAction->setText(tr("Add folder to the model list (GGUF files, model folders)…"));
         quitAction->setText(tr("Quit"));
     });
 
@@ -274,7 +339,12 @@ QWidget* MainWindow::buildInputBar()
     auto* modelRow = new QHBoxLayout;
     m_modelBox = new QComboBox(bar);
     m_modelBox->setMinimumContentsLength(36);
+    m_modelBox->setItemDelegate(new ModelPickerDelegate(m_modelBox));
     modelRow->addWidget(m_modelBox, 1);
+    m_modelDetails = new QLabel(bar);
+    m_modelDetails->setObjectName(QStringLiteral("modelDetails"));
+    modelRow->addWidget(m_modelDetails);
+    connect(m_modelBox, qOverload<int>(&QComboBox::highlighted), this, &MainWindow::showModelDetails);
     auto* open = new QPushButton(bar);
     modelRow->addWidget(open);
     auto* modelLabel = new QLabel(bar);
@@ -536,18 +606,68 @@ int MainWindow::addEngine(std::shared_ptr<const AttentionEngine> engine)
     const int index = int(m_entries.size());
     m_modelBox->insertItem(index, engine->displayName());
     m_modelBox->setItemData(index, engine->architecture(), Qt::ToolTipRole);
-    m_entries.push_back(ModelEntry{QString(), std::move(engine)});
+    m_entries.push_back(ModelEntry{QString(), std::move(engine), ModelInfo{}});
     return index;
 }
 
 int MainWindow::addModelFolder(const QString& folder, const QString& name)
 {
     const int index = int(m_entries.size());
+    ModelInfo info = ModelCatalog::describe(folder).value_or(ModelInfo{});
+    info.name = name;
+    const QString details = modelDetailsText(info);
     m_modelBox->insertItem(index, name);
-    m_modelBox->setItemData(index, QDir::toNativeSeparators(folder), Qt::ToolTipRole);
-    m_entries.push_back(ModelEntry{folder, nullptr});
+    m_modelBox->setItemData(index,
+                            details.isEmpty() ? QDir::toNativeSeparators(folder)
+                                              : QDir::toNativeSeparators(folder) + QLatin1Char('\n') + details,
+                            Qt::ToolTipRole);
+    m_modelBox->setItemData(index, details, ModelPickerDelegate::kModelDetailsRole);
+    m_entries.push_back(ModelEntry{folder, nullptr, info});
     updateComparisonChoices();
     return index;
+}
+
+ModelInfo MainWindow::modelInfo(int index) const
+{
+    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].info : ModelInfo{};
+}
+
+void MainWindow::showModelDetails(int index)
+{
+    const ModelInfo info = modelInfo(index);
+    QString text = modelDetailsText(info);
+    if (!text.isEmpty())
+        if (const std::optional<qint64> available = availableMemoryBytes())
+            text += tr(" · %1 available").arg(formatBytes(*available));
+    m_modelDetails->setText(text);
+}
+
+void MainWindow::addModelListFolder(const QString& folder)
+{
+    ModelCatalog::addModelFolder(folder);
+    QStringList known;
+    for (const ModelEntry& entry : m_entries)
+        if (!entry.folder.isEmpty()) known << QFileInfo(entry.folder).canonicalFilePath();
+    int added = 0;
+    for (const ModelInfo& info : ModelCatalog::modelsInFolder(folder))
+        if (!known.contains(QFileInfo(info.path).canonicalFilePath())) {
+            // Before the worked example and the demos, after the other models.
+            int at = 0;
+            while (at < int(m_entries.size()) && !m_entries[size_t(at)].folder.isEmpty())
+                ++at;
+            ModelInfo described = info;
+            const QString details = modelDetailsText(described);
+            m_modelBox->insertItem(at, info.name);
+            m_modelBox->setItemData(at, QDir::toNativeSeparators(info.path) + QLatin1Char('\n') + details,
+                                    Qt::ToolTipRole);
+            m_modelBox->setItemData(at, details, ModelPickerDelegate::kModelDetailsRole);
+            m_entries.insert(m_entries.begin() + at, ModelEntry{info.path, nullptr, described});
+            if (m_current >= at) ++m_current;
+            if (m_loadingIndex >= at) ++m_loadingIndex;
+            ++added;
+        }
+    updateComparisonChoices();
+    m_timeLabel->setText(tr("%n model(s) added from %1", nullptr, added).arg(QDir::toNativeSeparators(folder)));
 }
 
 // The real models (folders and .gguf files) the comparison can take as its second model.
@@ -591,6 +711,19 @@ bool MainWindow::selectEngine(int index)
         return false;
     ModelEntry& entry = m_entries[size_t(index)];
     if (!entry.engine) {
+        // Refused before anything is mapped, with the numbers, rather than left to the OOM killer.
+        const QString refusal = memoryRefusalText(entry.info, availableMemoryBytes());
+        if (!refusal.isEmpty()) {
+            showFailure(refusal);
+            m_modelBox->setCurrentIndex(std::max(0, m_current));
+            return false;
+        }
+        if (entry.info.weightBytes >= kBackgroundLoadBytes) {
+            m_loadingIndex = index;
+            m_modelBox->setCurrentIndex(index);
+            m_loader->load(entry.folder, explorerWorkerThreads(), m_explorerBackend);
+            return true; // finishLoading selects it
+        }
         try {
             entry.engine = TransformerEngine::open(entry.folder, explorerWorkerThreads(), m_explorerBackend);
         } catch (const EngineError& e) {
@@ -599,9 +732,15 @@ bool MainWindow::selectEngine(int index)
             return false;
         }
     }
+    if (isLoadingModel() && index != m_loadingIndex) { // another model chosen while one loads
+        m_loader->cancel();
+        m_loadingIndex = -1;
+        m_progress->finish();
+    }
     const bool switched = index != m_current;
     m_current = index;
     m_modelBox->setCurrentIndex(index);
+    showModelDetails(index);
     const auto engine = entry.engine;
     if (switched) {
         m_tokenWindow = {}; // a window chosen for one model's positions is not another's
@@ -626,6 +765,25 @@ bool MainWindow::selectEngine(int index)
     m_fixedTextNote->setVisible(fixed.has_value());
     runNow();
     return true;
+}
+
+void MainWindow::finishLoading(const QString& folder, std::shared_ptr<TransformerEngine> engine)
+{
+    const int index = m_loadingIndex;
+    m_loadingIndex = -1;
+    m_progress->finish();
+    if (index < 0 || index >= int(m_entries.size()) || m_entries[size_t(index)].folder != folder) return;
+    m_entries[size_t(index)].engine = std::move(engine);
+    selectEngine(index);
+}
+
+void MainWindow::endLoading(const QString& message)
+{
+    m_loadingIndex = -1;
+    m_progress->finish();
+    m_modelBox->setCurrentIndex(std::max(0, m_current));
+    showModelDetails(m_current);
+    if (!message.isEmpty()) showFailure(message);
 }
 
 void MainWindow::setTexts(const QString& textA, const QString& textB)

@@ -2,6 +2,9 @@
 
 #include "backend/attentionbackend.h"
 #include "explorer/analysisrunner.h"
+#include "model/modelinfo.h"
+
+#include <QElapsedTimer>
 #include "render/heatmapdata.h"
 
 #include <QMainWindow>
@@ -37,6 +40,9 @@ class LessonWindow;
 class LayerChartWidget;
 class PredictionsWidget;
 class MainWindowFeatures;
+class ModelLoader;
+class ProgressPanel;
+class TransformerEngine;
 class RunStateBanner;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
@@ -57,7 +63,21 @@ public:
     // Picker index of the first entry whose name starts with `name`, -1 when none.
     int findModel(const QString& name) const;
     // Opens the entry's model if needed (errors go to the status bar); false when it cannot be opened.
+    // A model whose memory estimate exceeds MemAvailable is refused with the numbers. Models with at least
+    // kBackgroundLoadBytes of weights load on a worker (ModelLoader) with progress and Cancel: then this
+    // returns true at once and the model is selected when it has loaded (isLoadingModel() meanwhile).
     bool selectEngine(int index);
+    static constexpr qint64 kBackgroundLoadBytes = 64LL * 1000 * 1000;
+    bool isLoadingModel() const { return m_loadingIndex >= 0; }
+    ModelLoader* modelLoader() const { return m_loader; }
+    // Loading and long forward passes: progress and Cancel in the status bar.
+    ProgressPanel* progressPanel() const { return m_progress; }
+    // Beside the picker: parameters and memory estimate of the chosen model, and the memory available.
+    QLabel* modelDetailsLabel() const { return m_modelDetails; }
+    // What the picker knows of an entry before loading it (empty for the demos).
+    ModelInfo modelInfo(int index) const;
+    // File > Add folder to the model list: its .gguf files and model folders join the picker (remembered).
+    void addModelListFolder(const QString& folder);
     // The folder of a picker entry; "" for the worked example and the demos.
     QString modelFolder(int index) const;
     void setTexts(const QString& textA, const QString& textB = {});
@@ -163,7 +183,11 @@ private:
     {
         QString folder; // empty for demos
         std::shared_ptr<const AttentionEngine> engine; // null until a folder is opened
+        ModelInfo info;                                 // from the headers (ModelCatalog::describe)
     };
+    void finishLoading(const QString& folder, std::shared_ptr<TransformerEngine> engine);
+    void endLoading(const QString& message);
+    void showModelDetails(int index);
     void populateModels();
     void updateComparisonChoices();
     std::vector<ModelEntry> m_entries;
@@ -180,6 +204,11 @@ private:
     QLabel* m_fixedTextNote = nullptr;
 
     QComboBox* m_modelBox = nullptr;
+    QLabel* m_modelDetails = nullptr;
+    ModelLoader* m_loader = nullptr;
+    ProgressPanel* m_progress = nullptr;
+    int m_loadingIndex = -1;  // the entry being loaded in the background
+    QElapsedTimer m_runClock; // since the current run started: its progress shows after a moment
     QPlainTextEdit* m_textA = nullptr;
     QLineEdit* m_textB = nullptr;
     HeadGridWidget* m_grid = nullptr;

@@ -104,6 +104,8 @@ public:
 
     const std::vector<GgufTensor>& tensors() const { return m_tensors; }
     const GgufTensor* tensor(const QString& name) const;
+    // The whole mapping, for prefetching.
+    const unsigned char* mapping() const { return m_map; }
     // Raw bytes of a tensor inside the mapping.
     const unsigned char* data(const GgufTensor& tensor) const { return m_map + tensor.offset; }
     // Rows [firstRow, firstRow + rowCount) of a tensor (rows of ne[0] elements) as fp32 into out. Throws

@@ -1,6 +1,7 @@
 #include "model/modelcatalog.h"
 
 #include "model/gguffile.h"
+#include "model/memoryestimate.h"
 #include "model/ggufmodel.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
@@ -21,6 +22,7 @@ namespace attnscope {
 namespace {
 
 const char kRecentKey[] = "models/recent";
+const char kFoldersKey[] = "models/folders";
 constexpr int kMaxRecent = 10;
 
 QJsonObject readJsonObject(const QString& path)
@@ -91,6 +93,20 @@ QString snapshotOf(const QDir& repo)
     return QString();
 }
 
+// Parameters and stored bytes from the weight files' headers; left 0 when they cannot be read (opening the
+// model will say why).
+void addFootprint(ModelInfo& info, const QString& folderOrGguf)
+{
+    try {
+        const WeightFootprint footprint = weightFootprint(folderOrGguf, info.vocabSize);
+        info.parameters = footprint.parameters;
+        info.weightBytes = footprint.storedBytes;
+        info.largestTensorElements = footprint.largestTensorElements;
+        info.storedAsF32 = footprint.storedAsF32;
+    } catch (const ModelError&) {
+    }
+}
+
 } // namespace
 
 QString ModelCatalog::resourcesDir()
@@ -139,6 +155,7 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
         info.hidden = config.hidden;
         info.vocabSize = config.vocabSize;
         info.maxPositions = config.maxPositions;
+        info.headDim = config.headDim;
     } catch (const ModelError&) { // described as far as config.json goes; opening it will say why not
         info.architecture = json.value(QLatin1String("model_type")).toString();
         info.kind = json.value(QLatin1String("is_decoder")).toBool() ? QStringLiteral("decoder")
@@ -149,7 +166,10 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
         info.hidden = firstInt(json, {"hidden_size", "n_embd", "d_model"});
         info.vocabSize = firstInt(json, {"vocab_size"});
         info.maxPositions = firstInt(json, {"max_position_embeddings", "n_positions"});
+        info.headDim = firstInt(json, {"head_dim"});
     }
+    info.intermediate = firstInt(json, {"intermediate_size", "n_inner", "ffn_dim", "hidden_dim"});
+    addFootprint(info, info.path);
     const QJsonObject extra = readJsonObject(dir.filePath(QStringLiteral("attnscope.json")));
     info.description = extra.value(QLatin1String("description")).toString();
     return info;
@@ -177,8 +197,11 @@ std::optional<ModelInfo> ModelCatalog::describeGguf(const QString& path)
         info.hidden = config.hidden;
         info.vocabSize = config.vocabSize;
         info.maxPositions = config.maxPositions;
+        info.headDim = config.headDim;
+        info.intermediate = firstInt(description.config, {"intermediate_size"});
     } catch (const ModelError&) { // listed as far as its header goes; opening it will say why not
     }
+    addFootprint(info, info.path);
     return info;
 }
 
@@ -235,6 +258,49 @@ QVector<ModelInfo> ModelCatalog::cachedModels(const QString& hubDir)
 QVector<ModelInfo> ModelCatalog::allModels()
 {
     return builtinModels() + cachedModels();
+}
+
+QStringList ModelCatalog::modelFolders()
+{
+    QStringList folders;
+    for (const QString& folder : QSettings().value(QLatin1String(kFoldersKey)).toStringList())
+        if (QFileInfo(folder).isDir() && !folders.contains(folder)) folders << folder;
+    return folders;
+}
+
+void ModelCatalog::addModelFolder(const QString& folder)
+{
+    const QString absolute = QFileInfo(folder).absoluteFilePath();
+    QStringList folders = modelFolders();
+    if (folders.contains(absolute)) return;
+    folders << absolute;
+    QSettings().setValue(QLatin1String(kFoldersKey), folders);
+}
+
+QVector<ModelInfo> ModelCatalog::modelsInFolder(const QString& folder)
+{
+    const QDir root(folder);
+    QStringList paths;
+    if (QFileInfo::exists(root.filePath(QStringLiteral("config.json")))) paths << root.absolutePath();
+    for (const QString& sub : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo::exists(root.filePath(sub + QStringLiteral("/config.json"))))
+            paths << root.absoluteFilePath(sub);
+    const int rootDepth = int(root.absolutePath().count(QLatin1Char('/')));
+    QDirIterator files(root.absolutePath(), {QStringLiteral("*.gguf"), QStringLiteral("*.GGUF")}, QDir::Files,
+                       QDirIterator::Subdirectories);
+    while (files.hasNext()) {
+        const QString path = files.next();
+        if (path.count(QLatin1Char('/')) - rootDepth <= 4) paths << path; // the file and three folders
+    }
+    paths.sort();
+    QVector<ModelInfo> models;
+    for (const QString& path : paths) {
+        std::optional<ModelInfo> info = describe(path);
+        if (!info) continue;
+        info->name = path == root.absolutePath() ? root.dirName() : root.relativeFilePath(path);
+        models.push_back(*info);
+    }
+    return models;
 }
 
 QStringList ModelCatalog::recent()

@@ -38,6 +38,14 @@ public:
     static std::optional<ModelInfo> describe(const QString& folder);
     static std::optional<ModelInfo> describeGguf(const QString& path);
 
+    // Folders the user added to the model list (QSettings "models/folders"), in the order added; those that
+    // no longer exist are dropped.
+    static QStringList modelFolders();
+    static void addModelFolder(const QString& folder);
+    // The models inside such a folder: every .gguf file (up to three folders deep) and every folder (itself
+    // or a direct subfolder) with a config.json, sorted by path; named by their path relative to `folder`.
+    static QVector<ModelInfo> modelsInFolder(const QString& folder);
+
     // Recently opened model folders and .gguf files (QSettings "models/recent"), newest first, at most 10;
     // those that no longer exist are dropped.
     static QStringList recent();

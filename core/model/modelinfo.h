@@ -18,7 +18,14 @@ struct ModelInfo
     int hidden = 0;
     int vocabSize = 0;
     int maxPositions = 0;
+    int headDim = 0;      // per head (hidden / heads unless config.json says otherwise)
+    int intermediate = 0; // the MLP's width (intermediate_size, n_inner, ...; 4 × hidden when unsaid)
     qint64 fileBytes = 0; // total size of the safetensors files
+    // From the weight files' headers (memoryestimate.h), without reading the weights; 0 when unreadable.
+    qint64 parameters = 0;
+    qint64 weightBytes = 0;           // the float tensors' bytes as stored
+    qint64 largestTensorElements = 0; // the largest tensor converted whole (vocabulary tables go by rows)
+    bool storedAsF32 = true;
     bool builtin = false;
 };
 

@@ -5,6 +5,7 @@
 #include "model/attentioncapture.h"
 
 #include <atomic>
+#include <functional>
 #include <vector>
 
 namespace attnscope {
@@ -31,6 +32,9 @@ struct RunOptions
     AttentionBackend* backend = nullptr;
     int threads = 0;                           // 0 = all cores
     const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
+    // Called on the computing thread after each layer with (layers done, layers in this pass), for a
+    // progress bar; it must be cheap and thread-safe.
+    std::function<void(int, int)> progress;
     int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
     // Up to this many tokens the capture also keeps every layer's rotated Q and K (for "Open in lesson");
     // 0 = never. Costs layers·n·(H + H_kv)·d floats, so callers keep it small.

@@ -161,6 +161,7 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
         fail(QStringLiteral("header length %1 is implausibly large (over 100 MiB)").arg(headerLength));
     const qint64 dataStart = 8 + qint64(headerLength);
     const qint64 dataBytes = m_fileBytes - dataStart;
+    m_map = map;
     m_data = map + dataStart;
 
     QJsonParseError parseError;

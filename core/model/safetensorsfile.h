@@ -47,6 +47,8 @@ public:
     QStringList names() const;
     const TensorInfo* find(const QString& name) const;
 
+    // The whole mapping (header and data), for prefetching.
+    const unsigned char* mapping() const { return m_map; }
     // Raw bytes of a tensor inside the mapping.
     const unsigned char* bytes(const TensorInfo& tensor) const { return m_data + tensor.begin; }
     // The tensor's data used in place: non-null only for F32 data aligned for float access.
@@ -61,6 +63,7 @@ private:
     QString m_path;
     QFile m_file;
     qint64 m_fileBytes = 0;
+    const unsigned char* m_map = nullptr;  // the whole file
     const unsigned char* m_data = nullptr; // start of the data section inside the mapping
     QHash<QString, TensorInfo> m_tensors;
 };

@@ -166,10 +166,18 @@ void TransformerModel::describe()
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
     info.fileBytes = m_weights.store().totalBytes();
+    info.headDim = c.headDim;
+    const std::optional<ModelInfo> described = ModelCatalog::describe(m_folder);
+    if (described) { // the headers' parameter count and sizes (memoryestimate.h)
+        info.intermediate = described->intermediate;
+        info.parameters = described->parameters;
+        info.weightBytes = described->weightBytes;
+        info.largestTensorElements = described->largestTensorElements;
+        info.storedAsF32 = described->storedAsF32;
+    }
     if (m_weights.store().ggufFile()) return;
     // Built-in models are named by their folder and describe themselves in attnscope.json.
-    if (const std::optional<ModelInfo> described = ModelCatalog::describe(m_folder))
-        info.description = described->description;
+    if (described) info.description = described->description;
     const QString resources = ModelCatalog::resourcesDir();
     if (!resources.isEmpty() &&
         QFileInfo(m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
@@ -348,6 +356,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         step.begin(l);
         architecture.layer(step);
         step.recordResidual();
+        if (options.progress) options.progress(l + 1 - options.firstLayer, c.layers - options.firstLayer);
     }
     throwIfCancelled(options.cancel);
     step.finish();

@@ -72,6 +72,14 @@ public:
                                     int topK = 5, const RunOptions& options = {},
                                     std::vector<int> maskPositions = {}) const;
 
+    // Reads the mapped weight files into memory ahead of the first pass (WeightStore::prefetch):
+    // progress(bytes read, total bytes); throws OperationCancelled when *cancel turns true.
+    void prefetchWeights(const std::function<void(qint64, qint64)>& progress = {},
+                         const std::atomic<bool>* cancel = nullptr) const
+    {
+        m_weights.store().prefetch(progress, cancel);
+    }
+
     // Validates ids/typeIds the way run() does; throws ModelError.
     void checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const;
 

@@ -1,5 +1,7 @@
 #include "model/weightstore.h"
 
+#include "util/prefetch.h"
+
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
 
@@ -267,6 +269,28 @@ WeightTensor WeightStore::loadGgufRows(const GgufEntry& entry, qint64 firstRow, 
         for (float& v : values)
             v += m.addend;
     return WeightTensor::owned(std::move(values), shape);
+}
+
+void WeightStore::prefetch(const std::function<void(qint64, qint64)>& progress,
+                           const std::atomic<bool>* cancel) const
+{
+    std::vector<std::pair<const unsigned char*, qint64>> mappings;
+    for (const auto& file : m_files)
+        mappings.push_back({file->mapping(), file->fileBytes()});
+    if (m_ggufFile) mappings.push_back({m_ggufFile->mapping(), m_ggufFile->fileBytes()});
+    qint64 total = 0;
+    for (const auto& mapping : mappings)
+        total += mapping.second;
+    qint64 done = 0;
+    for (const auto& [begin, bytes] : mappings) {
+        prefetchMapping(
+            begin, bytes,
+            [&, base = done](qint64 fileDone) {
+                if (progress) progress(base + fileDone, total);
+            },
+            cancel);
+        done += bytes;
+    }
 }
 
 } // namespace attnscope

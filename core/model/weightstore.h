@@ -5,6 +5,8 @@
 
 #include <QHash>
 #include <QString>
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -67,6 +69,11 @@ public:
     // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows.
     WeightTensor loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     qint64 totalBytes() const { return m_totalBytes; }
+    // Reads every mapped file into memory ahead of the forward pass (madvise WILLNEED, then one read per
+    // page), so that the pass does not stall on the disk one page fault at a time. progress(bytesRead,
+    // totalBytes) is called every 64 MiB; throws OperationCancelled when *cancel turns true.
+    void prefetch(const std::function<void(qint64, qint64)>& progress = {},
+                  const std::atomic<bool>* cancel = nullptr) const;
     // The safetensors files (empty for a GGUF model).
     const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return m_files; }
     // The GGUF file (null for safetensors).

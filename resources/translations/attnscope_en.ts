@@ -37,6 +37,13 @@
             <numerusform>%n sink or no-op heads</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n model(s) added from %1</source>
+        <translation>
+            <numerusform>%n model added from %1</numerusform>
+            <numerusform>%n models added from %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnscope::RunStateBanner</name>

@@ -235,6 +235,14 @@
         <source>%1 tokens &gt; %2 positions of %3</source>
         <translation>%1 token &gt; %3 modelinin %2 konumu</translation>
     </message>
+    <message>
+        <source>%1 parameters · needs ≈ %2 at %3 tokens</source>
+        <translation>%1 parametre · %3 token için ≈ %2 bellek gerekir</translation>
+    </message>
+    <message>
+        <source>%1 is not loaded: it needs about %2 (%3 of weights, %4 working memory at %5 tokens) but only %6 is available (MemAvailable in /proc/meminfo).</source>
+        <translation>%1 yüklenmedi: yaklaşık %2 bellek gerekiyor (%3 ağırlık, %5 token için %4 çalışma belleği) ama yalnızca %6 boş (/proc/meminfo içindeki MemAvailable).</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -1218,6 +1226,44 @@
             <numerusform>%n kuyu ya da işlemsiz kafa</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Computing: layer %1 of %2</source>
+        <translation>Hesaplanıyor: katman %1 / %2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>iptal edildi</translation>
+    </message>
+    <message>
+        <source>Loading %1: opening…</source>
+        <translation>%1 yükleniyor: açılıyor…</translation>
+    </message>
+    <message>
+        <source>Loading %1: reading weights, %2 of %3</source>
+        <translation>%1 yükleniyor: ağırlıklar okunuyor, %2 / %3</translation>
+    </message>
+    <message>
+        <source>loading %1 cancelled</source>
+        <translation>%1 yüklemesi iptal edildi</translation>
+    </message>
+    <message>
+        <source>Add a folder of models to the list</source>
+        <translation>Listeye bir model klasörü ekle</translation>
+    </message>
+    <message>
+        <source>Add folder to the model list (GGUF files, model folders)…</source>
+        <translation>Model listesine klasör ekle (GGUF dosyaları, model klasörleri)…</translation>
+    </message>
+    <message>
+        <source> · %1 available</source>
+        <translation> · %1 boş</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s) added from %1</source>
+        <translation>
+            <numerusform>%1 klasöründen %n model eklendi</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -1330,6 +1376,13 @@
     <message>
         <source>&amp;Examples</source>
         <translation>Ö&amp;rnekler</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ProgressPanel</name>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
     </message>
 </context>
 <context>

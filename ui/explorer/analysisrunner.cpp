@@ -37,15 +37,26 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
                               const std::optional<QString>& textB, const AnalysisOptions& options,
                               const TokenWindow& window)
 {
-    return startWork([engine, textA, textB, options,
-                      window](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+    // The job's number is known once startWork returns; progress before that is not shown.
+    auto jobNumber = std::make_shared<std::atomic<quint64>>(0);
+    auto layerProgress = [this, jobNumber](int done, int total) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, jobNumber, done, total] {
+                const quint64 job = jobNumber->load();
+                if (m_tracker.isCurrent(job) && !m_currentDelivered) Q_EMIT progress(job, done, total);
+            },
+            Qt::QueuedConnection);
+    };
+    const quint64 job = startWork([engine, textA, textB, options, window,
+                                   layerProgress](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
         QElapsedTimer timer;
         timer.start();
         auto result = std::make_shared<ExplorerResult>();
         result->textA = textA;
         result->textB = textB;
         result->modelName = engine->displayName();
-        result->run = engine->run(textA, textB, &cancel, window);
+        result->run = engine->run(textA, textB, &cancel, window, layerProgress);
         if (!result->run.maps || cancel.load()) return nullptr;
         AnalysisOptions analysisOptions = options;
         analysisOptions.cancel = &cancel;
@@ -56,6 +67,8 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
         result->seconds = timer.nsecsElapsed() * 1e-9;
         return result;
     });
+    jobNumber->store(job);
+    return job;
 }
 
 quint64 AnalysisRunner::startWork(Work work)

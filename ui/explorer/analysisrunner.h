@@ -42,6 +42,8 @@ public:
 
 Q_SIGNALS:
     void started(quint64 job);
+    // The current job's forward pass finished `done` of `total` layers.
+    void progress(quint64 job, int done, int total);
     void resultReady(std::shared_ptr<const attnscope::ExplorerResult> result);
     void failed(quint64 job, const QString& message);
     // The input is longer than the engine takes: the explorer offers to run a window of it.

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -84,17 +85,21 @@ public:
     virtual std::optional<QString> fixedText() const { return std::nullopt; }
     // The most tokens one run takes (a model's positions); 0: no limit.
     virtual int maxTokens() const { return 0; }
+    // (layers done, layers): called on the computing thread as a real model's forward pass advances.
+    using LayerProgress = std::function<void(int, int)>;
     // Throws EngineError on bad input (InputTooLongError past maxTokens() unless a window is given).
     // Returns a run with null maps when *cancel became true.
     AttentionRun run(const QString& textA, const std::optional<QString>& textB,
-                     const std::atomic<bool>* cancel, const TokenWindow& window = {}) const
+                     const std::atomic<bool>* cancel, const TokenWindow& window = {},
+                     const LayerProgress& progress = {}) const
     {
-        return compute(textA, textB, cancel, window);
+        return compute(textA, textB, cancel, window, progress);
     }
 
 protected:
     virtual AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
-                                 const std::atomic<bool>* cancel, const TokenWindow& window) const = 0;
+                                 const std::atomic<bool>* cancel, const TokenWindow& window,
+                                 const LayerProgress& progress) const = 0;
 };
 
 } // namespace attnscope

@@ -72,7 +72,7 @@ HeadLabel SyntheticEngine::designedPattern(int layer, int head) const
 }
 
 AttentionRun SyntheticEngine::compute(const QString& textA, const std::optional<QString>& textB,
-                                      const std::atomic<bool>* cancel, const TokenWindow&) const
+                                      const std::atomic<bool>* cancel, const TokenWindow&, const LayerProgress&) const
 {
     const WordTokens words = wordTokenize(textA, m_config.causal ? std::nullopt : textB, !m_config.causal);
     const int n = words.tokens.size();

@@ -26,7 +26,7 @@ public:
 
 protected:
     AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
-                         const std::atomic<bool>* cancel, const TokenWindow& window) const override;
+                         const std::atomic<bool>* cancel, const TokenWindow& window, const LayerProgress& progress) const override;
 
 public:
     // The pattern head `head` of layer `layer` is built to show (for tests): a HeadLabel.

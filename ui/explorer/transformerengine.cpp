@@ -91,7 +91,7 @@ Encoding keepPositions(const Encoding& all, const std::vector<int>& kept)
 } // namespace
 
 AttentionRun TransformerEngine::compute(const QString& textA, const std::optional<QString>& textB,
-                                        const std::atomic<bool>* cancel, const TokenWindow& window) const
+                                        const std::atomic<bool>* cancel, const TokenWindow& window, const LayerProgress& progress) const
 {
     Encoding encoding;
     try {
@@ -138,6 +138,7 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
     options.backend = backend.get();
     options.threads = m_threads;
     options.cancel = cancel;
+    options.progress = progress;
     try {
         options.queryKeyLimit = kQueryKeyLimit;
         options.predictTopK = kPredictionCount;

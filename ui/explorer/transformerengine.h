@@ -32,7 +32,7 @@ public:
 
 protected:
     AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
-                         const std::atomic<bool>* cancel, const TokenWindow& window) const override;
+                         const std::atomic<bool>* cancel, const TokenWindow& window, const LayerProgress& progress) const override;
 
 public:
     const TransformerModel& model() const { return *m_model; }

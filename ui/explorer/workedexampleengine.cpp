@@ -21,7 +21,7 @@ QString WorkedExampleEngine::architecture() const
 }
 
 AttentionRun WorkedExampleEngine::compute(const QString&, const std::optional<QString>&,
-                                          const std::atomic<bool>*, const TokenWindow&) const
+                                          const std::atomic<bool>*, const TokenWindow&, const LayerProgress&) const
 {
     const WorkedExample example;
     const FullAttentionResult result =

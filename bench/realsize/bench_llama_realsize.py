@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Llama at its real size (issue 15, point 4): a random-weight BF16 folder with Llama-3.2-1B's (or
+Llama-3.1-8B's) real config.json, every layer's attention through `attnscope attention` as a whole process
+(npy out), side by side in the same run with upstream transformers' eager float32 forward with
+output_attentions=True on the same shape and ids; wall time, peak RSS (/usr/bin/time -v) and the fraction
+of the machine's FMA peak.
+
+    cd /work/oracle && . ./env.sh && cd -        # transformers from the oracle kit (PYTHONPATH)
+    /usr/bin/python3 bench/realsize/bench_llama_realsize.py --shape 1b --tokens 128,512 --reps 3 \\
+        --attnscope build/dev/app/attnscope --dir /tmp/llama-1b-random --peak-gflops 574
+
+--shape 8b writes a 16 GB folder and transformers' float32 copy needs ~32 GB: run it only on a machine
+with that much free memory (--skip-transformers keeps AttnScope's side alone, peak RSS target ≤ 18 GB).
+Prints one JSON line per measurement.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+# The published config.json of meta-llama/Llama-3.2-1B and meta-llama/Llama-3.1-8B.
+SHAPES = {
+    "1b": dict(vocab_size=128256, hidden_size=2048, intermediate_size=8192, num_hidden_layers=16,
+               num_attention_heads=32, num_key_value_heads=8, head_dim=64, tie_word_embeddings=True,
+               rope_scaling=dict(rope_type="llama3", factor=32.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                                 original_max_position_embeddings=8192)),
+    "8b": dict(vocab_size=128256, hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
+               num_attention_heads=32, num_key_value_heads=8, head_dim=128, tie_word_embeddings=False,
+               rope_scaling=dict(rope_type="llama3", factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                                 original_max_position_embeddings=8192)),
+}
+
+
+def config_of(shape):
+    c = dict(architectures=["LlamaForCausalLM"], model_type="llama", hidden_act="silu",
+             max_position_embeddings=131072, rms_norm_eps=1e-5, rope_theta=500000.0, attention_bias=False,
+             mlp_bias=False, bos_token_id=128000, eos_token_id=128001, torch_dtype="bfloat16")
+    c.update(SHAPES[shape])
+    return c
+
+
+def tensors_of(c):
+    h, I, V = c["hidden_size"], c["intermediate_size"], c["vocab_size"]
+    H, KV, d = c["num_attention_heads"], c["num_key_value_heads"], c["head_dim"]
+    out = [("model.embed_tokens.weight", (V, h))]
+    for l in range(c["num_hidden_layers"]):
+        p = f"model.layers.{l}."
+        out += [(p + "input_layernorm.weight", (h,)), (p + "self_attn.q_proj.weight", (H * d, h)),
+                (p + "self_attn.k_proj.weight", (KV * d, h)), (p + "self_attn.v_proj.weight", (KV * d, h)),
+                (p + "self_attn.o_proj.weight", (h, H * d)), (p + "post_attention_layernorm.weight", (h,)),
+                (p + "mlp.gate_proj.weight", (I, h)), (p + "mlp.up_proj.weight", (I, h)),
+                (p + "mlp.down_proj.weight", (h, I))]
+    out.append(("model.norm.weight", (h,)))
+    if not c["tie_word_embeddings"]:
+        out.append(("lm_head.weight", (V, h)))
+    return out
+
+
+def write_folder(folder, shape):
+    """Random BF16 weights (normal, std 0.02; norms 1), written tensor by tensor: never the whole model in memory."""
+    c = config_of(shape)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "model.safetensors")
+    tensors = tensors_of(c)
+    header, offset = {}, 0
+    for name, dims in tensors:
+        n = int(np.prod(dims))
+        header[name] = dict(dtype="BF16", shape=list(dims), data_offsets=[offset, offset + 2 * n])
+        offset += 2 * n
+    if os.path.exists(path) and os.path.getsize(path) > offset:
+        return c
+    blob = json.dumps(header).encode()
+    blob += b" " * (-len(blob) % 8)
+    # One block of 16 Mi random normals (std 0.02, truncated to bf16), written at a different rotation for
+    # each chunk: drawing 1-8 billion normals would take longer than the benchmark, and timing does not
+    # depend on the values.
+    rng = np.random.default_rng(0)
+    block = ((rng.standard_normal(1 << 24, dtype=np.float32) * np.float32(0.02)).view(np.uint32) >> 16).astype(np.uint16)
+    one = np.full(1 << 24, 0x3F80, np.uint16)  # bf16 1.0 for the norms
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(blob)))
+        f.write(blob)
+        for index, (name, dims) in enumerate(tensors):
+            n = int(np.prod(dims))
+            for start in range(0, n, 1 << 24):
+                count = min(1 << 24, n - start)
+                if len(dims) == 1:
+                    f.write(one[:count].tobytes())
+                    continue
+                shift = (index * 7919 + start // 4099) % (1 << 24)
+                rotated = np.concatenate((block[shift:], block[:shift]))
+                f.write(rotated[:count].tobytes())
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(c, f, indent=2)
+    return c
+
+
+def timed(command, env=None):
+    """Whole-process wall seconds and peak RSS (KiB) from /usr/bin/time -v."""
+    result = subprocess.run(["/usr/bin/time", "-v"] + command, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(command[:3])}...\n{result.stderr[-2000:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", result.stderr)
+    seconds = (int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3)))
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1))
+    cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", result.stderr))
+    return seconds, rss, cpu, result.stdout
+
+
+TRANSFORMERS_RUN = r"""
+import json, sys, time, torch
+from transformers import LlamaConfig, LlamaForCausalLM
+from transformers.modeling_utils import no_init_weights
+from safetensors import safe_open
+config_path, weights, ids_text, threads = sys.argv[1:5]
+torch.set_num_threads(int(threads))
+config = json.load(open(config_path))
+config.pop("rope_scaling", None)  # transformers 4.36 predates rope_type llama3; the cost is the same
+config.pop("head_dim", None)      # 4.36 derives it (hidden / heads, the same here)
+cfg = LlamaConfig(**config)
+cfg._attn_implementation = "eager"
+with no_init_weights():
+    model = LlamaForCausalLM(cfg)  # float32, as upstream computes
+model.tie_weights()
+params = dict(model.named_parameters())
+with safe_open(weights, "pt") as f:  # one tensor at a time: the float32 model is the only full copy
+    for name in f.keys():
+        with torch.no_grad():
+            params[name].copy_(f.get_tensor(name))
+model.eval()
+ids = torch.tensor([[int(x) for x in ids_text.split(",")]])
+with torch.no_grad():
+    start = time.perf_counter()
+    out = model(ids, output_attentions=True, use_cache=False)
+    forward = time.perf_counter() - start
+print(json.dumps(dict(forward_s=forward, layers=len(out.attentions))))
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="1b")
+    parser.add_argument("--tokens", default="128,512")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--attnscope", default="build/dev/app/attnscope")
+    parser.add_argument("--dir", default=None)
+    parser.add_argument("--peak-gflops", type=float, default=0.0, help="measured fp32 FMA peak (bench_attention)")
+    parser.add_argument("--skip-transformers", action="store_true")
+    args = parser.parse_args()
+    folder = args.dir or os.path.join(tempfile.gettempdir(), f"llama-{args.shape}-random")
+    c = write_folder(folder, args.shape)
+    weights = os.path.join(folder, "model.safetensors")
+    weight_bytes = os.path.getsize(weights)
+    h, L = c["hidden_size"], c["num_hidden_layers"]
+    H, d = c["num_attention_heads"], c["head_dim"]
+    non_embedding = sum(int(np.prod(s)) for n, s in tensors_of(c) if "embed" not in n and "lm_head" not in n)
+    out = os.path.join(tempfile.gettempdir(), "bench-llama-attention.npy")
+    for n in [int(t) for t in args.tokens.split(",")]:
+        ids = ",".join(str(128000 if i == 0 else 1000 + (i * 7919) % 120000) for i in range(n))
+        # Projections and MLP 2·params·n, attention 4·n²·d·H halved for causal.
+        flops = 2.0 * non_embedding * n + 2.0 * n * n * d * H * L
+        walls, rss, cpus = [], [], []
+        for _ in range(args.reps):
+            s, r, cpu, _ = timed([args.attnscope, "attention", "--model", folder, "--ids", ids, "--format", "npy",
+                                  "--out", out, "--force"])
+            walls.append(s), rss.append(r), cpus.append(cpu)
+        line = dict(bench="llama_realsize", shape=args.shape, side="attnscope", tokens=n, reps=args.reps,
+                    median_s=statistics.median(walls), median_cpu_s=statistics.median(cpus),
+                    peak_rss_mib=max(rss) / 1024, weights_mib=weight_bytes / 2**20,
+                    rss_over_weights=max(rss) * 1024 / weight_bytes, gflop=flops / 1e9)
+        if args.peak_gflops:
+            line["fraction_of_fma_peak"] = flops / 1e9 / line["median_s"] / args.peak_gflops
+        print(json.dumps(line), flush=True)
+        if args.skip_transformers:
+            continue
+        walls, rss, forwards, cpus = [], [], [], []
+        for _ in range(args.reps):
+            s, r, cpu, stdout = timed([sys.executable, "-c", TRANSFORMERS_RUN, os.path.join(folder, "config.json"),
+                                       weights, ids, str(args.threads)], env=os.environ)
+            walls.append(s), rss.append(r), cpus.append(cpu)
+            forwards.append(json.loads(stdout.strip().splitlines()[-1])["forward_s"])
+        print(json.dumps(dict(bench="llama_realsize", shape=args.shape, side="transformers_eager_f32", tokens=n,
+                              reps=args.reps, median_forward_s=statistics.median(forwards),
+                              median_process_s=statistics.median(walls), median_cpu_s=statistics.median(cpus),
+                              peak_rss_mib=max(rss) / 1024)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
