@@ -1,11 +1,11 @@
 #include "attentionsourceloader.h"
 
 #include "attention/attention.h"
+#include "analysis/modeltext.h"
 #include "attention/workedexample.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
-#include "tokenizer/tokenizer.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -48,35 +48,16 @@ std::optional<AttentionExportSource> transformer(const QString& name, const QStr
 {
     try {
         const std::unique_ptr<TransformerModel> model = TransformerModel::open(ModelCatalog::resolve(name));
-        // The model's own tokenizer when it loaded one, else the folder's (tokenizer.json, vocab files).
-        std::unique_ptr<Tokenizer> ownTokenizer;
-        const Tokenizer* tokenizer = model->tokenizer();
-        if (!tokenizer) {
-            ownTokenizer = Tokenizer::fromFolder(model->folder());
-            tokenizer = ownTokenizer.get();
-        }
-        if (!tokenizer) {
-            *error = QStringLiteral("%1: the model folder has no tokenizer (tokenizer.json, vocab.txt or vocab.json)").arg(model->folder());
-            return std::nullopt;
-        }
-        const Encoding encoding = tokenizer->encode(text, textB.isEmpty() ? std::nullopt : std::optional<QString>(textB));
-        if (encoding.size() == 0) {
-            *error = QStringLiteral("the text gives no tokens");
-            return std::nullopt;
-        }
-        AttentionCapture capture = model->run(encoding.ids, encoding.typeIds);
+        const ModelText input =
+            encodeForModel(*model, text, textB.isEmpty() ? std::nullopt : std::optional<QString>(textB));
+        AttentionCapture capture = model->run(input.ids, input.typeIds);
         AttentionExportSource source;
         source.maps = capture.maps;
         source.causal = capture.causal;
         // Labels: the exact substring of the user's text each token covers; the vocabulary entry for
         // tokens the template added ([CLS], [SEP], BOS).
-        for (int i = 0; i < encoding.size(); ++i) {
-            const auto [begin, end] = encoding.offsets[size_t(i)];
-            const int sequence = encoding.sequenceIds.empty() ? 0 : encoding.sequenceIds[size_t(i)];
-            const QString& own = sequence == 1 ? textB : text;
-            source.tokens << (sequence >= 0 && end > begin ? substringByCodePoints(own, begin, end) : encoding.tokens.at(i));
-            source.special.push_back(encoding.special.empty() ? false : bool(encoding.special[size_t(i)]));
-        }
+        source.tokens = input.covered;
+        source.special = input.roles.special;
         // Titles name the model, not the path to it: a folder's own name.
         const QString modelName = model->info().name.isEmpty() ? name : model->info().name;
         source.model = QFileInfo(modelName).isDir() || QFileInfo(modelName).isFile()
