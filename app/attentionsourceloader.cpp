@@ -1,7 +1,7 @@
 #include "attentionsourceloader.h"
 
-#include "attention/attention.h"
 #include "analysis/modeltext.h"
+#include "attention/attention.h"
 #include "attention/workedexample.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
@@ -15,7 +15,8 @@ namespace attnscope {
 
 namespace {
 
-std::optional<AttentionExportSource> workedExample(bool causal, const QString& text, const QString& textB, QString* error)
+std::optional<AttentionExportSource> workedExample(bool causal, const QString& text, const QString& textB,
+                                                   QString* error)
 {
     const WorkedExample example;
     QStringList tokens;
@@ -23,7 +24,8 @@ std::optional<AttentionExportSource> workedExample(bool causal, const QString& t
         tokens << QString::fromStdString(token);
     const QString expected = tokens.join(QLatin1Char(' '));
     if (text.simplified() != expected) {
-        *error = QStringLiteral("the worked example has fixed vectors for the text '%1' only; got '%2'").arg(expected, text);
+        *error = QStringLiteral("the worked example has fixed vectors for the text '%1' only; got '%2'")
+                     .arg(expected, text);
         return std::nullopt;
     }
     if (!textB.isEmpty()) {
@@ -34,7 +36,8 @@ std::optional<AttentionExportSource> workedExample(bool causal, const QString& t
     options.causal = causal;
     FullAttentionResult result = attentionFull(example.q(), example.k(), example.v(), options);
     AttentionExportSource source;
-    source.maps = std::make_shared<DenseAttentionMaps>(1, result.heads, result.queries, result.keys, std::move(result.probabilities));
+    source.maps = std::make_shared<DenseAttentionMaps>(1, result.heads, result.queries, result.keys,
+                                                       std::move(result.probabilities));
     source.tokens = tokens;
     source.special.assign(size_t(tokens.size()), false);
     source.causal = causal;
@@ -44,7 +47,8 @@ std::optional<AttentionExportSource> workedExample(bool causal, const QString& t
 }
 
 // A model folder, built-in name or cache id: tokenize (special tokens added), run, keep every head.
-std::optional<AttentionExportSource> transformer(const QString& name, const QString& text, const QString& textB, QString* error)
+std::optional<AttentionExportSource> transformer(const QString& name, const QString& text,
+                                                 const QString& textB, QString* error)
 {
     try {
         const std::unique_ptr<TransformerModel> model = TransformerModel::open(ModelCatalog::resolve(name));
@@ -78,13 +82,11 @@ std::optional<AttentionExportSource> transformer(const QString& name, const QStr
 
 } // namespace
 
-std::optional<AttentionExportSource> loadAttentionSource(const QString& model, const QString& text, const QString& textB,
-                                                         QString* error)
+std::optional<AttentionExportSource> loadAttentionSource(const QString& model, const QString& text,
+                                                         const QString& textB, QString* error)
 {
-    if (model == QLatin1String("worked-example"))
-        return workedExample(false, text, textB, error);
-    if (model == QLatin1String("worked-example-causal"))
-        return workedExample(true, text, textB, error);
+    if (model == QLatin1String("worked-example")) return workedExample(false, text, textB, error);
+    if (model == QLatin1String("worked-example-causal")) return workedExample(true, text, textB, error);
     return transformer(model, text, textB, error);
 }
 

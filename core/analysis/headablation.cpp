@@ -115,10 +115,10 @@ bool parseHeadList(const QString& text, int layers, int heads, AblationMode mode
             return false;
         }
         if (layer < 0 || layer >= layers || (fields.size() == 2 && (head < 0 || head >= heads))) {
-            *error = QStringLiteral("'%1' is outside the model's %2 layers × %3 heads (0-based)")
+            *error = QStringLiteral("'%1' is outside the model's layers 0..%2 and heads 0..%3")
                          .arg(part)
-                         .arg(layers)
-                         .arg(heads);
+                         .arg(layers - 1)
+                         .arg(heads - 1);
             return false;
         }
         if (head >= 0)

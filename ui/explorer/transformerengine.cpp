@@ -121,13 +121,13 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
     try {
         options.queryKeyLimit = kQueryKeyLimit;
         options.predictTopK = kPredictionCount;
-        auto capture = std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
+        auto capture =
+            std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
         run.maps = capture->maps;
         run.predictions = std::move(capture->predictions);
         run.predictionGap = capture->predictionGap;
         run.roles.causal = capture->causal;
-        if (!capture->queries.empty())
-            run.capture = std::move(capture);
+        if (!capture->queries.empty()) run.capture = std::move(capture);
     } catch (const OperationCancelled&) {
         return run; // null maps: cancelled
     } catch (const ModelError& e) {
