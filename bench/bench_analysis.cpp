@@ -88,7 +88,7 @@ void writeBertBase(const QString& folder)
         const float scale = shape.size() == 1                              ? 0.01f
                             : name.contains(QLatin1String("output.dense")) ? 0.03f
                                                                            : 0.06f;
-        std::vector<float> values(size_t(count));
+        std::vector<float> values(static_cast<size_t>(count));
         for (float& x : values)
             x = gain ? 1.0f : (2.0f * random.next() - 1.0f) * scale;
         tensors.push_back({name, TensorDtype::F32, shape, floatBytes(values)});
@@ -114,7 +114,7 @@ void writeBertBase(const QString& folder)
 
 std::vector<int> inputIds(int n, int vocab, int mask)
 {
-    std::vector<int> ids(size_t(n));
+    std::vector<int> ids(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i)
         ids[size_t(i)] = 5 + (i * 7919) % (vocab - 10);
     if (mask >= 0) ids[size_t(n / 2)] = mask;
@@ -128,8 +128,9 @@ void benchValueNorms(const TransformerModel& model, int n, int reps, int threads
     const std::vector<int> ids = inputIds(n, model.config().vocabSize, -1);
     const double forward = medianSeconds([&] { model.run(ids, {}, options); }, reps);
     const AttentionCapture capture = model.run(ids, {}, options);
-    const double norms = medianSeconds([&] { valueNorms(capture); }, reps);
-    const double shares = medianSeconds([&] { contributionMaps(capture, ContributionScale::Share); }, reps);
+    const double norms = medianSeconds([&] { valueNorms(capture, nullptr, threads); }, reps);
+    const double shares =
+        medianSeconds([&] { contributionMaps(capture, ContributionScale::Share, nullptr, threads); }, reps);
     std::printf("{\"bench\":\"value_norms\",\"model\":\"%s\",\"tokens\":%d,\"forward_median_s\":%.4f,"
                 "\"value_norms_median_s\":%.4f,\"contribution_shares_median_s\":%.4f,\"extra_norms\":%.3f,"
                 "\"extra_shares\":%.3f}\n",
@@ -150,15 +151,23 @@ void benchScan(const TransformerModel& model, int n, int reps, int threads)
     baseline = medianSeconds([&] { AblationStudy(model, ids, {}, studyOptions); }, std::max(1, reps / 2));
     const AblationStudy study(model, ids, {}, studyOptions);
     scan = medianSeconds([&] { study.scan(AblationMode::Zero); }, std::max(1, reps / 2));
+    const double firstLayer = medianSeconds([&] { study.ablate({{0, 0, AblationMode::Zero}}); }, reps);
+    const double lastLayer = medianSeconds(
+        [&] {
+            study.ablate({{layers - 1, 0, AblationMode::Zero}});
+        },
+        reps);
     const double singleLayer = forward / layers;
     // Layers run by the scan: head h of layer l runs layers l .. L-1.
     const double layersRun = double(heads) * layers * (layers + 1) / 2.0;
-    std::printf("{\"bench\":\"ablation_scan\",\"model\":\"%s\",\"tokens\":%d,\"layers\":%d,\"heads\":%d,"
-                "\"forward_median_s\":%.4f,\"baseline_s\":%.4f,\"scan_median_s\":%.4f,"
-                "\"scan_in_single_layer_passes\":%.1f,\"target_single_layer_passes\":%d,"
-                "\"layers_run_by_scan\":%.0f,\"scan_over_layers_x_heads_passes\":%.2f}\n",
-                qPrintable(model.info().name), n, layers, heads, forward, baseline, scan, scan / singleLayer,
-                2 * layers * heads, layersRun, scan / (singleLayer * layers * heads));
+    std::printf(
+        "{\"bench\":\"ablation_scan\",\"model\":\"%s\",\"tokens\":%d,\"layers\":%d,\"heads\":%d,"
+        "\"forward_median_s\":%.4f,\"baseline_s\":%.4f,\"ablate_layer0_s\":%.4f,\"ablate_last_layer_s\":%.4f,"
+        "\"scan_median_s\":%.4f,"
+        "\"scan_in_single_layer_passes\":%.1f,\"target_single_layer_passes\":%d,"
+        "\"layers_run_by_scan\":%.0f,\"scan_over_layers_x_heads_passes\":%.2f}\n",
+        qPrintable(model.info().name), n, layers, heads, forward, baseline, firstLayer, lastLayer, scan,
+        scan / singleLayer, 2 * layers * heads, layersRun, scan / (singleLayer * layers * heads));
     std::fflush(stdout);
 }
 
@@ -168,7 +177,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     int tokens = 128, reps = 5, threads = 0, scanTokens = 64;
-    bool scanBert = false;
+    bool scanBert = false, skipBert = false;
     QString scanModel = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr");
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
@@ -185,15 +194,18 @@ int main(int argc, char** argv)
             scanModel = args[++i];
         else if (args[i] == QLatin1String("--scan-bert"))
             scanBert = true;
+        else if (args[i] == QLatin1String("--skip-bert"))
+            skipBert = true;
     }
     try {
+        const auto small = TransformerModel::open(scanModel);
+        benchValueNorms(*small, scanTokens, reps, threads);
+        benchScan(*small, scanTokens, reps, threads);
+        if (skipBert) return 0;
         QTemporaryDir folder;
         writeBertBase(folder.path());
         const auto bert = TransformerModel::open(folder.path());
         benchValueNorms(*bert, tokens, reps, threads);
-        const auto small = TransformerModel::open(scanModel);
-        benchValueNorms(*small, scanTokens, reps, threads);
-        benchScan(*small, scanTokens, reps, threads);
         if (scanBert) benchScan(*bert, tokens, 1, threads);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_analysis: %s\n", e.what());

@@ -1,6 +1,7 @@
 #include "analysis/contributions.h"
 
 #include "util/operationcancelled.h"
+#include "util/parallel.h"
 
 #include <Eigen/Dense>
 #include <cmath>
@@ -14,38 +15,42 @@ namespace {
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Strided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 
-// ‖f_h(x_j)‖ of one layer's heads into out [heads][n_k].
+// ‖f_h(x_j)‖ of one layer's heads into out [heads][n_k]. ‖W_h v‖² = vᵀ (W_hᵀ W_h) v: the d × d Gram matrix of
+// the head's W_O slice (hidden·d²/2 multiply-adds) then one d × d form per token, about 3× fewer operations
+// than forming f_h(x_j) [n, hidden] at 128 tokens and d = 64, and independent of n in its larger part.
 void layerValueNorms(const HeadTensor& v, const OutputProjection& projection, int heads, int hidden,
-                     float* out)
+                     int threads, float* out)
 {
     const int d = v.dim, n = v.tokens, kvHeads = v.heads;
     const WeightTensor weight = projection.weight();
     const qint64 inputs = qint64(heads) * d;
-    for (int h = 0; h < heads; ++h) {
+    parallelFor(heads, threads, [&](int h) {
         const int kv = h / (heads / kvHeads);
         // V_h [n, d]: token rows of the head's shared kv head.
         const Strided vh(v.values.data() + size_t(kv) * size_t(d), n, d,
                          Eigen::OuterStride<>(v.tokenStride()));
-        RowMajor f; // [n, hidden]
+        Eigen::MatrixXf gram = Eigen::MatrixXf::Zero(d, d);
         if (projection.inputMajor) {
-            // Conv1D W_O [H·d, hidden]: rows h·d .. h·d+d are the head's slice.
-            const Strided w(weight.data() + qint64(h) * d * hidden, d, hidden, Eigen::OuterStride<>(hidden));
-            f.noalias() = vh * w;
+            // Conv1D W_O [H·d, hidden]: rows h·d .. h·d+d are the head's slice, W_hᵀ.
+            const Strided wt(weight.data() + qint64(h) * d * hidden, d, hidden, Eigen::OuterStride<>(hidden));
+            gram.selfadjointView<Eigen::Lower>().rankUpdate(wt);
         } else {
             // nn.Linear W_O [hidden, H·d]: columns h·d .. h·d+d.
             const Strided w(weight.data() + qint64(h) * d, hidden, d, Eigen::OuterStride<>(inputs));
-            f.noalias() = vh * w.transpose();
+            gram.selfadjointView<Eigen::Lower>().rankUpdate(w.transpose());
         }
+        const RowMajor vg = vh * gram.selfadjointView<Eigen::Lower>(); // [n, d]
         float* row = out + size_t(h) * size_t(n);
         for (int j = 0; j < n; ++j)
-            row[j] = float(f.row(j).cast<double>().norm());
-    }
+            row[j] = float(std::sqrt(std::max(0.0, double(vg.row(j).dot(vh.row(j))))));
+    });
 }
 
 } // namespace
 
-ValueNorms valueNorms(const AttentionCapture& capture, const std::atomic<bool>* cancel)
+ValueNorms valueNorms(const AttentionCapture& capture, const std::atomic<bool>* cancel, int threads)
 {
+    if (threads <= 0) threads = defaultThreadCount();
     const int layers = int(capture.values.size());
     if (layers == 0 || capture.outputProjections.size() != capture.values.size() || capture.kvHeads <= 0)
         throw std::invalid_argument("valueNorms: the capture keeps no value vectors");
@@ -57,7 +62,7 @@ ValueNorms valueNorms(const AttentionCapture& capture, const std::atomic<bool>* 
     for (int l = 0; l < layers; ++l) {
         throwIfCancelled(cancel);
         layerValueNorms(capture.values[size_t(l)], capture.outputProjections[size_t(l)], capture.heads,
-                        capture.hidden,
+                        capture.hidden, threads,
                         result.norms.data() + size_t(l) * size_t(result.heads) * size_t(result.keys));
     }
     return result;
@@ -112,10 +117,12 @@ std::vector<float> ContributionMaps::tile(int layer, int head, int q0, int q1, i
     return t;
 }
 
-std::shared_ptr<const ContributionMaps>
-contributionMaps(const AttentionCapture& capture, ContributionScale scale, const std::atomic<bool>* cancel)
+std::shared_ptr<const ContributionMaps> contributionMaps(const AttentionCapture& capture,
+                                                         ContributionScale scale,
+                                                         const std::atomic<bool>* cancel, int threads)
 {
-    return std::make_shared<ContributionMaps>(capture.maps, valueNorms(capture, cancel), scale, cancel);
+    return std::make_shared<ContributionMaps>(capture.maps, valueNorms(capture, cancel, threads), scale,
+                                              cancel);
 }
 
 } // namespace attnscope

@@ -33,9 +33,11 @@ struct ValueNorms
     }
 };
 
-// Every layer's and head's ‖f_h(x_j)‖, one matrix product V_h·W_O,hᵀ per head. Throws OperationCancelled
-// when cancel turns true (checked between layers), std::invalid_argument for a capture without values.
-ValueNorms valueNorms(const AttentionCapture& capture, const std::atomic<bool>* cancel = nullptr);
+// Every layer's and head's ‖f_h(x_j)‖ (heads in parallel on `threads`, 0 = all cores). Throws
+// OperationCancelled when cancel turns true (checked between layers), std::invalid_argument for a capture
+// without values.
+ValueNorms valueNorms(const AttentionCapture& capture, const std::atomic<bool>* cancel = nullptr,
+                      int threads = 0);
 
 // How a contribution map is scaled.
 enum class ContributionScale {
@@ -74,6 +76,7 @@ private:
 // The capture's contributions: valueNorms() over capture.maps.
 std::shared_ptr<const ContributionMaps> contributionMaps(const AttentionCapture& capture,
                                                          ContributionScale scale,
-                                                         const std::atomic<bool>* cancel = nullptr);
+                                                         const std::atomic<bool>* cancel = nullptr,
+                                                         int threads = 0);
 
 } // namespace attnscope
