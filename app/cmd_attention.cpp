@@ -1,7 +1,8 @@
 // attnscope attention: every layer's and head's attention probabilities for one input, as JSON or .npy.
 
-#include "backendoption.h"
+#include "analysis/contributions.h"
 #include "backend/attentionbackend.h"
+#include "backendoption.h"
 #include "command.h"
 #include "io/npy.h"
 #include "io/npywriter.h"
@@ -45,13 +46,15 @@ QByteArray jsonString(const QString& text)
 int runAttention(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
-                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
-                       "[layer][head][query][key]}.\n"
-                       "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-                       "With --ids the ids are used as given: no special tokens are added.\n"
-                       "Inputs longer than the model's max_position_embeddings are refused, not truncated."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Computes every layer's and head's attention probabilities for one input.\n"
+        "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
+        "[layer][head][query][key]}.\n"
+        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
+        "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
+        "layout instead of the weights alpha (docs/metrics.md).\n"
+        "With --ids the ids are used as given: no special tokens are added.\n"
+        "Inputs longer than the model's max_position_embeddings are refused, not truncated."));
     parser.addHelpOption();
     parser.addOptions(modelInputOptions());
     parser.addOptions({
@@ -59,6 +62,8 @@ int runAttention(const QStringList& arguments)
         {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
         {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"),
          QStringLiteral("json")},
+        {QStringLiteral("measure"), QStringLiteral("weight (default: alpha) or norm (||alpha f(x)||)."),
+         QStringLiteral("measure"), QStringLiteral("weight")},
         {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."),
          QStringLiteral("file")},
         {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
@@ -92,6 +97,11 @@ int runAttention(const QStringList& arguments)
         printError(QStringLiteral("attention: --format must be json or npy, not '%1'").arg(format));
         return 2;
     }
+    const QString measure = parser.value(QStringLiteral("measure"));
+    if (measure != QLatin1String("weight") && measure != QLatin1String("norm")) {
+        printError(QStringLiteral("attention: --measure must be weight or norm, not '%1'").arg(measure));
+        return 2;
+    }
     if (format == QLatin1String("npy") && !parser.isSet(QStringLiteral("out"))) {
         printError(QStringLiteral("attention: --format npy needs --out FILE"));
         return 2;
@@ -122,6 +132,10 @@ int runAttention(const QStringList& arguments)
         RunOptions runOptions;
         runOptions.backend = backend.get();
         const AttentionCapture capture = model->run(input.ids, input.typeIds, runOptions);
+        // What the matrices hold: the weights, or each head's contributions from the same pass.
+        const std::shared_ptr<const AttentionMaps> maps =
+            measure == QLatin1String("norm") ? contributionMaps(capture, ContributionScale::Norm)
+                                             : capture.maps;
         const qint64 runMs = timer.restart();
 
         int layer = -1, head = -1;
@@ -131,7 +145,7 @@ int runAttention(const QStringList& arguments)
             return 2;
         }
         const int l0 = layer < 0 ? 0 : layer, l1 = layer < 0 ? capture.layers() : layer + 1;
-        const int h0 = head < 0 ? 0 : head, h1 = head < 0 ? capture.maps->heads() : head + 1;
+        const int h0 = head < 0 ? 0 : head, h1 = head < 0 ? maps->heads() : head + 1;
         const int n = capture.tokens();
 
         QByteArray output;
@@ -141,7 +155,7 @@ int runAttention(const QStringList& arguments)
             output.reserve(output.size() + qsizetype(l1 - l0) * (h1 - h0) * n * n * 4);
             for (int l = l0; l < l1; ++l)
                 for (int h = h0; h < h1; ++h) {
-                    const std::vector<float> m = capture.maps->matrix(l, h);
+                    const std::vector<float> m = maps->matrix(l, h);
                     appendFloat32(output, m.data(), qint64(m.size()));
                 }
         } else {
@@ -158,12 +172,13 @@ int runAttention(const QStringList& arguments)
                 "],\"layers\":" + QByteArray::number(l1 - l0) + ",\"heads\":" + QByteArray::number(h1 - h0);
             if (layer >= 0) output += ",\"layer\":" + QByteArray::number(layer);
             if (head >= 0) output += ",\"head\":" + QByteArray::number(head);
-            output += ",\"causal\":" + QByteArray(capture.causal ? "true" : "false") + ",\"attentions\":[";
+            output += ",\"causal\":" + QByteArray(capture.causal ? "true" : "false") +
+                      ",\"measure\":" + jsonString(measure) + ",\"attentions\":[";
             for (int l = l0; l < l1; ++l) {
                 output += (l > l0 ? ",[" : "[");
                 for (int h = h0; h < h1; ++h) {
                     output += (h > h0 ? ",[" : "[");
-                    const std::vector<float> m = capture.maps->matrix(l, h);
+                    const std::vector<float> m = maps->matrix(l, h);
                     for (int q = 0; q < n; ++q) {
                         output += (q ? ",[" : "[");
                         for (int k = 0; k < n; ++k) {
@@ -205,9 +220,10 @@ int runAttention(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{QStringLiteral("attention"),
-                                               QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"),
-                                               true, &runAttention}); // needsGui: GPU backends need the platform
+const CommandRegistration registration(Command{
+    QStringLiteral("attention"),
+    QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"), true,
+    &runAttention}); // needsGui: GPU backends need the platform
 
 } // namespace
 

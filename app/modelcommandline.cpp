@@ -1,7 +1,6 @@
 #include "modelcommandline.h"
 
 #include "model/modelcatalog.h"
-#include "tokenizer/tokenizer.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -49,31 +48,17 @@ QList<QCommandLineOption> modelInputOptions()
 
 ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser)
 {
-    ModelInput input;
     if (parser.isSet(QStringLiteral("ids"))) {
+        std::vector<int> ids;
         QString error;
-        if (!parseIdList(parser.value(QStringLiteral("ids")), &input.ids, &error)) throw ModelError(error);
-        for (int id : input.ids)
-            input.tokens << model.tokenText(id);
-        return input;
+        if (!parseIdList(parser.value(QStringLiteral("ids")), &ids, &error)) throw ModelError(error);
+        return idsForModel(model, ids);
     }
-    // --text (and --text-b) through the folder's tokenizer (loaded by TransformerModel::open):
-    // tokenizer.json, else vocab.txt or vocab.json + merges.txt; the template's special tokens ([CLS] A [SEP]
-    // B [SEP], <s>) are added.
-    const Tokenizer* tokenizer = model.tokenizer();
-    if (!tokenizer) throw ModelError(model.tokenizerError());
+    // --text (and --text-b) through the model's tokenizer (tokenizer.json, else vocab.txt or vocab.json +
+    // merges.txt); the template's special tokens ([CLS] A [SEP] B [SEP], <s>) are added.
     std::optional<QString> textB;
     if (parser.isSet(QStringLiteral("text-b"))) textB = parser.value(QStringLiteral("text-b"));
-    Encoding encoding;
-    try {
-        encoding = tokenizer->encode(parser.value(QStringLiteral("text")), textB, true);
-    } catch (const TokenizerError& e) {
-        throw ModelError(QString::fromStdString(e.what()));
-    }
-    input.ids = encoding.ids;
-    input.tokens = encoding.tokens;
-    input.typeIds = encoding.typeIds;
-    return input;
+    return encodeForModel(model, parser.value(QStringLiteral("text")), textB);
 }
 
 bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error)

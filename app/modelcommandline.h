@@ -3,6 +3,7 @@
 // What the model commands (attention, predict) share: --model resolution, --ids / --text input, and
 // atomic output files.
 
+#include "analysis/modeltext.h"
 #include "model/transformermodel.h"
 
 #include <QByteArray>
@@ -14,13 +15,8 @@
 
 namespace attnscope {
 
-// The model's input: ids, the token text for each, and segment ids.
-struct ModelInput
-{
-    std::vector<int> ids;
-    QStringList tokens;
-    std::vector<int> typeIds;
-};
+// The model's input: ids, the token text for each, segment ids and roles (core/analysis/modeltext.h).
+using ModelInput = ModelText;
 
 // "1,2, 3" -> ids; false with *error set for anything that is not a list of non-negative integers.
 bool parseIdList(const QString& text, std::vector<int>* ids, QString* error);

@@ -64,6 +64,10 @@ struct AttentionCapture
     // ("the input has no [MASK] token to predict", "this BERT checkpoint has no masked-LM head ...").
     std::vector<Prediction> predictions;
     PredictionGap predictionGap = PredictionGap::None;
+    // Only with RunOptions::keepDistributions: the positions the head scored and, per position, softmax over
+    // the whole vocabulary [positions][vocab] (double, as computed).
+    std::vector<int> scoredPositions;
+    std::vector<std::vector<double>> distributions;
 
     // The residual stream at each layer boundary b = firstLayer .. layers: boundary b is the input of layer
     // b, the last one the last layer's output (before any final norm). Per boundary and token its L2 norm and

@@ -43,6 +43,10 @@ struct RunOptions
     // the top-k at every [MASK] (encoders) or for the next token (decoders), in
     // AttentionCapture::predictions; AttentionCapture::predictionGap says why there are none.
     int predictTopK = 0;
+    // Also keep the LM head's whole probability distribution at each scored position
+    // (AttentionCapture::distributions): what a KL divergence between two passes needs. Scores the head even
+    // when predictTopK is 0.
+    bool keepDistributions = false;
 
     // Extension points for ablations and decoding (issues 14 and 16).
     // Heads whose output is replaced before W_O; the pass's P is unchanged, later layers see the change.

@@ -370,11 +370,14 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
 {
     AttentionCapture capture;
     const std::vector<float> x = forward(ids, typeIds, options, &capture);
-    if (options.predictTopK > 0) {
+    if (options.predictTopK > 0 || options.keepDistributions) {
         const std::vector<int> positions = predictionPositions(ids, {}, &capture.predictionGap);
         if (!positions.empty()) {
             const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
-            capture.predictions = scoreHead(x, positions, options.predictTopK, threads);
+            capture.predictions = scoreHead(x, positions, options.predictTopK, threads,
+                                            options.keepDistributions ? &capture.distributions : nullptr);
+            if (options.predictTopK <= 0) capture.predictions.clear();
+            if (options.keepDistributions) capture.scoredPositions = positions;
         }
     }
     return capture;
@@ -433,7 +436,8 @@ std::vector<int> TransformerModel::predictionPositions(const std::vector<int>& i
 
 std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
                                                     const std::vector<int>& positions, int topK,
-                                                    int threads) const
+                                                    int threads,
+                                                    std::vector<std::vector<double>>* distributions) const
 {
     const int h = m_config.hidden;
     const OutputHead head = m_config.architecture->outputHead(m_weights);
@@ -480,6 +484,7 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
             sum += (p[size_t(i)] = std::exp(double(row[i]) - maxLogit));
         for (double& value : p)
             value /= sum;
+        if (distributions) distributions->push_back(p);
         Prediction prediction;
         prediction.position = positions[size_t(r)];
         for (int id : topIndices(p, topK))

@@ -98,8 +98,10 @@ private:
     std::vector<int> predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
                                          PredictionGap* gap) const;
     // Top-k of the LM head on rows `positions` of the final hidden states x [n, hidden].
+    // distributions (optional): softmax over the vocabulary per position.
     std::vector<Prediction> scoreHead(const std::vector<float>& x, const std::vector<int>& positions,
-                                      int topK, int threads) const;
+                                      int topK, int threads,
+                                      std::vector<std::vector<double>>* distributions = nullptr) const;
 
     QString m_folder;
     ModelConfig m_config;

@@ -1,5 +1,6 @@
 #include "explorer/transformerengine.h"
 
+#include "analysis/modeltext.h"
 #include "explorer/backenddescription.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/tokenlabels.h"
@@ -9,7 +10,6 @@
 #include "util/operationcancelled.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <algorithm>
 
 namespace attnscope {
@@ -25,19 +25,10 @@ std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder
     } catch (const ModelError& e) {
         throw EngineError(e.what());
     }
-    engine->m_tokenizer = engine->m_model->tokenizer();
-    if (!engine->m_tokenizer && engine->m_model->isGguf())
-        throw EngineError(engine->m_model->tokenizerError().toStdString()); // it carries none we can read
-    if (!engine->m_tokenizer) {
-        try {
-            engine->m_ownTokenizer = Tokenizer::fromFolder(folder);
-            engine->m_tokenizer = engine->m_ownTokenizer.get();
-        } catch (const TokenizerError& e) {
-            throw EngineError(
-                QDir::toNativeSeparators(folder).toStdString() +
-                ": the explorer needs a tokenizer (tokenizer.json, vocab.txt or vocab.json + merges.txt): " +
-                e.what());
-        }
+    try {
+        engine->m_tokenizer = &modelTokenizer(*engine->m_model, &engine->m_ownTokenizer);
+    } catch (const ModelError& e) {
+        throw EngineError(e.what());
     }
     return engine;
 }
@@ -113,25 +104,14 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
         run.keptFromEnd = window.fromEnd;
     }
     const int n = encoding.size();
-    const std::optional<int> cls = m_tokenizer->clsId(), bos = m_tokenizer->bosId();
-    const std::optional<int> sep = m_tokenizer->sepId(), eos = m_tokenizer->eosId();
+    const ModelText text = modelText(encoding, *m_tokenizer, textA, textB);
     for (int i = 0; i < n; ++i) {
-        const int id = encoding.ids[size_t(i)];
-        const auto [b, e] = encoding.offsets[size_t(i)];
-        const int sequence = encoding.sequenceIds[size_t(i)];
-        const bool special = encoding.special[size_t(i)];
-        QString label = encoding.tokens.at(i);
-        if (!special && e > b && sequence >= 0)
-            label = subwordLabel(encoding.tokens.at(i),
-                                 substringByCodePoints(sequence == 1 && textB ? *textB : textA, b, e));
-        run.labels << label;
+        // The covered text with the vocabulary's subword marker kept ("ke" "##di").
+        run.labels << (encoding.special[size_t(i)] ? text.covered.at(i)
+                                                   : subwordLabel(encoding.tokens.at(i), text.covered.at(i)));
         run.tokens << encoding.tokens.at(i);
-        run.roles.special.push_back(special);
-        if (special && ((cls && id == *cls) || (bos && id == *bos)))
-            run.roles.clsPositions.push_back(i);
-        else if (special && ((sep && id == *sep) || (eos && id == *eos)))
-            run.roles.sepPositions.push_back(i);
     }
+    run.roles = text.roles;
     // Held for the whole run: a backend switched meanwhile stays alive until this run ends.
     const std::shared_ptr<AttentionBackend> backend = m_backend ? m_backend->current() : nullptr;
     RunOptions options;
@@ -142,13 +122,13 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
     try {
         options.queryKeyLimit = kQueryKeyLimit;
         options.predictTopK = kPredictionCount;
-        auto capture = std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
+        auto capture =
+            std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
         run.maps = capture->maps;
         run.predictions = std::move(capture->predictions);
         run.predictionGap = capture->predictionGap;
         run.roles.causal = capture->causal;
-        if (!capture->queries.empty())
-            run.capture = std::move(capture);
+        if (!capture->queries.empty()) run.capture = std::move(capture);
     } catch (const OperationCancelled&) {
         return run; // null maps: cancelled
     } catch (const ModelError& e) {

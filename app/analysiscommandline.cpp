@@ -1,0 +1,44 @@
+#include "analysiscommandline.h"
+
+#include "model/transformermodel.h"
+
+namespace attnscope {
+
+bool checkModelInputArguments(const QCommandLineParser& parser, const QString& command, QString* error)
+{
+    if (!parser.isSet(QStringLiteral("model")))
+        *error = command + QStringLiteral(": --model is required");
+    else if (parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids")))
+        *error = command + QStringLiteral(": give exactly one of --text or --ids");
+    else if (parser.isSet(QStringLiteral("text-b")) && !parser.isSet(QStringLiteral("text")))
+        *error = command + QStringLiteral(": --text-b needs --text");
+    else
+        return true;
+    return false;
+}
+
+QJsonObject inputJson(const QString& modelArgument, const TransformerModel& model, const ModelText& input)
+{
+    QJsonArray ids;
+    for (int id : input.ids)
+        ids.append(id);
+    return QJsonObject{{QStringLiteral("model"), modelArgument},
+                       {QStringLiteral("path"), model.info().path},
+                       {QStringLiteral("architecture"), model.info().architecture},
+                       {QStringLiteral("tokens"), QJsonArray::fromStringList(input.tokens)},
+                       {QStringLiteral("ids"), ids},
+                       {QStringLiteral("causal"), model.config().isDecoder()}};
+}
+
+QJsonArray topJson(const Prediction& prediction)
+{
+    QJsonArray top;
+    for (const PredictedToken& t : prediction.top)
+        top.append(QJsonObject{{QStringLiteral("id"), t.id},
+                               {QStringLiteral("token"), t.text},
+                               {QStringLiteral("text"), t.decoded},
+                               {QStringLiteral("probability"), double(t.probability)}});
+    return top;
+}
+
+} // namespace attnscope

@@ -1,0 +1,133 @@
+#include "analysis/headablation.h"
+
+#include "model/modelerror.h"
+#include "model/transformermodel.h"
+
+#include <QDir>
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+
+namespace attnscope {
+
+double klDivergence(const std::vector<double>& p, const std::vector<double>& q)
+{
+    double kl = 0;
+    for (size_t i = 0; i < p.size() && i < q.size(); ++i)
+        if (p[i] > 0) kl += p[i] * (std::log(p[i]) - std::log(std::max(q[i], 1e-300)));
+    return kl;
+}
+
+AblationStudy::AblationStudy(const TransformerModel& model, std::vector<int> ids, std::vector<int> typeIds,
+                             AblationStudyOptions options)
+    : m_model(model), m_ids(std::move(ids)), m_typeIds(std::move(typeIds)), m_options(options)
+{
+    RunOptions run;
+    run.backend = options.backend;
+    run.threads = options.threads;
+    run.cancel = options.cancel;
+    run.keepResiduals = true;
+    run.keepDistributions = true;
+    run.predictTopK = options.topK;
+    AttentionCapture baseline = m_model.run(m_ids, m_typeIds, run);
+    if (baseline.distributions.empty())
+        throw ModelError(QDir::toNativeSeparators(m_model.folder()),
+                         QStringLiteral("nothing to ablate against: ") +
+                             predictionGapMessage(baseline.predictionGap));
+    m_residuals = std::move(baseline.residuals);
+    m_positions = std::move(baseline.scoredPositions);
+    m_distributions = std::move(baseline.distributions);
+    m_originalTop = std::move(baseline.predictions);
+}
+
+int AblationStudy::layers() const
+{
+    return m_model.config().layers;
+}
+
+int AblationStudy::heads() const
+{
+    return m_model.config().heads;
+}
+
+AblationEffect AblationStudy::ablate(const std::vector<HeadAblation>& heads) const
+{
+    AblationEffect effect;
+    effect.heads = heads;
+    RunOptions run;
+    run.backend = m_options.backend;
+    run.threads = m_options.threads;
+    run.cancel = m_options.cancel;
+    run.keepDistributions = true;
+    run.predictTopK = m_options.topK;
+    run.ablations = heads;
+    int first = layers();
+    for (const HeadAblation& a : heads)
+        first = std::min(first, a.layer);
+    // Layers below the lowest ablated one compute what the baseline did: start there from its stream.
+    if (!heads.empty() && first > 0 && first < int(m_residuals.size())) {
+        run.firstLayer = first;
+        run.startResidual = &m_residuals[size_t(first)];
+    }
+    const AttentionCapture ablated = m_model.run(m_ids, m_typeIds, run);
+    for (size_t r = 0; r < m_positions.size() && r < ablated.distributions.size(); ++r) {
+        const std::vector<double>& p = m_distributions[r];
+        const std::vector<double>& q = ablated.distributions[r];
+        effect.kl += klDivergence(p, q);
+        const size_t top = size_t(std::max_element(p.begin(), p.end()) - p.begin());
+        effect.topProbDelta.push_back(q[top] - p[top]);
+    }
+    effect.top = ablated.predictions;
+    return effect;
+}
+
+AblationScan AblationStudy::scan(AblationMode mode, const std::function<void(int, int)>& progress) const
+{
+    AblationScan result;
+    result.mode = mode;
+    result.layers = layers();
+    result.heads = heads();
+    const int total = result.layers * result.heads;
+    for (int l = 0; l < result.layers; ++l)
+        for (int h = 0; h < result.heads; ++h) {
+            result.effects.push_back(ablate({HeadAblation{l, h, mode}}));
+            if (progress) progress(int(result.effects.size()), total);
+        }
+    return result;
+}
+
+bool parseHeadList(const QString& text, int layers, int heads, AblationMode mode,
+                   std::vector<HeadAblation>* out, QString* error)
+{
+    out->clear();
+    const QStringList parts = text.split(QLatin1Char(','), Qt::KeepEmptyParts);
+    for (const QString& raw : parts) {
+        const QString part = raw.trimmed();
+        const QStringList fields = part.split(QLatin1Char('.'));
+        bool okLayer = false, okHead = true;
+        const int layer = fields.value(0).toInt(&okLayer);
+        int head = -1;
+        if (fields.size() == 2) head = fields[1].toInt(&okHead);
+        if (fields.size() > 2 || !okLayer || !okHead || part.isEmpty()) {
+            *error = QStringLiteral(
+                         "'%1' is not a head (expected LAYER.HEAD, e.g. 3.2, or LAYER for a whole layer)")
+                         .arg(part);
+            return false;
+        }
+        if (layer < 0 || layer >= layers || (fields.size() == 2 && (head < 0 || head >= heads))) {
+            *error = QStringLiteral("'%1' is outside the model's layers 0..%2 and heads 0..%3")
+                         .arg(part)
+                         .arg(layers - 1)
+                         .arg(heads - 1);
+            return false;
+        }
+        if (head >= 0)
+            out->push_back({layer, head, mode});
+        else
+            for (int h = 0; h < heads; ++h)
+                out->push_back({layer, h, mode});
+    }
+    return true;
+}
+
+} // namespace attnscope

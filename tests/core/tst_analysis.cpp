@@ -1,0 +1,377 @@
+// The analysis layer (core/analysis, issue 14), each against an independent truth:
+//   value norms      ‖α_ij f_h(x_j)‖ against transformers in float64 (tools/oracle/make_analysis_case.py):
+//                    BERT, GPT-2 (Conv1D), Llama (GQA), to 1e-5
+//   head ablation    zero (transformers' head_mask; Llama: a hook before o_proj) and mean ablation: KL, the
+//                    change of the top token's probability and the new top-5 against the same references;
+//                    the scan's reuse of the cached stream equals a full ablated pass
+//   rollout, census  a hand-computed 2-layer case and the numpy reference (rollout_census_reference.py)
+//   residual         the profile's median against a direct computation
+
+#include "analysis/contributions.h"
+#include "analysis/headablation.h"
+#include "analysis/residualprofile.h"
+#include "analysis/rollout.h"
+#include "analysis/sinkcensus.h"
+#include "core/support/modelfixtures.h"
+#include "model/transformermodel.h"
+#include "util/operationcancelled.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+
+using namespace attnscope;
+using namespace attnscope::testing;
+
+namespace {
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+std::vector<int> intsOf(const QJsonArray& array)
+{
+    std::vector<int> values;
+    for (const QJsonValue& v : array)
+        values.push_back(v.toInt());
+    return values;
+}
+
+AblationMode modeOf(const QString& name)
+{
+    return name == QLatin1String("mean") ? AblationMode::Mean : AblationMode::Zero;
+}
+
+// A dense [layers][heads][n][n] case from rows given per layer and head.
+std::shared_ptr<DenseAttentionMaps> denseMaps(int layers, int heads, int n, std::vector<float> values)
+{
+    return std::make_shared<DenseAttentionMaps>(layers, heads, n, n, std::move(values));
+}
+
+} // namespace
+
+class TestAnalysis : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void valueNormsMatchTransformers_data();
+    void valueNormsMatchTransformers();
+    void contributionSharesSumToOne();
+    void ablationMatchesTransformers_data();
+    void ablationMatchesTransformers();
+    void scanReusesTheStreamBelow();
+    void scanReportsProgressAndCancels();
+    void ablationNeedsSomethingToPredict();
+    void headListParsing();
+    void rolloutByHand();
+    void censusByHand();
+    void rolloutAndCensusMatchNumpy_data();
+    void rolloutAndCensusMatchNumpy();
+    void residualProfile();
+};
+
+void TestAnalysis::valueNormsMatchTransformers_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::newRow("bert_s0") << QStringLiteral("bert_s0");
+    QTest::newRow("gpt2_s0 (Conv1D)") << QStringLiteral("gpt2_s0");
+    QTest::newRow("llama_s0 (GQA 4/2)") << QStringLiteral("llama_s0");
+}
+
+void TestAnalysis::valueNormsMatchTransformers()
+{
+    QFETCH(QString, caseName);
+    const QJsonObject reference = readJson(oracleFolder(caseName) + QStringLiteral("/analysis.json"));
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const AttentionCapture capture = model->run(intsOf(reference[QStringLiteral("input_ids")].toArray()), {});
+    const auto maps = contributionMaps(capture, ContributionScale::Norm);
+    const QJsonArray expected = reference[QStringLiteral("value_norms")].toArray();
+    QCOMPARE(expected.size(), maps->layers());
+    double worst = 0, largest = 0;
+    for (int l = 0; l < maps->layers(); ++l)
+        for (int h = 0; h < maps->heads(); ++h) {
+            const std::vector<float> m = maps->matrix(l, h);
+            const QJsonArray rows = expected[l].toArray()[h].toArray();
+            for (int i = 0; i < maps->queries(); ++i)
+                for (int j = 0; j < maps->keys(); ++j) {
+                    const double e = rows[i].toArray()[j].toDouble();
+                    largest = std::max(largest, e);
+                    worst = std::max(worst, std::abs(e - m[size_t(i * maps->keys() + j)]) / std::max(1.0, e));
+                }
+        }
+    QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+    QVERIFY(largest > 0.5); // the reference is not trivially small
+}
+
+void TestAnalysis::contributionSharesSumToOne()
+{
+    const auto model = TransformerModel::open(oracleFolder(QStringLiteral("llama_s1")));
+    const AttentionCapture capture = model->run(oracleInputIds(QStringLiteral("llama_s1")), {});
+    const auto shares = contributionMaps(capture, ContributionScale::Share);
+    const auto norms = contributionMaps(capture, ContributionScale::Norm);
+    const int n = shares->queries();
+    for (int l = 0; l < shares->layers(); ++l)
+        for (int h = 0; h < shares->heads(); ++h) {
+            const std::vector<float> s = shares->matrix(l, h), m = norms->matrix(l, h);
+            for (int i = 0; i < n; ++i) {
+                double sum = 0, normSum = 0;
+                for (int j = 0; j < n; ++j) {
+                    sum += s[size_t(i * n + j)];
+                    normSum += m[size_t(i * n + j)];
+                }
+                QVERIFY(std::abs(sum - 1.0) < 1e-5);
+                // a tile equals the whole matrix's entries
+                const std::vector<float> t = shares->tile(l, h, i, i + 1, 1, n);
+                for (int j = 1; j < n; ++j)
+                    QCOMPARE(t[size_t(j - 1)], s[size_t(i * n + j)]);
+                QVERIFY(std::abs(s[size_t(i * n)] - m[size_t(i * n)] / normSum) < 1e-6);
+            }
+        }
+}
+
+void TestAnalysis::ablationMatchesTransformers_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::newRow("bert_s0 (two [MASK])") << QStringLiteral("bert_s0");
+    QTest::newRow("gpt2_s0") << QStringLiteral("gpt2_s0");
+    QTest::newRow("llama_s0 (GQA)") << QStringLiteral("llama_s0");
+}
+
+void TestAnalysis::ablationMatchesTransformers()
+{
+    QFETCH(QString, caseName);
+    const QJsonObject reference = readJson(oracleFolder(caseName) + QStringLiteral("/analysis.json"));
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const AblationStudy study(*model, intsOf(reference[QStringLiteral("input_ids")].toArray()), {});
+    QCOMPARE(study.positions(), intsOf(reference[QStringLiteral("positions")].toArray()));
+    double worst = 0;
+    for (const QJsonValue& value : reference[QStringLiteral("ablations")].toArray()) {
+        const QJsonObject expected = value.toObject();
+        std::vector<HeadAblation> heads;
+        for (const QJsonValue& pair : expected[QStringLiteral("heads")].toArray())
+            heads.push_back(
+                {pair[0].toInt(), pair[1].toInt(), modeOf(expected[QStringLiteral("mode")].toString())});
+        const AblationEffect effect = study.ablate(heads);
+        const QString what =
+            expected[QStringLiteral("mode")].toString() + QLatin1Char(' ') +
+            QString::fromUtf8(
+                QJsonDocument(expected[QStringLiteral("heads")].toArray()).toJson(QJsonDocument::Compact));
+        const double kl = expected[QStringLiteral("kl")].toDouble();
+        QVERIFY2(kl > 1e-4, qPrintable(what)); // every reference case changes the prediction
+        worst = std::max(worst, std::abs(effect.kl - kl));
+        QVERIFY2(std::abs(effect.kl - kl) <= 1e-5,
+                 qPrintable(what + QStringLiteral(": kl %1 vs %2").arg(effect.kl).arg(kl)));
+        const QJsonArray deltas = expected[QStringLiteral("top_prob_delta")].toArray();
+        const QJsonArray tops = expected[QStringLiteral("top")].toArray();
+        QCOMPARE(int(effect.topProbDelta.size()), deltas.size());
+        QCOMPARE(int(effect.top.size()), tops.size());
+        for (int r = 0; r < deltas.size(); ++r) {
+            QVERIFY2(std::abs(effect.topProbDelta[size_t(r)] - deltas[r].toDouble()) <= 1e-5,
+                     qPrintable(what));
+            const QJsonArray top = tops[r].toArray();
+            QCOMPARE(effect.top[size_t(r)].top.size(), top.size());
+            for (int k = 0; k < top.size(); ++k) {
+                QCOMPARE(effect.top[size_t(r)].top[k].id, top[k][0].toInt());
+                QVERIFY(std::abs(effect.top[size_t(r)].top[k].probability - top[k][1].toDouble()) <= 1e-5);
+            }
+        }
+    }
+    qInfo("%s: largest |KL - reference| %.2g", qPrintable(caseName), worst);
+}
+
+// A scan starts each head's pass at its layer from the baseline's stream; a pass from the embeddings with
+// the same ablation gives the same effect.
+void TestAnalysis::scanReusesTheStreamBelow()
+{
+    const QString caseName = QStringLiteral("llama_s0");
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const std::vector<int> ids = oracleInputIds(caseName);
+    const AblationStudy study(*model, ids, {});
+    const AblationScan scan = study.scan(AblationMode::Mean);
+    QCOMPARE(int(scan.effects.size()), model->config().layers * model->config().heads);
+    RunOptions plain;
+    plain.keepDistributions = true;
+    const AttentionCapture original = model->run(ids, {}, plain);
+    for (int l = 0; l < scan.layers; ++l)
+        for (int h = 0; h < scan.heads; ++h) {
+            RunOptions ablated = plain;
+            ablated.ablations = {{l, h, AblationMode::Mean}};
+            const AttentionCapture full = model->run(ids, {}, ablated);
+            const double kl = klDivergence(original.distributions[0], full.distributions[0]);
+            QVERIFY2(
+                std::abs(scan.at(l, h).kl - kl) <= 1e-6 * std::max(1.0, kl),
+                qPrintable(QStringLiteral("%1.%2: %3 vs %4").arg(l).arg(h).arg(scan.at(l, h).kl).arg(kl)));
+        }
+}
+
+void TestAnalysis::scanReportsProgressAndCancels()
+{
+    const auto model = TransformerModel::open(oracleFolder(QStringLiteral("gpt2_s0")));
+    std::atomic<bool> cancel{false};
+    AblationStudyOptions options;
+    options.cancel = &cancel;
+    const AblationStudy study(*model, oracleInputIds(QStringLiteral("gpt2_s0")), {}, options);
+    std::vector<int> seen;
+    const AblationScan scan = study.scan(AblationMode::Zero, [&](int done, int total) {
+        QCOMPARE(total, 8);
+        seen.push_back(done);
+    });
+    QCOMPARE(seen, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+    QCOMPARE(int(scan.effects.size()), 8);
+    int calls = 0;
+    QVERIFY_THROWS_EXCEPTION(OperationCancelled, study.scan(AblationMode::Zero, [&](int, int) {
+        if (++calls == 3) cancel = true;
+    }));
+    QCOMPARE(calls, 3);
+}
+
+void TestAnalysis::ablationNeedsSomethingToPredict()
+{
+    // bert_s0's own input has no [MASK]: the study says so instead of scoring nothing.
+    const auto model = TransformerModel::open(oracleFolder(QStringLiteral("bert_s0")));
+    try {
+        AblationStudy study(*model, oracleInputIds(QStringLiteral("bert_s0")), {});
+        QFAIL("no error");
+    } catch (const ModelError& e) {
+        QVERIFY2(e.message().contains(QStringLiteral("no [MASK]")), qPrintable(e.message()));
+    }
+}
+
+void TestAnalysis::headListParsing()
+{
+    std::vector<HeadAblation> heads;
+    QString error;
+    QVERIFY(parseHeadList(QStringLiteral("3.2, 5.7"), 6, 8, AblationMode::Mean, &heads, &error));
+    QCOMPARE(int(heads.size()), 2);
+    QCOMPARE(heads[1].layer, 5);
+    QCOMPARE(heads[1].head, 7);
+    QVERIFY(heads[1].mode == AblationMode::Mean);
+    QVERIFY(parseHeadList(QStringLiteral("1"), 6, 8, AblationMode::Zero, &heads, &error));
+    QCOMPARE(int(heads.size()), 8); // a whole layer
+    for (const char* bad : {"6.0", "1.8", "-1.0", "a.b", "1.2.3", "", "1,,2"}) {
+        QVERIFY2(!parseHeadList(QString::fromLatin1(bad), 6, 8, AblationMode::Zero, &heads, &error), bad);
+        QVERIFY(!error.isEmpty());
+    }
+}
+
+// Two layers, two heads, three tokens. Layer 0 heads: identity and "all on token 0"; mean = rows
+// [1,0,0], [.5,.5,0], [.5,0,.5]; Â_0 = 0.5·mean + 0.5·I = [1,0,0], [.25,.75,0], [.25,0,.75].
+// Layer 1 heads: both "previous token" (row 0 on itself): Â_1 = [1,0,0], [.5,.5,0], [0,.5,.5].
+// R_1 = Â_1·Â_0 = [1,0,0], [.625,.375,0], [.25,.375,.375].
+void TestAnalysis::rolloutByHand()
+{
+    // clang-format off
+    const auto maps = denseMaps(2, 2, 3, {
+        1,0,0, 0,1,0, 0,0,1,    1,0,0, 1,0,0, 1,0,0,
+        1,0,0, 1,0,0, 0,1,0,    1,0,0, 1,0,0, 0,1,0});
+    // clang-format on
+    const std::vector<std::vector<double>> r = attentionRollout(*maps);
+    QCOMPARE(int(r.size()), 2);
+    const std::vector<double> first{1, 0, 0, .25, .75, 0, .25, 0, .75};
+    const std::vector<double> last{1, 0, 0, .625, .375, 0, .25, .375, .375};
+    for (size_t i = 0; i < 9; ++i) {
+        QVERIFY(std::abs(r[0][i] - first[i]) < 1e-15);
+        QVERIFY(std::abs(r[1][i] - last[i]) < 1e-15);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             attentionRollout(DenseAttentionMaps(1, 1, 2, 3, std::vector<float>(6, 0.5f))));
+}
+
+// Causal, 3 tokens, 1 layer, 2 heads. Head 0 rows [1], [.9,.1], [.8,.1,.1]: α = (1+.9+.8)/3 = .9, (.1+.1)/2
+// = .1, .1. Head 1 rows [1], [.2,.8], [.2,.4,.4]: α = .4667, .6, .4. ε = .3: token 0 sinks in both heads (1),
+// token 1 in head 1 (.5), token 2 in head 1 (.5); ε = .5: 0.5, 0.5, 0.
+void TestAnalysis::censusByHand()
+{
+    // clang-format off
+    const auto maps = denseMaps(1, 2, 3, {
+        1,0,0, .9f,.1f,0, .8f,.1f,.1f,
+        1,0,0, .2f,.8f,0, .2f,.4f,.4f});
+    // clang-format on
+    const SinkCensus c = sinkCensus(*maps);
+    QCOMPARE(c.epsilon, 0.3);
+    QVERIFY(std::abs(c.received(0, 0, 0) - 0.9) < 1e-7);
+    QVERIFY(std::abs(c.received(0, 0, 1) - 0.1) < 1e-7);
+    QVERIFY(std::abs(c.received(0, 1, 0) - 1.4 / 3) < 1e-7);
+    QVERIFY(std::abs(c.received(0, 1, 1) - 0.6) < 1e-7);
+    QCOMPARE(c.sinkScore, (std::vector<double>{1.0, 0.5, 0.5}));
+    QCOMPARE(sinkCensus(*maps, 0.5).sinkScore, (std::vector<double>{0.5, 0.5, 0.0}));
+}
+
+void TestAnalysis::rolloutAndCensusMatchNumpy_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::newRow("gpt2_s0") << QStringLiteral("gpt2_s0");
+    QTest::newRow("bert_s0") << QStringLiteral("bert_s0");
+    QTest::newRow("llama_s0") << QStringLiteral("llama_s0");
+}
+
+// The numpy reference runs on transformers' float64 P (attentions.npy); so does the C++ here, so the two
+// implementations are compared on the same input (1e-12); the runtime's own P gives the same to 1e-5.
+void TestAnalysis::rolloutAndCensusMatchNumpy()
+{
+    QFETCH(QString, caseName);
+    const QJsonObject reference = readJson(oracleFolder(caseName) + QStringLiteral("/rollout.json"));
+    const NpyArray p = oracleAttentions(caseName);
+    const int layers = int(p.shape[0]), heads = int(p.shape[1]), n = int(p.shape[2]);
+    const DenseAttentionMaps upstream(layers, heads, n, n, p.toFloat());
+    const QJsonArray rollout = reference[QStringLiteral("rollout")].toArray();
+    const QJsonArray sink = reference[QStringLiteral("sink_score")].toArray();
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const AttentionCapture capture = model->run(oracleInputIds(caseName), {});
+    for (const AttentionMaps* maps : {static_cast<const AttentionMaps*>(&upstream), capture.maps.get()}) {
+        const double tolerance = maps == &upstream ? 1e-6 : 1e-5; // P as float32
+        const std::vector<std::vector<double>> r = attentionRollout(*maps);
+        for (int l = 0; l < layers; ++l)
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j)
+                    QVERIFY(std::abs(r[size_t(l)][size_t(i * n + j)] - rollout[l][i][j].toDouble()) <=
+                            tolerance);
+        const SinkCensus census = sinkCensus(*maps);
+        const QJsonArray alpha = reference[QStringLiteral("alpha")].toArray();
+        for (int l = 0; l < layers; ++l)
+            for (int h = 0; h < heads; ++h)
+                for (int k = 0; k < n; ++k)
+                    QVERIFY(std::abs(census.received(l, h, k) - alpha[l][h][k].toDouble()) <= tolerance);
+        for (int k = 0; k < n; ++k)
+            QCOMPARE(census.sinkScore[size_t(k)], sink[k].toDouble());
+    }
+}
+
+void TestAnalysis::residualProfile()
+{
+    const auto model = TransformerModel::open(oracleFolder(QStringLiteral("llama_s0")));
+    RunOptions options;
+    options.keepResiduals = true;
+    const AttentionCapture capture = model->run(oracleInputIds(QStringLiteral("llama_s0")), {}, options);
+    const ResidualProfile profile = attnscope::residualProfile(capture);
+    QCOMPARE(profile.boundaries, model->config().layers + 1);
+    QCOMPARE(profile.tokens, capture.tokens());
+    QCOMPARE(int(profile.medianAbs.size()), profile.boundaries);
+    const int hidden = model->config().hidden;
+    for (int b = 0; b < profile.boundaries; ++b) {
+        std::vector<float> magnitudes;
+        for (float x : capture.residuals[size_t(b)])
+            magnitudes.push_back(std::abs(x));
+        std::sort(magnitudes.begin(), magnitudes.end());
+        QCOMPARE(profile.medianAbs[size_t(b)], magnitudes[magnitudes.size() / 2]);
+        for (int t = 0; t < profile.tokens; ++t) {
+            double sum = 0, largest = 0;
+            for (int c = 0; c < hidden; ++c) {
+                const double x = capture.residuals[size_t(b)][size_t(t * hidden + c)];
+                sum += x * x;
+                largest = std::max(largest, std::abs(x));
+            }
+            QVERIFY(std::abs(profile.norm(b, t) - std::sqrt(sum)) <= 1e-5 * std::sqrt(sum));
+            QCOMPARE(double(profile.max(b, t)), largest);
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestAnalysis)
+#include "tst_analysis.moc"
