@@ -64,6 +64,9 @@ struct AttentionCapture
     // ("the input has no [MASK] token to predict", "this BERT checkpoint has no masked-LM head ...").
     std::vector<Prediction> predictions;
     PredictionGap predictionGap = PredictionGap::None;
+    // Only with RunOptions::keepLogits: the LM head's logits, [rows, vocab] row-major, rows = the last token
+    // (LogitRows::Last) or every token (LogitRows::All) of this pass.
+    std::vector<float> logits;
 
     // The residual stream at each layer boundary b = firstLayer .. layers: boundary b is the input of layer
     // b, the last one the last layer's output (before any final norm). Per boundary and token its L2 norm and

@@ -72,6 +72,12 @@ public:
                                     int topK = 5, const RunOptions& options = {},
                                     std::vector<int> maskPositions = {}) const;
 
+    // The LM head's logits [rows, vocab] (rows: the last token or every token; soft cap applied), from a
+    // pass that captures no attention: what a perplexity evaluation needs. Throws as run() does, and
+    // ModelError when the checkpoint has no LM head.
+    std::vector<float> logits(const std::vector<int>& ids, const RunOptions& options = {},
+                              LogitRows rows = LogitRows::Last) const;
+
     // Validates ids/typeIds the way run() does; throws ModelError.
     void checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const;
 
@@ -92,6 +98,11 @@ private:
     // Top-k of the LM head on rows `positions` of the final hidden states x [n, hidden].
     std::vector<Prediction> scoreHead(const std::vector<float>& x, const std::vector<int>& positions,
                                       int topK, int threads) const;
+    // The LM head's logits [positions, vocab] on rows `positions` of x [n, hidden].
+    std::vector<float> headLogits(const std::vector<float>& x, const std::vector<int>& positions,
+                                  int threads) const;
+    // headLogits for the last or every row of x; throws ModelError when there is no LM head.
+    std::vector<float> logitRows(const std::vector<float>& x, int tokens, LogitRows rows, int threads) const;
 
     QString m_folder;
     ModelConfig m_config;
