@@ -58,7 +58,7 @@ public:
     {
         // Chunks over a growing cache: the same as one pass (tests/core/tst_generation), with progress,
         // cancellation and logits for `chunk` rows at a time.
-        const int chunk = 128;
+        const int chunk = std::max(1, m_options.fullChunk);
         KeyValueCache cache;
         for (int start = 0; start < length; start += chunk) {
             const int end = std::min(length, start + chunk);

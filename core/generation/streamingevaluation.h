@@ -60,6 +60,7 @@ struct StreamOptions
     const std::atomic<bool>* cancel = nullptr; // checked between tokens (and layers)
     std::function<void(const StreamProgress&)> progress;
     int progressEvery = 16; // predictions between two progress calls (the last one is always reported)
+    int fullChunk = 128;    // Full: tokens per pass over the growing cache
 };
 
 struct StreamEvaluation
