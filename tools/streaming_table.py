@@ -85,8 +85,8 @@ def main():
             f"(Llama-2-7B on PG-19: 3359.95 / 11.88 / 10.51 / 9.59 / 9.54).", "", *lines, "", *verdict, ""]
     if shows is False:
         text += ["**This model does not show the attention-sink effect**: evicting the first tokens costs it almost "
-                 "nothing, because it barely attends to them on long text (docs/../tools/train-builtin-models/"
-                 "README.md measured the same with the python proxy `check_streaming.py`). The 1,024-position "
+                 "nothing, because it barely attends to them on long text (`tools/train-builtin-models/"
+                 "README.md` measured the same with the python proxy `check_streaming.py`). The 1,024-position "
                  "retrain is meant to; run this script again on it.", ""]
     elif shows:
         text += ["The model shows the attention-sink effect: without its first tokens the window collapses.", ""]
