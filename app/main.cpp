@@ -4,6 +4,7 @@
 #include "defaultheatmaps.h"
 #include "explorerstartup.h"
 #include "settings/guioptions.h"
+#include "textfileargument.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -39,6 +40,8 @@ QString commandList()
     QString text = QStringLiteral("\nCommands (attnscope COMMAND --help for details):\n");
     for (const Command& command : commands)
         text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
+    text += QStringLiteral("Every command that takes --text (--text-b) also takes --text-file F (--text-b-file F): "
+                           "a UTF-8 file, - for standard input.\n");
     return text;
 }
 
@@ -102,6 +105,11 @@ int main(int argc, char** argv)
         setApplicationInfo();
         // Output for scripts reads the same under every system locale (the window follows its language).
         QLocale::setDefault(QLocale::c());
+        QString error;
+        if (!expandTextFileArguments(arguments, &error)) {
+            printError(command->name + QStringLiteral(": ") + error);
+            return 2;
+        }
         return command->run(arguments);
     }
     if (!first.isEmpty() && !first.startsWith(QLatin1Char('-'))) {

@@ -68,6 +68,9 @@ struct AttentionCapture
     // the whole vocabulary [positions][vocab] (double, as computed).
     std::vector<int> scoredPositions;
     std::vector<std::vector<double>> distributions;
+    // Only with RunOptions::keepLogits: the LM head's logits, [rows, vocab] row-major, rows = the last token
+    // (LogitRows::Last) or every token (LogitRows::All) of this pass.
+    std::vector<float> logits;
 
     // The residual stream at each layer boundary b = firstLayer .. layers: boundary b is the input of layer
     // b, the last one the last layer's output (before any final norm). Per boundary and token its L2 norm and

@@ -212,6 +212,12 @@ RotaryEmbedding ConfigReader::rotaryEmbedding(double theta, int rotaryDim, int h
                  .arg(scaling.longFactor.size()));
     if (scaling.type == RopeScaling::Type::Dynamic && maxPositions <= 0)
         fail(QStringLiteral("rope_scaling 'dynamic' needs max_position_embeddings"));
+    int lengthLimit = 0;
+    if (scaling.type == RopeScaling::Type::Dynamic) lengthLimit = maxPositions;
+    if (scaling.type == RopeScaling::Type::LongRope)
+        lengthLimit = scaling.originalMaxPositions > 0 ? scaling.originalMaxPositions : maxPositions;
+    if (lengthLimit > 0 && (m_ropeCacheLimit == 0 || lengthLimit < m_ropeCacheLimit))
+        m_ropeCacheLimit = lengthLimit;
     return RotaryEmbedding(theta, rotaryDim, scaling, maxPositions);
 }
 

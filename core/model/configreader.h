@@ -52,9 +52,14 @@ public:
     RotaryEmbedding rotaryEmbedding(double theta, int rotaryDim, int headDim, const RopeScaling& scaling,
                                     int maxPositions) const;
 
+    // The shortest sequence length above which a rotary embedding made by rotaryEmbedding() changes its
+    // frequencies with the length (dynamic NTK, longrope); 0 when none does (ModelConfig::ropeCacheLimit).
+    int ropeCacheLimit() const { return m_ropeCacheLimit; }
+
 private:
     QJsonObject m_json;
     QString m_file;
+    mutable int m_ropeCacheLimit = 0;
 };
 
 } // namespace attnscope

@@ -55,6 +55,7 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
     }
     c.family = unit->name;
     c.architecture = unit->configure(r, c);
+    c.ropeCacheLimit = r.ropeCacheLimit();
 
     // What every family must have given.
     if (c.layers <= 0 || c.heads <= 0 || c.hidden <= 0 || c.vocabSize <= 0 || c.maxPositions <= 0)

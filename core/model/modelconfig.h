@@ -36,6 +36,10 @@ struct ModelConfig
     double normEps = 1e-5;          // layer_norm_eps / rms_norm_eps / layer_norm_epsilon
     double ropeTheta = 0.0;         // RoPE base (Gemma 3: the global layers'); 0 = no RoPE
     bool tieWordEmbeddings = false; // the LM head is the embedding matrix
+    // > 0 when the RoPE frequencies of a pass change with its length once it is longer than this (dynamic
+    // NTK: max_position_embeddings; longrope: original_max_position_embeddings): keys and values cached by
+    // shorter passes are then not those a full pass computes, so generation recomputes beyond it.
+    int ropeCacheLimit = 0;
     std::shared_ptr<const Architecture> architecture;
 
     bool isDecoder() const { return decoder; }

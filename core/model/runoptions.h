@@ -25,6 +25,13 @@ struct HeadAblation
     AblationMode mode = AblationMode::Zero;
 };
 
+// Which tokens' LM-head logits a pass keeps (AttentionCapture::logits, TransformerModel::logits).
+enum class LogitRows {
+    None,
+    Last, // the last token's: the next-token distribution of a decoder
+    All,  // every token's: a decoder's prediction of each next token (per-token NLL in one pass)
+};
+
 struct RunOptions
 {
     // Where each layer's attention is computed (backend/attentionbackend.h); null = the CPU core.
@@ -47,6 +54,8 @@ struct RunOptions
     // (AttentionCapture::distributions): what a KL divergence between two passes needs. Scores the head even
     // when predictTopK is 0.
     bool keepDistributions = false;
+    // The LM head's logits [rows, vocab] (soft cap applied, no softmax) in AttentionCapture::logits.
+    LogitRows keepLogits = LogitRows::None;
 
     // Extension points for ablations and decoding (issues 14 and 16).
     // Heads whose output is replaced before W_O; the pass's P is unchanged, later layers see the change.

@@ -370,17 +370,43 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
 {
     AttentionCapture capture;
     const std::vector<float> x = forward(ids, typeIds, options, &capture);
+    const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
     if (options.predictTopK > 0 || options.keepDistributions) {
         const std::vector<int> positions = predictionPositions(ids, {}, &capture.predictionGap);
         if (!positions.empty()) {
-            const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
             capture.predictions = scoreHead(x, positions, options.predictTopK, threads,
                                             options.keepDistributions ? &capture.distributions : nullptr);
             if (options.predictTopK <= 0) capture.predictions.clear();
             if (options.keepDistributions) capture.scoredPositions = positions;
         }
     }
+    if (options.keepLogits != LogitRows::None)
+        capture.logits = logitRows(x, int(ids.size()), options.keepLogits, threads);
     return capture;
+}
+
+std::vector<float> TransformerModel::logits(const std::vector<int>& ids, const RunOptions& options,
+                                            LogitRows rows) const
+{
+    const std::vector<float> x = forward(ids, {}, options, nullptr);
+    const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
+    return logitRows(x, int(ids.size()), rows == LogitRows::None ? LogitRows::Last : rows, threads);
+}
+
+std::vector<float> TransformerModel::logitRows(const std::vector<float>& x, int tokens, LogitRows rows,
+                                               int threads) const
+{
+    const OutputHead head = m_config.architecture->outputHead(m_weights);
+    if (head.projection.isEmpty())
+        throw ModelError(QDir::toNativeSeparators(m_folder), predictionGapMessage(head.missing));
+    std::vector<int> positions;
+    if (rows == LogitRows::All) {
+        positions.resize(size_t(tokens));
+        std::iota(positions.begin(), positions.end(), 0);
+    } else {
+        positions.push_back(tokens - 1);
+    }
+    return headLogits(x, positions, threads);
 }
 
 std::vector<Prediction> TransformerModel::predict(const std::vector<int>& ids,
@@ -434,10 +460,8 @@ std::vector<int> TransformerModel::predictionPositions(const std::vector<int>& i
     return positions;
 }
 
-std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
-                                                    const std::vector<int>& positions, int topK,
-                                                    int threads,
-                                                    std::vector<std::vector<double>>* distributions) const
+std::vector<float> TransformerModel::headLogits(const std::vector<float>& x,
+                                                const std::vector<int>& positions, int threads) const
 {
     const int h = m_config.hidden;
     const OutputHead head = m_config.architecture->outputHead(m_weights);
@@ -473,7 +497,17 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
     if (head.finalSoftCap > 0.0f)
         for (float& logit : logits)
             logit = head.finalSoftCap * std::tanh(logit / head.finalSoftCap);
+    return logits;
+}
 
+std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
+                                                    const std::vector<int>& positions, int topK,
+                                                    int threads,
+                                                    std::vector<std::vector<double>>* distributions) const
+{
+    const int V = m_config.vocabSize;
+    const int m = int(positions.size());
+    const std::vector<float> logits = headLogits(x, positions, threads);
     std::vector<Prediction> predictions;
     for (int r = 0; r < m; ++r) {
         const float* row = logits.data() + size_t(r) * V;

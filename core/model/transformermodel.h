@@ -79,6 +79,11 @@ public:
     {
         m_weights.store().prefetch(progress, cancel);
     }
+    // The LM head's logits [rows, vocab] (rows: the last token or every token; soft cap applied), from a
+    // pass that captures no attention: what a perplexity evaluation needs. Throws as run() does, and
+    // ModelError when the checkpoint has no LM head.
+    std::vector<float> logits(const std::vector<int>& ids, const RunOptions& options = {},
+                              LogitRows rows = LogitRows::Last) const;
 
     // Validates ids/typeIds the way run() does; throws ModelError.
     void checkInput(const std::vector<int>& ids, const std::vector<int>& typeIds) const;
@@ -102,6 +107,11 @@ private:
     std::vector<Prediction> scoreHead(const std::vector<float>& x, const std::vector<int>& positions,
                                       int topK, int threads,
                                       std::vector<std::vector<double>>* distributions = nullptr) const;
+    // The LM head's logits [positions, vocab] on rows `positions` of x [n, hidden].
+    std::vector<float> headLogits(const std::vector<float>& x, const std::vector<int>& positions,
+                                  int threads) const;
+    // headLogits for the last or every row of x; throws ModelError when there is no LM head.
+    std::vector<float> logitRows(const std::vector<float>& x, int tokens, LogitRows rows, int threads) const;
 
     QString m_folder;
     ModelConfig m_config;

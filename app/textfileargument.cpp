@@ -1,0 +1,128 @@
+#include "textfileargument.h"
+
+#include <QDir>
+#include <QFile>
+
+namespace attnscope {
+
+qsizetype firstInvalidUtf8(const QByteArray& bytes)
+{
+    const auto* s = reinterpret_cast<const unsigned char*>(bytes.constData());
+    const qsizetype n = bytes.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const unsigned char c = s[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int length = 0;
+        unsigned char low = 0x80, high = 0xBF; // the allowed range of the second byte (RFC 3629 table)
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            if (c == 0xE0) low = 0xA0;  // no overlong forms
+            if (c == 0xED) high = 0x9F; // no surrogates
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            if (c == 0xF0) low = 0x90;  // no overlong forms
+            if (c == 0xF4) high = 0x8F; // nothing above U+10FFFF
+        } else {
+            return i; // a continuation byte alone, C0/C1 (overlong), F5..FF
+        }
+        if (i + length > n) return i;
+        if (s[i + 1] < low || s[i + 1] > high) return i;
+        for (int k = 2; k < length; ++k)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+        i += length;
+    }
+    return -1;
+}
+
+namespace {
+
+bool readText(const QString& path, QString* text, QString* error)
+{
+    const bool standardInput = path == QLatin1String("-");
+    const QString name = standardInput ? QStringLiteral("standard input") : QDir::toNativeSeparators(path);
+    QFile file;
+    bool opened = false;
+    if (standardInput) {
+        opened = file.open(stdin, QIODevice::ReadOnly);
+    } else {
+        file.setFileName(path);
+        if (!file.exists()) {
+            *error = name + QStringLiteral(": no such file");
+            return false;
+        }
+        opened = file.open(QIODevice::ReadOnly);
+    }
+    if (!opened) {
+        *error = name + QStringLiteral(": cannot read: ") + file.errorString();
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    const qsizetype bad = firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+        *error = name + QStringLiteral(": invalid UTF-8 at byte %1 (0x%2); the text must be UTF-8")
+                            .arg(bad)
+                            .arg(uint(static_cast<unsigned char>(bytes[bad])), 2, 16, QLatin1Char('0'));
+        return false;
+    }
+    *text = QString::fromUtf8(bytes);
+    return true;
+}
+
+} // namespace
+
+bool expandTextFileArguments(QStringList& arguments, QString* error)
+{
+    const struct
+    {
+        QLatin1String file, text;
+    } pairs[] = {{QLatin1String("text-file"), QLatin1String("text")},
+                 {QLatin1String("text-b-file"), QLatin1String("text-b")}};
+    for (const auto& pair : pairs) {
+        bool fileGiven = false, textGiven = false;
+        for (int i = 1; i < arguments.size(); ++i) {
+            const QString& a = arguments[i];
+            if (a == QLatin1String("--") + pair.text ||
+                a.startsWith(QLatin1String("--") + pair.text + QLatin1Char('=')))
+                textGiven = true;
+        }
+        for (int i = 1; i < arguments.size(); ++i) {
+            const QString option = QLatin1String("--") + pair.file;
+            QString path;
+            int consumed = 0;
+            if (arguments[i] == option) {
+                if (i + 1 >= arguments.size()) {
+                    *error =
+                        QStringLiteral("--%1 needs a file name (or - for standard input)").arg(pair.file);
+                    return false;
+                }
+                path = arguments[i + 1];
+                consumed = 2;
+            } else if (arguments[i].startsWith(option + QLatin1Char('='))) {
+                path = arguments[i].mid(option.size() + 1);
+                consumed = 1;
+            } else {
+                continue;
+            }
+            if (fileGiven || textGiven) {
+                *error = QStringLiteral("give --%1 or --%2 once, not both").arg(pair.text, pair.file);
+                return false;
+            }
+            fileGiven = true;
+            QString text;
+            if (!readText(path, &text, error)) return false;
+            arguments.erase(arguments.begin() + i, arguments.begin() + i + consumed);
+            arguments.insert(i, QLatin1String("--") + pair.text);
+            arguments.insert(i + 1, text);
+            ++i;
+        }
+    }
+    return true;
+}
+
+} // namespace attnscope
