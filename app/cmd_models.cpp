@@ -41,14 +41,8 @@ int runModels(const QStringList& arguments)
             .arg(ModelCatalog::huggingFaceHubDir()));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON array of objects.")});
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("models")))
+        return *done;
     const QVector<ModelInfo> models = ModelCatalog::allModels();
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray array;

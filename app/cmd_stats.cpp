@@ -66,14 +66,8 @@ int runStats(const QStringList& arguments)
          QStringLiteral("text")},
         {QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")},
     });
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("stats")))
+        return *done;
     if (!parser.isSet(QStringLiteral("model")) || !parser.isSet(QStringLiteral("text"))) {
         printError(QStringLiteral("stats: --model and --text are required"));
         return 2;

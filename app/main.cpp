@@ -3,6 +3,7 @@
 #include "command.h"
 #include "defaultheatmaps.h"
 #include "i18n/languagemanager.h"
+#include "io/outputfile.h"
 #include "mainwindow.h"
 #include "mainwindowhost.h"
 #include "settings/appsettings.h"
@@ -12,7 +13,7 @@
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QIcon>
-
+#include <QStringDecoder>
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -53,6 +54,42 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& m
         std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
 }
 
+// Command-line text is UTF-8 (Qt 6 decodes arguments as UTF-8 on Unix). Bytes that are not would silently
+// become U+FFFD and be tokenized as such: refuse them, naming the argument.
+bool argumentsAreText(int argc, char** argv)
+{
+#ifdef Q_OS_UNIX
+    for (int i = 1; i < argc; ++i) {
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QByteArray bytes(argv[i]);
+        const QString text = decoder.decode(bytes);
+        if (!decoder.hasError()) continue;
+        const qsizetype bad = text.indexOf(QChar::ReplacementCharacter);
+        const QString before = bad > 0 ? text.left(bad).right(20) : QString();
+        printError(
+            QStringLiteral("argument %1 is not valid UTF-8 text (an invalid byte%2); give text and paths in "
+                           "UTF-8")
+                .arg(i)
+                .arg(before.isEmpty() ? QString() : QStringLiteral(" after '%1'").arg(before)));
+        return false;
+    }
+#else
+    Q_UNUSED(argc);
+    Q_UNUSED(argv);
+#endif
+    return true;
+}
+
+// The exit code once stdout is flushed: a command whose output could not be written fails, with the reason
+// (a command that failed already has said why).
+int finishStandardOutput(int exitCode)
+{
+    const QString error = standardOutputError();
+    if (exitCode != 0 || error.isEmpty()) return exitCode;
+    printError(error);
+    return 1;
+}
+
 int runGui(int argc, char** argv)
 {
     QApplication app(argc, argv);
@@ -79,6 +116,7 @@ int runGui(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    if (!argumentsAreText(argc, argv)) return 2;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (const Command* command = CommandRegistry::find(first)) {
         QStringList arguments{QStringLiteral("attnscope ") + command->name};
@@ -95,7 +133,7 @@ int main(int argc, char** argv)
             app = std::make_unique<QCoreApplication>(argc, argv);
         }
         setApplicationInfo();
-        return command->run(arguments);
+        return finishStandardOutput(command->run(arguments));
     }
     if (!first.isEmpty() && !first.startsWith(QLatin1Char('-'))) {
         printError(QStringLiteral("unknown command '%1'; try attnscope --help").arg(first));
@@ -119,9 +157,9 @@ int main(int argc, char** argv)
             printOut(path + QLatin1Char('\n'));
         if (!error.isEmpty()) {
             printError(error);
-            return 1;
+            return finishStandardOutput(1);
         }
-        return 0;
+        return finishStandardOutput(0);
     }
     if (wantsInfo && !hasDisplay())
         qputenv("QT_QPA_PLATFORM", "offscreen");

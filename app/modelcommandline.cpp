@@ -5,7 +5,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <charconv>
 
 namespace attnscope {
@@ -74,26 +73,6 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
     input.tokens = encoding.tokens;
     input.typeIds = encoding.typeIds;
     return input;
-}
-
-bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error)
-{
-    const QString file = QDir::toNativeSeparators(path);
-    if (QFileInfo::exists(path) && !force) {
-        *error = file + QStringLiteral(": already exists; use --force to overwrite it");
-        return false;
-    }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        *error = file + QStringLiteral(": cannot write: ") + out.errorString();
-        return false;
-    }
-    out.write(bytes);
-    if (!out.commit()) {
-        *error = file + QStringLiteral(": cannot write: ") + out.errorString();
-        return false;
-    }
-    return true;
 }
 
 QByteArray floatText(float value)

@@ -1,5 +1,6 @@
 #include "model/modelcatalog.h"
 
+#include "io/inputfile.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
 
@@ -21,11 +22,12 @@ namespace {
 const char kRecentKey[] = "models/recent";
 constexpr int kMaxRecent = 10;
 
+// Listing is best effort: an unreadable or hostile file (a FIFO, /dev/zero) describes nothing.
 QJsonObject readJsonObject(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    QString problem;
+    return QJsonDocument::fromJson(readInputFile(path, kMaxJsonFileBytes, &problem).value_or(QByteArray()))
+        .object();
 }
 
 int firstInt(const QJsonObject& json, std::initializer_list<const char*> keys)
@@ -56,9 +58,10 @@ QString cacheIdFromFolder(const QString& folderName)
 
 QString snapshotOf(const QDir& repo)
 {
-    QFile ref(repo.filePath(QStringLiteral("refs/main")));
-    if (ref.open(QIODevice::ReadOnly)) {
-        const QString revision = QString::fromUtf8(ref.readAll()).trimmed();
+    QString problem;
+    if (const std::optional<QByteArray> ref =
+            readInputFile(repo.filePath(QStringLiteral("refs/main")), kMaxSmallFileBytes, &problem)) {
+        const QString revision = QString::fromUtf8(*ref).trimmed();
         const QString path = repo.filePath(QStringLiteral("snapshots/") + revision);
         if (!revision.isEmpty() && QFileInfo::exists(path + QStringLiteral("/config.json"))) return path;
     }

@@ -1,11 +1,13 @@
 #include "model/modelconfig.h"
 
+#include "io/inputfile.h"
 #include "model/modelerror.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <cmath>
 
 namespace attnscope {
 
@@ -24,15 +26,21 @@ public:
         return !v.isUndefined() && !v.isNull();
     }
 
-    // The first of `keys` that is present, as a positive integer; `fallback` when none is and fallback > 0.
-    int positive(std::initializer_list<const char*> keys, int fallback = 0) const
+    // The first of `keys` that is present, as a positive integer of at most `limit`; `fallback` when none is
+    // and fallback > 0. The limits keep every size derived from config.json far inside int and qint64.
+    int positive(std::initializer_list<const char*> keys, int limit, int fallback = 0) const
     {
         for (const char* key : keys) {
             if (!has(key)) continue;
             const QJsonValue v = m_json.value(QLatin1String(key));
             const double d = v.toDouble(-1);
-            if (!v.isDouble() || d < 1 || d > 1e9 || double(int(d)) != d)
+            if (!v.isDouble() || !(d >= 1) || std::floor(d) != d)
                 fail(QStringLiteral("%1 must be a positive integer").arg(QLatin1String(key)));
+            if (d > limit)
+                fail(QStringLiteral("%1 %2 is more than AttnScope supports (at most %3)")
+                         .arg(QLatin1String(key))
+                         .arg(d, 0, 'f', 0)
+                         .arg(limit));
             return int(d);
         }
         if (fallback > 0) return fallback;
@@ -43,8 +51,20 @@ public:
     {
         if (!has(key)) return fallback;
         const QJsonValue v = m_json.value(QLatin1String(key));
-        if (!v.isDouble()) fail(QStringLiteral("%1 must be a number").arg(QLatin1String(key)));
+        if (!v.isDouble() || !std::isfinite(v.toDouble()))
+            fail(QStringLiteral("%1 must be a number").arg(QLatin1String(key)));
         return v.toDouble();
+    }
+
+    // An epsilon added to a variance before its square root: 0 or more.
+    double epsilon(const char* key, double fallback) const
+    {
+        const double eps = number(key, fallback);
+        if (eps < 0)
+            fail(QStringLiteral("%1 is %2, but a normalisation epsilon cannot be negative")
+                     .arg(QLatin1String(key))
+                     .arg(eps));
+        return eps;
     }
 
     bool flag(const char* key, bool fallback) const
@@ -57,7 +77,11 @@ public:
 
     QString string(const char* key, const QString& fallback) const
     {
-        return has(key) ? m_json.value(QLatin1String(key)).toString(fallback) : fallback;
+        if (!has(key)) return fallback;
+        const QJsonValue v = m_json.value(QLatin1String(key));
+        if (!v.isString())
+            fail(QStringLiteral("%1 must be a string, not %2").arg(QLatin1String(key), jsonText(v)));
+        return v.toString();
     }
 
     Activation activation(const char* key, const QString& fallback) const
@@ -75,6 +99,12 @@ public:
     }
 
 private:
+    static QString jsonText(const QJsonValue& v)
+    {
+        const QByteArray array = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+        return QString::fromUtf8(array.mid(1, array.size() - 2)).left(40);
+    }
+
     QJsonObject m_json;
     QString m_file;
 };
@@ -102,12 +132,16 @@ QStringList ModelConfig::supportedModelTypes()
 ModelConfig ModelConfig::fromFile(const QString& configPath)
 {
     const QString file = QDir::toNativeSeparators(configPath);
-    QFile f(configPath);
-    if (!f.exists()) throw ModelError(file, QStringLiteral("file not found"));
-    if (!f.open(QIODevice::ReadOnly))
-        throw ModelError(file, QStringLiteral("cannot open: %1").arg(f.errorString()));
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(configPath, kMaxJsonFileBytes, &problem);
+    if (!bytes) throw ModelError(file, problem);
+    return fromJsonBytes(*bytes, file);
+}
+
+ModelConfig ModelConfig::fromJsonBytes(const QByteArray& bytes, const QString& file)
+{
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError)
         throw ModelError(
             file, QStringLiteral("invalid JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
@@ -119,8 +153,11 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
 {
     const ConfigReader r(json, file);
     ModelConfig c;
-    const QJsonArray architectures = json.value(QLatin1String("architectures")).toArray();
-    c.architectureClass = architectures.isEmpty() ? QString() : architectures.first().toString();
+    const QJsonValue architectures = json.value(QLatin1String("architectures"));
+    if (!architectures.isUndefined() && !architectures.isNull() &&
+        (!architectures.isArray() || (!architectures.toArray().isEmpty() && !architectures[0].isString())))
+        r.fail(QStringLiteral("architectures must be a list of class names"));
+    c.architectureClass = architectures.toArray().isEmpty() ? QString() : architectures[0].toString();
     c.modelType = r.string("model_type", QString()).toLower();
     if (c.modelType.isEmpty()) c.modelType = modelTypeFromClass(c.architectureClass);
     if (!supportedModelTypes().contains(c.modelType)) {
@@ -133,14 +170,14 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
 
     if (c.modelType == QLatin1String("bert")) {
         c.family = ModelFamily::Bert;
-        c.hidden = r.positive({"hidden_size"});
-        c.heads = r.positive({"num_attention_heads"});
-        c.layers = r.positive({"num_hidden_layers"});
-        c.intermediate = r.positive({"intermediate_size"});
-        c.vocabSize = r.positive({"vocab_size"});
-        c.maxPositions = r.positive({"max_position_embeddings"}, 512);
-        c.typeVocabSize = r.positive({"type_vocab_size"}, 2);
-        c.normEps = r.number("layer_norm_eps", 1e-12);
+        c.hidden = r.positive({"hidden_size"}, kMaxHidden);
+        c.heads = r.positive({"num_attention_heads"}, kMaxHeads);
+        c.layers = r.positive({"num_hidden_layers"}, kMaxLayers);
+        c.intermediate = r.positive({"intermediate_size"}, kMaxIntermediate);
+        c.vocabSize = r.positive({"vocab_size"}, kMaxVocabulary);
+        c.maxPositions = r.positive({"max_position_embeddings"}, kMaxPositions, 512);
+        c.typeVocabSize = r.positive({"type_vocab_size"}, kMaxTokenTypes, 2);
+        c.normEps = r.epsilon("layer_norm_eps", 1e-12);
         c.activation = r.activation("hidden_act", QStringLiteral("gelu"));
         c.tieWordEmbeddings = r.flag("tie_word_embeddings", true);
         const QString positions = r.string("position_embedding_type", QStringLiteral("absolute"));
@@ -149,29 +186,31 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
                        .arg(positions));
     } else if (c.modelType == QLatin1String("gpt2")) {
         c.family = ModelFamily::Gpt2;
-        c.hidden = r.positive({"n_embd", "hidden_size"});
-        c.heads = r.positive({"n_head", "num_attention_heads"});
-        c.layers = r.positive({"n_layer", "num_hidden_layers"});
-        c.intermediate = r.positive({"n_inner"}, 4 * c.hidden);
-        c.vocabSize = r.positive({"vocab_size"});
-        c.maxPositions = r.positive({"n_positions", "max_position_embeddings"}, 1024);
-        c.normEps = r.number("layer_norm_epsilon", 1e-5);
+        c.hidden = r.positive({"n_embd", "hidden_size"}, kMaxHidden);
+        c.heads = r.positive({"n_head", "num_attention_heads"}, kMaxHeads);
+        c.layers = r.positive({"n_layer", "num_hidden_layers"}, kMaxLayers);
+        c.intermediate = r.positive({"n_inner"}, kMaxIntermediate, 4 * c.hidden); // 4h <= 2^19
+        c.vocabSize = r.positive({"vocab_size"}, kMaxVocabulary);
+        c.maxPositions = r.positive({"n_positions", "max_position_embeddings"}, kMaxPositions, 1024);
+        c.normEps = r.epsilon("layer_norm_epsilon", 1e-5);
         c.activation = r.activation("activation_function", QStringLiteral("gelu_new"));
         c.tieWordEmbeddings = r.flag("tie_word_embeddings", true);
         c.scaleAttnWeights = r.flag("scale_attn_weights", true);
         c.scaleByInverseLayer = r.flag("scale_attn_by_inverse_layer_idx", false);
     } else {
         c.family = ModelFamily::Llama;
-        c.hidden = r.positive({"hidden_size"});
-        c.heads = r.positive({"num_attention_heads"});
-        c.layers = r.positive({"num_hidden_layers"});
-        c.intermediate = r.positive({"intermediate_size"});
-        c.vocabSize = r.positive({"vocab_size"});
-        c.maxPositions = r.positive({"max_position_embeddings"}, 2048);
-        c.kvHeads = r.positive({"num_key_value_heads"}, c.heads);
-        c.normEps = r.number("rms_norm_eps", 1e-6);
+        c.hidden = r.positive({"hidden_size"}, kMaxHidden);
+        c.heads = r.positive({"num_attention_heads"}, kMaxHeads);
+        c.layers = r.positive({"num_hidden_layers"}, kMaxLayers);
+        c.intermediate = r.positive({"intermediate_size"}, kMaxIntermediate);
+        c.vocabSize = r.positive({"vocab_size"}, kMaxVocabulary);
+        c.maxPositions = r.positive({"max_position_embeddings"}, kMaxPositions, 2048);
+        c.kvHeads = r.positive({"num_key_value_heads"}, kMaxHeads, c.heads);
+        c.normEps = r.epsilon("rms_norm_eps", 1e-6);
         c.activation = r.activation("hidden_act", QStringLiteral("silu"));
         c.ropeTheta = r.number("rope_theta", 10000.0);
+        if (!(c.ropeTheta > 0))
+            r.fail(QStringLiteral("rope_theta is %1, but RoPE's base must be above 0").arg(c.ropeTheta));
         c.tieWordEmbeddings = r.flag("tie_word_embeddings", false);
         const bool attentionBias = r.flag("attention_bias", false);
         c.qkvBias = attentionBias || c.modelType == QLatin1String("qwen2");
@@ -179,15 +218,23 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
         c.mlpBias = r.flag("mlp_bias", false);
         if (c.modelType == QLatin1String("mistral") ||
             (c.modelType == QLatin1String("qwen2") && r.flag("use_sliding_window", false)))
-            c.slidingWindow = r.has("sliding_window") ? r.positive({"sliding_window"}) : 0;
+            c.slidingWindow = r.has("sliding_window") ? r.positive({"sliding_window"}, kMaxPositions) : 0;
         if (r.has("rope_scaling")) {
-            const QJsonObject scaling = json.value(QLatin1String("rope_scaling")).toObject();
-            const QString type = scaling.value(QLatin1String("rope_type"))
-                                     .toString(scaling.value(QLatin1String("type")).toString());
-            if (type != QLatin1String("default"))
-                r.fail(QStringLiteral("rope_scaling type '%1' is not supported").arg(type));
+            const QJsonValue scalingValue = json.value(QLatin1String("rope_scaling"));
+            if (!scalingValue.isObject()) r.fail(QStringLiteral("rope_scaling must be an object or null"));
+            const QJsonObject scaling = scalingValue.toObject();
+            const QJsonValue type = scaling.contains(QLatin1String("rope_type"))
+                                        ? scaling.value(QLatin1String("rope_type"))
+                                        : scaling.value(QLatin1String("type"));
+            if (!type.isString())
+                r.fail(QStringLiteral("rope_scaling names no rope_type (or type); AttnScope runs only models "
+                                      "without RoPE scaling"));
+            if (type.toString() != QLatin1String("default"))
+                r.fail(QStringLiteral("rope_scaling type '%1' is not supported; AttnScope runs only models "
+                                      "without RoPE scaling")
+                           .arg(type.toString()));
         }
-        if (r.has("head_dim")) c.headDim = r.positive({"head_dim"});
+        if (r.has("head_dim")) c.headDim = r.positive({"head_dim"}, kMaxHeadDim);
     }
     if (c.kvHeads == 0) c.kvHeads = c.heads;
     if (c.headDim == 0) {

@@ -15,6 +15,18 @@ enum class ModelFamily {
 
 enum class Activation { GeluErf, GeluTanh, Relu, Silu };
 
+// What AttnScope accepts from config.json: far above every released model, far below what would overflow
+// the sizes derived from them (4 × hidden, heads × head_dim, ...) or exhaust memory before the weights are
+// even checked against the config.
+constexpr int kMaxLayers = 4096;
+constexpr int kMaxHidden = 1 << 17;
+constexpr int kMaxHeads = 4096;
+constexpr int kMaxHeadDim = 1 << 14;
+constexpr int kMaxIntermediate = 1 << 20;
+constexpr int kMaxVocabulary = 1 << 24;
+constexpr int kMaxPositions = 1 << 24;
+constexpr int kMaxTokenTypes = 1 << 16;
+
 // What the forward pass needs from config.json. Field names follow the BERT/Llama spelling; GPT-2's
 // n_embd, n_head, ... are read into the same fields.
 struct ModelConfig
@@ -48,6 +60,7 @@ struct ModelConfig
     // Throws ModelError "<file>: <problem>" for a missing/invalid file, an unsupported architecture (the
     // message names it and lists the supported ones) or missing/invalid fields.
     static ModelConfig fromFile(const QString& configPath);
+    static ModelConfig fromJsonBytes(const QByteArray& bytes, const QString& fileForErrors);
     static ModelConfig fromJson(const QJsonObject& json, const QString& fileForErrors);
     static QStringList supportedModelTypes();
 };

@@ -1,7 +1,8 @@
 #include "model/modelvocabulary.h"
 
+#include "io/inputfile.h"
+
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,11 +18,16 @@ void setEntry(std::vector<QString>& tokens, qint64 id, const QString& text)
     tokens[size_t(id)] = text;
 }
 
+// Labels are best effort: an unreadable file gives none here (the tokenizer's loader reports why).
+QByteArray readBytes(const QString& path, qint64 maxBytes)
+{
+    QString problem;
+    return readInputFile(path, maxBytes, &problem).value_or(QByteArray());
+}
+
 QJsonDocument readJson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll());
+    return QJsonDocument::fromJson(readBytes(path, kMaxJsonFileBytes));
 }
 
 } // namespace
@@ -49,11 +55,13 @@ ModelVocabulary ModelVocabulary::fromFolder(const QString& folder)
                      added.toObject().value(QLatin1String("content")).toString());
     }
     if (tokens.empty()) {
-        QFile vocabTxt(dir.filePath(QStringLiteral("vocab.txt")));
-        if (vocabTxt.open(QIODevice::ReadOnly | QIODevice::Text)) {
-            qint64 id = 0;
-            while (!vocabTxt.atEnd())
-                setEntry(tokens, id++, QString::fromUtf8(vocabTxt.readLine()).remove(QLatin1Char('\n')));
+        QList<QByteArray> lines =
+            readBytes(dir.filePath(QStringLiteral("vocab.txt")), kMaxVocabularyFileBytes).split('\n');
+        if (!lines.isEmpty() && lines.back().isEmpty()) lines.removeLast(); // the final newline
+        qint64 id = 0;
+        for (QByteArray& line : lines) {
+            if (line.endsWith('\r')) line.chop(1);
+            setEntry(tokens, id++, QString::fromUtf8(line));
         }
     }
     if (tokens.empty()) {

@@ -7,6 +7,7 @@
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
+#include "model/nonfinitecheck.h"
 #include "model/tensorops.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
@@ -219,12 +220,46 @@ void TransformerModel::validateShapes() const
     const ModelConfig& c = m_config;
     const qint64 h = c.hidden, I = c.intermediate, V = c.vocabSize, P = c.maxPositions;
     const qint64 qDim = qint64(c.heads) * c.headDim, kvDim = qint64(c.kvHeads) * c.headDim;
-    std::vector<TensorSpec> specs;
+    // Every layer has several tensors: a config asking for more layers than the files hold tensors is
+    // refused before the loop below walks them (a hostile n_layer of 10^9 would otherwise run for minutes).
+    if (c.layers > m_weights->tensorCount())
+        throw ModelError(QDir::toNativeSeparators(QDir(m_folder).filePath(QStringLiteral("config.json"))),
+                         QStringLiteral("%1 layers, but the weights hold only %2 tensors in all")
+                             .arg(c.layers)
+                             .arg(m_weights->tensorCount()));
+    auto checkTensorSpec = [&](const TensorSpec& spec) {
+        const TensorInfo* info = m_weights->info(spec.name);
+        if (!info) {
+            if (spec.required)
+                throw ModelError(
+                    QDir::toNativeSeparators(m_weights->files().front()->path()),
+                    QStringLiteral(
+                        "tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
+                        .arg(spec.name, c.modelType)
+                        .arg(c.layers));
+            return;
+        }
+        if (info->shape != spec.shape)
+            throw ModelError(m_weights->fileOf(spec.name),
+                             QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
+                                 .arg(spec.name, info->shapeText(), shapeText(spec.shape)));
+        if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 &&
+            info->dtype != TensorDtype::BF16)
+            throw ModelError(
+                m_weights->fileOf(spec.name),
+                QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
+                    .arg(spec.name, dtypeName(info->dtype)));
+        // NaN in a norm or a bias (1-D, cheap to scan) spoils every output: refused at open. Matrices are
+        // checked through the activations they produce, and the LM head's on use (a broken head must not
+        // stop the attention views).
+        if (spec.required && spec.shape.size() == 1) checkTensorFinite(*m_weights, spec.name);
+    };
+    // Each tensor is checked as it is named, so the first one missing stops the walk.
     auto add = [&](const QString& base, std::vector<qint64> shape, bool required = true) {
-        specs.push_back({tensorName(base), std::move(shape), required});
+        checkTensorSpec({tensorName(base), std::move(shape), required});
     };
     auto addHead = [&](const QString& full, std::vector<qint64> shape) {
-        specs.push_back({full, std::move(shape), false});
+        checkTensorSpec({full, std::move(shape), false});
     };
     switch (c.family) {
     case ModelFamily::Bert:
@@ -254,6 +289,7 @@ void TransformerModel::validateShapes() const
         addHead(QStringLiteral("cls.predictions.transform.LayerNorm.bias"), {h});
         addHead(QStringLiteral("cls.predictions.decoder.weight"), {V, h});
         addHead(QStringLiteral("cls.predictions.bias"), {V});
+        addHead(QStringLiteral("cls.predictions.decoder.bias"), {V}); // scoreHead's fallback for the bias
         break;
     case ModelFamily::Gpt2:
         add(QStringLiteral("wte.weight"), {V, h});
@@ -303,30 +339,6 @@ void TransformerModel::validateShapes() const
         add(QStringLiteral("norm.weight"), {h});
         addHead(QStringLiteral("lm_head.weight"), {V, h});
         break;
-    }
-    const QString firstFile = QDir::toNativeSeparators(m_weights->files().front()->path());
-    for (const TensorSpec& spec : specs) {
-        const TensorInfo* info = m_weights->info(spec.name);
-        if (!info) {
-            if (spec.required)
-                throw ModelError(
-                    firstFile,
-                    QStringLiteral(
-                        "tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
-                        .arg(spec.name, m_config.modelType)
-                        .arg(m_config.layers));
-            continue;
-        }
-        if (info->shape != spec.shape)
-            throw ModelError(m_weights->fileOf(spec.name),
-                             QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
-                                 .arg(spec.name, info->shapeText(), shapeText(spec.shape)));
-        if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 &&
-            info->dtype != TensorDtype::BF16)
-            throw ModelError(
-                m_weights->fileOf(spec.name),
-                QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
-                    .arg(spec.name, dtypeName(info->dtype)));
     }
 }
 
@@ -418,6 +430,16 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     } else if (c.family == ModelFamily::Gpt2) {
         addRows(QStringLiteral("wpe.weight"), positions);
     }
+    // NaN/Inf are named where they appear, never passed on as pictures (model/nonfinitecheck.h).
+    const NonFiniteCheck finite(*m_weights, m_folder);
+    const auto layerTensors = [&](int l) {
+        return QStringList{m_prefix + (c.family == ModelFamily::Bert   ? Names::bertLayer(l, "")
+                                       : c.family == ModelFamily::Gpt2 ? Names::gpt2Layer(l, "")
+                                                                       : Names::llamaLayer(l, ""))};
+    };
+    finite.check(x, QStringLiteral("embeddings"), QStringLiteral("the embedded tokens"),
+                 {tensorName(Names::embedding(c.family)), m_prefix + QStringLiteral("embeddings."),
+                  m_prefix + QStringLiteral("wpe.")});
 
     std::shared_ptr<LayeredAttentionMaps> denseMaps;
     std::vector<TiledAttentionMaps::Layer> tiledLayers;
@@ -498,6 +520,11 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             applyRope(k, rope);
         }
 
+        const QString where = QStringLiteral("layer %1").arg(l);
+        finite.check(q.values, where, QStringLiteral("the queries"), layerTensors(l));
+        finite.check(k.values, where, QStringLiteral("the keys"), layerTensors(l));
+        finite.check(v.values, where, QStringLiteral("the values"), layerTensors(l));
+
         // Attention: P for display, O for the next layer.
         if (capture && n <= options.queryKeyLimit) {
             RotatedQueryKey rotated =
@@ -511,6 +538,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         if (dense && options.backend) {
             // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
             TiledAttentionResult t = options.backend->tiledForward(q, k, v, attention);
+            finite.check(t.logSumExp, where, QStringLiteral("the attention scores"), layerTensors(l));
             context = std::move(t.output);
             if (capture) {
                 const RotatedQueryKey rotated =
@@ -533,10 +561,13 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
             // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
             TiledAttentionResult t = options.backend ? options.backend->tiledForward(q, k, v, attention)
                                                      : attentionTiled(q, k, v, attention);
+            finite.check(t.logSumExp, where, QStringLiteral("the attention scores"), layerTensors(l));
             context = std::move(t.output);
             if (capture)
                 tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
         }
+
+        finite.check(context.values, where, QStringLiteral("the attention scores"), layerTensors(l));
 
         // Output projection into the residual stream.
         const WeightTensor outWeight = outProj.weight();
@@ -602,6 +633,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
                         projected.data(), std::nullopt, threads);
             addInPlace(x, projected);
         }
+        finite.check(x, where, QStringLiteral("the hidden states after its feed-forward"), layerTensors(l));
     }
     throwIfCancelled(options.cancel);
 
@@ -613,6 +645,8 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         const WeightTensor g = tensor(QStringLiteral("norm.weight"));
         ops::rmsNorm(x.data(), x.data(), n, h, g.data(), c.normEps, threads);
     }
+    finite.check(x, QStringLiteral("final norm"), QStringLiteral("the hidden states"),
+                 {tensorName(QStringLiteral("ln_f.")), tensorName(QStringLiteral("norm."))});
 
     if (capture) {
         if (dense)
@@ -745,6 +779,10 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
         LinearWeight lw{e.data(), bias.isNull() ? nullptr : bias.data() + v0, h, count, WeightLayout::OutIn};
         ops::linear(rows.data(), m, h, lw, 0, count, logits.data() + v0, V, std::nullopt, threads);
     }
+
+    NonFiniteCheck(*m_weights, m_folder)
+        .check(logits, QStringLiteral("LM head"), QStringLiteral("the logits"),
+               {outputName, biasName.isEmpty() ? outputName : biasName, QStringLiteral("cls.predictions.")});
 
     std::vector<Prediction> predictions;
     for (int r = 0; r < m; ++r) {

@@ -45,6 +45,7 @@ public:
 
     bool contains(const QString& name) const { return m_where.contains(name); }
     QStringList names() const;
+    int tensorCount() const { return int(m_where.size()); }
     const TensorInfo* info(const QString& name) const;
     // The file that holds `name`, for messages ("" when absent).
     QString fileOf(const QString& name) const;

@@ -1,5 +1,6 @@
 #include "tokenizer/tokenizerloader.h"
 
+#include "io/inputfile.h"
 #include "tokenizer/bpemodel.h"
 #include "tokenizer/decoders.h"
 #include "tokenizer/normalizers.h"
@@ -15,7 +16,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <algorithm>
 
 namespace attnscope::tok {
@@ -27,24 +27,26 @@ namespace {
     throw TokenizerError((path + QStringLiteral(": ") + problem).toStdString());
 }
 
-QByteArray readFile(const QString& path)
+QByteArray readFile(const QString& path, qint64 maxBytes)
 {
-    QFile file(path);
-    if (!file.exists())
-        fail(path, QStringLiteral("no such file"));
-    if (!file.open(QIODevice::ReadOnly))
-        fail(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
-    return file.readAll();
+    QString problem;
+    std::optional<QByteArray> bytes = readInputFile(path, maxBytes, &problem);
+    if (!bytes) fail(path, problem);
+    return std::move(*bytes);
 }
 
-QJsonDocument readJson(const QString& path)
+QJsonDocument parseJson(const QByteArray& data, const QString& path)
 {
-    const QByteArray data = readFile(path);
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
     if (error.error != QJsonParseError::NoError)
         fail(path, QStringLiteral("invalid JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
     return doc;
+}
+
+QJsonDocument readJson(const QString& path)
+{
+    return parseJson(readFile(path, kMaxJsonFileBytes), path);
 }
 
 std::u32string u32(const QString& s)
@@ -530,7 +532,12 @@ std::optional<std::u32string> configToken(const QJsonObject& config, const char*
 
 std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
 {
-    const QJsonDocument doc = readJson(path);
+    return parseTokenizerJson(readFile(path, kMaxJsonFileBytes), path);
+}
+
+std::unique_ptr<TokenizerPipeline> parseTokenizerJson(const QByteArray& bytes, const QString& path)
+{
+    const QJsonDocument doc = parseJson(bytes, path);
     JsonReader r(path);
     if (!doc.isObject())
         fail(path, QStringLiteral("expected a JSON object at the top level"));
@@ -555,7 +562,11 @@ std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
     const QJsonValue addedValue = root.value(QStringLiteral("added_tokens"));
     if (!addedValue.isNull() && !addedValue.isUndefined()) {
         const QJsonArray list = r.array(addedValue, QStringLiteral("added_tokens"));
-        int nextId = pipeline->model->vocabSize();
+        // Ids index tables, like the vocabulary's (parseVocab): one far beyond the vocabulary is a damaged
+        // file.
+        const qint64 idLimit =
+            std::max<qint64>(qint64(1) << 20, (qint64(pipeline->model->vocabSize()) + list.size()) * 16);
+        qint64 nextId = pipeline->model->vocabSize();
         for (int i = 0; i < list.size(); ++i) {
             const QString where = QStringLiteral("added_tokens[%1]").arg(i);
             const QJsonObject o = r.object(list.at(i), where);
@@ -567,13 +578,18 @@ std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
             t.rstrip = r.boolean(o, QStringLiteral("rstrip"), false, where);
             t.normalized = r.boolean(o, QStringLiteral("normalized"), !t.special, where);
             // HF gives an added token the model's id for the same string, else the id in the file.
+            qint64 id = nextId;
             if (const std::optional<int> modelId = pipeline->model->tokenToId(t.content))
-                t.id = *modelId;
+                id = *modelId;
             else if (o.contains(QStringLiteral("id")))
-                t.id = r.integer(o.value(QStringLiteral("id")), where + QStringLiteral(".id"));
-            else
-                t.id = nextId;
-            nextId = std::max(nextId, t.id + 1);
+                id = r.integer(o.value(QStringLiteral("id")), where + QStringLiteral(".id"));
+            if (id >= idLimit)
+                r.error(where + QStringLiteral(".id"),
+                        QStringLiteral("id %1 is far beyond the vocabulary's %2 entries")
+                            .arg(id)
+                            .arg(pipeline->model->vocabSize()));
+            t.id = int(id);
+            nextId = std::max(nextId, id + 1);
             added.push_back(t);
         }
     }
@@ -583,7 +599,7 @@ std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
 
 std::unique_ptr<TokenizerPipeline> loadWordPieceVocab(const QString& vocabPath, bool lowercase)
 {
-    const QByteArray data = readFile(vocabPath);
+    const QByteArray data = readFile(vocabPath, kMaxVocabularyFileBytes);
     Vocabulary vocab;
     const QList<QByteArray> lines = data.split('\n');
     int id = 0;
@@ -633,7 +649,7 @@ std::unique_ptr<TokenizerPipeline> loadByteLevelBpe(const QString& vocabPath, co
         fail(vocabPath, QStringLiteral("expected a JSON object mapping tokens to ids"));
     Vocabulary vocab = parseVocab(r, doc.object(), QStringLiteral("vocabulary"));
 
-    const QByteArray data = readFile(mergesPath);
+    const QByteArray data = readFile(mergesPath, kMaxVocabularyFileBytes);
     std::vector<std::pair<std::u32string, std::u32string>> merges;
     const QList<QByteArray> lines = data.split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -670,12 +686,19 @@ std::unique_ptr<TokenizerPipeline> loadByteLevelBpe(const QString& vocabPath, co
     return pipeline;
 }
 
-void applyTokenizerConfig(TokenizerPipeline& pipeline, const QString& configPath, bool addMissing)
+std::optional<QJsonObject> readTokenizerConfig(const QString& configPath)
 {
-    if (!QFileInfo::exists(configPath))
-        return;
+    if (!QFileInfo(configPath).exists() && !QFileInfo(configPath).isSymLink()) return std::nullopt;
     const QJsonDocument doc = readJson(configPath);
-    const QJsonObject config = doc.object();
+    if (!doc.isObject()) fail(configPath, QStringLiteral("expected a JSON object at the top level"));
+    return doc.object();
+}
+
+void applyTokenizerConfig(TokenizerPipeline& pipeline, const std::optional<QJsonObject>& tokenizerConfig,
+                          bool addMissing)
+{
+    if (!tokenizerConfig) return;
+    const QJsonObject& config = *tokenizerConfig;
     pipeline.bosToken = configToken(config, "bos_token");
     pipeline.eosToken = configToken(config, "eos_token");
     pipeline.unkToken = configToken(config, "unk_token");
