@@ -79,7 +79,9 @@ std::optional<AttentionExportSource> transformer(const QString& name, const QStr
         }
         // Titles name the model, not the path to it: a folder's own name.
         const QString modelName = model->info().name.isEmpty() ? name : model->info().name;
-        source.model = QFileInfo(modelName).isDir() ? QFileInfo(QDir::cleanPath(modelName)).fileName() : modelName;
+        source.model = QFileInfo(modelName).isDir() || QFileInfo(modelName).isFile()
+                           ? QFileInfo(QDir::cleanPath(modelName)).fileName()
+                           : modelName;
         source.text = text;
         source.textB = textB;
         return source;

@@ -1,9 +1,11 @@
 // attnscope tokenize: the tokenizer of a model folder on one text (or a pair), as one line of JSON.
 
 #include "command.h"
-
+#include "model/gguffile.h"
+#include "model/ggufmodel.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
+#include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
@@ -29,17 +31,23 @@ int runTokenize(const QStringList& arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Tokenizes a text with a model's tokenizer (tokenizer.json, or legacy vocab.txt / vocab.json + merges.txt) "
+        "Tokenizes a text with a model's tokenizer (tokenizer.json, legacy vocab.txt / vocab.json + "
+        "merges.txt, or the "
+        "tokenizer a llama.cpp .gguf file carries) "
         "and prints one line of JSON:\n"
-        "  {\"ids\":[...],\"tokens\":[...],\"offsets\":[[begin,end],...],\"type_ids\":[...],\"special\":[...]}\n"
-        "Offsets are half-open [begin, end) spans in Unicode code points (not bytes, not UTF-16 units) of the text "
+        "  "
+        "{\"ids\":[...],\"tokens\":[...],\"offsets\":[[begin,end],...],\"type_ids\":[...],\"special\":[...]}"
+        "\n"
+        "Offsets are half-open [begin, end) spans in Unicode code points (not bytes, not UTF-16 units) of "
+        "the text "
         "the token came from (--text-b offsets count from the start of --text-b), exactly as Hugging Face "
         "tokenizers reports them; tokens added by the template ([CLS], [SEP], <s>) have [0,0]."));
     parser.addHelpOption();
-    const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("Model folder holding tokenizer.json or legacy vocabulary files, a built-in "
-                                                                        "model's name or a Hugging Face cache id."),
-                                         QStringLiteral("PATH"));
+    const QCommandLineOption modelOption(
+        QStringLiteral("model"),
+        QStringLiteral("Model folder holding tokenizer.json or legacy vocabulary files, a .gguf "
+                       "file, a built-in model's name or a Hugging Face cache id."),
+        QStringLiteral("PATH"));
     const QCommandLineOption textOption(QStringLiteral("text"), QStringLiteral("The text to tokenize."),
                                         QStringLiteral("T"));
     const QCommandLineOption textBOption(QStringLiteral("text-b"), QStringLiteral("Optional second text (a pair)."),
@@ -54,7 +62,14 @@ int runTokenize(const QStringList& arguments)
         return 2;
     }
     try {
-        const auto tokenizer = Tokenizer::fromFolder(resolveTokenizerFolder(parser.value(modelOption)));
+        const QString source = resolveTokenizerFolder(parser.value(modelOption));
+        std::unique_ptr<Tokenizer> tokenizer;
+        if (GgufFile::isGgufPath(source)) {
+            const GgufFile file(source);
+            tokenizer = Tokenizer::fromGgufVocabulary(readGgufVocabulary(file), file.displayPath());
+        } else {
+            tokenizer = Tokenizer::fromFolder(source);
+        }
         std::optional<QString> textB;
         if (parser.isSet(textBOption))
             textB = parser.value(textBOption);

@@ -36,7 +36,7 @@ QList<QCommandLineOption> modelInputOptions()
 {
     return {
         {QStringLiteral("model"),
-         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("Model folder, llama.cpp .gguf file, built-in model name or Hugging Face cache id."),
          QStringLiteral("path")},
         {QStringLiteral("text"), QStringLiteral("Text to tokenize (special tokens added)."),
          QStringLiteral("text")},

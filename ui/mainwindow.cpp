@@ -5,29 +5,27 @@
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
+#include "explorer/explorerbackend.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
-#include "explorer/explorerbackend.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
-#include "mainwindowfeatures.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
+#include "mainwindowfeatures.h"
 #include "model/attentioncapture.h"
 #include "model/modelcatalog.h"
+#include "model/transformermodel.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
 
 #include <QAction>
 #include <QActionGroup>
-#include <QPointer>
-
-#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -46,6 +44,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -55,6 +54,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace attnscope {
 
@@ -120,7 +120,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     }
     m_modelBox->insertSeparator(0);
     m_modelBox->addItem(QString());
-    onRetranslate([this] { m_modelBox->setItemText(m_modelBox->count() - 1, tr("Open folder…")); });
+    m_modelBox->addItem(QString());
+    onRetranslate([this] {
+        m_modelBox->setItemText(m_modelBox->count() - 2, tr("Open folder…"));
+        m_modelBox->setItemText(m_modelBox->count() - 1, tr("Open GGUF file…"));
+    });
     populateModels();
     applyStyle();
     // A built-in model when there is one, else the worked example.
@@ -144,7 +148,9 @@ void MainWindow::populateModels()
         if (seen.contains(QDir(folder).canonicalPath()))
             continue;
         const auto info = ModelCatalog::describe(folder);
-        addModelFolder(folder, info ? info->name : QDir(folder).dirName());
+        addModelFolder(folder, QFileInfo(folder).isFile() ? QFileInfo(folder).fileName()
+                               : info                     ? info->name
+                                                          : QDir(folder).dirName());
         seen << QDir(folder).canonicalPath();
     }
     for (const ModelInfo& info : ModelCatalog::cachedModels())
@@ -170,10 +176,13 @@ void MainWindow::buildMenus()
         if (!dir.isEmpty())
             openModelFolder(dir);
     });
+    QAction* openGgufAction = file->addAction(QString(), this, &MainWindow::openGgufFile);
+    openGgufAction->setObjectName(QStringLiteral("openGguf"));
     file->addSeparator();
     QAction* quitAction = file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
-    onRetranslate([openAction, quitAction] {
+    onRetranslate([openAction, openGgufAction, quitAction] {
         openAction->setText(tr("Open model folder…"));
+        openGgufAction->setText(tr("Open GGUF file…"));
         quitAction->setText(tr("Quit"));
     });
 
@@ -268,8 +277,12 @@ QWidget* MainWindow::buildInputBar()
             openModelFolder(dir);
     });
     connect(m_modelBox, qOverload<int>(&QComboBox::activated), this, [this](int index) {
-        if (index >= int(m_entries.size())) { // "Open folder…"
+        if (index >= int(m_entries.size())) { // the separator, "Open folder…" or "Open GGUF file…"
             m_modelBox->setCurrentIndex(m_current);
+            if (index == m_modelBox->count() - 1) {
+                openGgufFile();
+                return;
+            }
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
             if (!dir.isEmpty())
                 openModelFolder(dir);
@@ -467,7 +480,25 @@ int MainWindow::addModelFolder(const QString& folder, const QString& name)
     m_modelBox->insertItem(index, name);
     m_modelBox->setItemData(index, QDir::toNativeSeparators(folder), Qt::ToolTipRole);
     m_entries.push_back(ModelEntry{folder, nullptr});
+    updateComparisonChoices();
     return index;
+}
+
+// The real models (folders and .gguf files) the comparison can take as its second model.
+void MainWindow::updateComparisonChoices()
+{
+    QVector<ComparisonWidget::ModelChoice> choices;
+    for (int i = 0; i < int(m_entries.size()); ++i)
+        if (!m_entries[size_t(i)].folder.isEmpty())
+            choices.push_back({m_modelBox->itemText(i), m_entries[size_t(i)].folder});
+    m_comparison->setModelChoices(choices);
+}
+
+void MainWindow::openGgufFile()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open GGUF file"), QString(),
+                                                      tr("llama.cpp GGUF files (*.gguf);;All files (*)"));
+    if (!file.isEmpty()) openModelFolder(file);
 }
 
 int MainWindow::findModel(const QString& name) const
@@ -531,23 +562,30 @@ void MainWindow::setTexts(const QString& textA, const QString& textB)
 
 void MainWindow::openModelFolder(const QString& path)
 {
-    const QString canonical = QDir(path).canonicalPath();
+    const QString canonical = QFileInfo(path).canonicalFilePath();
     for (int i = 0; i < int(m_entries.size()); ++i)
-        if (!m_entries[size_t(i)].folder.isEmpty() && QDir(m_entries[size_t(i)].folder).canonicalPath() == canonical) {
+        if (!m_entries[size_t(i)].folder.isEmpty() &&
+            QFileInfo(m_entries[size_t(i)].folder).canonicalFilePath() == canonical) {
             selectEngine(i);
             return;
         }
     const auto info = ModelCatalog::describe(path);
     if (!info) {
-        showFailure(tr("%1: not a model folder (no readable config.json)").arg(QDir::toNativeSeparators(path)));
+        showFailure(
+            QFileInfo(path).isFile()
+                ? tr("%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
+                      .arg(QDir::toNativeSeparators(path))
+                : tr("%1: not a model folder (no readable config.json)").arg(QDir::toNativeSeparators(path)));
         return;
     }
-    const int index = addModelFolder(path, info->name);
+    const int index =
+        addModelFolder(path, QFileInfo(path).isFile() ? QFileInfo(path).fileName() : info->name);
     if (selectEngine(index)) {
         ModelCatalog::addRecent(path);
     } else {
         m_entries.erase(m_entries.begin() + index);
         m_modelBox->removeItem(index);
+        updateComparisonChoices();
     }
 }
 
@@ -782,12 +820,12 @@ void MainWindow::dropEvent(QDropEvent* event)
 {
     for (const QUrl& url : event->mimeData()->urls()) {
         const QFileInfo info(url.toLocalFile());
-        if (info.isDir()) {
+        if (info.isDir() || (info.isFile() && TransformerModel::isGgufPath(info.absoluteFilePath()))) {
             openModelFolder(info.absoluteFilePath());
             return;
         }
     }
-    showFailure(tr("Drop a model folder (with config.json and model.safetensors)"));
+    showFailure(tr("Drop a model folder (with config.json and model.safetensors) or a .gguf file"));
 }
 
 } // namespace attnscope

@@ -56,7 +56,9 @@ public:
     // Opens the entry's model if needed (errors go to the status bar); false when it cannot be opened.
     bool selectEngine(int index);
     void setTexts(const QString& textA, const QString& textB = {});
+    // A model folder or a llama.cpp .gguf file.
     void openModelFolder(const QString& path);
+    void openGgufFile();
     void openHead(int layer, int head);
     // "Open in lesson": a LessonWindow on the current layer/head's real Q, K (after RoPE) and V for the
     // first min(12, n) tokens, labelled with the tokens. For causal models this prefix reproduces the
@@ -135,6 +137,7 @@ private:
         std::shared_ptr<const AttentionEngine> engine; // null until a folder is opened
     };
     void populateModels();
+    void updateComparisonChoices();
     std::vector<ModelEntry> m_entries;
     std::vector<std::function<void()>> m_retranslators;
     int m_current = -1;

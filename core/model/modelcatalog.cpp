@@ -1,6 +1,8 @@
 #include "model/modelcatalog.h"
 
 #include "io/inputfile.h"
+#include "model/gguffile.h"
+#include "model/ggufmodel.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
 
@@ -56,6 +58,27 @@ QString cacheIdFromFolder(const QString& folderName)
     return id;
 }
 
+// The snapshot refs/main names, else the newest one, as long as it holds a .gguf file; "" otherwise.
+QString ggufSnapshotOf(const QDir& repo)
+{
+    auto hasGguf = [](const QString& folder) {
+        QDirIterator it(folder, {QStringLiteral("*.gguf"), QStringLiteral("*.GGUF")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        return it.hasNext();
+    };
+    QString problem;
+    if (const std::optional<QByteArray> ref =
+            readInputFile(repo.filePath(QStringLiteral("refs/main")), kMaxSmallFileBytes, &problem)) {
+        const QString revision = QString::fromUtf8(*ref).trimmed();
+        const QString path = repo.filePath(QStringLiteral("snapshots/") + revision);
+        if (!revision.isEmpty() && !revision.contains(QLatin1String("..")) && hasGguf(path)) return path;
+    }
+    const QDir snapshots(repo.filePath(QStringLiteral("snapshots")));
+    for (const QFileInfo& snapshot : snapshots.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time))
+        if (hasGguf(snapshot.filePath())) return snapshot.filePath();
+    return QString();
+}
+
 QString snapshotOf(const QDir& repo)
 {
     QString problem;
@@ -100,6 +123,7 @@ QString ModelCatalog::huggingFaceHubDir()
 
 std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
 {
+    if (QFileInfo(folder).isFile()) return describeGguf(folder);
     const QDir dir(folder);
     const QString configPath = dir.filePath(QStringLiteral("config.json"));
     if (!QFileInfo::exists(configPath)) return std::nullopt;
@@ -135,6 +159,33 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
     return info;
 }
 
+std::optional<ModelInfo> ModelCatalog::describeGguf(const QString& path)
+{
+    if (!GgufFile::isGgufPath(path)) return std::nullopt;
+    ModelInfo info;
+    info.path = QFileInfo(path).absoluteFilePath();
+    info.name = info.path;
+    info.fileBytes = QFileInfo(path).size(); // follows the cache's symlink to the blob
+    try {
+        const GgufFile file(path);
+        info.architecture = file.string(QStringLiteral("general.architecture")).value_or(QString());
+        info.kind = QStringLiteral("unknown");
+        info.description = file.string(QStringLiteral("general.name")).value_or(QString());
+        const GgufModelDescription description = describeGgufModel(file);
+        const ModelConfig config = ModelConfig::fromJson(description.config, file.displayPath());
+        info.architecture = config.modelType;
+        info.kind = config.isDecoder() ? QStringLiteral("decoder") : QStringLiteral("encoder");
+        info.layers = config.layers;
+        info.heads = config.heads;
+        info.kvHeads = config.kvHeads;
+        info.hidden = config.hidden;
+        info.vocabSize = config.vocabSize;
+        info.maxPositions = config.maxPositions;
+    } catch (const ModelError&) { // listed as far as its header goes; opening it will say why not
+    }
+    return info;
+}
+
 QVector<ModelInfo> ModelCatalog::builtinModels()
 {
     QVector<ModelInfo> models;
@@ -158,11 +209,29 @@ QVector<ModelInfo> ModelCatalog::cachedModels(const QString& hubDir)
     for (const QString& repo :
          hub.entryList({QStringLiteral("models--*")}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const QString snapshot = snapshotOf(QDir(hub.filePath(repo)));
-        if (snapshot.isEmpty()) continue;
-        std::optional<ModelInfo> info = describe(snapshot);
-        if (!info) continue;
-        info->name = cacheIdFromFolder(repo);
-        models.push_back(*info);
+        if (!snapshot.isEmpty()) {
+            if (std::optional<ModelInfo> info = describe(snapshot)) {
+                info->name = cacheIdFromFolder(repo);
+                models.push_back(*info);
+            }
+        }
+        // llama.cpp's files: every .gguf of the revision refs/main names (else the newest snapshot), named
+        // "ORG/NAME/FILE.gguf".
+        const QString ggufSnapshot = ggufSnapshotOf(QDir(hub.filePath(repo)));
+        if (ggufSnapshot.isEmpty()) continue;
+        QDirIterator files(ggufSnapshot, {QStringLiteral("*.gguf"), QStringLiteral("*.GGUF")}, QDir::Files,
+                           QDirIterator::Subdirectories);
+        QStringList paths;
+        while (files.hasNext())
+            paths << files.next();
+        paths.sort();
+        for (const QString& path : paths) {
+            std::optional<ModelInfo> info = describeGguf(path);
+            if (!info) continue;
+            info->name =
+                cacheIdFromFolder(repo) + QLatin1Char('/') + QDir(ggufSnapshot).relativeFilePath(path);
+            models.push_back(*info);
+        }
     }
     return models;
 }
@@ -177,7 +246,8 @@ QStringList ModelCatalog::recent()
     QSettings settings;
     QStringList folders;
     for (const QString& folder : settings.value(QLatin1String(kRecentKey)).toStringList())
-        if (QFileInfo(folder).isDir() && !folders.contains(folder)) folders << folder;
+        if ((QFileInfo(folder).isDir() || QFileInfo(folder).isFile()) && !folders.contains(folder))
+            folders << folder;
     return folders.mid(0, kMaxRecent);
 }
 
@@ -196,6 +266,7 @@ QString ModelCatalog::resolve(const QString& nameOrPath)
     if (nameOrPath.isEmpty()) throw ModelError(QStringLiteral("--model"), QStringLiteral("no model given"));
     const QFileInfo asPath(nameOrPath);
     if (asPath.isDir()) return asPath.absoluteFilePath();
+    if (asPath.isFile() && GgufFile::isGgufPath(nameOrPath)) return asPath.absoluteFilePath();
     for (const ModelInfo& builtin : builtinModels())
         if (builtin.name == nameOrPath) return builtin.path;
     const QString hub = huggingFaceHubDir();
@@ -207,12 +278,24 @@ QString ModelCatalog::resolve(const QString& nameOrPath)
         throw ModelError(QDir::toNativeSeparators(hub + QLatin1Char('/') + repo),
                          QStringLiteral("cached model has no snapshot with a config.json"));
     }
+    // "ORG/NAME/FILE.gguf": a .gguf file of a cached repository.
+    if (nameOrPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) &&
+        !nameOrPath.contains(QLatin1String(".."))) {
+        const QStringList parts = nameOrPath.split(QLatin1Char('/'));
+        for (int split = 1; split < parts.size(); ++split) {
+            QString candidate = QStringLiteral("models--") + parts.mid(0, split).join(QStringLiteral("--"));
+            const QString snapshot = ggufSnapshotOf(QDir(hub + QLatin1Char('/') + candidate));
+            const QString file = snapshot + QLatin1Char('/') + parts.mid(split).join(QLatin1Char('/'));
+            if (!snapshot.isEmpty() && QFileInfo(file).isFile()) return QFileInfo(file).absoluteFilePath();
+        }
+    }
     QStringList builtinNames;
     for (const ModelInfo& builtin : builtinModels())
         builtinNames << builtin.name;
     throw ModelError(
         nameOrPath,
-        QStringLiteral("no such model folder, built-in model (%1) or model in the Hugging Face cache %2")
+        QStringLiteral(
+            "no such model folder, .gguf file, built-in model (%1) or model in the Hugging Face cache %2")
             .arg(builtinNames.isEmpty() ? QStringLiteral("none installed")
                                         : builtinNames.join(QStringLiteral(", ")),
                  QDir::toNativeSeparators(hub)));

@@ -24,7 +24,8 @@ public:
     // Folders under <resources>/models/ with a config.json; description from their attnscope.json.
     static QVector<ModelInfo> builtinModels();
     // Every models--ORG--NAME/snapshots/REV/ with a config.json (the revision refs/main names, else the
-    // newest snapshot), named "ORG/NAME" (or "NAME" without an organisation).
+    // newest snapshot), named "ORG/NAME" (or "NAME" without an organisation); and every .gguf file of such
+    // a snapshot, named "ORG/NAME/FILE.gguf".
     static QVector<ModelInfo> cachedModels(const QString& hubDir = huggingFaceHubDir());
     // Built-ins first, then the cache.
     static QVector<ModelInfo> allModels();
@@ -32,16 +33,19 @@ public:
     // Name, architecture, size, layers and heads of a model folder from config.json and the file sizes,
     // without mapping the weights. nullopt when the folder has no readable config.json. Folders whose
     // architecture the runtime does not support are described too (architecture = their model_type).
+    // `folder` may also be a llama.cpp .gguf file (described from its metadata; unsupported architectures
+    // keep their general.architecture).
     static std::optional<ModelInfo> describe(const QString& folder);
+    static std::optional<ModelInfo> describeGguf(const QString& path);
 
-    // Recently opened model folders (QSettings "models/recent"), newest first, at most 10; folders that no
-    // longer exist are dropped.
+    // Recently opened model folders and .gguf files (QSettings "models/recent"), newest first, at most 10;
+    // those that no longer exist are dropped.
     static QStringList recent();
     static void addRecent(const QString& folder);
 
-    // What --model accepts: an existing folder; a built-in model's name; a cache id such as
-    // "bert-base-uncased" or "TinyLlama/TinyLlama-1.1B-Chat-v1.0". Returns the folder; throws ModelError
-    // naming what was tried.
+    // What --model accepts: an existing folder or .gguf file; a built-in model's name; a cache id such as
+    // "bert-base-uncased", "TinyLlama/TinyLlama-1.1B-Chat-v1.0" or "ORG/NAME-GGUF/FILE.gguf". Returns the
+    // folder (or file); throws ModelError naming what was tried.
     static QString resolve(const QString& nameOrPath);
 };
 

@@ -4,11 +4,14 @@
 #include "attention/layeredattentionmaps.h"
 #include "attention/tiledattentionmaps.h"
 #include "backend/attentionbackend.h"
+#include "model/gguffile.h"
+#include "model/ggufmodel.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
 #include "model/nonfinitecheck.h"
 #include "model/tensorops.h"
+#include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
@@ -114,37 +117,20 @@ const Tokenizer* TransformerModel::tokenizer() const
 std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPath)
 {
     const QFileInfo folderInfo(folderPath);
+    if (folderInfo.isFile() && isGgufPath(folderPath)) return openGguf(folderPath);
     if (!folderInfo.exists())
         throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("no such folder"));
     if (!folderInfo.isDir())
         throw ModelError(
             QDir::toNativeSeparators(folderPath),
-            QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors)"));
+            QStringLiteral("not a folder (a model is a folder with config.json and model.safetensors, "
+                           "or a llama.cpp .gguf file)"));
     std::unique_ptr<TransformerModel> model(new TransformerModel);
     model->m_folder = QDir::cleanPath(folderInfo.absoluteFilePath());
     const QDir dir(model->m_folder);
     model->m_config = ModelConfig::fromFile(dir.filePath(QStringLiteral("config.json")));
     model->m_weights = std::make_shared<const WeightStore>(WeightStore::openFolder(model->m_folder));
-
-    const ModelConfig& c = model->m_config;
-    const QString embedding = Names::embedding(c.family);
-    bool found = false;
-    QStringList tried;
-    for (const QString& prefix : Names::prefixes(c.family)) {
-        tried << prefix + embedding;
-        if (model->m_weights->contains(prefix + embedding)) {
-            model->m_prefix = prefix;
-            found = true;
-            break;
-        }
-    }
-    if (!found)
-        throw ModelError(model->m_weights->files().empty()
-                             ? QDir::toNativeSeparators(model->m_folder)
-                             : QDir::toNativeSeparators(model->m_weights->files().front()->path()),
-                         QStringLiteral("no %1 model weights: tensor %2 is missing")
-                             .arg(c.modelType, tried.join(QStringLiteral(" / "))));
-    model->validateShapes();
+    model->checkWeights();
 
     const ModelVocabulary vocabulary = ModelVocabulary::fromFolder(model->m_folder);
     model->m_vocabulary = vocabulary.tokens;
@@ -160,18 +146,78 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     } else {
         try {
             model->m_tokenizer = Tokenizer::fromFolder(model->m_folder);
-            for (const char* mask : {"[MASK]", "<mask>"})
-                if (const std::optional<int> id = model->m_tokenizer->tokenToId(QLatin1String(mask));
-                    id && model->m_maskTokenId < 0)
-                    model->m_maskTokenId = *id;
         } catch (const TokenizerError& e) {
             model->m_tokenizerError = QString::fromStdString(e.what());
         }
     }
+    model->describe();
+    return model;
+}
 
-    ModelInfo& info = model->m_info;
-    info.name = model->m_folder;
-    info.path = model->m_folder;
+bool TransformerModel::isGgufPath(const QString& path)
+{
+    return GgufFile::isGgufPath(path);
+}
+
+std::unique_ptr<TransformerModel> TransformerModel::openGguf(const QString& path)
+{
+    std::unique_ptr<TransformerModel> model(new TransformerModel);
+    model->m_folder = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    auto file = std::make_shared<const GgufFile>(model->m_folder);
+    const GgufModelDescription description = describeGgufModel(*file);
+    model->m_config = ModelConfig::fromJson(description.config, file->displayPath());
+    model->m_weights = std::make_shared<const WeightStore>(WeightStore::openGguf(file, description));
+    model->checkWeights();
+
+    const GgufVocabulary vocabulary = readGgufVocabulary(*file);
+    for (const QString& token : vocabulary.tokens)
+        model->m_vocabulary.push_back(token);
+    if (vocabulary.model.isEmpty() && vocabulary.huggingFaceJson.isEmpty()) {
+        model->m_tokenizerError =
+            file->displayPath() + QStringLiteral(": no tokenizer in the metadata; give token ids instead");
+    } else {
+        try {
+            model->m_tokenizer = Tokenizer::fromGgufVocabulary(vocabulary, file->displayPath());
+        } catch (const TokenizerError& e) {
+            model->m_tokenizerError = QString::fromStdString(e.what());
+        }
+    }
+    model->describe();
+    return model;
+}
+
+// The prefix the checkpoint's tensor names carry, then every tensor's presence and shape.
+void TransformerModel::checkWeights()
+{
+    const ModelConfig& c = m_config;
+    const QString embedding = Names::embedding(c.family);
+    QStringList tried;
+    for (const QString& prefix : Names::prefixes(c.family)) {
+        tried << prefix + embedding;
+        if (m_weights->contains(prefix + embedding)) {
+            m_prefix = prefix;
+            validateShapes();
+            return;
+        }
+    }
+    throw ModelError(m_weights->primaryFile().isEmpty() ? QDir::toNativeSeparators(m_folder)
+                                                        : m_weights->primaryFile(),
+                     QStringLiteral("no %1 model weights: tensor %2 is missing")
+                         .arg(c.modelType, tried.join(QStringLiteral(" / "))));
+}
+
+// The mask token and what model lists show, once config, weights and tokenizer are known.
+void TransformerModel::describe()
+{
+    if (m_tokenizer)
+        for (const char* mask : {"[MASK]", "<mask>"})
+            if (const std::optional<int> id = m_tokenizer->tokenToId(QLatin1String(mask));
+                id && m_maskTokenId < 0)
+                m_maskTokenId = *id;
+    const ModelConfig& c = m_config;
+    ModelInfo& info = m_info;
+    info.name = m_folder;
+    info.path = m_folder;
     info.architecture = c.modelType;
     info.kind = c.isDecoder() ? QStringLiteral("decoder") : QStringLiteral("encoder");
     info.layers = c.layers;
@@ -180,17 +226,17 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     info.hidden = c.hidden;
     info.vocabSize = c.vocabSize;
     info.maxPositions = c.maxPositions;
-    info.fileBytes = model->m_weights->totalBytes();
+    info.fileBytes = m_weights->totalBytes();
+    if (m_weights->ggufFile()) return;
     // Built-in models are named by their folder and describe themselves in attnscope.json.
-    if (const std::optional<ModelInfo> described = ModelCatalog::describe(model->m_folder))
+    if (const std::optional<ModelInfo> described = ModelCatalog::describe(m_folder))
         info.description = described->description;
     const QString resources = ModelCatalog::resourcesDir();
     if (!resources.isEmpty() &&
-        QFileInfo(model->m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
-        info.name = QFileInfo(model->m_folder).fileName();
+        QFileInfo(m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {
+        info.name = QFileInfo(m_folder).fileName();
         info.builtin = true;
     }
-    return model;
 }
 
 QString TransformerModel::tensorName(const QString& baseName) const
@@ -223,7 +269,9 @@ void TransformerModel::validateShapes() const
     // Every layer has several tensors: a config asking for more layers than the files hold tensors is
     // refused before the loop below walks them (a hostile n_layer of 10^9 would otherwise run for minutes).
     if (c.layers > m_weights->tensorCount())
-        throw ModelError(QDir::toNativeSeparators(QDir(m_folder).filePath(QStringLiteral("config.json"))),
+        throw ModelError(m_weights->ggufFile()
+                             ? m_weights->primaryFile()
+                             : QDir::toNativeSeparators(QDir(m_folder).filePath(QStringLiteral("config.json"))),
                          QStringLiteral("%1 layers, but the weights hold only %2 tensors in all")
                              .arg(c.layers)
                              .arg(m_weights->tensorCount()));
@@ -232,7 +280,7 @@ void TransformerModel::validateShapes() const
         if (!info) {
             if (spec.required)
                 throw ModelError(
-                    QDir::toNativeSeparators(m_weights->files().front()->path()),
+                    m_weights->primaryFile(),
                     QStringLiteral(
                         "tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
                         .arg(spec.name, c.modelType)
@@ -243,12 +291,11 @@ void TransformerModel::validateShapes() const
             throw ModelError(m_weights->fileOf(spec.name),
                              QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
                                  .arg(spec.name, info->shapeText(), shapeText(spec.shape)));
-        if (info->dtype != TensorDtype::F32 && info->dtype != TensorDtype::F16 &&
-            info->dtype != TensorDtype::BF16)
+        if (!m_weights->convertsToFloat(spec.name))
             throw ModelError(
                 m_weights->fileOf(spec.name),
                 QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
-                    .arg(spec.name, dtypeName(info->dtype)));
+                    .arg(spec.name, m_weights->storageType(spec.name)));
         // NaN in a norm or a bias (1-D, cheap to scan) spoils every output: refused at open. Matrices are
         // checked through the activations they produce, and the LM head's on use (a broken head must not
         // stop the attention views).

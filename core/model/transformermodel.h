@@ -1,7 +1,7 @@
 #pragma once
 
 // A Hugging Face model folder opened for attention capture: config.json + model.safetensors (or shards
-// through model.safetensors.index.json) + optionally tokenizer.json.
+// through model.safetensors.index.json) + optionally tokenizer.json; or a llama.cpp .gguf file.
 //
 //   auto model = TransformerModel::open(folder);          // maps the weights, checks every shape
 //   AttentionCapture c = model->run(ids, typeIds);        // every layer's and head's P
@@ -52,12 +52,18 @@ class TransformerModel
 public:
     // Throws ModelError "<file>: <problem>" for a missing/damaged file, an unsupported architecture,
     // or a tensor whose shape disagrees with config.json.
+    // `folder` may also be a llama.cpp .gguf file (ggufmodel.h): its metadata stands for config.json, its
+    // tensors are dequantized layer by layer as the forward pass reaches them, its tokenizer comes from the
+    // metadata.
     static std::unique_ptr<TransformerModel> open(const QString& folder);
+    // True for a path ending in .gguf or a file starting with the GGUF magic.
+    static bool isGgufPath(const QString& path);
     ~TransformerModel();
 
     const ModelInfo& info() const { return m_info; }
     const ModelConfig& config() const { return m_config; }
-    const QString& folder() const { return m_folder; }
+    const QString& folder() const { return m_folder; } // the folder, or the .gguf file
+    bool isGguf() const { return m_weights && m_weights->ggufFile(); }
     // nullptr when the folder has no tokenizer (then callers give ids); tokenizerError() says why.
     const Tokenizer* tokenizer() const;
     // "<file>: <problem>" when the folder's tokenizer files could not be read, or "<folder>: no tokenizer
@@ -86,6 +92,9 @@ public:
 
 private:
     TransformerModel() = default;
+    static std::unique_ptr<TransformerModel> openGguf(const QString& path);
+    void checkWeights();
+    void describe();
     struct Forward;
     struct Names;
     std::vector<float> forward(const std::vector<int>& ids, const std::vector<int>& typeIds,

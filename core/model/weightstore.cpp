@@ -1,6 +1,7 @@
 #include "model/weightstore.h"
 
 #include "io/inputfile.h"
+#include "model/ggmlquants.h"
 #include "model/modelerror.h"
 
 #include <QDir>
@@ -9,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSysInfo>
 #include <map>
 
 namespace attnscope {
@@ -132,23 +134,65 @@ WeightStore WeightStore::openFolder(const QString& folder)
     return store;
 }
 
+WeightStore WeightStore::openGguf(std::shared_ptr<const GgufFile> file,
+                                  const GgufModelDescription& description)
+{
+    WeightStore store;
+    for (const GgufTensorMapping& mapping : description.tensors) {
+        GgufEntry entry;
+        entry.info.name = mapping.hfName;
+        entry.info.dtype = TensorDtype::F32;
+        entry.info.shape = mapping.hfShape;
+        entry.mapping = mapping;
+        store.m_gguf.insert(mapping.hfName, entry);
+    }
+    store.m_totalBytes = file->fileBytes();
+    store.m_ggufFile = std::move(file);
+    return store;
+}
+
 QStringList WeightStore::names() const
 {
-    QStringList list = m_where.keys();
+    QStringList list = m_where.keys() + m_gguf.keys();
     list.sort();
     return list;
 }
 
 const TensorInfo* WeightStore::info(const QString& name) const
 {
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend()) return &it->info;
     const int where = m_where.value(name, -1);
     return where < 0 ? nullptr : m_files[size_t(where)]->find(name);
 }
 
+QString WeightStore::storageType(const QString& name) const
+{
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
+        return ggmlTypeName(it->mapping.source->type);
+    const TensorInfo* tensor = info(name);
+    return tensor ? dtypeName(tensor->dtype) : QString();
+}
+
+bool WeightStore::convertsToFloat(const QString& name) const
+{
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
+        return ggmlTypeTraits(it->mapping.source->type).has_value();
+    const TensorInfo* tensor = info(name);
+    return tensor && (tensor->dtype == TensorDtype::F32 || tensor->dtype == TensorDtype::F16 ||
+                      tensor->dtype == TensorDtype::BF16);
+}
+
 QString WeightStore::fileOf(const QString& name) const
 {
+    if (m_gguf.contains(name)) return m_ggufFile->displayPath();
     const int where = m_where.value(name, -1);
     return where < 0 ? QString() : QDir::toNativeSeparators(m_files[size_t(where)]->path());
+}
+
+QString WeightStore::primaryFile() const
+{
+    if (m_ggufFile) return m_ggufFile->displayPath();
+    return m_files.empty() ? QString() : QDir::toNativeSeparators(m_files.front()->path());
 }
 
 WeightTensor WeightStore::load(const QString& name) const
@@ -159,10 +203,11 @@ WeightTensor WeightStore::load(const QString& name) const
 
 WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const
 {
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
+        return loadGgufRows(*it, firstRow, rowCount);
     const int where = m_where.value(name, -1);
     if (where < 0) {
-        const QString file =
-            m_files.empty() ? QStringLiteral("model") : QDir::toNativeSeparators(m_files.front()->path());
+        const QString file = primaryFile().isEmpty() ? QStringLiteral("model") : primaryFile();
         throw ModelError(file, QStringLiteral("tensor %1 is missing").arg(name));
     }
     const std::shared_ptr<const SafetensorsFile>& file = m_files[size_t(where)];
@@ -182,6 +227,66 @@ WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 
         return WeightTensor::view(file, direct + firstRow * rowElements, shape);
     std::vector<float> values(size_t(rowCount * rowElements));
     file->convertRange(tensor, firstRow * rowElements, rowCount * rowElements, values.data());
+    return WeightTensor::owned(std::move(values), shape);
+}
+
+WeightTensor WeightStore::loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const
+{
+    const GgufTensorMapping& m = entry.mapping;
+    const GgufTensor& source = *m.source;
+    const GgufFile& file = *m_ggufFile;
+    std::vector<qint64> shape = entry.info.shape;
+    const qint64 rows = shape.front();
+    if (firstRow < 0 || rowCount < 0 || firstRow > rows - rowCount)
+        throw ModelError(file.displayPath(),
+                         QStringLiteral("rows [%1, %2) of tensor %3 are outside its %4 rows")
+                             .arg(firstRow)
+                             .arg(firstRow + rowCount)
+                             .arg(m.hfName)
+                             .arg(rows));
+    const qint64 cols = rows == 0 ? 0 : entry.info.elementCount() / rows; // 1 for a vector
+    shape.front() = rowCount;
+    const qint64 stored = source.rowElements(); // elements per GGUF row
+    std::vector<float> values(size_t(rowCount * cols));
+    using Layout = GgufTensorMapping::Layout;
+    if (m.layout == Layout::AsStored && cols % stored == 0) {
+        // Whole GGUF rows: HF row r is GGUF rows [r·cols/stored, (r+1)·cols/stored).
+        const qint64 per = cols / stored;
+        if (source.type == std::uint32_t(GgmlType::F32) && m.addend == 0.0f &&
+            QSysInfo::ByteOrder == QSysInfo::LittleEndian &&
+            reinterpret_cast<quintptr>(file.data(source)) % alignof(float) == 0)
+            return WeightTensor::view(
+                m_ggufFile, reinterpret_cast<const float*>(file.data(source)) + firstRow * cols, shape);
+        file.dequantizeRows(source, firstRow * per, rowCount * per, values.data());
+    } else if (m.layout == Layout::InterleavedRopeRows && cols > 1) {
+        // GGUF row h·d + 2i + j holds HF row h·d + j·d/2 + i.
+        const qint64 d = rows / m.ropeHeads;
+        for (qint64 r = 0; r < rowCount; ++r) {
+            const qint64 row = firstRow + r, i = row % d;
+            const qint64 ggufRow = row - i + 2 * (i % (d / 2)) + i / (d / 2);
+            file.dequantizeRows(source, ggufRow, 1, values.data() + r * cols);
+        }
+    } else {
+        // A vector (read whole, then picked) or a transposed matrix: every stored element, then rearranged.
+        std::vector<float> all(size_t(source.elementCount()));
+        file.dequantizeRows(source, 0, source.rows(), all.data());
+        for (qint64 r = 0; r < rowCount; ++r) {
+            const qint64 row = firstRow + r;
+            for (qint64 c = 0; c < cols; ++c) {
+                qint64 from = row * cols + c;
+                if (m.layout == Layout::Transposed) {
+                    from = c * stored + row; // HF [ne0, ne1]: element (row, c) is stored at row c, column row
+                } else if (m.layout == Layout::InterleavedRopeRows) {
+                    const qint64 d = rows / m.ropeHeads, i = row % d;
+                    from = row - i + 2 * (i % (d / 2)) + i / (d / 2);
+                }
+                values[size_t(r * cols + c)] = all[size_t(from)];
+            }
+        }
+    }
+    if (m.addend != 0.0f)
+        for (float& v : values)
+            v += m.addend;
     return WeightTensor::owned(std::move(values), shape);
 }
 

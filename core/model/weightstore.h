@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/ggufmodel.h"
 #include "model/safetensorsfile.h"
 
 #include <QHash>
@@ -34,31 +35,56 @@ private:
     bool m_isView = false;
 };
 
-// The tensors of a model folder: model.safetensors, or the shards named by model.safetensors.index.json
-// (its weight_map says which shard holds each tensor). Files are mapped, never read up front.
+// The tensors of a model by their Hugging Face names: model.safetensors, or the shards named by
+// model.safetensors.index.json (its weight_map says which shard holds each tensor), or a llama.cpp .gguf
+// file read through a GgufModelDescription (ggufmodel.h). Files are mapped, never read up front; a tensor is
+// converted to fp32 (F16/BF16 converted, GGUF blocks dequantized) when load() asks for it.
 class WeightStore
 {
 public:
     // Throws ModelError "<file>: <problem>" for a missing or damaged file.
     static WeightStore openFolder(const QString& folder);
     static WeightStore openFiles(const QStringList& safetensorsPaths);
+    // The tensors `description` maps out of `file` (describeGgufModel(*file)).
+    static WeightStore openGguf(std::shared_ptr<const GgufFile> file,
+                                const GgufModelDescription& description);
 
-    bool contains(const QString& name) const { return m_where.contains(name); }
+    bool contains(const QString& name) const { return m_where.contains(name) || m_gguf.contains(name); }
     QStringList names() const;
-    int tensorCount() const { return int(m_where.size()); }
+    int tensorCount() const { return int(m_where.size() + m_gguf.size()); }
+    // Name and shape (Hugging Face order) of a tensor; null when absent. For a GGUF tensor, dtype is F32
+    // (what load() delivers) and begin/end are 0: storageType() names what the file holds.
     const TensorInfo* info(const QString& name) const;
+    // "F32", "BF16", "Q4_K", ... as stored ("" when absent).
+    QString storageType(const QString& name) const;
+    // Whether load() can give the tensor as fp32 (F32, F16, BF16 and the GGUF types ggmlquants.h converts).
+    bool convertsToFloat(const QString& name) const;
     // The file that holds `name`, for messages ("" when absent).
     QString fileOf(const QString& name) const;
+    // The first (or only) file of the model, for messages.
+    QString primaryFile() const;
     // fp32 tensor: a view for aligned F32, else converted. Throws ModelError when absent or not a float type.
     WeightTensor load(const QString& name) const;
     // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows.
     WeightTensor loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     qint64 totalBytes() const { return m_totalBytes; }
+    // The safetensors files (empty for a GGUF model).
     const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return m_files; }
+    // The GGUF file (null for safetensors).
+    const std::shared_ptr<const GgufFile>& ggufFile() const { return m_ggufFile; }
 
 private:
+    struct GgufEntry
+    {
+        TensorInfo info;
+        GgufTensorMapping mapping;
+    };
+    WeightTensor loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const;
+
     std::vector<std::shared_ptr<const SafetensorsFile>> m_files;
     QHash<QString, int> m_where; // tensor name -> index into m_files
+    std::shared_ptr<const GgufFile> m_ggufFile;
+    QHash<QString, GgufEntry> m_gguf; // Hugging Face name -> where it is in m_ggufFile
     qint64 m_totalBytes = 0;
 };
 

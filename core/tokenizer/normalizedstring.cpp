@@ -117,22 +117,47 @@ void NormalizedString::replace(const std::u32string& pattern, const std::u32stri
 {
     if (pattern.empty() || m_text.empty())
         return;
+    std::vector<Span> matches;
+    for (size_t pos = m_text.find(pattern); pos != std::u32string::npos;
+         pos = m_text.find(pattern, pos + pattern.size()))
+        matches.emplace_back(int(pos), int(pos + pattern.size()));
+    replaceRanges(matches, content);
+}
+
+void NormalizedString::replaceRuns(char32_t c, int minimumRun, const std::u32string& content)
+{
+    std::vector<Span> matches;
+    const int n = size();
+    for (int i = 0; i < n;) {
+        if (m_text[size_t(i)] != c) {
+            ++i;
+            continue;
+        }
+        int j = i;
+        while (j < n && m_text[size_t(j)] == c)
+            ++j;
+        if (j - i >= minimumRun) matches.emplace_back(i, j);
+        i = j;
+    }
+    replaceRanges(matches, content);
+}
+
+void NormalizedString::replaceRanges(const std::vector<Span>& matches, const std::u32string& content)
+{
+    if (matches.empty()) return;
     std::u32string text;
     std::vector<Span> align;
     text.reserve(m_text.size());
     align.reserve(m_text.size());
     size_t last = 0;
-    size_t pos = m_text.find(pattern);
-    while (pos != std::u32string::npos) {
-        text.append(m_text, last, pos - last);
-        align.insert(align.end(), m_align.begin() + long(last), m_align.begin() + long(pos));
-        const size_t end = pos + pattern.size();
+    for (const auto& [begin, end] : matches) {
+        text.append(m_text, last, size_t(begin) - last);
+        align.insert(align.end(), m_align.begin() + long(last), m_align.begin() + begin);
         // Inserted chars share the alignment of the last replaced char (HF replace()).
-        const Span a = end >= 1 ? m_align[end - 1] : Span{m_shift, m_shift};
+        const Span a = end >= 1 ? m_align[size_t(end) - 1] : Span{m_shift, m_shift};
         text += content;
         align.insert(align.end(), content.size(), a);
-        last = end;
-        pos = m_text.find(pattern, end);
+        last = size_t(end);
     }
     text.append(m_text, last, std::u32string::npos);
     align.insert(align.end(), m_align.begin() + long(last), m_align.end());

@@ -50,6 +50,10 @@ public:
     void prepend(const std::u32string& s);
     // Replaces every (non-overlapping, leftmost) occurrence of `pattern` by `content`.
     void replace(const std::u32string& pattern, const std::u32string& content);
+    // Replaces every run of at least `minimumRun` `c`s (the regex "c{minimumRun,}") by `content`.
+    void replaceRuns(char32_t c, int minimumRun, const std::u32string& content);
+    // Replaces each normalised range [begin, end) (sorted, disjoint) by `content`.
+    void replaceRanges(const std::vector<Span>& matches, const std::u32string& content);
     void lstrip() { strip(true, false); }
     void rstrip() { strip(false, true); }
     void strip(bool left, bool right);

@@ -72,6 +72,22 @@ private:
     std::u32string m_pattern, m_content;
 };
 
+// Replace with the regex "c{n,}" (runs of n or more of one character), which SentencePiece converters write
+// as Replace(Regex(" {2,}"), " ").
+class ReplaceRunsNormalizer : public Normalizer
+{
+public:
+    ReplaceRunsNormalizer(char32_t c, int minimumRun, std::u32string content)
+        : m_char(c), m_minimumRun(minimumRun), m_content(std::move(content))
+    {}
+    void normalize(NormalizedString& s) const override { s.replaceRuns(m_char, m_minimumRun, m_content); }
+
+private:
+    char32_t m_char;
+    int m_minimumRun;
+    std::u32string m_content;
+};
+
 class PrependNormalizer : public Normalizer
 {
 public:

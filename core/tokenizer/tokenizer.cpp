@@ -45,7 +45,15 @@ std::unique_ptr<Tokenizer> Tokenizer::fromJsonFile(const QString& path)
 std::unique_ptr<Tokenizer> Tokenizer::fromJsonBytes(const QByteArray& bytes, const QString& sourceName)
 {
     std::unique_ptr<Tokenizer> tokenizer(new Tokenizer);
-    tokenizer->m_pipeline = parseTokenizerJson(bytes, sourceName);
+    tokenizer->m_pipeline = loadTokenizerJsonText(bytes, sourceName);
+    return tokenizer;
+}
+
+std::unique_ptr<Tokenizer> Tokenizer::fromGgufVocabulary(const GgufVocabulary& vocabulary,
+                                                         const QString& sourcePath)
+{
+    std::unique_ptr<Tokenizer> tokenizer(new Tokenizer);
+    tokenizer->m_pipeline = loadGgufVocabulary(vocabulary, sourcePath);
     return tokenizer;
 }
 

@@ -35,6 +35,7 @@ struct Encoding
 };
 
 class TokenizerPipeline;
+struct GgufVocabulary;
 
 class Tokenizer
 {
@@ -46,6 +47,9 @@ public:
     static std::unique_ptr<Tokenizer> fromJsonFile(const QString& path);
     // A tokenizer.json held in memory (no tokenizer_config.json); sourceName names it in errors.
     static std::unique_ptr<Tokenizer> fromJsonBytes(const QByteArray& bytes, const QString& sourceName);
+    // The tokenizer a GGUF file's metadata describes (ggufvocabulary.h); `sourcePath` names the file.
+    static std::unique_ptr<Tokenizer> fromGgufVocabulary(const GgufVocabulary& vocabulary,
+                                                         const QString& sourcePath);
 
     Encoding encode(const QString& textA, const std::optional<QString>& textB = std::nullopt,
                     bool addSpecialTokens = true) const;

@@ -5,10 +5,12 @@
 #include "tokenizer/decoders.h"
 #include "tokenizer/normalizers.h"
 #include "tokenizer/postprocessors.h"
+#include "tokenizer/precompilednormalizer.h"
 #include "tokenizer/pretokenizers.h"
 #include "tokenizer/splitpatterns.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/unicodechars.h"
+#include "tokenizer/unigrammodel.h"
 #include "tokenizer/wordpiecemodel.h"
 
 #include <QFile>
@@ -16,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <algorithm>
 
 namespace attnscope::tok {
@@ -194,10 +197,40 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& r, const QJsonValu
         return std::make_unique<UnicodeNormalizer>(UnicodeNormalizer::NFKC);
     if (type == QLatin1String("NFKD"))
         return std::make_unique<UnicodeNormalizer>(UnicodeNormalizer::NFKD);
-    if (type == QLatin1String("Replace"))
-        return std::make_unique<ReplaceNormalizer>(
-            parseStringPattern(r, o.value(QStringLiteral("pattern")), where + QStringLiteral(".pattern"), nullptr),
-            u32(r.string(o, QStringLiteral("content"), QString(), where)));
+    if (type == QLatin1String("Replace")) {
+        QString regex;
+        const std::u32string literal = parseStringPattern(r, o.value(QStringLiteral("pattern")),
+                                                          where + QStringLiteral(".pattern"), &regex);
+        const std::u32string content = u32(r.string(o, QStringLiteral("content"), QString(), where));
+        if (regex.isNull()) return std::make_unique<ReplaceNormalizer>(literal, content);
+        // SentencePiece converters write Replace(Regex(" {2,}"), " "): runs of one character.
+        static const QRegularExpression runs(QStringLiteral("^(.)\\{([1-9][0-9]?),\\}$"));
+        const QRegularExpressionMatch m = runs.match(regex);
+        if (!m.hasMatch() || m.captured(1) == QLatin1String("\\") || m.captured(1) == QLatin1String("."))
+            r.error(where,
+                    QStringLiteral("unsupported Replace regex '%1' (supported: a run of one character, "
+                                   "\"c{n,}\")")
+                        .arg(regex));
+        return std::make_unique<ReplaceRunsNormalizer>(u32(m.captured(1)).at(0), m.captured(2).toInt(),
+                                                       content);
+    }
+    if (type == QLatin1String("Precompiled")) {
+        const QJsonValue charsmap = o.value(QStringLiteral("precompiled_charsmap"));
+        if (charsmap.isNull() || charsmap.isUndefined() || charsmap.toString().isEmpty())
+            return nullptr; // no rules: the identity
+        if (!charsmap.isString())
+            r.error(where + QStringLiteral(".precompiled_charsmap"),
+                    QStringLiteral("expected a base64 string"));
+        const QByteArray::FromBase64Result bytes = QByteArray::fromBase64Encoding(
+            charsmap.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (!bytes)
+            r.error(where + QStringLiteral(".precompiled_charsmap"), QStringLiteral("is not valid base64"));
+        try {
+            return std::make_unique<PrecompiledNormalizer>(*bytes);
+        } catch (const TokenizerError& e) {
+            r.error(where, QString::fromStdString(e.what()));
+        }
+    }
     if (type == QLatin1String("Prepend"))
         return std::make_unique<PrependNormalizer>(u32(r.string(o, QStringLiteral("prepend"), QString(), where)));
     if (type == QLatin1String("Sequence")) {
@@ -208,9 +241,10 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& r, const QJsonValu
                 parts.push_back(std::move(n));
         return std::make_unique<SequenceNormalizer>(std::move(parts));
     }
-    r.error(where, QStringLiteral("unsupported normalizer type '%1' (supported: BertNormalizer, Lowercase, Strip, "
-                                  "StripAccents, NFC, NFD, NFKC, NFKD, Replace, Prepend, Sequence)")
-                       .arg(type));
+    r.error(where,
+            QStringLiteral("unsupported normalizer type '%1' (supported: BertNormalizer, Lowercase, Strip, "
+                           "StripAccents, NFC, NFD, NFKC, NFKD, Replace, Prepend, Precompiled, Sequence)")
+                .arg(type));
 }
 
 std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& r, const QJsonValue& v, const QString& where)
@@ -351,7 +385,30 @@ std::unique_ptr<Model> parseModel(const JsonReader& r, const QJsonValue& v)
             fail(r.path(), QStringLiteral("model: ") + QString::fromStdString(e.what()));
         }
     }
-    r.error(where, QStringLiteral("unsupported tokenizer model type '%1' (supported: WordPiece, BPE)").arg(type));
+    if (type == QLatin1String("Unigram")) {
+        const QJsonArray list = r.array(o.value(QStringLiteral("vocab")), where + QStringLiteral(".vocab"));
+        std::vector<std::pair<std::u32string, double>> pieces;
+        pieces.reserve(size_t(list.size()));
+        for (int i = 0; i < list.size(); ++i) {
+            const QJsonArray entry = list.at(i).toArray();
+            if (entry.size() != 2 || !entry.at(0).isString() || !entry.at(1).isDouble())
+                r.error(where + QStringLiteral(".vocab[%1]").arg(i),
+                        QStringLiteral("expected [piece, score]"));
+            pieces.emplace_back(u32(entry.at(0).toString()), entry.at(1).toDouble());
+        }
+        const QJsonValue unk = o.value(QStringLiteral("unk_id"));
+        std::optional<int> unkId;
+        if (!unk.isNull() && !unk.isUndefined()) unkId = r.integer(unk, where + QStringLiteral(".unk_id"));
+        try {
+            return std::make_unique<UnigramModel>(
+                std::move(pieces), unkId, r.boolean(o, QStringLiteral("byte_fallback"), false, where));
+        } catch (const TokenizerError& e) {
+            fail(r.path(), QStringLiteral("model: ") + QString::fromStdString(e.what()));
+        }
+    }
+    r.error(where,
+            QStringLiteral("unsupported tokenizer model type '%1' (supported: WordPiece, BPE, Unigram)")
+                .arg(type));
 }
 
 IdToken parseIdToken(const JsonReader& r, const QJsonValue& v, const QString& where)
@@ -532,12 +589,12 @@ std::optional<std::u32string> configToken(const QJsonObject& config, const char*
 
 std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
 {
-    return parseTokenizerJson(readFile(path, kMaxJsonFileBytes), path);
+    return loadTokenizerJsonText(readFile(path, kMaxJsonFileBytes), path);
 }
 
-std::unique_ptr<TokenizerPipeline> parseTokenizerJson(const QByteArray& bytes, const QString& path)
+std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json, const QString& path)
 {
-    const QJsonDocument doc = parseJson(bytes, path);
+    const QJsonDocument doc = parseJson(json, path);
     JsonReader r(path);
     if (!doc.isObject())
         fail(path, QStringLiteral("expected a JSON object at the top level"));

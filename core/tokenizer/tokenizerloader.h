@@ -11,16 +11,22 @@
 #include <memory>
 #include <optional>
 
+namespace attnscope {
+struct GgufVocabulary;
+}
+
 namespace attnscope::tok {
 
 std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path);
-// The same from the bytes of a tokenizer.json; `path` names it in errors.
-std::unique_ptr<TokenizerPipeline> parseTokenizerJson(const QByteArray& bytes, const QString& path);
+// The same from tokenizer.json's text (e.g. carried inside a GGUF file); `path` names it in messages.
+std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json, const QString& path);
 // vocab.txt: BERT WordPiece; lowercasing follows `lowercase` (tokenizer_config.json do_lower_case).
 std::unique_ptr<TokenizerPipeline> loadWordPieceVocab(const QString& vocabPath, bool lowercase);
 // vocab.json + merges.txt: GPT-2 byte-level BPE.
 std::unique_ptr<TokenizerPipeline> loadByteLevelBpe(const QString& vocabPath, const QString& mergesPath,
                                                     bool addPrefixSpace);
+// The tokenizer a GGUF file's metadata describes (ggufvocabloader.cpp); `path` names the file in messages.
+std::unique_ptr<TokenizerPipeline> loadGgufVocabulary(const GgufVocabulary& vocabulary, const QString& path);
 // tokenizer_config.json: nullopt when there is none; throws TokenizerError when it is unreadable, not JSON or
 // not an object.
 std::optional<QJsonObject> readTokenizerConfig(const QString& configPath);

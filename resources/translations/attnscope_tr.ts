@@ -340,6 +340,34 @@
         <source>No comparison shown</source>
         <translation>Gösterilen karşılaştırma yok</translation>
     </message>
+    <message>
+        <source>Same head, two models</source>
+        <translation>Aynı kafa, iki model</translation>
+    </message>
+    <message>
+        <source>Second model:</source>
+        <translation>İkinci model:</translation>
+    </message>
+    <message>
+        <source>Pick the second model (e.g. the quantized file of the same model).</source>
+        <translation>İkinci modeli seçin (örneğin aynı modelin nicemlenmiş dosyası).</translation>
+    </message>
+    <message>
+        <source>Computing the second model…</source>
+        <translation>İkinci model hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>Both models&apos; inputs must be at most %1 tokens.</source>
+        <translation>İki modelin girdisi de en fazla %1 token olmalı.</translation>
+    </message>
+    <message>
+        <source>%1 has no layer %2 head %3 (it has %4 layers × %5 heads).</source>
+        <translation>%1 modelinde katman %2 kafa %3 yok (%4 katman × %5 kafası var).</translation>
+    </message>
+    <message>
+        <source>first − second model</source>
+        <translation>birinci − ikinci model</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ExportController</name>
@@ -1072,16 +1100,32 @@
         <translation>başarısız</translation>
     </message>
     <message>
-        <source>Drop a model folder (with config.json and model.safetensors)</source>
-        <translation>Bir model klasörü bırakın (config.json ve model.safetensors içeren)</translation>
-    </message>
-    <message>
         <source>%1: not a model folder (no readable config.json)</source>
         <translation>%1: model klasörü değil (okunabilir config.json yok)</translation>
     </message>
     <message>
         <source>Predictions</source>
         <translation>Tahminler</translation>
+    </message>
+    <message>
+        <source>Open GGUF file…</source>
+        <translation>GGUF dosyası aç…</translation>
+    </message>
+    <message>
+        <source>Open GGUF file</source>
+        <translation>GGUF dosyası aç</translation>
+    </message>
+    <message>
+        <source>llama.cpp GGUF files (*.gguf);;All files (*)</source>
+        <translation>llama.cpp GGUF dosyaları (*.gguf);;Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>%1: not a model (a folder with config.json, or a llama.cpp .gguf file)</source>
+        <translation>%1: model değil (config.json içeren bir klasör ya da bir llama.cpp .gguf dosyası olmalı)</translation>
+    </message>
+    <message>
+        <source>Drop a model folder (with config.json and model.safetensors) or a .gguf file</source>
+        <translation>Bir model klasörü (config.json ve model.safetensors içeren) ya da bir .gguf dosyası bırakın</translation>
     </message>
 </context>
 <context>

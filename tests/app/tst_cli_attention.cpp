@@ -2,6 +2,7 @@
 // output against the oracle's attentions.npy, its files and its exit codes.
 
 #include "io/npy.h"
+#include "support/ggufwriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,7 @@
 #include <cmath>
 
 using namespace attnscope;
+using attnscope::testing::writeGgufFromFolder;
 
 namespace {
 
@@ -70,6 +72,7 @@ private Q_SLOTS:
     void jsonMatchesOracle_data();
     void jsonMatchesOracle();
     void textMatchesOracle();
+    void ggufFile();
     void maskPrediction();
     void npySubset();
     void outFileIsNotOverwritten();
@@ -141,6 +144,42 @@ void TestCliAttention::textMatchesOracle()
              QStringLiteral("--text"), QStringLiteral("hello")});
     QCOMPARE(noTokenizer.exitCode, 1);
     QVERIFY2(noTokenizer.err.contains("no tokenizer files"), noTokenizer.err.constData());
+}
+
+// --model takes a llama.cpp .gguf file: gpt2_s1 (F16 weights) as an F16 GGUF gives the oracle's ids (through
+// the tokenizer in its metadata) and attention; `tokenize` reads the same tokenizer.
+void TestCliAttention::ggufFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("gpt2_s1-F16.gguf"));
+    writeGgufFromFolder(oracle(QStringLiteral("gpt2_s1")), path, GgmlType::F16);
+    const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), path,
+                          QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
+    const NpyArray expected =
+        readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+    const QJsonArray lastRow =
+        json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
+    for (int k = 0; k < 11; ++k)
+        QVERIFY(std::abs(lastRow[k].toDouble() - expected.values[size_t((1 * 4 + 3) * 121 + 10 * 11 + k)]) <=
+                1e-5);
+    const Result tokens = run({QStringLiteral("tokenize"), QStringLiteral("--model"), path,
+                               QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
+    QVERIFY2(tokens.exitCode == 0, tokens.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(tokens.out).object().value(QLatin1String("ids")).toArray(),
+             c.value(QLatin1String("input_ids")).toArray());
+    // A damaged file: one line naming it.
+    QFile damaged(dir.filePath(QStringLiteral("bad.gguf")));
+    QVERIFY(damaged.open(QIODevice::WriteOnly));
+    damaged.write("GGUF\x03\0\0\0");
+    damaged.close();
+    const Result bad = run({QStringLiteral("attention"), QStringLiteral("--model"), damaged.fileName(),
+                            QStringLiteral("--ids"), QStringLiteral("1,2")});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains("bad.gguf: ") && bad.err.count('\n') == 1, bad.err.constData());
 }
 
 void TestCliAttention::maskPrediction()

@@ -5,6 +5,7 @@
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
+#include "support/ggufwriter.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void builtinModelsComeFirst();
     void resolve();
     void recentFolders();
+    void ggufFiles();
 
 private:
     QTemporaryDir m_home;
@@ -137,6 +139,55 @@ void TestModelCatalog::recentFolders()
     ModelCatalog::addRecent(m_home.filePath(QStringLiteral("gone")));
     const QStringList recent = ModelCatalog::recent();
     QCOMPARE(recent, (QStringList{a, b})); // newest first, no duplicates, missing folders dropped
+}
+
+// A repository of llama.cpp files (no config.json): each .gguf of the refs/main snapshot is listed as
+// "ORG/NAME/FILE.gguf", described from its metadata, resolved by that name or by its path, and remembered
+// among the recent models.
+void TestModelCatalog::ggufFiles()
+{
+    const QString repo = m_hub + QStringLiteral("/models--org--tiny-GGUF");
+    const QString snapshot = repo + QStringLiteral("/snapshots/r1");
+    QDir().mkpath(snapshot + QStringLiteral("/q"));
+    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")), snapshot + QStringLiteral("/tiny-F32.gguf"),
+                        GgmlType::F32);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s0")),
+                        snapshot + QStringLiteral("/q/tiny-Q8_0.gguf"), GgmlType::Q8_0);
+    GgufWriter other;
+    other.addString(QStringLiteral("general.architecture"), QStringLiteral("mamba"));
+    other.write(snapshot + QStringLiteral("/other.gguf"));
+    QDir().mkpath(repo + QStringLiteral("/refs"));
+    QFile ref(repo + QStringLiteral("/refs/main"));
+    QVERIFY(ref.open(QIODevice::WriteOnly));
+    ref.write("r1");
+    ref.close();
+
+    QVector<ModelInfo> gguf;
+    for (const ModelInfo& info : ModelCatalog::cachedModels())
+        if (info.name.startsWith(QLatin1String("org/tiny-GGUF/"))) gguf.push_back(info);
+    QCOMPARE(gguf.size(), 3);
+    QCOMPARE(gguf[0].name, QStringLiteral("org/tiny-GGUF/other.gguf"));
+    QCOMPARE(gguf[0].architecture, QStringLiteral("mamba")); // listed, not supported
+    QCOMPARE(gguf[0].kind, QStringLiteral("unknown"));
+    QCOMPARE(gguf[1].name, QStringLiteral("org/tiny-GGUF/q/tiny-Q8_0.gguf"));
+    QCOMPARE(gguf[2].name, QStringLiteral("org/tiny-GGUF/tiny-F32.gguf"));
+    QCOMPARE(gguf[2].architecture, QStringLiteral("gpt2"));
+    QCOMPARE(gguf[2].kind, QStringLiteral("decoder"));
+    QCOMPARE(gguf[2].layers, 2);
+    QCOMPARE(gguf[2].heads, 4);
+    QCOMPARE(gguf[2].fileBytes, QFileInfo(snapshot + QStringLiteral("/tiny-F32.gguf")).size());
+    QVERIFY(gguf[1].fileBytes < gguf[2].fileBytes);
+
+    const QString q8 = QDir(snapshot).absoluteFilePath(QStringLiteral("q/tiny-Q8_0.gguf"));
+    QCOMPARE(ModelCatalog::resolve(QStringLiteral("org/tiny-GGUF/q/tiny-Q8_0.gguf")), q8);
+    QCOMPARE(ModelCatalog::resolve(q8), q8);
+    const auto model =
+        TransformerModel::open(ModelCatalog::resolve(QStringLiteral("org/tiny-GGUF/tiny-F32.gguf")));
+    QCOMPARE(model->config().layers, 2);
+    QVERIFY(model->isGguf());
+    ModelCatalog::addRecent(q8);
+    QCOMPARE(ModelCatalog::recent().front(), q8);
+    QVERIFY_THROWS_EXCEPTION(ModelError, ModelCatalog::resolve(QStringLiteral("org/tiny-GGUF/absent.gguf")));
 }
 
 QTEST_GUILESS_MAIN(TestModelCatalog)

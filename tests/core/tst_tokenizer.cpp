@@ -109,10 +109,19 @@ const Tokenizer& cachedTokenizer(const QString& folder)
 
 QStringList vectorSets()
 {
-    return {QStringLiteral("bert-base-uncased"), QStringLiteral("bert-cased-style"), QStringLiteral("bert-misc"),
-            QStringLiteral("bert-nfd"), QStringLiteral("gpt2"),         QStringLiteral("llama3-style"),
-            QStringLiteral("qwen2-style"),       QStringLiteral("roberta-style"), QStringLiteral("llama-sp"),
-            QStringLiteral("llama-sp-metaspace")};
+    return {QStringLiteral("bert-base-uncased"),
+            QStringLiteral("bert-cased-style"),
+            QStringLiteral("bert-misc"),
+            QStringLiteral("bert-nfd"),
+            QStringLiteral("gpt2"),
+            QStringLiteral("llama3-style"),
+            QStringLiteral("qwen2-style"),
+            QStringLiteral("roberta-style"),
+            QStringLiteral("llama-sp"),
+            QStringLiteral("llama-sp-metaspace"),
+            QStringLiteral("xlmr-unigram"),
+            QStringLiteral("t5-unigram"),
+            QStringLiteral("llama-spm")};
 }
 
 std::vector<int> intList(const QJsonValue& v)
@@ -305,9 +314,32 @@ private slots:
                                       << QStringLiteral("tokenizer.json: invalid JSON at offset");
         QTest::newRow("not a tokenizer") << QStringLiteral("tokenizer.json") << QByteArray("{\"a\": 1}")
                                          << QStringLiteral("no \"model\" section");
-        QTest::newRow("unigram") << QStringLiteral("tokenizer.json")
-                                 << QByteArray("{\"model\": {\"type\": \"Unigram\", \"vocab\": [[\"a\", 0.0]]}}")
-                                 << QStringLiteral("tokenizer.json: model: unsupported tokenizer model type 'Unigram'");
+        QTest::newRow("unigram unk_id")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray("{\"model\": {\"type\": \"Unigram\", \"unk_id\": 5, \"vocab\": [[\"a\", 0.0]]}}")
+            << QStringLiteral(
+                   "tokenizer.json: model: Unigram: unk_id 5 is outside the vocabulary of 1 pieces");
+        QTest::newRow("unigram piece")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray("{\"model\": {\"type\": \"Unigram\", \"vocab\": [[\"a\"]]}}")
+            << QStringLiteral("model.vocab[0]: expected [piece, score]");
+        QTest::newRow("precompiled base64")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray("{\"normalizer\": {\"type\": \"Precompiled\", \"precompiled_charsmap\": \"%%%\"}, "
+                          "\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": [[\"a\", 0.0]]}}")
+            << QStringLiteral("normalizer.precompiled_charsmap: is not valid base64");
+        QTest::newRow("precompiled size")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray(
+                   "{\"normalizer\": {\"type\": \"Precompiled\", \"precompiled_charsmap\": \"/////wAA\"}, "
+                   "\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": [[\"a\", 0.0]]}}")
+            << QStringLiteral("does not fit its 6 bytes");
+        QTest::newRow("replace regex")
+            << QStringLiteral("tokenizer.json")
+            << QByteArray("{\"normalizer\": {\"type\": \"Replace\", \"pattern\": {\"Regex\": \"a|b\"}, "
+                          "\"content\": \"\"}, "
+                          "\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": [[\"a\", 0.0]]}}")
+            << QStringLiteral("unsupported Replace regex 'a|b'");
         QTest::newRow("wordlevel") << QStringLiteral("tokenizer.json")
                                    << QByteArray("{\"model\": {\"type\": \"WordLevel\", \"vocab\": {\"a\": 0}}}")
                                    << QStringLiteral("unsupported tokenizer model type 'WordLevel'");

@@ -22,6 +22,8 @@
 //   bert-misc/          overlay.json on bert-base-uncased: NFKC + Lowercase + Strip, Whitespace + Digits +
 //                       Punctuation(Contiguous), BertProcessing, single_word / lstrip / rstrip added tokens
 //   bert-nfd/           overlay.json on bert-base-uncased: NFD + StripAccents + Lowercase, WhitespaceSplit
+//   xlmr-unigram/ t5-unigram/ llama-spm/  written by sentencepiece_fixtures.py (run it first): Unigram with a real
+//                       precompiled charsmap (XLM-R and T5 layouts) and SentencePiece BPE (Llama-2 layout)
 // An overlay.json is {"base": "../x/tokenizer.json", "replace": {top-level keys}, "model": {model keys}}: the
 // tokenizer is the base file with those sections replaced (keeps the repository small; the test does the same).
 
@@ -375,4 +377,9 @@ async function vectorsFor(name, file) {
   await vectorsFor('roberta-style', variants.roberta);
   await vectorsFor('llama-sp', sp.file);
   await vectorsFor('llama-sp-metaspace', sp.metaspace);
+  // Written by sentencepiece_fixtures.py (SentencePiece models converted as transformers does).
+  for (const name of ['xlmr-unigram', 't5-unigram', 'llama-spm']) {
+    const file = path.join(outRoot, name, 'tokenizer.json');
+    if (fs.existsSync(file)) await vectorsFor(name, file);
+  }
 })().catch((e) => { console.error(e); process.exit(1); });

@@ -1,11 +1,10 @@
 #include "explorer/comparisonwidget.h"
 
-#include <QPainter>
-
 #include "attention/attentionmaps.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/tokenalignment.h"
+#include "explorer/transformerengine.h"
 #include "heatmapwidget.h"
 
 #include <QComboBox>
@@ -13,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -35,7 +35,7 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     m_modeBox = new QComboBox(this);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         m_modeBox->addItem(QString());
     top->addWidget(m_modeBox);
     m_headsLabel = new QLabel(this);
@@ -53,6 +53,10 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     m_sentence = new QLineEdit(this);
     m_sentence->setText(QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü."));
     second->addWidget(m_sentence, 1);
+    m_modelChoice = new QComboBox(this);
+    m_modelChoice->setObjectName(QStringLiteral("secondModel"));
+    m_modelChoice->setMinimumContentsLength(30);
+    second->addWidget(m_modelChoice, 1);
     layout->addLayout(second);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -73,6 +77,9 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
             });
     connect(m_modeBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int i) { setMode(Mode(i)); });
+    connect(m_modelChoice, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        if (i >= 0 && i < m_choices.size()) setSecondModel(m_choices[i].path);
+    });
     connect(m_count, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
         rebuildSelectors();
         rebuildPanes();
@@ -86,8 +93,9 @@ void ComparisonWidget::retranslate()
     m_modeBox->setItemText(0, tr("Heads side by side"));
     m_modeBox->setItemText(1, tr("Difference of two heads"));
     m_modeBox->setItemText(2, tr("Same head, two sentences"));
+    m_modeBox->setItemText(3, tr("Same head, two models"));
     m_headsLabel->setText(tr("Heads:"));
-    m_sentenceLabel->setText(tr("Second sentence:"));
+    m_sentenceLabel->setText(m_mode == Mode::TwoModels ? tr("Second model:") : tr("Second sentence:"));
 }
 
 void ComparisonWidget::changeEvent(QEvent* event)
@@ -105,6 +113,51 @@ void ComparisonWidget::setEngine(std::shared_ptr<const AttentionEngine> engine)
     m_second.reset();
 }
 
+void ComparisonWidget::setModelChoices(const QVector<ModelChoice>& choices)
+{
+    const QString current =
+        m_modelChoice->currentIndex() >= 0 && m_modelChoice->currentIndex() < m_choices.size()
+            ? m_choices[m_modelChoice->currentIndex()].path
+            : QString();
+    m_choices = choices;
+    const QSignalBlocker blocker(m_modelChoice);
+    m_modelChoice->clear();
+    for (const ModelChoice& c : choices) {
+        m_modelChoice->addItem(c.name);
+        m_modelChoice->setItemData(m_modelChoice->count() - 1, c.path, Qt::ToolTipRole);
+        if (c.path == current) m_modelChoice->setCurrentIndex(m_modelChoice->count() - 1);
+    }
+    if (current.isEmpty()) m_modelChoice->setCurrentIndex(-1);
+}
+
+bool ComparisonWidget::setSecondModel(const QString& path)
+{
+    for (int i = 0; i < m_choices.size(); ++i)
+        if (m_choices[i].path == path) {
+            const QSignalBlocker blocker(m_modelChoice);
+            m_modelChoice->setCurrentIndex(i);
+        }
+    try {
+        setSecondEngine(TransformerEngine::open(path, explorerWorkerThreads()));
+        return true;
+    } catch (const EngineError& e) {
+        m_secondEngine.reset();
+        m_second.reset();
+        m_secondEngineError = QString::fromStdString(e.what());
+        rebuildWhenVisible();
+        return false;
+    }
+}
+
+void ComparisonWidget::setSecondEngine(std::shared_ptr<const AttentionEngine> engine)
+{
+    m_secondEngine = std::move(engine);
+    m_secondEngineError.clear();
+    m_second.reset();
+    runSecond();
+    rebuildWhenVisible();
+}
+
 void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
 {
     const bool shapeChanged = !m_result || !result || m_result->analysis.layers != result->analysis.layers ||
@@ -115,7 +168,7 @@ void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
         rebuildSelectors();
         m_keepSelection = true;
     }
-    if (m_mode == Mode::TwoSentences) runSecond();
+    if (m_mode == Mode::TwoSentences || m_mode == Mode::TwoModels) runSecond();
     rebuildWhenVisible();
 }
 
@@ -149,8 +202,12 @@ void ComparisonWidget::setMode(Mode mode)
     if (m_modeBox->currentIndex() != int(mode)) m_modeBox->setCurrentIndex(int(mode));
     m_count->setEnabled(mode == Mode::SideBySide);
     m_sentence->setEnabled(mode == Mode::TwoSentences);
+    m_sentence->setVisible(mode != Mode::TwoModels);
+    m_modelChoice->setVisible(mode == Mode::TwoModels);
+    m_sentenceLabel->setText(mode == Mode::TwoModels ? tr("Second model:") : tr("Second sentence:"));
+    m_second.reset(); // the second run belongs to one mode
     rebuildSelectors();
-    if (mode == Mode::TwoSentences && !m_second) runSecond();
+    runSecond();
     rebuildPanes();
 }
 
@@ -221,10 +278,14 @@ HeatmapWidget* ComparisonWidget::addPane()
 
 void ComparisonWidget::runSecond()
 {
-    if (m_mode != Mode::TwoSentences || !m_engine || !m_result) return;
+    if (!m_result) return;
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
-    m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
+    if (m_mode == Mode::TwoSentences && m_engine)
+        m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
+    else if (m_mode == Mode::TwoModels && m_secondEngine)
+        m_secondRunner->start(m_secondEngine, m_result->textA,
+                              m_secondEngine->supportsTextB() ? m_result->textB : std::nullopt, options);
 }
 
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
@@ -248,6 +309,64 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
         if (pane->isVisible())
             pane->render(&painter, pane->mapTo(this, QPoint(0, 0)) - bounds.topLeft(), QRegion(), QWidget::DrawChildren);
     painter.restore();
+}
+
+// One head of two runs side by side with their tokens aligned, and their difference.
+void ComparisonWidget::showAligned(const ExplorerResult& first, const ExplorerResult& second, int layer,
+                                   int head, const QString& firstTitle, const QString& secondTitle,
+                                   const QString& differenceTitle)
+{
+    const int n = first.run.maps->queries();
+    auto styleFor = [this](const HeatmapData& d) {
+        HeatmapStyle s = m_style;
+        s.showValues = s.showValues && d.rows <= 12;
+        return s;
+    };
+    const auto pairs = alignTokens(first.run.labels, second.run.labels);
+    const HeatmapData a = headHeatmap(first, layer, head), b = headHeatmap(second, layer, head);
+    const int m = int(pairs.size());
+    HeatmapData alignedA, alignedB;
+    for (HeatmapData* d : {&alignedA, &alignedB}) {
+        d->rows = d->cols = m;
+        d->values.resize(size_t(m) * size_t(m));
+        d->causal = a.causal;
+    }
+    for (int i = 0; i < m; ++i) {
+        const auto [ia, ib] = pairs[size_t(i)];
+        const QString la = first.run.labels.value(ia), lb = second.run.labels.value(ib);
+        alignedA.rowLabels << la;
+        alignedB.rowLabels << lb;
+        const bool special = first.run.roles.isSpecial(ia);
+        alignedA.specialRows.push_back(special);
+        alignedB.specialRows.push_back(special);
+        for (int j = 0; j < m; ++j) {
+            const auto [ja, jb] = pairs[size_t(j)];
+            alignedA.values[size_t(i * m + j)] = a.value(ia, ja);
+            alignedB.values[size_t(i * m + j)] = b.value(ib, jb);
+        }
+    }
+    alignedA.colLabels = alignedA.rowLabels;
+    alignedB.colLabels = alignedB.rowLabels;
+    alignedA.specialCols = alignedA.specialRows;
+    alignedB.specialCols = alignedB.specialRows;
+    alignedA.title = firstTitle;
+    alignedB.title = secondTitle;
+    HeatmapData diff = alignedA;
+    for (size_t i = 0; i < diff.values.size(); ++i)
+        diff.values[i] = alignedA.values[i] - alignedB.values[i];
+    diff.signedValues = true;
+    diff.title = differenceTitle;
+    for (int i = 0; i < m; ++i)
+        if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
+            diff.rowLabels[i] = diff.colLabels[i] =
+                alignedA.rowLabels.at(i) + QLatin1Char('/') + alignedB.rowLabels.at(i);
+    if (m < n || m < second.run.maps->queries())
+        m_note->setText(tr("%1 aligned tokens shown; tokens without a partner are left out.").arg(m));
+    for (HeatmapData* d : {&alignedA, &alignedB, &diff}) {
+        HeatmapWidget* pane = addPane();
+        pane->setStyle(styleFor(*d));
+        pane->setData(*d);
+    }
 }
 
 void ComparisonWidget::rebuildPanes()
@@ -302,7 +421,7 @@ void ComparisonWidget::rebuildPanes()
             pane->setStyle(styleFor(*d));
             pane->setData(*d);
         }
-    } else {
+    } else if (m_mode == Mode::TwoSentences) {
         if (!m_second || !m_second->run.maps) {
             m_note->setText(tr("Computing the second sentence…"));
             return;
@@ -314,51 +433,40 @@ void ComparisonWidget::rebuildPanes()
                 tr("Both sentences must be at most %1 tokens, on the same model.").arg(kDenseHeatmapLimit));
             return;
         }
-        const auto pairs = alignTokens(m_result->run.labels, m_second->run.labels);
-        const HeatmapData a = headHeatmap(*m_result, layer, head), b = headHeatmap(*m_second, layer, head);
-        const int m = int(pairs.size());
-        HeatmapData alignedA, alignedB;
-        for (HeatmapData* d : {&alignedA, &alignedB}) {
-            d->rows = d->cols = m;
-            d->values.resize(size_t(m) * size_t(m));
-            d->causal = a.causal;
+        showAligned(*m_result, *m_second, layer, head, tr("L%1 H%2 · sentence 1").arg(layer).arg(head),
+                    tr("L%1 H%2 · sentence 2").arg(layer).arg(head), tr("sentence 1 − sentence 2"));
+    } else {
+        if (!m_secondEngineError.isEmpty()) {
+            m_note->setText(m_secondEngineError);
+            return;
         }
-        for (int i = 0; i < m; ++i) {
-            const auto [ia, ib] = pairs[size_t(i)];
-            const QString la = m_result->run.labels.value(ia), lb = m_second->run.labels.value(ib);
-            alignedA.rowLabels << la;
-            alignedB.rowLabels << lb;
-            const bool special = m_result->run.roles.isSpecial(ia);
-            alignedA.specialRows.push_back(special);
-            alignedB.specialRows.push_back(special);
-            for (int j = 0; j < m; ++j) {
-                const auto [ja, jb] = pairs[size_t(j)];
-                alignedA.values[size_t(i * m + j)] = a.value(ia, ja);
-                alignedB.values[size_t(i * m + j)] = b.value(ib, jb);
-            }
+        if (!m_secondEngine) {
+            m_note->setText(tr("Pick the second model (e.g. the quantized file of the same model)."));
+            return;
         }
-        alignedA.colLabels = alignedA.rowLabels;
-        alignedB.colLabels = alignedB.rowLabels;
-        alignedA.specialCols = alignedA.specialRows;
-        alignedB.specialCols = alignedB.specialRows;
-        alignedA.title = tr("L%1 H%2 · sentence 1").arg(layer).arg(head);
-        alignedB.title = tr("L%1 H%2 · sentence 2").arg(layer).arg(head);
-        HeatmapData diff = alignedA;
-        for (size_t i = 0; i < diff.values.size(); ++i)
-            diff.values[i] = alignedA.values[i] - alignedB.values[i];
-        diff.signedValues = true;
-        diff.title = tr("sentence 1 − sentence 2");
-        for (int i = 0; i < m; ++i)
-            if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
-                diff.rowLabels[i] = diff.colLabels[i] =
-                    alignedA.rowLabels.at(i) + QLatin1Char('/') + alignedB.rowLabels.at(i);
-        if (m < n || m < m_second->run.maps->queries())
-            m_note->setText(tr("%1 aligned tokens shown; tokens without a partner are left out.").arg(m));
-        for (HeatmapData* d : {&alignedA, &alignedB, &diff}) {
-            HeatmapWidget* pane = addPane();
-            pane->setStyle(styleFor(*d));
-            pane->setData(*d);
+        if (!m_second || !m_second->run.maps) {
+            m_note->setText(tr("Computing the second model…"));
+            return;
         }
+        const auto [layer, head] = selected.empty() ? std::make_pair(0, 0) : selected.front();
+        if (n > kDenseHeatmapLimit || m_second->run.maps->queries() > kDenseHeatmapLimit) {
+            m_note->setText(tr("Both models' inputs must be at most %1 tokens.").arg(kDenseHeatmapLimit));
+            return;
+        }
+        if (layer >= m_second->run.maps->layers() || head >= m_second->run.maps->heads()) {
+            m_note->setText(tr("%1 has no layer %2 head %3 (it has %4 layers × %5 heads).")
+                                .arg(m_second->modelName)
+                                .arg(layer)
+                                .arg(head)
+                                .arg(m_second->run.maps->layers())
+                                .arg(m_second->run.maps->heads()));
+            return;
+        }
+        showAligned(
+            *m_result, *m_second, layer, head,
+            tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_result->modelName.section(QLatin1Char('/'), -1)),
+            tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_second->modelName.section(QLatin1Char('/'), -1)),
+            tr("first − second model"));
     }
     // Synced hover and zoom: panes share cell coordinates (aligned tokens share indices).
     for (HeatmapWidget* from : m_panes)

@@ -3,6 +3,7 @@
 #include "explorer/analysisrunner.h"
 #include "render/heatmapdata.h"
 
+#include <QVector>
 #include <QWidget>
 #include <memory>
 
@@ -19,12 +20,18 @@ namespace attnscope {
 class HeatmapWidget;
 
 // Head comparison: 2–4 heads side by side (any layers) with synced hover and zoom; the difference of
-// the first two on the diverging map; or one head on two sentences with the tokens aligned.
+// the first two on the diverging map; one head on two sentences with the tokens aligned; or the same head
+// of two models on the same text (e.g. the F16 and the Q4_K file of one model: quantization moves sinks).
 class ComparisonWidget : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Mode { SideBySide, Difference, TwoSentences };
+    enum class Mode { SideBySide, Difference, TwoSentences, TwoModels };
+    struct ModelChoice
+    {
+        QString name;
+        QString path; // a model folder or .gguf file
+    };
 
     explicit ComparisonWidget(QWidget* parent = nullptr);
 
@@ -33,6 +40,12 @@ public:
     void setStyle(const HeatmapStyle& style);
     void setMode(Mode mode);
     void setSecondSentence(const QString& text);
+    // The models the "two models" mode offers as the second one (the main window's list).
+    void setModelChoices(const QVector<ModelChoice>& choices);
+    // Picks the second model by path (opening it; false with the reason in the note when it cannot be).
+    bool setSecondModel(const QString& path);
+    // The second model as an engine, for callers that have one already (tests).
+    void setSecondEngine(std::shared_ptr<const AttentionEngine> engine);
     void setHeads(const std::vector<std::pair<int, int>>& heads);
     std::vector<std::pair<int, int>> heads() const;
     const std::vector<HeatmapWidget*>& panes() const { return m_panes; }
@@ -51,9 +64,14 @@ private:
     void rebuildWhenVisible();
     void rebuildPanes();
     void runSecond();
+    void showAligned(const ExplorerResult& first, const ExplorerResult& second, int layer, int head,
+                     const QString& firstTitle, const QString& secondTitle, const QString& differenceTitle);
     HeatmapWidget* addPane();
 
-    std::shared_ptr<const AttentionEngine> m_engine;
+    std::shared_ptr<const AttentionEngine> m_engine, m_secondEngine;
+    QVector<ModelChoice> m_choices;
+    QComboBox* m_modelChoice = nullptr;
+    QString m_secondEngineError;
     std::shared_ptr<const ExplorerResult> m_result, m_second;
     HeatmapStyle m_style;
     Mode m_mode = Mode::SideBySide;

@@ -23,6 +23,8 @@ std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder
         throw EngineError(e.what());
     }
     engine->m_tokenizer = engine->m_model->tokenizer();
+    if (!engine->m_tokenizer && engine->m_model->isGguf())
+        throw EngineError(engine->m_model->tokenizerError().toStdString()); // it carries none we can read
     if (!engine->m_tokenizer) {
         try {
             engine->m_ownTokenizer = Tokenizer::fromFolder(folder);

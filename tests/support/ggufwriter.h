@@ -1,0 +1,76 @@
+#pragma once
+
+// Test-only: writes GGUF files (v2/v3) so the reader can be tested on files made here, and quantizes floats
+// into ggml's block formats with simple (not llama.cpp's optimising) choices of scales.
+
+#include "model/ggmlquants.h"
+#include "model/safetensorswriter.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <vector>
+
+namespace attnscope::testing {
+
+class GgufWriter
+{
+public:
+    explicit GgufWriter(std::uint32_t version = 3) : m_version(version) {}
+
+    void addString(const QString& key, const QString& value);
+    void addU32(const QString& key, std::uint32_t value);
+    void addI32(const QString& key, std::int32_t value);
+    void addU64(const QString& key, std::uint64_t value);
+    void addF32(const QString& key, float value);
+    void addBool(const QString& key, bool value);
+    void addStringArray(const QString& key, const QStringList& values);
+    void addF32Array(const QString& key, const std::vector<float>& values);
+    void addI32Array(const QString& key, const std::vector<std::int32_t>& values);
+    // A key with a raw value type and encoded bytes, for damaged files.
+    void addRaw(const QString& key, std::uint32_t valueType, const QByteArray& encodedValue);
+
+    // ne in ggml order (ne[0] = row length); data already encoded in `type`.
+    void addTensor(const QString& name, const std::vector<std::int64_t>& ne, std::uint32_t type,
+                   const QByteArray& data);
+    // A PyTorch-shaped fp32 tensor ([rows, cols] or [n]) stored as `type` (quantized row by row).
+    void addFloatTensor(const QString& name, const std::vector<qint64>& torchShape,
+                        const std::vector<float>& values, GgmlType type);
+
+    QByteArray build(std::uint32_t alignment = 32) const;
+    void write(const QString& path, std::uint32_t alignment = 32) const; // qFatal on failure (test helper)
+
+    static QByteArray encodeString(const QString& s);
+
+private:
+    struct Tensor
+    {
+        QString name;
+        std::vector<std::int64_t> ne;
+        std::uint32_t type;
+        QByteArray data;
+    };
+    std::uint32_t m_version;
+    QByteArray m_kv;
+    std::uint64_t m_kvCount = 0;
+    std::vector<Tensor> m_tensors;
+};
+
+// `count` floats (a multiple of the type's block) in ggml's layout for `type`.
+QByteArray quantize(GgmlType type, const float* values, std::int64_t count);
+
+// fp32 values of a safetensors tensor (F32/F16/BF16).
+std::vector<float> floatsOf(const TensorToWrite& tensor);
+
+// tokenizer.ggml.* from a byte-level BPE tokenizer.json, as llama.cpp's _set_vocab_gpt2 writes them: tokens,
+// token types (3 for special added tokens, 4 for the other added ones), merges, and `pre`.
+void addGpt2Vocabulary(GgufWriter& w, const QJsonObject& tokenizerJson, const QString& pre);
+
+// A GGUF file of a Hugging Face Llama or GPT-2 folder (config.json, model.safetensors, tokenizer.json), as
+// llama.cpp's convert_hf_to_gguf.py makes it: llama's q_proj/k_proj rows permuted for its RoPE, GPT-2's
+// Conv1D weights transposed; 2-D tensors stored as `type`, vectors as F32.
+void writeGgufFromFolder(const QString& folder, const QString& path, GgmlType type);
+
+} // namespace attnscope::testing
