@@ -194,8 +194,8 @@ bool GgufFile::isGgufPath(const QString& path)
 
 GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
 {
-    QString problem; // a regular file only (io/inputfile.h): never a FIFO or a device
-    if (!openInputFile(m_file, path, &problem)) fail(problem);
+    QString openProblem; // a regular file only (io/inputfile.h): never a FIFO or a device
+    if (!openInputFile(m_file, path, &openProblem)) fail(openProblem);
     m_fileBytes = m_file.size();
     if (m_fileBytes < 24) fail(QStringLiteral("%1 bytes is too short for a GGUF header").arg(m_fileBytes));
     m_map = m_file.map(0, m_fileBytes);
