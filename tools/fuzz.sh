@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (fuzz/fuzz_*.cpp, preset "fuzz": clang-14, ASan + UBSan) and runs each one
 # for SECONDS (default 60) on its corpus, one after the other:
-#   tools/fuzz.sh [SECONDS] [--cpu] [NAME...]
+#   tools/fuzz.sh [SECONDS] [--cpu] [--no-build] [NAME...]
 # --cpu: SECONDS of CPU time per harness instead of wall-clock time (on a busy machine a wall-clock minute
-# may be a few CPU-seconds). NAME: only these harnesses (e.g. tokenizer). FUZZ_NICE=10 runs them niced.
+# may be a few CPU-seconds). --no-build: use build/fuzz as it is (e.g. for two runs side by side).
+# NAME: only these harnesses (e.g. tokenizer). FUZZ_NICE=10 runs them niced.
 # The corpus of a harness is build/fuzz/corpus/NAME, seeded from the repository's fixtures (see seed() below)
 # and kept between runs; its dictionary is fuzz/fuzz_NAME.dict. A crash, a leak or a timeout (10 s on one
 # input) stops the run with a non-zero exit; the input lands in build/fuzz/artifacts/NAME/ (turn it into a
 # regression test: tests/data/fuzz/NAME/, replayed by tests/core/tst_fuzz_regressions.cpp).
-# The last line of each run ("DONE cov: ... exec/s: ...") goes to build/fuzz/summary.txt.
+# The last status line of each run ("#N DONE cov: ... exec/s: ...") and its final stats go to build/fuzz/summary.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=60
 cpu=0
+build=1
 only=()
 for arg in "$@"; do
   case "$arg" in
     --cpu) cpu=1 ;;
+    --no-build) build=0 ;;
     ''|*[!0-9]*) only+=("$arg") ;;
     *) seconds=$arg ;;
   esac
@@ -68,15 +71,17 @@ cpu_seconds() {
   echo $(( (fields[11] + fields[12]) / $(getconf CLK_TCK) ))
 }
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)"
+if [ "$build" -eq 1 ]; then
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)"
+fi
 
 mkdir -p build/fuzz/corpus build/fuzz/artifacts
 summary=build/fuzz/summary.txt
-: > "$summary"
+touch "$summary"
 status=0
 for binary in build/fuzz/fuzz/fuzz_*; do
-  [ -x "$binary" ] || continue
+  [ -f "$binary" ] && [ -x "$binary" ] || continue # not the fuzz_*_autogen folders
   name=${binary##*/fuzz_}
   if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
   corpus=build/fuzz/corpus/$name
@@ -106,7 +111,7 @@ for binary in build/fuzz/fuzz/fuzz_*; do
     code=$?
     set -e
   fi
-  done_line=$(grep -E "^#[0-9]+ +(DONE|INTERRUPTED)|^Done [0-9]+ runs" "$log" | tail -1 || true)
+  done_line=$(grep -E "^#[0-9]+[[:space:]]" "$log" | tail -1 | tr "\t" " " || true)
   stats=$(grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" "$log" | tr '\n' ' ' || true)
   echo "$name: ${done_line:-no final line} $stats" | tee -a "$summary"
   if [ "$code" -ne 0 ]; then

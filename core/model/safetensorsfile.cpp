@@ -338,6 +338,9 @@ void SafetensorsFile::convertRange(const TensorInfo& tensor, qint64 first, qint6
 bool convertTensorRange(const TensorInfo& tensor, const unsigned char* data, qint64 first, qint64 count,
                         float* out)
 {
+    if (count <= 0)
+        return tensor.dtype == TensorDtype::F32 || tensor.dtype == TensorDtype::F16 ||
+               tensor.dtype == TensorDtype::BF16; // nothing to copy (out may be null)
     const unsigned char* in = data + tensor.begin + first * dtypeSize(tensor.dtype);
     switch (tensor.dtype) {
     case TensorDtype::F32:

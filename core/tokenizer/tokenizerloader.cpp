@@ -20,6 +20,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
 
 namespace attnscope::tok {
 
@@ -100,10 +101,11 @@ public:
     }
     int integer(const QJsonValue& v, const QString& where) const
     {
-        if (!v.isDouble() || v.toDouble() != double(qint64(v.toDouble())) || v.toDouble() < 0 ||
-            v.toDouble() > 2147483647.0)
+        // Range first: converting 1e20 to an integer type is undefined behaviour.
+        const double d = v.toDouble(-1);
+        if (!v.isDouble() || !(d >= 0 && d <= 2147483647.0) || std::floor(d) != d)
             error(where, QStringLiteral("expected a non-negative integer"));
-        return int(v.toDouble());
+        return int(d);
     }
     char32_t character(const QJsonObject& o, const QString& key, char32_t fallback, const QString& where) const
     {
