@@ -107,7 +107,12 @@ int runGpuInfo(const QStringList& arguments)
                      backend->deviceName())
                 .arg(startMs);
         if (!notice.isEmpty()) line += QStringLiteral("; ") + notice;
-        if (parser.isSet(QStringLiteral("check"))) {
+        if (parser.isSet(QStringLiteral("check")) && !started) {
+            // The CPU fallback it runs on is checked on the cpu line: an "ok" here would vouch for kernels
+            // that never ran. Asked for by name, an unavailable backend fails the check.
+            line += QStringLiteral("; check: not run (%1 is unavailable here)").arg(name);
+            if (parser.isSet(QStringLiteral("backend"))) allOk = false;
+        } else if (parser.isSet(QStringLiteral("check"))) {
             QStringList notices;
             backend->setNoticeHandler([&](const QString& message) { notices << message; });
             const QString result = checkBackend(*backend);

@@ -2,6 +2,7 @@
 
 #include "command.h"
 #include "model/modelcatalog.h"
+#include "model/modelconfig.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -37,12 +38,27 @@ int runModels(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Lists the built-in models, then every model in the Hugging Face cache (%1).\n"
-                       "Each name is accepted by --model.")
-            .arg(ModelCatalog::huggingFaceHubDir()));
+                       "Each name is accepted by --model.\n"
+                       "Model types (config.json model_type) AttnScope runs: %2.")
+            .arg(ModelCatalog::huggingFaceHubDir(),
+                 ModelConfig::supportedModelTypes().join(QStringLiteral(", "))));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON array of objects.")});
+    parser.addOption(
+        {QStringLiteral("types"),
+         QStringLiteral("Print the model types AttnScope runs, one per line (with --json, an array).")});
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("models")))
         return *done;
+    if (parser.isSet(QStringLiteral("types"))) {
+        const QStringList types = ModelConfig::supportedModelTypes();
+        if (parser.isSet(QStringLiteral("json")))
+            printOut(QString::fromUtf8(
+                         QJsonDocument(QJsonArray::fromStringList(types)).toJson(QJsonDocument::Compact)) +
+                     QLatin1Char('\n'));
+        else
+            printOut(types.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        return 0;
+    }
     const QVector<ModelInfo> models = ModelCatalog::allModels();
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray array;

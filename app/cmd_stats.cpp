@@ -4,6 +4,7 @@
 #include "command.h"
 #include "explorer/analysisrunner.h"
 #include "explorer/transformerengine.h"
+#include "explorer/workedexampleengine.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "stats/attentionanalysis.h"
@@ -59,7 +60,7 @@ int runStats(const QStringList& arguments)
     parser.addHelpOption();
     parser.addOptions({
         {QStringLiteral("model"),
-         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("Model folder, built-in model name, Hugging Face cache id or worked-example."),
          QStringLiteral("path")},
         {QStringLiteral("text"), QStringLiteral("Text A."), QStringLiteral("text")},
         {QStringLiteral("text-b"), QStringLiteral("Text B (encoders: a sentence pair)."),
@@ -68,17 +69,33 @@ int runStats(const QStringList& arguments)
     });
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("stats")))
         return *done;
-    if (!parser.isSet(QStringLiteral("model")) || !parser.isSet(QStringLiteral("text"))) {
+    const bool workedExample = parser.value(QStringLiteral("model")) == QLatin1String("worked-example");
+    if (!parser.isSet(QStringLiteral("model")) || (!parser.isSet(QStringLiteral("text")) && !workedExample)) {
         printError(QStringLiteral("stats: --model and --text are required"));
         return 2;
     }
     try {
-        const QString folder = ModelCatalog::resolve(parser.value(QStringLiteral("model")));
-        const auto engine = TransformerEngine::open(folder);
+        // The worked example (as `export --model worked-example` takes it): fixed tokens, so a --text must
+        // be those tokens.
+        std::shared_ptr<const AttentionEngine> engine;
+        if (workedExample) {
+            const auto example = std::make_shared<WorkedExampleEngine>();
+            const QString fixed = *example->fixedText();
+            if (parser.isSet(QStringLiteral("text")) &&
+                parser.value(QStringLiteral("text")).simplified() != fixed) {
+                printError(QStringLiteral(
+                               "stats: the worked example has fixed vectors for the text '%1' only; got '%2'")
+                               .arg(fixed, parser.value(QStringLiteral("text"))));
+                return 2;
+            }
+            engine = example;
+        } else {
+            engine = TransformerEngine::open(ModelCatalog::resolve(parser.value(QStringLiteral("model"))));
+        }
         std::optional<QString> textB;
         if (parser.isSet(QStringLiteral("text-b"))) {
             if (!engine->supportsTextB()) {
-                printError(QStringLiteral("stats: --text-b needs an encoder; %1 is a decoder")
+                printError(QStringLiteral("stats: --text-b needs an encoder; %1 is not one")
                                .arg(engine->displayName()));
                 return 2;
             }

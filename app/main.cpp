@@ -2,17 +2,16 @@
 
 #include "command.h"
 #include "defaultheatmaps.h"
-#include "i18n/languagemanager.h"
+#include "explorerstartup.h"
 #include "io/outputfile.h"
-#include "mainwindow.h"
-#include "mainwindowhost.h"
-#include "settings/appsettings.h"
+#include "settings/guioptions.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QIcon>
+#include <QLocale>
 #include <QStringDecoder>
 #include <algorithm>
 #include <cstdio>
@@ -38,7 +37,8 @@ void setApplicationInfo()
 QString commandList()
 {
     std::vector<Command> commands = CommandRegistry::commands();
-    std::sort(commands.begin(), commands.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
+    std::sort(commands.begin(), commands.end(),
+              [](const Command& a, const Command& b) { return a.name < b.name; });
     QString text = QStringLiteral("\nCommands (attnscope COMMAND --help for details):\n");
     for (const Command& command : commands)
         text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
@@ -98,18 +98,25 @@ int runGui(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("AttnScope: type a sentence and see what every attention head of a transformer does.\n"
-                       "Without a command it opens the window.") +
+                       "Without a command it opens the window, on the last model, text and tab unless told "
+                       "otherwise.") +
         commandList());
     parser.addHelpOption();
     parser.addVersionOption();
+    parser.addOptions(GuiOptions::commandLineOptions());
     parser.process(app);
-    // The language from the settings, else the system's; the Language menu switches it at run time.
-    LanguageManager* language = LanguageManager::shared();
-    if (!language->setLanguage(AppSettings().language()))
-        language->setLanguage(QString());
-    MainWindowHost host(language);
-    host.show();
-    return app.exec();
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("unknown command '%1'; try attnscope --help")
+                       .arg(parser.positionalArguments().first()));
+        return 2;
+    }
+    QString error;
+    const std::optional<GuiOptions> options = GuiOptions::fromParser(parser, &error);
+    if (!options) {
+        printError(error);
+        return 2;
+    }
+    return runExplorer(app, *options);
 }
 
 } // namespace
@@ -123,16 +130,16 @@ int main(int argc, char** argv)
         for (int i = 2; i < argc; ++i)
             arguments << QString::fromLocal8Bit(argv[i]);
         std::unique_ptr<QCoreApplication> app;
-        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES"))
-            qInstallMessageHandler(quietQtMessages);
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES")) qInstallMessageHandler(quietQtMessages);
         if (command->needsGui) {
-            if (!hasDisplay())
-                qputenv("QT_QPA_PLATFORM", "offscreen");
+            if (!hasDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");
             app = std::make_unique<QGuiApplication>(argc, argv);
         } else {
             app = std::make_unique<QCoreApplication>(argc, argv);
         }
         setApplicationInfo();
+        // Output for scripts reads the same under every system locale (the window follows its language).
+        QLocale::setDefault(QLocale::c());
         return finishStandardOutput(command->run(arguments));
     }
     if (!first.isEmpty() && !first.startsWith(QLatin1Char('-'))) {
@@ -145,12 +152,12 @@ int main(int argc, char** argv)
     });
     if (!hasDisplay() && !wantsInfo) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
-        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES"))
-            qInstallMessageHandler(quietQtMessages);
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES")) qInstallMessageHandler(quietQtMessages);
         QGuiApplication app(argc, argv);
         setApplicationInfo();
-        printOut(QStringLiteral("No display ($DISPLAY and $WAYLAND_DISPLAY are unset): writing the default heatmaps "
-                                "to ./out/ instead of opening the window.\n"));
+        printOut(QStringLiteral(
+            "No display ($DISPLAY and $WAYLAND_DISPLAY are unset): writing the default heatmaps "
+            "to ./out/ instead of opening the window.\n"));
         QString error;
         const QStringList paths = writeDefaultHeatmaps(QStringLiteral("out"), &error);
         for (const QString& path : paths)
@@ -161,7 +168,6 @@ int main(int argc, char** argv)
         }
         return finishStandardOutput(0);
     }
-    if (wantsInfo && !hasDisplay())
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (wantsInfo && !hasDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");
     return runGui(argc, argv);
 }

@@ -34,6 +34,7 @@ seed() {
     safetensors) add "$corpus" tests/data/oracle/*/model.safetensors fuzz/seeds/safetensors/* ;;
     config)      add "$corpus" tests/data/oracle/*/config.json resources/models/*/config.json fuzz/seeds/config/* ;;
     npy)         add "$corpus" tests/data/oracle/*/attentions.npy fuzz/seeds/npy/* ;;
+    gguf)        add "$corpus" fuzz/seeds/gguf/* ;;
     tokenizer)   add_with_texts "$corpus" tests/data/oracle/*/tokenizer.json tests/data/tokenizers/llama-sp/tokenizer.json \
                    fuzz/seeds/tokenizer/* ;;
     *) echo "tools/fuzz.sh: no seeds listed for harness '$name'" >&2 ;;

@@ -1,12 +1,14 @@
 #include "heatmapwidget.h"
 
 #include "render/heatmappainter.h"
+#include "render/numberformat.h"
 
+#include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -25,6 +27,9 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
 
 void HeatmapWidget::setData(HeatmapData data)
 {
+    m_placeholder.clear();
+    m_hoverRow = m_hoverCol = -1;
+    Q_EMIT hoverChanged(QString()); // a read-out of the previous matrix would describe another run
     m_fetch = nullptr;
     m_overview = {};
     m_block = {};
@@ -36,6 +41,9 @@ void HeatmapWidget::setData(HeatmapData data)
 
 void HeatmapWidget::setTiledData(HeatmapData frame, TileFetcher fetch, HeatmapData overview)
 {
+    m_placeholder.clear();
+    m_hoverRow = m_hoverCol = -1;
+    Q_EMIT hoverChanged(QString());
     m_fetch = std::move(fetch);
     m_original = std::move(frame);
     m_overview = std::move(overview);
@@ -45,9 +53,26 @@ void HeatmapWidget::setTiledData(HeatmapData frame, TileFetcher fetch, HeatmapDa
     update();
 }
 
+void HeatmapWidget::clear(const QString& reason)
+{
+    setData(HeatmapData{});
+    m_placeholder = reason;
+    update();
+}
+
+void HeatmapWidget::setStale(const QString& text)
+{
+    m_stale = text;
+    update();
+}
+
 void HeatmapWidget::setStyle(const HeatmapStyle& style)
 {
     m_style = style;
+    QPalette pal = palette();
+    pal.setColor(QPalette::Window, style.dark ? Qt::black : Qt::white);
+    pal.setColor(QPalette::WindowText, style.dark ? QColor(235, 235, 235) : QColor(Qt::black));
+    setPalette(pal);
     relayout();
     update();
 }
@@ -65,7 +90,9 @@ void HeatmapWidget::setDiscountSpecial(bool discount)
 void HeatmapWidget::applyDiscount()
 {
     m_data = m_original;
-    const bool anySpecial = std::find(m_data.specialCols.begin(), m_data.specialCols.end(), true) != m_data.specialCols.end();
+    bool anySpecial = false;
+    for (int c = 0; c < m_data.cols && !anySpecial; ++c)
+        anySpecial = m_data.isDiscountable(c);
     if (!m_discount || !anySpecial)
         return;
     if (m_fetch) {
@@ -85,9 +112,7 @@ void HeatmapWidget::fitToView()
 
 void HeatmapWidget::relayout()
 {
-    QFont f = font();
-    f.setPointSizeF(m_style.fontPointSize);
-    m_geometry = HeatmapPainter(m_data, m_style).layout(QRectF(rect()).adjusted(8, 8, -8, -8), QFontMetricsF(f, this));
+    m_geometry = HeatmapPainter(m_data, m_style).layout(QRectF(rect()).adjusted(8, 8, -8, -8), font(), this);
 }
 
 void HeatmapWidget::setView(QPointF origin, double cellWidth, double cellHeight)
@@ -117,6 +142,7 @@ std::vector<float> HeatmapWidget::shownRow(int row) const
         one.cols = m_data.cols;
         one.values = values;
         one.specialCols = m_data.specialCols;
+        one.discountCols = m_data.discountCols;
         discountSpecialTokens(one, QString());
         values = one.values;
     }
@@ -142,7 +168,7 @@ QString HeatmapWidget::cellText(int row, int col) const
         return tr("%1 → %2: masked (causal)").arg(query, key);
     if (m_data.isExcluded(col))
         return tr("%1 → %2: special token, discounted").arg(query, key);
-    return tr("%1 → %2: %3").arg(query, key, QLocale().toString(double(valueAt(row, col)), 'g', 4));
+    return tr("%1 → %2: %3").arg(query, key, formatAttention(double(valueAt(row, col))));
 }
 
 QString HeatmapWidget::hoverText(QPointF position) const
@@ -151,6 +177,22 @@ QString HeatmapWidget::hoverText(QPointF position) const
     if (!cell)
         return {};
     return cellText(cell->first, cell->second);
+}
+
+bool HeatmapWidget::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = hoverText(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void HeatmapWidget::updateExactBlock()
@@ -175,6 +217,7 @@ void HeatmapWidget::updateExactBlock()
     block.values = m_fetch(row0, row1, 0, m_data.cols);
     block.causal = m_data.causal;
     block.specialCols = m_data.specialCols;
+    block.discountCols = m_data.discountCols;
     if (m_data.discounted)
         discountSpecialTokens(block, QString());
     block.rowMax.resize(size_t(block.rows));
@@ -189,6 +232,12 @@ void HeatmapWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::TextAntialiasing);
+    if (m_data.rows <= 0 || m_data.cols <= 0) {
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
+                         m_placeholder);
+        return;
+    }
     const HeatmapData* cells = nullptr;
     if (m_fetch) {
         updateExactBlock();
@@ -201,6 +250,12 @@ void HeatmapWidget::paintEvent(QPaintEvent*)
         painter.setBrush(Qt::NoBrush);
         const QRectF cell = m_geometry.cellRect(m_hoverRow, m_hoverCol);
         painter.drawRect(cell.adjusted(-1, -1, 1, 1));
+    }
+    if (!m_stale.isEmpty()) {
+        painter.setClipping(false);
+        painter.fillRect(rect(), m_style.dark ? QColor(0, 0, 0, 170) : QColor(255, 255, 255, 170));
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, m_stale);
     }
 }
 

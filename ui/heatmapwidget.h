@@ -26,6 +26,12 @@ public:
 
     void setData(HeatmapData data);
     void setTiledData(HeatmapData frame, TileFetcher fetch, HeatmapData overview);
+    // No matrix: the widget shows `reason` instead (a failed run says why on the view itself).
+    void clear(const QString& reason);
+    QString placeholder() const { return m_placeholder; }
+    // Non-empty: the matrix shown belongs to a previous run; it is greyed out under this text.
+    void setStale(const QString& text);
+    QString staleText() const { return m_stale; }
     const HeatmapData& data() const { return m_data; }
     bool isTiled() const { return bool(m_fetch); }
     void setStyle(const HeatmapStyle& style);
@@ -57,6 +63,7 @@ Q_SIGNALS:
     void viewChanged(QPointF origin, double cellWidth, double cellHeight);
 
 protected:
+    bool event(QEvent* event) override; // tooltips: the cell's query, key and value
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -84,6 +91,7 @@ private:
     bool m_dragging = false;
     QPointF m_lastDrag;
     int m_hoverRow = -1, m_hoverCol = -1;
+    QString m_placeholder, m_stale;
 };
 
 } // namespace attnscope

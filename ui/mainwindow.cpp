@@ -11,10 +11,12 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/predictionswidget.h"
+#include "explorer/runstatebanner.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "heatmapwidget.h"
+#include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "mainwindowfeatures.h"
@@ -35,6 +37,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -49,6 +52,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -57,6 +61,10 @@
 #include <algorithm>
 
 namespace attnscope {
+
+namespace {
+constexpr int kColorByLabel = -1; // the grid colour box's "Label" entry
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -70,15 +78,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_debounce->setInterval(300);
     connect(m_debounce, &QTimer::timeout, this, &MainWindow::runNow);
     connect(m_runner, &AnalysisRunner::resultReady, this, &MainWindow::showResult);
-    connect(m_runner, &AnalysisRunner::failed, this, [this](quint64, const QString& message) { showFailure(message); });
+    connect(m_runner, &AnalysisRunner::inputTooLong, this,
+            [this](quint64 job, const QString& message, int, int limit) {
+                m_tooLongJob = job;
+                showRunFailure(message, limit);
+            });
+    connect(m_runner, &AnalysisRunner::failed, this, [this](quint64 job, const QString& message) {
+        if (job != m_tooLongJob) showRunFailure(message, 0);
+    });
     connect(m_runner, &AnalysisRunner::started, this, [this] { m_timeLabel->setText(tr("computing…")); });
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
-    layout->addWidget(buildInputBar());
+    m_inputBar = buildInputBar();
+    layout->addWidget(m_inputBar);
+    m_banner = new RunStateBanner(central);
+    connect(m_banner, &RunStateBanner::windowRequested, this, &MainWindow::setTokenWindow);
+    layout->addWidget(m_banner);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
-    splitter->addWidget(buildGridPane());
+    m_gridPane = buildGridPane();
+    splitter->addWidget(m_gridPane);
     m_tabs = new QTabWidget(splitter);
     m_tabs->addTab(buildHeatmapTab(), QString());
     m_comparison = new ComparisonWidget(m_tabs);
@@ -111,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_backendLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
+    connect(m_heatmap, &HeatmapWidget::hoverChanged, m_heatmapReadout, &QLabel::setText);
 
     buildMenus();
     {
@@ -199,7 +220,6 @@ void MainWindow::buildMenus()
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
     QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
     QAction* discount = m_viewMenu->addAction(QString());
-    m_viewMenu->addAction(m_openInLesson);
     onRetranslate([this, fitAction, discount] {
         m_viewMenu->setTitle(tr("&View"));
         fitAction->setText(tr("Fit heatmap"));
@@ -232,6 +252,10 @@ void MainWindow::buildMenus()
     }
     onRetranslate([this] { m_computeMenu->setTitle(tr("Compute backend")); });
 
+    m_lessonMenu = menuBar()->addMenu(QString());
+    m_lessonMenu->setObjectName(QStringLiteral("lessonMenu"));
+    m_lessons = new LessonLauncher(this, m_lessonMenu, m_openInLesson);
+
     m_exportMenu = menuBar()->addMenu(QString());
     m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
     m_languageMenu = menuBar()->addMenu(QString());
@@ -259,6 +283,11 @@ QWidget* MainWindow::buildInputBar()
     m_textA->setFixedHeight(m_textA->fontMetrics().lineSpacing() * 3 + 12);
     auto* textALabel = new QLabel(bar);
     form->addRow(textALabel, m_textA);
+    m_fixedTextNote = new QLabel(bar);
+    m_fixedTextNote->setObjectName(QStringLiteral("fixedTextNote"));
+    m_fixedTextNote->setWordWrap(true);
+    m_fixedTextNote->setVisible(false);
+    form->addRow(QString(), m_fixedTextNote);
     m_textB = new QLineEdit(bar);
     auto* textBLabel = new QLabel(bar);
     form->addRow(textBLabel, m_textB);
@@ -268,6 +297,10 @@ QWidget* MainWindow::buildInputBar()
         textALabel->setText(tr("Text A:"));
         textBLabel->setText(tr("Text B:"));
         m_textA->setPlaceholderText(tr("Type a sentence…"));
+        m_fixedTextNote->setText(
+            tr("The worked example has its own Q, K and V for these three words, so its text "
+               "cannot change. Pick a model above to type your own text, or open it in "
+               "Lesson ▸ Worked example."));
         m_textB->setPlaceholderText(tr("Optional second sentence (encoders: [SEP] between A and B)"));
     });
 
@@ -303,12 +336,21 @@ QWidget* MainWindow::buildGridPane()
     auto* controls = new QHBoxLayout;
     m_sortBox = new QComboBox(pane);
     m_colorByBox = new QComboBox(pane);
+    // Narrow when the pane is: the closed box elides its text, the list shows it whole.
+    for (QComboBox* box : {m_sortBox, m_colorByBox}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
     m_sortBox->addItem(QString());
     m_colorByBox->addItem(QString());
+    m_colorByBox->addItem(QString(), kColorByLabel);
     for (HeadMetric metric : allHeadMetrics()) {
         m_sortBox->addItem(QString(), int(metric));
         m_colorByBox->addItem(QString(), int(metric));
     }
+    m_findSpecialHeads = new QPushButton(pane);
+    m_findSpecialHeads->setObjectName(QStringLiteral("findSinkNoOpHeads"));
+    m_findResult = new QLabel(pane);
     auto* sortLabel = new QLabel(pane);
     auto* colourLabel = new QLabel(pane);
     onRetranslate([this, sortLabel, colourLabel] {
@@ -316,17 +358,25 @@ QWidget* MainWindow::buildGridPane()
         colourLabel->setText(tr("Colour:"));
         m_sortBox->setItemText(0, tr("Head order"));
         m_colorByBox->setItemText(0, tr("No colour"));
+        m_colorByBox->setItemText(1, tr("Label"));
         const auto metrics = allHeadMetrics();
         for (size_t i = 0; i < metrics.size(); ++i) {
             m_sortBox->setItemText(int(i) + 1, headMetricDisplayName(metrics[i]));
-            m_colorByBox->setItemText(int(i) + 1, headMetricDisplayName(metrics[i]));
+            m_colorByBox->setItemText(int(i) + 2, headMetricDisplayName(metrics[i]));
         }
+        m_findSpecialHeads->setText(tr("Find sink / no-op heads"));
+        m_findSpecialHeads->setToolTip(tr("Ring every head labelled sink or no-op and open the first"));
     });
     controls->addWidget(sortLabel);
     controls->addWidget(m_sortBox, 1);
     controls->addWidget(colourLabel);
     controls->addWidget(m_colorByBox, 1);
     layout->addLayout(controls);
+    auto* findRow = new QHBoxLayout;
+    findRow->addWidget(m_findSpecialHeads);
+    findRow->addWidget(m_findResult, 1);
+    layout->addLayout(findRow);
+    connect(m_findSpecialHeads, &QPushButton::clicked, this, &MainWindow::findSinkAndNoOpHeads);
     m_grid = new HeadGridWidget(pane);
     layout->addWidget(m_grid, 1);
     // The model's own top-5 for the next token or each [MASK]: users see that the model works.
@@ -345,8 +395,11 @@ QWidget* MainWindow::buildGridPane()
     };
     connect(m_sortBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this, metricOf] { m_grid->setSortMetric(metricOf(m_sortBox)); });
-    connect(m_colorByBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            [this, metricOf] { m_grid->setColorMetric(metricOf(m_colorByBox)); });
+    connect(m_colorByBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, metricOf] {
+        const bool byLabel = m_colorByBox->currentData().toInt() == kColorByLabel;
+        m_grid->setColorByLabel(byLabel);
+        m_grid->setColorMetric(byLabel ? std::nullopt : metricOf(m_colorByBox));
+    });
     connect(m_grid, &HeadGridWidget::headActivated, this, &MainWindow::openHead);
     return pane;
 }
@@ -363,6 +416,8 @@ QWidget* MainWindow::buildHeatmapTab()
     for (HeatmapScale scale : {HeatmapScale::Absolute, HeatmapScale::RowMax, HeatmapScale::Log})
         m_scaleBox->addItem(QString(), int(scale));
     m_discount = new QCheckBox(tab);
+    m_wordLevel = new QCheckBox(tab);
+    m_wordLevel->setObjectName(QStringLiteral("wordLevel"));
     auto* fit = new QToolButton(tab);
     auto* coloursLabel = new QLabel(tab);
     auto* scaleLabel = new QLabel(tab);
@@ -372,11 +427,7 @@ QWidget* MainWindow::buildHeatmapTab()
     m_openInLesson->setEnabled(false);
     connect(m_openInLesson, &QAction::triggered, this, [this] { openInLesson(); });
     auto* lessonButton = new QToolButton(tab);
-    lessonButton->setDefaultAction(m_openInLesson);
-    onRetranslate([this] {
-        m_openInLesson->setText(tr("Open in lesson"));
-        m_openInLesson->setToolTip(tr("Show this head's real Q, K and V for the first 12 tokens step by step in the lesson"));
-    });
+    lessonButton->setDefaultAction(m_openInLesson); // its text and tooltip: LessonLauncher
     onRetranslate([this, fit, coloursLabel, scaleLabel] {
         m_colorMapBox->setItemText(0, tr("viridis"));
         m_colorMapBox->setItemText(1, tr("magma"));
@@ -386,6 +437,9 @@ QWidget* MainWindow::buildHeatmapTab()
         m_scaleBox->setItemText(1, tr("per-row max"));
         m_scaleBox->setItemText(2, tr("log"));
         m_discount->setText(tr("Discount special tokens"));
+        m_wordLevel->setText(tr("Words"));
+        m_wordLevel->setToolTip(tr("Merge subword pieces into words (Clark et al. 2019): attention to a word "
+                                   "is the sum over its pieces, from a word the mean"));
         m_discount->setToolTip(tr("Renormalise each row without [CLS], [SEP] and BOS, as exBERT does"));
         fit->setText(tr("Fit"));
         coloursLabel->setText(tr("Colours:"));
@@ -396,15 +450,25 @@ QWidget* MainWindow::buildHeatmapTab()
     controls->addWidget(scaleLabel);
     controls->addWidget(m_scaleBox);
     controls->addWidget(m_discount);
+    controls->addWidget(m_wordLevel);
     controls->addWidget(fit);
     controls->addWidget(lessonButton);
     controls->addStretch();
     layout->addLayout(controls);
     m_heatmap = new HeatmapWidget(tab);
     layout->addWidget(m_heatmap, 1);
+    m_heatmapReadout = new QLabel(tab);
+    m_heatmapReadout->setObjectName(QStringLiteral("heatmapReadout"));
+    m_heatmapReadout->setTextFormat(Qt::PlainText);
+    m_heatmapReadout->setMinimumHeight(m_heatmapReadout->fontMetrics().height() + 4);
+    QFont readoutFont = m_heatmapReadout->font();
+    readoutFont.setBold(true);
+    m_heatmapReadout->setFont(readoutFont);
+    layout->addWidget(m_heatmapReadout);
     connect(m_colorMapBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::applyStyle);
     connect(m_scaleBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::applyStyle);
     connect(m_discount, &QCheckBox::toggled, m_heatmap, &HeatmapWidget::setDiscountSpecial);
+    connect(m_wordLevel, &QCheckBox::toggled, this, [this] { openHead(m_layer, m_head); });
     connect(fit, &QToolButton::clicked, m_heatmap, &HeatmapWidget::fitToView);
     return tab;
 }
@@ -413,26 +477,28 @@ QWidget* MainWindow::buildStatisticsTab()
 {
     auto* tab = new QWidget(this);
     auto* layout = new QVBoxLayout(tab);
-    auto* thresholds = new QHBoxLayout;
+    // Two rows of three thresholds: one row of six made the window wider than a 1280-pixel screen.
+    auto* thresholds = new QGridLayout;
     auto* thresholdsLabel = new QLabel(tab);
-    thresholds->addWidget(thresholdsLabel);
+    thresholds->addWidget(thresholdsLabel, 0, 0);
     const LabelThresholds defaults;
     const std::vector<double> values{defaults.sink, defaults.noOp,  defaults.previous,
                                      defaults.next, defaults.self, defaults.broadEntropy};
     std::vector<QLabel*> labels;
     for (double value : values) {
+        const int index = int(labels.size());
         labels.push_back(new QLabel(tab));
-        thresholds->addWidget(labels.back());
+        thresholds->addWidget(labels.back(), index / 3, 1 + 2 * (index % 3), Qt::AlignRight);
         auto* box = new QDoubleSpinBox(tab);
         box->setRange(0.0, 1.0);
         box->setSingleStep(0.05);
         box->setDecimals(2);
         box->setValue(value);
         connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &MainWindow::applyThresholds);
-        thresholds->addWidget(box);
+        thresholds->addWidget(box, index / 3, 2 + 2 * (index % 3));
         m_thresholdBoxes.push_back(box);
     }
-    thresholds->addStretch();
+    thresholds->setColumnStretch(7, 1);
     layout->addLayout(thresholds);
     onRetranslate([thresholdsLabel, labels] {
         thresholdsLabel->setText(tr("Label thresholds:"));
@@ -509,6 +575,11 @@ int MainWindow::findModel(const QString& name) const
     return -1;
 }
 
+QString MainWindow::modelFolder(int index) const
+{
+    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].folder : QString();
+}
+
 std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 {
     return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine : nullptr;
@@ -528,18 +599,31 @@ bool MainWindow::selectEngine(int index)
             return false;
         }
     }
+    const bool switched = index != m_current;
     m_current = index;
     m_modelBox->setCurrentIndex(index);
     const auto engine = entry.engine;
+    if (switched) {
+        m_tokenWindow = {}; // a window chosen for one model's positions is not another's
+        if (m_result) {
+            // Until the new model's result arrives the views still show the old one: say so.
+            m_heatmap->setStale(tr("Computing on %1…").arg(engine->displayName()));
+            m_grid->setStale(true);
+            setWindowTitle(tr("AttnScope — %1 — computing…").arg(engine->displayName()));
+        }
+    }
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
-    if (const auto fixed = engine->fixedText()) {
+    const auto fixed = engine->fixedText();
+    if (fixed) {
         const QSignalBlocker blocker(m_textA);
         m_textA->setPlainText(*fixed);
-        m_textA->setReadOnly(true);
-    } else {
-        m_textA->setReadOnly(false);
     }
+    // Fixed text is read-only, says why beneath, and looks disabled, so typing is not silently lost.
+    m_textA->setReadOnly(fixed.has_value());
+    m_textA->setToolTip(fixed ? m_fixedTextNote->text() : QString());
+    m_textA->viewport()->setBackgroundRole(fixed ? QPalette::Window : QPalette::Base);
+    m_fixedTextNote->setVisible(fixed.has_value());
     runNow();
     return true;
 }
@@ -606,17 +690,40 @@ void MainWindow::runNow()
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     options.overviewSize = 128; // the zoomed-out heatmap of a long input shows this overview
-    m_runner->start(engine, m_textA->toPlainText(), textB, options);
+    m_runner->start(engine, m_textA->toPlainText(), textB, options, m_tokenWindow);
+}
+
+void MainWindow::setTokenWindow(const TokenWindow& window)
+{
+    m_tokenWindow = window;
+    runNow();
 }
 
 void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
 {
     m_result = std::move(result);
+    statusBar()->clearMessage();
+    m_heatmap->setStale(QString());
+    m_grid->setStale(false);
+    if (m_result->run.totalTokens > 0)
+        m_banner->showWindow(m_result->run.maps->queries(), m_result->run.totalTokens,
+                             m_result->run.keptFromEnd);
+    else
+        m_banner->clear();
     updateStatus();
     m_statsModel->setStats(m_result->analysis.stats);
     m_grid->setResult(m_result);
     m_grid->setStats(m_statsModel->stats());
     m_layerChart->setSummaries(m_result->analysis.layerSummaries);
+    // Decoders have no [SEP]: no column and no bars of zeros for it.
+    const bool hasSep = !m_result->run.roles.sepPositions.empty();
+    m_layerChart->setShowSep(hasSep);
+    const auto metrics = allHeadMetrics();
+    const int sepColumn =
+        HeadStatsModel::FirstMetricColumn +
+        int(std::find(metrics.begin(), metrics.end(), HeadMetric::SepMass) - metrics.begin());
+    m_statsTable->setColumnHidden(sepColumn, !hasSep);
+    m_findResult->clear();
     m_layer = std::min(m_layer, m_result->analysis.layers - 1);
     m_head = std::min(m_head, m_result->analysis.heads - 1);
     m_comparison->setResult(m_result);
@@ -626,6 +733,48 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_predictions->setPanel(std::move(predictions));
     openHead(m_layer, m_head);
     setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
+}
+
+void MainWindow::showRunFailure(const QString& message, int limit)
+{
+    m_result.reset();
+    clearViews(message);
+    if (limit > 0)
+        m_banner->showTooLong(message, limit);
+    else
+        m_banner->showFailure(message);
+    const auto engine = currentEngine();
+    setWindowTitle(tr("AttnScope — %1 — failed").arg(engine ? engine->displayName() : QString()));
+    m_timeLabel->setText(tr("failed"));
+    m_tokensLabel->clear();
+    m_tokensLabel->setToolTip(QString());
+    statusBar()->clearMessage();
+}
+
+void MainWindow::clearViews(const QString& reason)
+{
+    m_findResult->clear();
+    m_heatmap->clear(reason);
+    m_grid->setResult(nullptr);
+    m_grid->setStale(false);
+    m_statsModel->setStats({});
+    m_layerChart->setSummaries({});
+    m_comparison->setResult(nullptr);
+    m_arcs->setResult(nullptr);
+    m_predictionsBox->setVisible(false);
+    m_predictions->setPanel(PredictionPanel{});
+    m_openInLesson->setEnabled(false);
+}
+
+void MainWindow::findSinkAndNoOpHeads()
+{
+    if (!m_result) return;
+    std::vector<std::pair<int, int>> found;
+    for (const HeadStats& s : m_statsModel->stats())
+        if (s.label == HeadLabel::Sink || s.label == HeadLabel::NoOp) found.emplace_back(s.layer, s.head);
+    m_grid->setHighlighted(found);
+    m_findResult->setText(tr("%n sink or no-op head(s)", nullptr, int(found.size())));
+    if (!found.empty()) openHead(found.front().first, found.front().second);
 }
 
 void MainWindow::updateStatus()
@@ -639,9 +788,7 @@ void MainWindow::updateStatus()
 
 void MainWindow::showFailure(const QString& message)
 {
-    m_timeLabel->setText(tr("failed"));
-    statusBar()->showMessage(message, 10000);
-    m_hoverLabel->setText(message);
+    m_banner->showFailure(message);
 }
 
 void MainWindow::openHead(int layer, int head)
@@ -652,7 +799,7 @@ void MainWindow::openHead(int layer, int head)
     m_head = head;
     m_grid->select(layer, head);
     m_openInLesson->setEnabled(m_result->run.capture != nullptr);
-    showHead(*m_heatmap, m_result, layer, head);
+    showHead(*m_heatmap, m_result, layer, head, m_wordLevel->isChecked());
     applyHeatmapStyle();
     // Arcs: this head, then the heads picked in the comparison tab (each in its own colour), at most 4.
     std::vector<std::pair<int, int>> arcHeads{{layer, head}};
@@ -664,30 +811,9 @@ void MainWindow::openHead(int layer, int head)
 
 LessonWindow* MainWindow::openInLesson()
 {
-    if (!m_result || !m_result->run.capture) {
-        statusBar()->showMessage(tr("Open in lesson needs a real model and an input of at most %1 tokens")
-                                     .arg(TransformerEngine::kQueryKeyLimit), 10000);
-        return nullptr;
-    }
-    const AttentionCapture& capture = *m_result->run.capture;
-    const int n = capture.tokens();
-    const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
-    auto* window = new LessonWindow(this);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    QString error;
-    const size_t layer = size_t(m_layer);
-    if (!window->view()->openHead(capture.queries.at(layer), capture.keys.at(layer), capture.values.at(layer), m_head,
-                                  0, count, m_result->run.labels.mid(0, count), capture.scales.at(layer),
-                                  capture.causal, &error)) {
-        delete window;
-        statusBar()->showMessage(error, 10000);
-        return nullptr;
-    }
-    window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(m_layer).arg(m_head));
-    if (!capture.causal && n > count)
-        statusBar()->showMessage(tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only")
-                                     .arg(count).arg(n), 10000);
-    window->show();
+    QString message;
+    LessonWindow* window = m_lessons->openHead(m_result.get(), m_layer, m_head, &message);
+    if (!message.isEmpty()) statusBar()->showMessage(message, 10000);
     return window;
 }
 
@@ -697,9 +823,22 @@ void MainWindow::applyHeatmapStyle()
     HeatmapStyle heatmapStyle = m_style;
     heatmapStyle.showValues = n <= 12;
     heatmapStyle.fontPointSize = n <= 12 ? 11 : 9;
-    if (m_features && m_features->presenter()->isActive())
-        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, thick lines
+    if (m_presenting)
+        heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, dark page
     m_heatmap->setStyle(heatmapStyle);
+}
+
+void MainWindow::setPresenting(bool presenting)
+{
+    m_presenting = presenting;
+    // The classroom screen is the heatmap: the input bar, the grid and the heatmap's own read-out line
+    // (the presenter's docked read-out replaces it) make room. The banner stays: a failure is said.
+    m_inputBar->setVisible(!presenting);
+    m_gridPane->setVisible(!presenting);
+    m_heatmapReadout->setVisible(!presenting);
+    m_tabs->tabBar()->setVisible(!presenting);
+    if (presenting) m_tabs->setCurrentIndex(0);
+    applyHeatmapStyle();
 }
 
 void MainWindow::applyStyle()
@@ -709,6 +848,7 @@ void MainWindow::applyStyle()
     m_style.fontPointSize = 9;
     applyHeatmapStyle();
     m_grid->setColorMap(m_style.colorMap);
+    m_grid->setScale(m_style.scale);
     HeatmapStyle compareStyle = m_style;
     compareStyle.showValues = true;
     m_comparison->setStyle(compareStyle);

@@ -18,6 +18,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QPlainTextEdit;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -31,10 +32,12 @@ class ExplorerBackend;
 class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
+class LessonLauncher;
 class LessonWindow;
 class LayerChartWidget;
 class PredictionsWidget;
 class MainWindowFeatures;
+class RunStateBanner;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
 // worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
@@ -55,18 +58,36 @@ public:
     int findModel(const QString& name) const;
     // Opens the entry's model if needed (errors go to the status bar); false when it cannot be opened.
     bool selectEngine(int index);
+    // The folder of a picker entry; "" for the worked example and the demos.
+    QString modelFolder(int index) const;
     void setTexts(const QString& textA, const QString& textB = {});
     // A model folder or a llama.cpp .gguf file.
     void openModelFolder(const QString& path);
     void openGgufFile();
     void openHead(int layer, int head);
-    // "Open in lesson": a LessonWindow on the current layer/head's real Q, K (after RoPE) and V for the
-    // first min(12, n) tokens, labelled with the tokens. For causal models this prefix reproduces the
-    // head's attention exactly; for bidirectional ones only when the whole input is <= 12 tokens (else each
-    // row is renormalised over the first 12 keys, and the status bar says so). Returns the window, or null
-    // with the reason on the status bar (demo engines and inputs longer than the capture limit have no Q/K).
+    // Rings every head labelled sink or no-op in the grid, says how many, and opens the first.
+    void findSinkAndNoOpHeads();
+    // Presenter mode's layout: the heatmap alone on a dark page (PresenterMode switches fonts and palette).
+    void setPresenting(bool presenting);
+    bool isPresenting() const { return m_presenting; }
+    // What the views show when it is not simply the text on the chosen model: a failure, a too-long input
+    // (with the actions to run a window of it), or the window shown.
+    RunStateBanner* runStateBanner() const { return m_banner; }
+    // The hover read-out beside the heatmap ("query → key: value").
+    QLabel* heatmapReadout() const { return m_heatmapReadout; }
+    // Runs a window of the input (the banner's actions); kept until another model is chosen.
+    void setTokenWindow(const TokenWindow& window);
+    TokenWindow tokenWindow() const { return m_tokenWindow; }
+    // "Open in lesson" (LessonLauncher::openHead) on the layer/head on screen. Returns the window, or
+    // null with the reason on the status bar (demo engines and inputs longer than the capture limit have
+    // no Q/K); a notice (only the first tokens are shown) goes to the status bar too.
     LessonWindow* openInLesson();
     QAction* openInLessonAction() const { return m_openInLesson; }
+    // The Lesson menu: the worked example and "Open in lesson".
+    QMenu* lessonMenu() const { return m_lessonMenu; }
+    LessonLauncher* lessonLauncher() const { return m_lessons; }
+    // Shown under Text A while the model has fixed text (the worked example): why typing does nothing.
+    QLabel* fixedTextNote() const { return m_fixedTextNote; }
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
     HeadGridWidget* grid() const { return m_grid; }
@@ -79,6 +100,8 @@ public:
     LayerChartWidget* layerChart() const { return m_layerChart; }
     AnalysisRunner* runner() const { return m_runner; }
     QPlainTextEdit* textAEdit() const { return m_textA; }
+    QComboBox* modelBox() const { return m_modelBox; }
+    QTableView* statsTable() const { return m_statsTable; }
     QTabWidget* tabs() const { return m_tabs; }
     std::shared_ptr<const ExplorerResult> currentResult() const { return m_result; }
     // Menus other features fill (issue 7: presenter mode, export, language).
@@ -125,7 +148,12 @@ private:
     void scheduleRun();
     void runNow();
     void showResult(std::shared_ptr<const ExplorerResult> result);
+    // A message about something other than the run (a folder that cannot be opened): the banner says it,
+    // the views keep the run they show.
     void showFailure(const QString& message);
+    // The run failed: the banner says why (with the window actions when limit > 0), every view is cleared.
+    void showRunFailure(const QString& message, int limit);
+    void clearViews(const QString& reason);
     void applyStyle();
     void applyHeatmapStyle();
     void applyThresholds();
@@ -147,6 +175,9 @@ private:
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
     QAction* m_openInLesson = nullptr;
+    QMenu* m_lessonMenu = nullptr;
+    LessonLauncher* m_lessons = nullptr;
+    QLabel* m_fixedTextNote = nullptr;
 
     QComboBox* m_modelBox = nullptr;
     QPlainTextEdit* m_textA = nullptr;
@@ -156,11 +187,14 @@ private:
     PredictionsWidget* m_predictions = nullptr;
     QComboBox* m_sortBox = nullptr;
     QComboBox* m_colorByBox = nullptr;
+    QPushButton* m_findSpecialHeads = nullptr;
+    QLabel* m_findResult = nullptr;
     QTabWidget* m_tabs = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
     QComboBox* m_colorMapBox = nullptr;
     QComboBox* m_scaleBox = nullptr;
     QCheckBox* m_discount = nullptr;
+    QCheckBox* m_wordLevel = nullptr;
     ComparisonWidget* m_comparison = nullptr;
     ArcWidget* m_arcs = nullptr;
     HeadStatsModel* m_statsModel = nullptr;
@@ -179,6 +213,13 @@ private:
     QString m_backendNotice;
     QLabel* m_timeLabel = nullptr;
     QLabel* m_hoverLabel = nullptr;
+    QLabel* m_heatmapReadout = nullptr;
+    RunStateBanner* m_banner = nullptr;
+    QWidget* m_inputBar = nullptr;
+    QWidget* m_gridPane = nullptr;
+    bool m_presenting = false;
+    TokenWindow m_tokenWindow;
+    quint64 m_tooLongJob = 0;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_languageMenu = nullptr;

@@ -41,11 +41,8 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
     connect(m_presenter, &PresenterMode::activeChanged, this, [this](bool active) {
         AppSettings settings;
         settings.setPresenterMode(active);
-        // Repaint the head on screen with the presenter's (or the normal) heatmap style.
-        if (m_window && m_window->currentResult()) {
-            const auto [layer, head] = m_window->grid()->selected();
-            m_window->openHead(layer, head);
-        }
+        // The heatmap alone on a dark page (or the normal layout), repainted in that style.
+        if (m_window) m_window->setPresenting(active);
     });
     // Keep the keyboard cursor on the head the window shows (grid clicks, arrows, statistics table).
     connect(window->runner(), &AnalysisRunner::resultReady, this, [this] {

@@ -35,9 +35,10 @@ int kvHeadFor(int head, int heads, int kvHeads)
     return head / (heads / kvHeads);
 }
 
-bool hasAnyMask(const AttentionOptions& options)
+// Gemma 2's soft cap on scaled scores, applied before the mask: S = c · tanh(S / c).
+template <typename Block> void softCapScores(Block&& scores, float cap)
 {
-    return options.causal || !options.keyPadding.empty();
+    if (cap > 0.0f) scores = ((scores.array() / cap).tanh() * cap).matrix();
 }
 
 // Writes -inf into the masked cells of the score block whose top-left cell is (q0, k0).
@@ -83,6 +84,9 @@ void validateAttentionInputs(const HeadTensor& q, const HeadTensor& k, const Hea
         v.values.size() != size_t(v.tokens) * size_t(v.heads) * size_t(v.dim))
         fail("tensor storage does not match its shape");
     if (options.queryBlock <= 0 || options.keyBlock <= 0) fail("block sizes must be positive");
+    if (options.slidingWindow < 0) fail("the sliding window must not be negative");
+    if (!(options.softCap >= 0.0f) || std::isinf(options.softCap))
+        fail("the soft cap must be a finite number >= 0");
 }
 
 RotatedQueryKey rotateForAttention(const HeadTensor& q, const HeadTensor& k, const AttentionOptions& options)
@@ -114,7 +118,7 @@ FullAttentionResult attentionFull(const HeadTensor& qIn, const HeadTensor& kIn, 
     result.probabilities.resize(size_t(q.heads) * size_t(q.tokens) * size_t(k.tokens));
     if (q.tokens == 0) return result;
     const float scale = options.effectiveScale(q.dim);
-    const bool anyMask = hasAnyMask(options);
+    const bool anyMask = options.hasMask();
 
     parallelFor(q.heads, options.threads, [&](int head) {
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
@@ -123,6 +127,7 @@ FullAttentionResult attentionFull(const HeadTensor& qIn, const HeadTensor& kIn, 
             // Scale folded into Q, exactly as the tiled path does, so both see bit-identical scores.
             scores.noalias() = RowMatrix(headRows(q, head, 0, q.tokens) * scale) *
                                headRows(k, kvHead, 0, k.tokens).transpose();
+        softCapScores(scores, options.softCap);
         if (anyMask) maskScores(scores, 0, 0, options);
 
         Eigen::Map<RowMatrix> probabilities(result.probabilities.data() + size_t(head) * q.tokens * k.tokens,
@@ -162,7 +167,7 @@ TiledAttentionResult attentionTiled(const HeadTensor& qIn, const HeadTensor& kIn
 
     const float scale = options.effectiveScale(q.dim);
     const int queryBlocks = (q.tokens + options.queryBlock - 1) / options.queryBlock;
-    const bool anyMask = hasAnyMask(options);
+    const bool anyMask = options.hasMask();
 
     parallelFor(q.heads * queryBlocks, options.threads, [&](int task) {
         // Heads vary fastest so that threads starting together share K/V blocks in cache.
@@ -182,8 +187,9 @@ TiledAttentionResult attentionTiled(const HeadTensor& qIn, const HeadTensor& kIn
         for (int k0 = 0; k0 < keyEnd; k0 += options.keyBlock) {
             const int k1 = std::min(keyEnd, k0 + options.keyBlock);
             scores.noalias() = scaledQueries * headRows(k, kvHead, k0, k1 - k0).transpose();
-            const bool blockNeedsMask =
-                !options.keyPadding.empty() || (options.causal && k1 - 1 > q0 + options.queryPositionOffset);
+            softCapScores(scores, options.softCap);
+            const bool blockNeedsMask = !options.keyPadding.empty() || options.slidingWindow > 0 ||
+                                        (options.causal && k1 - 1 > q0 + options.queryPositionOffset);
             if (anyMask && blockNeedsMask) maskScores(scores, q0, k0, options);
 
             for (int r = 0; r < rows; ++r) {
@@ -236,7 +242,8 @@ std::vector<float> probabilityTile(const HeadTensor& q, const HeadTensor& k,
     if (rows == 0 || cols == 0) return tile;
     const int kvHead = kvHeadFor(head, q.heads, k.heads);
     const RowMatrix scaledQueries = headRows(q, head, q0, rows) * options.effectiveScale(q.dim);
-    const RowMatrix scores = scaledQueries * headRows(k, kvHead, k0, cols).transpose();
+    RowMatrix scores = scaledQueries * headRows(k, kvHead, k0, cols).transpose();
+    softCapScores(scores, options.softCap);
     Eigen::Map<RowMatrix> out(tile.data(), rows, cols);
     for (int r = 0; r < rows; ++r) {
         const double lse = logSumExp[size_t(head) * q.tokens + size_t(q0 + r)];

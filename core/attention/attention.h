@@ -3,7 +3,9 @@
 // Multi-head scaled dot-product attention on the CPU: the reference every other path is checked against.
 //
 // Per query head h (reading key/value head h / (H / H_kv), which covers MHA, GQA and MQA):
-//   S = Q_h · K_hᵀ · scale + mask      S is (n_q, n_k)
+//   S = Q_h · K_hᵀ · scale             S is (n_q, n_k)
+//   S = c · tanh(S / c)                 only with a logit soft cap c (Gemma 2)
+//   S = S + mask                        causal, sliding window, key padding
 //   P = softmax(S) row by row         every visible row sums to 1
 //   O_h = P · V_h                     O_h is (n_q, d)
 //
@@ -29,6 +31,12 @@ struct AttentionOptions
     // Query i sits at key position i + queryPositionOffset: the causal mask lets it see keys
     // j <= i + queryPositionOffset, and RoPE rotates it at that position.
     int queryPositionOffset = 0;
+    // Query i sees key j only when (i + queryPositionOffset) − j < slidingWindow (Mistral, Gemma 2/3: the
+    // window counts the query itself); 0 = no window.
+    int slidingWindow = 0;
+    // > 0: scores are soft-capped, S = softCap · tanh(S / softCap), before the mask (Gemma 2's
+    // attn_logit_softcapping). It changes P itself, not only its display.
+    float softCap = 0.0f;
     std::vector<unsigned char> keyPadding; // empty: every key visible; else one flag per key, 0 = padding
     RopeConfig rope;                       // applied to Q and K before the scores
     int threads = 0;                       // 0 = all cores
@@ -39,8 +47,10 @@ struct AttentionOptions
     bool isMasked(int query, int key) const
     {
         return (causal && key > query + queryPositionOffset) ||
+               (slidingWindow > 0 && query + queryPositionOffset - key >= slidingWindow) ||
                (!keyPadding.empty() && keyPadding[size_t(key)] == 0);
     }
+    bool hasMask() const { return causal || slidingWindow > 0 || !keyPadding.empty(); }
 };
 
 // Shapes: q [n_q, H, d], k and v [n_k, H_kv, d]. Throws std::invalid_argument with a readable

@@ -76,6 +76,17 @@ bool RhiBackend::fitsKernels(int headDim)
     return false;
 }
 
+bool RhiBackend::kernelsSupport(const AttentionOptions& options)
+{
+    if (options.slidingWindow == 0 && options.softCap == 0.0f) return true;
+    if (!m_toldOptions.exchange(true))
+        notice(QStringLiteral(
+                   "%1: the GPU kernels have no sliding window or logit soft-capping; computing those "
+                   "layers on the CPU")
+                   .arg(apiName()));
+    return false;
+}
+
 template <typename Result, typename Gpu, typename Cpu>
 Result RhiBackend::runOrFallBack(Gpu gpuWork, Cpu cpuWork)
 {
@@ -97,7 +108,8 @@ TiledAttentionResult RhiBackend::tiledForward(const HeadTensor& q, const HeadTen
                                               const AttentionOptions& options)
 {
     validateAttentionInputs(q, k, v, options); // bad shapes throw here, on the caller's thread
-    if (q.tokens == 0 || k.tokens == 0 || !fitsKernels(q.dim)) return m_cpu.tiledForward(q, k, v, options);
+    if (q.tokens == 0 || k.tokens == 0 || !fitsKernels(q.dim) || !kernelsSupport(options))
+        return m_cpu.tiledForward(q, k, v, options);
     if (options.rope.enabled)
         (void)ropeInverseFrequencies(options.rope, q.dim); // throws on an invalid rotary dimension
     return runOrFallBack<TiledAttentionResult>(
@@ -126,7 +138,8 @@ std::vector<float> RhiBackend::probabilityTile(const HeadTensor& q, const HeadTe
                                                int k0, int k1)
 {
     const bool inside = q0 >= 0 && q1 <= q.tokens && q0 < q1 && k0 >= 0 && k1 <= k.tokens && k0 < k1;
-    if (!inside || !consistent(q, k, logSumExp, options, head) || !fitsKernels(q.dim))
+    if (!inside || !consistent(q, k, logSumExp, options, head) || !fitsKernels(q.dim) ||
+        !kernelsSupport(options))
         return m_cpu.probabilityTile(q, k, logSumExp, options, head, q0, q1, k0, k1);
     return runOrFallBack<std::vector<float>>(
         [&](RhiAttentionKernels& kernels) {
@@ -139,7 +152,8 @@ AttentionOverview RhiBackend::overview(const HeadTensor& q, const HeadTensor& k,
                                        const std::vector<double>& logSumExp, const AttentionOptions& options,
                                        int head, int maxCols, int maxRows)
 {
-    if (maxCols <= 0 || maxRows <= 0 || !consistent(q, k, logSumExp, options, head) || !fitsKernels(q.dim))
+    if (maxCols <= 0 || maxRows <= 0 || !consistent(q, k, logSumExp, options, head) || !fitsKernels(q.dim) ||
+        !kernelsSupport(options))
         return m_cpu.overview(q, k, logSumExp, options, head, maxCols, maxRows);
     return runOrFallBack<AttentionOverview>(
         [&](RhiAttentionKernels& kernels) {

@@ -46,6 +46,8 @@ private:
     // Runs gpuWork on the device thread; on a GpuError switches to the CPU for good and runs cpuWork.
     template <typename Result, typename Gpu, typename Cpu> Result runOrFallBack(Gpu gpuWork, Cpu cpuWork);
     bool fitsKernels(int headDim);
+    // False (with one notice) for what the kernels do not compute: sliding windows, logit soft-capping.
+    bool kernelsSupport(const AttentionOptions& options);
     QString apiName() const;
 
     std::unique_ptr<RhiDevice> m_device;
@@ -53,6 +55,7 @@ private:
     CpuBackend m_cpu;
     std::atomic<bool> m_failed{false};
     std::atomic<bool> m_toldHeadDim{false};
+    std::atomic<bool> m_toldOptions{false};
 };
 
 } // namespace attnscope

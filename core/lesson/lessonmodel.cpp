@@ -151,7 +151,9 @@ LessonModel LessonModel::fromMatrices(const Eigen::MatrixXd& q, const Eigen::Mat
     lesson.m_tokens = tokens.isEmpty() ? defaultTokenNames(n) : tokens;
     lesson.m_options = LessonOptions{};
     lesson.m_options.causal = causal;
-    lesson.m_options.scaleOverride = scale;
+    // The usual 1/√d_k is written as such ("S / √d_k = S / 8"); only another scale is the head's own.
+    const double usual = 1.0 / std::sqrt(double(q.cols()));
+    if (scale && std::abs(*scale - usual) > 1e-9 * usual) lesson.m_options.scaleOverride = scale;
     lesson.recompute();
     return lesson;
 }

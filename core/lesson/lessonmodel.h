@@ -48,7 +48,8 @@ public:
     // The worked example "kedi mindere oturdu" (core/attention/workedexample.h).
     LessonModel();
 
-    // Q, K, V given directly (n×d_k, n×d_k, n×d_v), with the scale the head uses.
+    // Q, K, V given directly (n×d_k, n×d_k, n×d_v), with the scale the head uses (a scale of exactly
+    // 1/√d_k is the usual scaling and is explained as S / √d_k).
     static LessonModel fromMatrices(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::MatrixXd& v,
                                     const QStringList& tokens, std::optional<double> scale, bool causal);
     // "Open in lesson": head `head` of real Q, K, V ([tokens, heads, dim] as the attention core takes them,
@@ -56,7 +57,7 @@ public:
     // [firstToken, firstToken + tokenCount), at most kMaxHeadTokens. The lesson sees only the keys of that
     // range: for a prefix (firstToken = 0) its softmax is exactly the head's attention; for a later range
     // under the causal mask each row is the head's attention renormalised over the keys in the range.
-    static constexpr int kMaxHeadTokens = 12;
+    static constexpr int kMaxHeadTokens = 16; // a 16×16 step still shows every number at 1280×800
     static LessonModel fromHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
                                 int tokenCount, const QStringList& tokens, double scale, bool causal);
 

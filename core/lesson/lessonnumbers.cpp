@@ -1,5 +1,7 @@
 #include "lesson/lessonnumbers.h"
 
+#include <QLocale>
+#include <algorithm>
 #include <cmath>
 
 namespace attnscope {
@@ -7,14 +9,24 @@ namespace attnscope {
 namespace {
 const QChar kMinus(0x2212);
 
+// Formatting is done in the C locale (no grouping, fixed decimals), then the point becomes the locale's.
+QString withLocaleDecimalPoint(QString text)
+{
+    const QString point = QLocale().decimalPoint();
+    if (point != QLatin1String(".")) text.replace(QLatin1Char('.'), point);
+    return text;
+}
+
 QString withMinusSign(QString text)
 {
+    // "-0.000" or "-0" after rounding a tiny negative number reads as zero.
+    if (text.startsWith(QLatin1Char('-')) && std::all_of(text.begin() + 1, text.end(), [](QChar c) {
+            return c == QLatin1Char('0') || c == QLatin1Char('.');
+        }))
+        text.remove(0, 1);
     if (text.startsWith(QLatin1Char('-')))
         text[0] = kMinus;
-    // "-0.000" after rounding a tiny negative number reads as zero.
-    if (text == QString(kMinus) + QStringLiteral("0.000") || text == QString(kMinus) + QStringLiteral("0"))
-        text.remove(0, 1);
-    return text;
+    return withLocaleDecimalPoint(text);
 }
 } // namespace
 
@@ -36,11 +48,11 @@ QString lessonNumber(double value)
     return withMinusSign(text);
 }
 
-QString lessonFixed(double value)
+QString lessonFixed(double value, int decimals)
 {
     if (std::isinf(value) || std::isnan(value))
         return lessonNumber(value);
-    return withMinusSign(QString::number(value, 'f', 3));
+    return withMinusSign(QString::number(value, 'f', std::clamp(decimals, 0, 3)));
 }
 
 QString lessonFactor(double value)

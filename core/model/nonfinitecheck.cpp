@@ -20,7 +20,7 @@ struct Suspect
 bool matches(const QString& name, const QStringList& suspects)
 {
     for (const QString& s : suspects)
-        if (name.startsWith(s)) return true;
+        if (!s.isEmpty() && name.startsWith(s)) return true; // "" (no such tensor) suspects nothing
     return false;
 }
 

@@ -134,9 +134,10 @@ void layerNorm(const float* x, float* y, int n, int width, const float* gamma, c
     });
 }
 
-void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads)
+void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads,
+             float gammaOffset)
 {
-    const int rowsPerTask = 16;
+    const int rowsPerTask = std::max(16, 4096 / std::max(1, width)); // QK-norm: many short rows
     parallelFor((n + rowsPerTask - 1) / rowsPerTask, threads, [&](int task) {
         for (int r = task * rowsPerTask; r < std::min(n, (task + 1) * rowsPerTask); ++r) {
             const float* in = x + qint64(r) * width;
@@ -146,7 +147,7 @@ void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, dou
                 sumSquares += double(in[c]) * in[c];
             const double inverse = 1.0 / std::sqrt(sumSquares / width + eps);
             for (int c = 0; c < width; ++c)
-                out[c] = gamma[c] * float(in[c] * inverse);
+                out[c] = (gammaOffset + gamma[c]) * float(in[c] * inverse);
         }
     });
 }

@@ -37,7 +37,9 @@ void activate(float* x, qint64 count, Activation activation);
 // y = LayerNorm(x) · gamma + beta, statistics per row in double. y may equal x.
 void layerNorm(const float* x, float* y, int n, int width, const float* gamma, const float* beta, double eps,
                int threads);
-// y = x / sqrt(mean(x²) + eps) · gamma (Llama RMSNorm), statistics per row in double. y may equal x.
-void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads);
+// y = x / sqrt(mean(x²) + eps) · (gammaOffset + gamma): Llama's RMSNorm (offset 0), Gemma's (1 + w) (offset
+// 1). Statistics per row in double. y may equal x.
+void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads,
+             float gammaOffset = 0.0f);
 
 } // namespace attnscope::ops

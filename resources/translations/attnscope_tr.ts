@@ -13,15 +13,15 @@
     </message>
     <message>
         <source>all heads</source>
-        <translation>tüm başlıklar</translation>
+        <translation>tüm kafalar</translation>
     </message>
     <message>
         <source>layer %1, head %2</source>
-        <translation>katman %1, başlık %2</translation>
+        <translation>katman %1, kafa %2</translation>
     </message>
     <message>
         <source> · special tokens discounted</source>
-        <translation> · özel belirteçler dışarıda</translation>
+        <translation> · özel token&apos;lar dışarıda</translation>
     </message>
     <message>
         <source>%1: cannot create the folder</source>
@@ -49,7 +49,7 @@
     </message>
     <message>
         <source> · special tokens discounted (rows renormalised without them)</source>
-        <translation> · özel belirteçler dışarıda (satırlar onlarsız yeniden normalleştirildi)</translation>
+        <translation> · özel token&apos;lar dışarıda (satırlar onlarsız yeniden normalleştirildi)</translation>
     </message>
     <message>
         <source>the scale factor must be above 0 and at most 16</source>
@@ -105,7 +105,7 @@
     </message>
     <message>
         <source>%1 · layer %2 head %3 (%4)</source>
-        <translation>%1 · katman %2 başlık %3 (%4)</translation>
+        <translation>%1 · katman %2 kafa %3 (%4)</translation>
     </message>
     <message>
         <source>sink</source>
@@ -117,11 +117,11 @@
     </message>
     <message>
         <source>previous-token</source>
-        <translation>önceki belirteç</translation>
+        <translation>önceki token</translation>
     </message>
     <message>
         <source>next-token</source>
-        <translation>sonraki belirteç</translation>
+        <translation>sonraki token</translation>
     </message>
     <message>
         <source>self</source>
@@ -145,7 +145,7 @@
     </message>
     <message>
         <source>Sink mass (first token)</source>
-        <translation>Kuyu kütlesi (ilk belirteç)</translation>
+        <translation>Kuyu kütlesi (ilk token)</translation>
     </message>
     <message>
         <source>Sink mass (first 4)</source>
@@ -165,11 +165,11 @@
     </message>
     <message>
         <source>Previous token</source>
-        <translation>Önceki belirteç</translation>
+        <translation>Önceki token</translation>
     </message>
     <message>
         <source>Next token</source>
-        <translation>Sonraki belirteç</translation>
+        <translation>Sonraki token</translation>
     </message>
     <message>
         <source>Synthetic decoder demo (no weights)</source>
@@ -239,6 +239,46 @@
         <source>cannot write to standard output: %1</source>
         <translation>standart çıktıya yazılamıyor: %1</translation>
     </message>
+    <message>
+        <source>%1%</source>
+        <translation>%%1</translation>
+    </message>
+    <message>
+        <source>synthetic %1, %2 layers × %3 heads</source>
+        <translation>yapay %1, %2 katman × %3 kafa</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <translation>kod çözücü</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>kodlayıcı</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3 layers × %4 heads</source>
+        <translation>%1 %2, %3 katman × %4 kafa</translation>
+    </message>
+    <message>
+        <source>worked example, 1 layer × 1 head, d = 4</source>
+        <translation>çözümlü örnek, 1 katman × 1 kafa, d = 4</translation>
+    </message>
+    <message>
+        <source> · last %1 of %2 tokens</source>
+        <translation> · %2 token&apos;ın son %1 tanesi</translation>
+    </message>
+    <message>
+        <source> · first %1 of %2 tokens</source>
+        <translation> · %2 token&apos;ın ilk %1 tanesi</translation>
+    </message>
+    <message>
+        <source> · words (to: sum of pieces, from: mean)</source>
+        <translation> · sözcükler (sözcüğe: parçaların toplamı, sözcükten: ortalaması)</translation>
+    </message>
+    <message>
+        <source>%1 tokens &gt; %2 positions of %3</source>
+        <translation>%1 token &gt; %3 modelinin %2 konumu</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -248,18 +288,18 @@
     </message>
     <message>
         <source>L%1 H%2</source>
-        <translation>K%1 B%2</translation>
+        <translation>L%1 H%2</translation>
     </message>
     <message>
         <source>(first %1 of %2 tokens)</source>
-        <translation>(%2 belirtecin ilk %1 tanesi)</translation>
+        <translation>(%2 token&apos;ın ilk %1 tanesi)</translation>
     </message>
 </context>
 <context>
     <name>attnscope::BatchExportDialog</name>
     <message>
         <source>Export all heads</source>
-        <translation>Tüm başlıkları dışa aktar</translation>
+        <translation>Tüm kafaları dışa aktar</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -278,23 +318,23 @@
     <name>attnscope::ComparisonWidget</name>
     <message>
         <source>L%1 H%2 · %3</source>
-        <translation>K%1 B%2 · %3</translation>
+        <translation>L%1 H%2 · %3</translation>
     </message>
     <message>
         <source>Heads side by side</source>
-        <translation>Başlıklar yan yana</translation>
+        <translation>Kafalar yan yana</translation>
     </message>
     <message>
         <source>Difference of two heads</source>
-        <translation>İki başlığın farkı</translation>
+        <translation>İki kafanın farkı</translation>
     </message>
     <message>
         <source>Same head, two sentences</source>
-        <translation>Aynı başlık, iki cümle</translation>
+        <translation>Aynı kafa, iki cümle</translation>
     </message>
     <message>
         <source>Heads:</source>
-        <translation>Başlıklar:</translation>
+        <translation>Kafalar:</translation>
     </message>
     <message>
         <source>Second sentence:</source>
@@ -302,15 +342,11 @@
     </message>
     <message>
         <source>L%1 H%2</source>
-        <translation>K%1 B%2</translation>
+        <translation>L%1 H%2</translation>
     </message>
     <message>
         <source>The difference view needs at most %1 tokens.</source>
-        <translation>Fark görünümü en çok %1 belirteçle çalışır.</translation>
-    </message>
-    <message>
-        <source>L%1 H%2 − L%3 H%4 (red: first head higher)</source>
-        <translation>K%1 B%2 − K%3 B%4 (kırmızı: ilk başlık daha yüksek)</translation>
+        <translation>Fark görünümü en çok %1 token ile çalışır.</translation>
     </message>
     <message>
         <source>Computing the second sentence…</source>
@@ -318,15 +354,15 @@
     </message>
     <message>
         <source>Both sentences must be at most %1 tokens, on the same model.</source>
-        <translation>İki cümle de aynı modelde ve en çok %1 belirteç olmalı.</translation>
+        <translation>İki cümle de aynı modelde ve en çok %1 token olmalı.</translation>
     </message>
     <message>
         <source>L%1 H%2 · sentence 1</source>
-        <translation>K%1 B%2 · 1. cümle</translation>
+        <translation>L%1 H%2 · 1. cümle</translation>
     </message>
     <message>
         <source>L%1 H%2 · sentence 2</source>
-        <translation>K%1 B%2 · 2. cümle</translation>
+        <translation>L%1 H%2 · 2. cümle</translation>
     </message>
     <message>
         <source>sentence 1 − sentence 2</source>
@@ -334,7 +370,7 @@
     </message>
     <message>
         <source>%1 aligned tokens shown; tokens without a partner are left out.</source>
-        <translation>Eşleşen %1 belirteç gösteriliyor; eşi olmayan belirteçler dışarıda bırakıldı.</translation>
+        <translation>Eşleşen %1 token gösteriliyor; eşi olmayan token&apos;lar dışarıda bırakıldı.</translation>
     </message>
     <message>
         <source>No comparison shown</source>
@@ -368,6 +404,22 @@
         <source>first − second model</source>
         <translation>birinci − ikinci model</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · max |Δ| %2</source>
+        <translation>%1 · en büyük |Δ| %2</translation>
+    </message>
+    <message>
+        <source>Red: the first head attends more; blue: the second.</source>
+        <translation>Kırmızı: birinci kafa daha çok dikkat veriyor; mavi: ikincisi.</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 − L%3 H%4 · max |Δ| %5</source>
+        <translation>L%1 H%2 − L%3 H%4 · en büyük |Δ| %5</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ExportController</name>
@@ -399,30 +451,42 @@
     </message>
     <message>
         <source>Export head grid</source>
-        <translation>Başlık ızgarasını dışa aktar</translation>
+        <translation>Kafa ızgarasını dışa aktar</translation>
     </message>
     <message>
         <source>Export all heads into folder</source>
-        <translation>Tüm başlıkları bir klasöre aktar</translation>
+        <translation>Tüm kafaları bir klasöre aktar</translation>
     </message>
 </context>
 <context>
     <name>attnscope::HeadGridWidget</name>
     <message>
-        <source>No result yet</source>
-        <translation>Henüz sonuç yok</translation>
-    </message>
-    <message>
         <source>H%1</source>
-        <translation>B%1</translation>
+        <translation>H%1</translation>
     </message>
     <message>
         <source>L%1</source>
-        <translation>K%1</translation>
+        <translation>L%1</translation>
     </message>
     <message>
-        <source>H%1 %2</source>
-        <translation>B%1 %2</translation>
+        <source>Layer %1, head %2: %3</source>
+        <translation>Katman %1, kafa %2: %3</translation>
+    </message>
+    <message>
+        <source>sink mass (first token) %1</source>
+        <translation>kuyu kütlesi (ilk token) %1</translation>
+    </message>
+    <message>
+        <source>[SEP] mass %1</source>
+        <translation>[SEP] kütlesi %1</translation>
+    </message>
+    <message>
+        <source>entropy %1 (normalised)</source>
+        <translation>entropi %1 (normalleştirilmiş)</translation>
+    </message>
+    <message>
+        <source>No result</source>
+        <translation>Sonuç yok</translation>
     </message>
 </context>
 <context>
@@ -433,7 +497,7 @@
     </message>
     <message>
         <source>Head</source>
-        <translation>Başlık</translation>
+        <translation>Kafa</translation>
     </message>
     <message>
         <source>Label</source>
@@ -452,15 +516,15 @@
     </message>
     <message>
         <source> · special tokens discounted (exact when zoomed in)</source>
-        <translation> · özel belirteçler dışarıda (yakınlaştırınca tam)</translation>
+        <translation> · özel token&apos;lar dışarıda (yakınlaştırınca tam)</translation>
     </message>
     <message>
         <source> · special tokens discounted</source>
-        <translation> · özel belirteçler dışarıda</translation>
+        <translation> · özel token&apos;lar dışarıda</translation>
     </message>
     <message>
         <source>%1 → %2: special token, discounted</source>
-        <translation>%1 → %2: özel belirteç, dışarıda</translation>
+        <translation>%1 → %2: özel token, dışarıda</translation>
     </message>
 </context>
 <context>
@@ -482,7 +546,7 @@
     </message>
     <message>
         <source>sink (first token)</source>
-        <translation>kuyu (ilk belirteç)</translation>
+        <translation>kuyu (ilk token)</translation>
     </message>
     <message>
         <source>[SEP]</source>
@@ -490,7 +554,50 @@
     </message>
     <message>
         <source>L%1</source>
-        <translation>K%1</translation>
+        <translation>L%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonLauncher</name>
+    <message>
+        <source>Less&amp;on</source>
+        <translation>D&amp;ers</translation>
+    </message>
+    <message>
+        <source>Worked example (kedi mindere oturdu)</source>
+        <translation>Çözümlü örnek (kedi mindere oturdu)</translation>
+    </message>
+    <message>
+        <source>The classroom example: three tokens, Q, K and V of four numbers each, every step by hand</source>
+        <translation>Sınıf örneği: üç token, her biri dört sayılık Q, K ve V; her adım elle izlenebilir</translation>
+    </message>
+    <message>
+        <source>Open in lesson</source>
+        <translation>Derste aç</translation>
+    </message>
+    <message>
+        <source>Lesson — worked example: kedi mindere oturdu</source>
+        <translation>Ders — çözümlü örnek: kedi mindere oturdu</translation>
+    </message>
+    <message>
+        <source>Layer %1 has no Q, K and V in this run</source>
+        <translation>Bu çalıştırmada katman %1 için Q, K ve V yok</translation>
+    </message>
+    <message>
+        <source>Lesson — layer %1, head %2</source>
+        <translation>Ders — katman %1, kafa %2</translation>
+    </message>
+    <message>
+        <source>The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only</source>
+        <translation>Ders %2 token&apos;ın 1–%1 arasını gösteriyor; softmax yalnızca bu anahtarlar üzerinden hesaplanır</translation>
+    </message>
+    <message>
+        <source>Show this head&apos;s real Q, K and V for the first %1 tokens step by step in the lesson</source>
+        <translation>Bu kafanın gerçek Q, K ve V değerlerini ilk %1 token için derste adım adım göster</translation>
+    </message>
+    <message>
+        <source>Open in lesson needs a model with Q, K and V (not a synthetic demo) and an input of at most %1 tokens</source>
+        <translation>Derste açmak için Q, K ve V&apos;si olan bir model (yapay örnek değil) ve en çok %1 token&apos;lık bir girdi gerekir</translation>
     </message>
 </context>
 <context>
@@ -509,7 +616,7 @@
     </message>
     <message>
         <source>(the head&apos;s scale)</source>
-        <translation>(başlığın ölçeği)</translation>
+        <translation>(kafanın ölçeği)</translation>
     </message>
     <message>
         <source>(scaling is off)</source>
@@ -525,7 +632,7 @@
     </message>
     <message>
         <source>S&apos; (no mask: every token sees every token)</source>
-        <translation>S&apos; (maske yok: her belirteç her belirteci görür)</translation>
+        <translation>S&apos; (maske yok: her token her token&apos;ı görür)</translation>
     </message>
     <message>
         <source>(“%1” comes after “%2”: masked)</source>
@@ -570,7 +677,7 @@
     <name>attnscope::LessonTokenTableModel</name>
     <message>
         <source>Token</source>
-        <translation>Belirteç</translation>
+        <translation>Token</translation>
     </message>
 </context>
 <context>
@@ -589,11 +696,11 @@
     </message>
     <message>
         <source>Tokens:</source>
-        <translation>Belirteç sayısı:</translation>
+        <translation>Token sayısı:</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation>Belirteçler</translation>
+        <translation>Token&apos;lar</translation>
     </message>
     <message>
         <source>Double-click a number to change it; every step is recomputed at once.</source>
@@ -649,7 +756,7 @@
     </message>
     <message>
         <source>Multi-head</source>
-        <translation>Çok başlıklı</translation>
+        <translation>Çok kafalı</translation>
     </message>
     <message>
         <source>Divide the scores by √d_k</source>
@@ -657,19 +764,11 @@
     </message>
     <message>
         <source>Random queries and keys with unit-variance components: their dot products grow with d_k. Without the scaling the softmax collapses onto one token.</source>
-        <translation>Bileşenleri birim varyanslı rastgele sorgular ve anahtarlar: iç çarpımları d_k ile büyür. Ölçekleme olmadan softmax tek bir belirtece çöker.</translation>
+        <translation>Bileşenleri birim varyanslı rastgele sorgular ve anahtarlar: iç çarpımları d_k ile büyür. Ölçekleme olmadan softmax tek bir token&apos;a çöker.</translation>
     </message>
     <message>
         <source>d_k:</source>
         <translation>d_k:</translation>
-    </message>
-    <message>
-        <source>Causal mask: a token sees only itself and the tokens before it</source>
-        <translation>Nedensel maske: bir belirteç yalnızca kendisini ve kendinden önceki belirteçleri görür</translation>
-    </message>
-    <message>
-        <source>The mask puts −∞ above the diagonal; e^−∞ = 0, so each row&apos;s weights are shared out again among the tokens it may see and still sum to 1.</source>
-        <translation>Maske köşegenin üstüne −∞ koyar; e^−∞ = 0 olduğundan her satırın ağırlıkları görebildiği belirteçler arasında yeniden paylaştırılır ve toplamı yine 1 olur.</translation>
     </message>
     <message>
         <source>No positions</source>
@@ -689,15 +788,15 @@
     </message>
     <message>
         <source>Shuffle the tokens</source>
-        <translation>Belirteçleri karıştır</translation>
+        <translation>Token&apos;ları karıştır</translation>
     </message>
     <message>
         <source>Heads h:</source>
-        <translation>Başlık sayısı h:</translation>
+        <translation>Kafa sayısı h:</translation>
     </message>
     <message>
         <source>Cannot open this head in the lesson: %1</source>
-        <translation>Bu başlık derste açılamıyor: %1</translation>
+        <translation>Bu kafa derste açılamıyor: %1</translation>
     </message>
     <message>
         <source>Step %1 of %2: %3</source>
@@ -713,19 +812,15 @@
     </message>
     <message>
         <source>the softmax has collapsed onto one token</source>
-        <translation>softmax tek bir belirtece çöktü</translation>
+        <translation>softmax tek bir token&apos;a çöktü</translation>
     </message>
     <message>
         <source>the softmax is close to picking one token</source>
-        <translation>softmax tek bir belirteci seçmeye yakın</translation>
+        <translation>softmax tek bir token&apos;ı seçmeye yakın</translation>
     </message>
     <message>
         <source>the attention stays spread over several tokens</source>
-        <translation>dikkat birkaç belirtece yayılmış kalıyor</translation>
-    </message>
-    <message>
-        <source>%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 — %4.</source>
-        <translation>Sorgu başına %1 anahtar. Skorların yayılımı: %2. Ortalama en büyük ağırlık: %3 — %4.</translation>
+        <translation>dikkat birkaç token&apos;a yayılmış kalıyor</translation>
     </message>
     <message>
         <source>Without the mask</source>
@@ -737,7 +832,7 @@
     </message>
     <message>
         <source>rows renormalised over the visible tokens</source>
-        <translation>satırlar görünür belirteçler üzerinde yeniden normalleştirildi</translation>
+        <translation>satırlar görünür token&apos;lar üzerinde yeniden normalleştirildi</translation>
     </message>
     <message>
         <source>Output, original order</source>
@@ -745,11 +840,11 @@
     </message>
     <message>
         <source>Output, tokens shuffled</source>
-        <translation>Çıktı, belirteçler karıştırıldı</translation>
+        <translation>Çıktı, token&apos;lar karıştırıldı</translation>
     </message>
     <message>
         <source>Every token&apos;s output row is the same, only in another order: without positions, attention does not see word order.</source>
-        <translation>Her belirtecin çıktı satırı aynı, yalnızca sırası farklı: konum bilgisi olmadan dikkat sözcük sırasını görmez.</translation>
+        <translation>Her token&apos;ın çıktı satırı aynı, yalnızca sırası farklı: konum bilgisi olmadan dikkat sözcük sırasını görmez.</translation>
     </message>
     <message>
         <source>The rows change (by up to %1): RoPE turns each query and key by its position, so the scores depend on the order.</source>
@@ -760,20 +855,12 @@
         <translation>Satırlar değişiyor (en çok %1): nedensel maske sıraya bağlıdır.</translation>
     </message>
     <message>
-        <source>d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are columns of X·W_Q, X·W_K and X·W_V. The head outputs are concatenated and mixed by W_O.</source>
-        <translation>d_model = %1, yani %2 başlığın her biri %3 boyutludur: kendi Q, K ve V&apos;si X·W_Q, X·W_K ve X·W_V&apos;nin sütunlarıdır. Başlık çıktıları art arda eklenir ve W_O ile karıştırılır.</translation>
-    </message>
-    <message>
         <source>Head %1: weights</source>
-        <translation>Başlık %1: ağırlıklar</translation>
+        <translation>Kafa %1: ağırlıklar</translation>
     </message>
     <message>
         <source>Concatenated head outputs</source>
-        <translation>Art arda eklenmiş başlık çıktıları</translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation>Çıktı</translation>
+        <translation>Art arda eklenmiş kafa çıktıları</translation>
     </message>
     <message>
         <source>%1: cannot write the image (%2)</source>
@@ -810,6 +897,32 @@
     <message>
         <source>PNG encoding failed</source>
         <translation>PNG kodlanamadı</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Kaydet…</translation>
+    </message>
+    <message>
+        <source>A token sees only itself and the tokens before it. The mask puts −∞ above the diagonal; e^−∞ = 0, so each row&apos;s weights are shared out again among the tokens it may see and still sum to 1.</source>
+        <translation>Bir token yalnızca kendisini ve kendinden önceki token&apos;ları görür. Maske köşegenin üstüne −∞ koyar; e^−∞ = 0 olduğundan her satırın ağırlıkları görebildiği token&apos;lar arasında yeniden paylaştırılır ve toplamı yine 1 olur.</translation>
+    </message>
+    <message>
+        <source>with a single key its weight is always 1</source>
+        <translation>tek anahtar varken ağırlığı her zaman 1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 random queries × %n key(s) each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</source>
+        <translation>
+            <numerusform>%1 rastgele sorgu × her biri için %n anahtar (dersteki token sayısı kadar) = %2 skor. Skorların yayılımı: %3. Ortalama en büyük ağırlık: %4 — %5.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This lesson cannot be split into %1 heads: %2</source>
+        <translation>Bu ders %1 kafaya bölünemiyor: %2</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s Q and K have d_k = %1 columns, so each of the %2 heads takes %3 of them (and %4 of V&apos;s): the columns a fused projection gives that head. Each head is the same attention, scaled by 1/√%3; their outputs are concatenated. A real layer then mixes them with W_O.</source>
+        <translation>Dersin Q ve K matrislerinde d_k = %1 sütun var; %2 kafanın her biri bunların %3 tanesini (ve V&apos;nin %4 sütununu) alır: birleşik bir izdüşümün o kafaya verdiği sütunlar. Her kafa aynı dikkattir, 1/√%3 ile ölçeklenir; çıktıları art arda eklenir. Gerçek bir katman bunları sonra W_O ile karıştırır.</translation>
     </message>
 </context>
 <context>
@@ -879,7 +992,7 @@
     </message>
     <message>
         <source>Compare heads</source>
-        <translation>Başlıkları karşılaştır</translation>
+        <translation>Kafaları karşılaştır</translation>
     </message>
     <message>
         <source>Arcs</source>
@@ -926,26 +1039,6 @@
         <translation>Isı haritasını sığdır</translation>
     </message>
     <message>
-        <source>Open in lesson</source>
-        <translation>Derste aç</translation>
-    </message>
-    <message>
-        <source>Show this head&apos;s real Q, K and V for the first 12 tokens step by step in the lesson</source>
-        <translation>Bu başlığın gerçek Q, K ve V değerlerini ilk 12 belirteç için derste adım adım göster</translation>
-    </message>
-    <message>
-        <source>Open in lesson needs a real model and an input of at most %1 tokens</source>
-        <translation>Derste açmak için gerçek bir model ve en fazla %1 belirteçlik bir girdi gerekir</translation>
-    </message>
-    <message>
-        <source>Lesson — layer %1, head %2</source>
-        <translation>Ders — katman %1, başlık %2</translation>
-    </message>
-    <message>
-        <source>The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only</source>
-        <translation>Ders %2 belirtecin 1–%1 arasını gösteriyor; softmax yalnızca bu anahtarlar üzerinden hesaplanır</translation>
-    </message>
-    <message>
         <source>Auto (a hardware GPU if there is one, else the CPU)</source>
         <translation>Otomatik (varsa donanım GPU&apos;su, yoksa işlemci)</translation>
     </message>
@@ -959,7 +1052,7 @@
     </message>
     <message>
         <source>Discount special tokens</source>
-        <translation>Özel belirteçleri dışarıda bırak</translation>
+        <translation>Özel token&apos;ları dışarıda bırak</translation>
     </message>
     <message>
         <source>E&amp;xport</source>
@@ -991,7 +1084,7 @@
     </message>
     <message>
         <source>Head order</source>
-        <translation>Başlık sırası</translation>
+        <translation>Kafa sırası</translation>
     </message>
     <message>
         <source>No colour</source>
@@ -1080,7 +1173,7 @@
     <message numerus="yes">
         <source>%n token(s)</source>
         <translation>
-            <numerusform>%n belirteç</numerusform>
+            <numerusform>%n token</numerusform>
         </translation>
     </message>
     <message>
@@ -1108,6 +1201,10 @@
         <translation>Tahminler</translation>
     </message>
     <message>
+        <source>The worked example has its own Q, K and V for these three words, so its text cannot change. Pick a model above to type your own text, or open it in Lesson ▸ Worked example.</source>
+        <translation>Çözümlü örneğin bu üç sözcük için kendi Q, K ve V değerleri var, bu yüzden metni değişmez. Kendi metninizi yazmak için yukarıdan bir model seçin ya da örneği Ders ▸ Çözümlü örnek ile açın.</translation>
+    </message>
+    <message>
         <source>Open GGUF file…</source>
         <translation>GGUF dosyası aç…</translation>
     </message>
@@ -1127,6 +1224,44 @@
         <source>Drop a model folder (with config.json and model.safetensors) or a .gguf file</source>
         <translation>Bir model klasörü (config.json ve model.safetensors içeren) ya da bir .gguf dosyası bırakın</translation>
     </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Find sink / no-op heads</source>
+        <translation>Kuyu / işlemsiz kafaları bul</translation>
+    </message>
+    <message>
+        <source>Ring every head labelled sink or no-op and open the first</source>
+        <translation>Kuyu ya da işlemsiz etiketli her kafayı çerçevele ve ilkini aç</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Sözcükler</translation>
+    </message>
+    <message>
+        <source>Merge subword pieces into words (Clark et al. 2019): attention to a word is the sum over its pieces, from a word the mean</source>
+        <translation>Alt sözcük parçalarını sözcüklerde birleştir (Clark vd. 2019): bir sözcüğe dikkat, parçalarına gidenlerin toplamı; bir sözcükten dikkat, parçalarınınkilerin ortalamasıdır</translation>
+    </message>
+    <message>
+        <source>Computing on %1…</source>
+        <translation>%1 üzerinde hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1 — computing…</source>
+        <translation>AttnScope — %1 — hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1 — failed</source>
+        <translation>AttnScope — %1 — başarısız</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sink or no-op head(s)</source>
+        <translation>
+            <numerusform>%n kuyu ya da işlemsiz kafa</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -1136,15 +1271,15 @@
     </message>
     <message>
         <source>Head grid…</source>
-        <translation>Başlık ızgarası…</translation>
+        <translation>Kafa ızgarası…</translation>
     </message>
     <message>
         <source>All heads into a folder</source>
-        <translation>Tüm başlıklar bir klasöre</translation>
+        <translation>Tüm kafalar bir klasöre</translation>
     </message>
     <message>
         <source>Step through heads</source>
-        <translation>Başlıklar arasında gez</translation>
+        <translation>Kafalar arasında gez</translation>
     </message>
     <message>
         <source>Comparison as shown…</source>
@@ -1164,7 +1299,7 @@
     </message>
     <message>
         <source>Head comparison</source>
-        <translation>Başlık karşılaştırması</translation>
+        <translation>Kafa karşılaştırması</translation>
     </message>
     <message>
         <source>Export arcs</source>
@@ -1187,15 +1322,15 @@
     <name>attnscope::PredictionPanel</name>
     <message>
         <source>Next token after “%1”</source>
-        <translation>“%1” sonrasındaki belirteç</translation>
+        <translation>“%1” sonrasındaki token</translation>
     </message>
     <message>
         <source>%1 (token %2)</source>
-        <translation>%1 (belirteç %2)</translation>
+        <translation>%1 (token %2)</translation>
     </message>
     <message>
         <source>%1 %2 of %3 (token %4)</source>
-        <translation>%1 %2/%3 (belirteç %4)</translation>
+        <translation>%1 %2/%3 (token %4)</translation>
     </message>
     <message>
         <source>Type [MASK] in the text to see what the model predicts there.</source>
@@ -1218,11 +1353,11 @@
     </message>
     <message>
         <source>Next head</source>
-        <translation>Sonraki başlık</translation>
+        <translation>Sonraki kafa</translation>
     </message>
     <message>
         <source>Previous head</source>
-        <translation>Önceki başlık</translation>
+        <translation>Önceki kafa</translation>
     </message>
     <message>
         <source>Next layer</source>
@@ -1239,6 +1374,37 @@
     <message>
         <source>&amp;Examples</source>
         <translation>Ö&amp;rnekler</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::RunStateBanner</name>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Başarısız: %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1. The views are cleared.</source>
+        <translation>Başarısız: %1. Görünümler temizlendi.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the first %n token(s)</source>
+        <translation>
+            <numerusform>İlk %n token&apos;ı çalıştır</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the last %n token(s)</source>
+        <translation>
+            <numerusform>Son %n token&apos;ı çalıştır</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Showing the last %1 of %2 tokens (the model takes no more)</source>
+        <translation>%2 token&apos;ın son %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2 tokens (the model takes no more)</source>
+        <translation>%2 token&apos;ın ilk %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
     </message>
 </context>
 </TS>

@@ -79,13 +79,16 @@ private Q_SLOTS:
     void errors_data();
     void errors();
     void modelsListsCache();
+    void modelsListsTypes();
     void predictNextToken();
 };
 
 void TestCliAttention::jsonMatchesOracle_data()
 {
     QTest::addColumn<QString>("caseName");
-    for (const char* name : {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1"})
+    for (const char* name :
+         {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1", "llama3_s1", "gemma2_s0",
+          "gemma3_s1", "qwen3_s1", "phi3_s1", "gpt_neox_s0", "roberta_s1", "distilbert_s1"})
         QTest::newRow(name) << QString::fromLatin1(name);
 }
 
@@ -355,6 +358,23 @@ void TestCliAttention::modelsListsCache()
     QVERIFY2(tokenized.exitCode == 0, tokenized.err.constData());
     QCOMPARE(QJsonDocument::fromJson(tokenized.out).object().value(QLatin1String("ids")).toArray(),
              (QJsonArray{84, 288, 263}));
+}
+
+// `attnscope models --types`: the model types the family units run, the same list an unsupported one is
+// refused with.
+void TestCliAttention::modelsListsTypes()
+{
+    const Result r = run({QStringLiteral("models"), QStringLiteral("--types")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QStringList types = QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const char* type :
+         {"bert", "distilbert", "gemma", "gemma2", "gemma3", "gemma3_text", "gpt2", "gpt_neox", "llama",
+          "mistral", "phi", "phi3", "qwen2", "qwen3", "roberta", "xlm-roberta"})
+        QVERIFY2(types.contains(QLatin1String(type)), type);
+    const Result json = run({QStringLiteral("models"), QStringLiteral("--types"), QStringLiteral("--json")});
+    QCOMPARE(QJsonDocument::fromJson(json.out).array().size(), types.size());
+    const Result help = run({QStringLiteral("models"), QStringLiteral("--help")});
+    QVERIFY(QString::fromUtf8(help.out).contains(QStringLiteral("gemma3_text")));
 }
 
 void TestCliAttention::predictNextToken()

@@ -79,6 +79,32 @@ private Q_SLOTS:
         }
     }
 
+    void takesTheWorkedExampleAsExportDoes()
+    {
+        // kedi mindere oturdu, one head, d = 4: scores q·k / 2 give rows (3, 1, 2), (1, 3, 1), (3, 1.5, 2.5);
+        // P[i, 0] = e^3 / (e^3 + e + e^2) = 0.665241, e / (2e + e^3) = 0.106507, e^3 / (e^3 + e^1.5 + e^2.5)
+        // = 0.546549: the sink mass is their mean, 0.439432.
+        QProcess process;
+        process.start(QStringLiteral(ATTNSCOPE_BINARY),
+                      {QStringLiteral("stats"), QStringLiteral("--model"), QStringLiteral("worked-example"),
+                       QStringLiteral("--json")});
+        QVERIFY(process.waitForFinished(30000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        const QJsonObject root = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        QCOMPARE(root.value(QStringLiteral("labels")).toArray().size(), 3);
+        const QJsonObject head = root.value(QStringLiteral("heads")).toArray().at(0).toObject();
+        QVERIFY(std::abs(head.value(QStringLiteral("sink_mass")).toDouble() - 0.4394324) < 1e-6);
+        // A text other than the worked example's is refused in one line, as export refuses it.
+        QProcess other;
+        other.start(QStringLiteral(ATTNSCOPE_BINARY),
+                    {QStringLiteral("stats"), QStringLiteral("--model"), QStringLiteral("worked-example"),
+                     QStringLiteral("--text"), QStringLiteral("hello")});
+        QVERIFY(other.waitForFinished(30000));
+        QCOMPARE(other.exitCode(), 2);
+        QVERIFY(
+            QString::fromUtf8(other.readAllStandardError()).contains(QStringLiteral("kedi mindere oturdu")));
+    }
+
     void badModelIsOneLineError()
     {
         QProcess process;

@@ -32,6 +32,11 @@ double maxScaledDifference(const std::vector<float>& a, const std::vector<float>
     return worst;
 }
 
+std::vector<float> asVector(const FloatBuffer& buffer)
+{
+    return std::vector<float>(buffer.begin(), buffer.end());
+}
+
 double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b)
 {
     double worst = 0;
@@ -55,6 +60,9 @@ private Q_SLOTS:
     void probabilityTileMatchesFull();
     void keyPaddingMasksKeys();
     void queryOffsetShiftsCausalMask();
+    void softCapMatchesHandComputation();
+    void slidingWindowMasksDistantKeys_data();
+    void slidingWindowMasksDistantKeys();
     void ropePositionZeroIsIdentity();
     void ropeScoreDependsOnlyOnOffset_data();
     void ropeScoreDependsOnlyOnOffset();
@@ -235,6 +243,98 @@ void TestAttention::queryOffsetShiftsCausalMask()
     QVERIFY(r.probability(0, 1, 5) > 0);
     const TiledAttentionResult t = attentionTiled(q, k, v, options);
     QVERIFY(maxAbsDifference(r.output.values, t.output.values) < 1e-6);
+}
+
+// Gemma 2's soft cap by hand for one head: S = c·tanh(q·k·scale / c), then softmax; the tiled path and the
+// recomputed tiles agree.
+void TestAttention::softCapMatchesHandComputation()
+{
+    std::mt19937 rng(21);
+    const int n = 9, d = 6;
+    const HeadTensor q = randomTensor(n, 1, d, rng, 3.0f), k = randomTensor(n, 1, d, rng, 3.0f),
+                     v = randomTensor(n, 1, d, rng);
+    AttentionOptions options;
+    options.causal = true;
+    options.softCap = 2.5f;
+    const FullAttentionResult full = attentionFull(q, k, v, options);
+    double worst = 0;
+    for (int i = 0; i < n; ++i) {
+        std::vector<double> s(static_cast<size_t>(i + 1));
+        for (int j = 0; j <= i; ++j) {
+            double dot = 0;
+            for (int e = 0; e < d; ++e)
+                dot += double(q.at(i, 0, e)) * k.at(j, 0, e);
+            s[size_t(j)] = 2.5 * std::tanh(dot / std::sqrt(double(d)) / 2.5);
+        }
+        const double top = *std::max_element(s.begin(), s.end());
+        double sum = 0;
+        for (double x : s)
+            sum += std::exp(x - top);
+        for (int j = 0; j < n; ++j) {
+            const double expected = j <= i ? std::exp(s[size_t(j)] - top) / sum : 0.0;
+            worst = std::max(worst, std::abs(expected - full.probability(0, i, j)));
+        }
+    }
+    QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    // Without the cap these sharp scores give another P.
+    options.softCap = 0.0f;
+    const FullAttentionResult uncapped = attentionFull(q, k, v, options);
+    QVERIFY(maxAbsDifference(asVector(uncapped.probabilities), asVector(full.probabilities)) > 1e-2);
+    options.softCap = 2.5f;
+    const TiledAttentionResult tiled = attentionTiled(q, k, v, options);
+    QVERIFY(maxScaledDifference(tiled.output.values, full.output.values) < 1e-6);
+    const std::vector<float> tile = probabilityTile(q, k, tiled.logSumExp, options, 0, 0, n, 0, n);
+    QVERIFY(maxAbsDifference(tile, asVector(full.probabilities)) < 1e-6);
+}
+
+void TestAttention::slidingWindowMasksDistantKeys_data()
+{
+    QTest::addColumn<int>("window");
+    QTest::addColumn<int>("offset");
+    QTest::newRow("window 1: itself only") << 1 << 0;
+    QTest::newRow("window 3") << 3 << 0;
+    QTest::newRow("window 4 after 5 cached keys") << 4 << 5;
+    QTest::newRow("window as long as the input") << 80 << 0;
+}
+
+// Query i (at i + offset) sees key j when j <= i + offset and (i + offset) − j < window; the tiled path with
+// blocks smaller than the window agrees.
+void TestAttention::slidingWindowMasksDistantKeys()
+{
+    QFETCH(int, window);
+    QFETCH(int, offset);
+    std::mt19937 rng(uint32_t(window * 7 + offset));
+    const int queries = 70, keys = queries + offset;
+    const HeadTensor q = randomTensor(queries, 2, 8, rng), k = randomTensor(keys, 1, 8, rng),
+                     v = randomTensor(keys, 1, 8, rng);
+    AttentionOptions options;
+    options.causal = true;
+    options.queryPositionOffset = offset;
+    options.slidingWindow = window;
+    options.queryBlock = 16;
+    options.keyBlock = 8;
+    const FullAttentionResult full = attentionFull(q, k, v, options);
+    for (int h = 0; h < 2; ++h)
+        for (int i = 0; i < queries; ++i) {
+            double sum = 0;
+            for (int j = 0; j < keys; ++j) {
+                const int distance = i + offset - j;
+                const float p = full.probability(h, i, j);
+                if (distance < 0 || distance >= window)
+                    QCOMPARE(p, 0.0f);
+                else
+                    QVERIFY(p > 0.0f);
+                sum += p;
+            }
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+    const TiledAttentionResult tiled = attentionTiled(q, k, v, options);
+    QVERIFY(maxScaledDifference(tiled.output.values, full.output.values) < 1e-6);
+    const std::vector<float> tile = probabilityTile(q, k, tiled.logSumExp, options, 1, 10, 60, 0, keys);
+    for (int r = 0; r < 50; ++r)
+        for (int c = 0; c < keys; ++c)
+            QVERIFY(std::abs(tile[size_t(r) * size_t(keys) + size_t(c)] - full.probability(1, 10 + r, c)) <
+                    1e-6);
 }
 
 void TestAttention::ropePositionZeroIsIdentity()

@@ -4,12 +4,15 @@
 // harness in tests/data/fuzz/; a file's name says what it was.
 
 #include "io/npy.h"
+#include "model/ggufmodel.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
 #include "model/safetensorsfile.h"
+#include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QDir>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <vector>
 
@@ -50,6 +53,24 @@ QString replayInput(const QString& harness, const QByteArray& bytes)
             const Encoding single = tokenizer->encode(text);
             tokenizer->decode(single.ids, false);
             tokenizer->decode(tokenizer->encode(text, text.left(text.size() / 2)).ids);
+        } else if (harness == QLatin1String("gguf")) {
+            // The harness's stages in order, the first error ending the replay (the harness goes on).
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("input.gguf"));
+            QFile file(path);
+            if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+                return QStringLiteral("?");
+            file.close();
+            const GgufFile gguf(path);
+            for (const GgufTensor& tensor : gguf.tensors())
+                if (tensor.rows() >= 1 && tensor.rowElements() <= (1 << 20)) {
+                    std::vector<float> row(size_t(tensor.rowElements()));
+                    gguf.dequantizeRows(tensor, 0, 1, row.data());
+                }
+            ModelConfig::fromJson(describeGgufModel(gguf).config, path);
+            const GgufVocabulary vocabulary = readGgufVocabulary(gguf);
+            if (!vocabulary.model.isEmpty())
+                Tokenizer::fromGgufVocabulary(vocabulary, path)->encode(QStringLiteral("Hello world"));
         }
     } catch (const ModelError& e) {
         return e.message();

@@ -783,8 +783,10 @@ void TestGguf::biasesAndTiedEmbeddings()
 
     const auto fromFolder = TransformerModel::open(folder);
     const auto fromGguf = TransformerModel::open(path);
-    QVERIFY(fromGguf->config().qkvBias && fromGguf->config().outputBias && fromGguf->config().tieWordEmbeddings);
     const auto file = std::make_shared<const GgufFile>(path);
+    // The biases are the Llama unit's (attention_bias: q, k, v and o): the description must set it.
+    QVERIFY(describeGgufModel(*file).config.value(QLatin1String("attention_bias")).toBool() &&
+            fromGguf->config().tieWordEmbeddings);
     const WeightStore gguf = WeightStore::openGguf(file, describeGgufModel(*file));
     const WeightStore original = WeightStore::openFolder(folder);
     for (const char* name : {"model.layers.1.self_attn.q_proj.bias", "model.layers.1.self_attn.k_proj.bias",

@@ -242,14 +242,94 @@ void TestHostileModel::configOutsideItsDomain_data()
                                      << "rope_scaling"
                                      << "{}"
                                      << "rope_scaling names no rope_type (or type)";
-    QTest::newRow("rope_scaling linear") << "llama_s0"
+    QTest::newRow("rope_scaling without a type") << "llama_s0"
+                                                 << "rope_scaling"
+                                                 << "{\"factor\": 2}"
+                                                 << "rope_scaling names no rope_type (or type)";
+    QTest::newRow("rope_scaling type 5") << "llama_s0"
                                          << "rope_scaling"
-                                         << "{\"type\": \"linear\", \"factor\": 2}"
-                                         << "rope_scaling type 'linear' is not supported";
+                                         << "{\"type\": 5, \"factor\": 2}"
+                                         << "rope_scaling names no rope_type (or type)";
     QTest::newRow("rope_scaling 5") << "llama_s0"
                                     << "rope_scaling"
                                     << "5"
-                                    << "rope_scaling must be an object or null";
+                                    << "rope_scaling must be an object";
+    QTest::newRow("rope_scaling factor 0") << "llama_s0"
+                                           << "rope_scaling"
+                                           << "{\"type\": \"linear\", \"factor\": 0}"
+                                           << "rope_scaling.factor must be positive";
+    // Converted to int unchecked: undefined behaviour (float-cast-overflow).
+    QTest::newRow("llama3 original positions 1e300")
+        << "llama_s0"
+        << "rope_scaling"
+        << "{\"rope_type\": \"llama3\", \"factor\": 8, \"low_freq_factor\": 1, \"high_freq_factor\": 4, "
+           "\"original_max_position_embeddings\": 1e300}"
+        << "rope_scaling.original_max_position_embeddings must be a whole number from 1 to";
+    QTest::newRow("llama3 low_freq_factor 0")
+        << "llama_s0"
+        << "rope_scaling"
+        << "{\"rope_type\": \"llama3\", \"factor\": 8, \"low_freq_factor\": 0, \"high_freq_factor\": 4, "
+           "\"original_max_position_embeddings\": 64}"
+        << "rope_scaling.low_freq_factor must be positive";
+    QTest::newRow("dynamic factor 1e300") << "llama_s0"
+                                          << "rope_scaling"
+                                          << "{\"type\": \"dynamic\", \"factor\": 1e300}"
+                                          << "takes max_position_embeddings";
+    QTest::newRow("yarn attention_factor < 0")
+        << "llama_s0"
+        << "rope_scaling"
+        << "{\"rope_type\": \"yarn\", \"factor\": 2, \"original_max_position_embeddings\": 64, "
+           "\"attention_factor\": -1}"
+        << "rope_scaling.attention_factor must be positive";
+    // The families added since: the same domains.
+    QTest::newRow("Gemma 2 query_pre_attn_scalar 0") << "gemma2_s0"
+                                                     << "query_pre_attn_scalar"
+                                                     << "0"
+                                                     << "query_pre_attn_scalar is 0, but it must be above 0";
+    QTest::newRow("Gemma 2 rope_theta < 0") << "gemma2_s0"
+                                            << "rope_theta"
+                                            << "-1"
+                                            << "RoPE's base must be above 0";
+    QTest::newRow("Gemma 2 soft cap < 0") << "gemma2_s0"
+                                          << "attn_logit_softcapping"
+                                          << "-50"
+                                          << "soft caps must be positive";
+    QTest::newRow("Gemma 3 rms_norm_eps < 0") << "gemma3_s0"
+                                              << "rms_norm_eps"
+                                              << "-1e-06"
+                                              << "epsilon cannot be negative";
+    QTest::newRow("Phi-3 rms_norm_eps < 0") << "phi3_s0"
+                                            << "rms_norm_eps"
+                                            << "-1"
+                                            << "epsilon cannot be negative";
+    QTest::newRow("Phi layer_norm_eps < 0") << "phi_s0"
+                                            << "layer_norm_eps"
+                                            << "-1"
+                                            << "epsilon cannot be negative";
+    QTest::newRow("GPT-NeoX layer_norm_eps < 0") << "gpt_neox_s0"
+                                                 << "layer_norm_eps"
+                                                 << "-1"
+                                                 << "epsilon cannot be negative";
+    QTest::newRow("GPT-NeoX rotary_emb_base 0") << "gpt_neox_s0"
+                                                << "rotary_emb_base"
+                                                << "0"
+                                                << "RoPE's base must be above 0";
+    QTest::newRow("Qwen2 max_window_layers 1e20") << "qwen2_s0"
+                                                  << "max_window_layers"
+                                                  << "1e20"
+                                                  << "max_window_layers must be an integer from 0 to";
+    QTest::newRow("RoBERTa pad_token_id 1e20") << "roberta_s0"
+                                               << "pad_token_id"
+                                               << "1e20"
+                                               << "pad_token_id must be an integer from 0 to";
+    QTest::newRow("DistilBERT n_layers 10^9") << "distilbert_s0"
+                                              << "n_layers"
+                                              << "1000000000"
+                                              << "n_layers 1000000000 is more than AttnScope supports";
+    QTest::newRow("Gemma 2 sliding_window 1e12") << "gemma2_s0"
+                                                 << "sliding_window"
+                                                 << "1e12"
+                                                 << "sliding_window 1000000000000 is more than";
     // 4 × 2^29 overflowed int (the default n_inner); the limit keeps every derived size in range.
     QTest::newRow("n_embd 2^29") << "gpt2_s0"
                                  << "n_embd"

@@ -78,7 +78,7 @@ private:
 QString problemOpening(const QString& what, const QString& path)
 {
     try {
-        if (what == QLatin1String("model")) {
+        if (what == QLatin1String("model") || what == QLatin1String("gguf")) {
             const auto model = TransformerModel::open(path);
             return model->tokenizerError(); // a model opens without its tokenizer; the reason is kept
         }
@@ -174,6 +174,15 @@ void TestInputFiles::specialFilesAreRefused_data()
                                     << "vocab.txt"
                                     << "fifo"
                                     << "tokenizer" << fifo;
+    // A .gguf file is the model itself: opened by its path, under the same rules.
+    QTest::newRow("model.gguf FIFO") << "bert_s0"
+                                     << "model.gguf"
+                                     << "fifo"
+                                     << "gguf" << fifo;
+    QTest::newRow("model.gguf -> /dev/zero") << "bert_s0"
+                                             << "model.gguf"
+                                             << "zero"
+                                             << "gguf" << device;
     QTest::newRow("attentions.npy FIFO") << "bert_s0"
                                          << "attentions.npy"
                                          << "fifo"
@@ -210,7 +219,8 @@ void TestInputFiles::specialFilesAreRefused()
     } else {
         QVERIFY(QDir().mkpath(path));
     }
-    const QString message = problemOpening(what, what == QLatin1String("npy") ? path : folder);
+    const QString message =
+        problemOpening(what, what == QLatin1String("npy") || what == QLatin1String("gguf") ? path : folder);
     if (fifo) {
         fifo->release();
         QVERIFY(isFifo(path)); // untouched

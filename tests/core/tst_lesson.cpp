@@ -5,9 +5,11 @@
 #include "attention/rope.h"
 #include "attention/workedexample.h"
 #include "lesson/dkexperiment.h"
+#include "lesson/lessonnumbers.h"
 #include "lesson/lessonmodel.h"
 #include "lesson/multiheadlesson.h"
 
+#include <QLocale>
 #include <QTest>
 
 #include <cmath>
@@ -165,6 +167,9 @@ private Q_SLOTS:
     void projectionsMode();
     void tokenCountAndShapes();
     void multiHead();
+    void multiHeadSplitsTheLessonsOwnNumbers();
+    void numbersFollowTheLocale();
+    void usualScaleIsExplainedAsTheRoot();
 };
 
 void TestLesson::workedExampleNumbers_data()
@@ -410,11 +415,13 @@ void TestLesson::openInLessonReproducesHeadPrefix()
     const RotatedQueryKey rotated = rotateForAttention(q, k, options);
     const double scale = options.effectiveScale(dim);
     for (int head = 0; head < heads; ++head) {
+        // The longest prefix a lesson takes.
+        const int count = LessonModel::kMaxHeadTokens;
         const LessonModel lesson =
-            LessonModel::fromHead(rotated.queries, rotated.keys, v, head, 0, 12, {}, scale, true);
-        QCOMPARE(lesson.tokenCount(), 12);
-        for (int i = 0; i < 12; ++i) {
-            for (int j = 0; j < 12; ++j)
+            LessonModel::fromHead(rotated.queries, rotated.keys, v, head, 0, count, {}, scale, true);
+        QCOMPARE(lesson.tokenCount(), count);
+        for (int i = 0; i < count; ++i) {
+            for (int j = 0; j < count; ++j)
                 QVERIFY2(std::abs(lesson.probabilities()(i, j) - full.probability(head, i, j)) < 1e-5,
                          qPrintable(QStringLiteral("head %1 (%2,%3)").arg(head).arg(i).arg(j)));
             // A prefix row under the causal mask sees only keys in the prefix: the output is the head's too.
@@ -466,7 +473,9 @@ void TestLesson::openInLessonRejectsBadRanges()
 {
     std::mt19937 rng(1);
     const HeadTensor q = randomTensor(20, 2, 4, rng), k = randomTensor(20, 2, 4, rng), v = randomTensor(20, 2, 4, rng);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LessonModel::fromHead(q, k, v, 0, 0, 13, {}, 0.5, true));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        LessonModel::fromHead(q, k, v, 0, 0, LessonModel::kMaxHeadTokens + 1, {}, 0.5, true));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LessonModel::fromHead(q, k, v, 2, 0, 4, {}, 0.5, true));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LessonModel::fromHead(q, k, v, 0, 15, 8, {}, 0.5, true));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -603,6 +612,92 @@ void TestLesson::multiHead()
     const MultiHeadResult one = m.compute();
     const LessonModel single = LessonModel::fromMatrices(q, k, v, m.tokens, std::nullopt, false);
     QVERIFY((one.concat - single.output()).norm() < 1e-12);
+}
+
+// The Multi-head tab on any lesson: its own Q, K, V (a 16-token "Open in lesson" head here) split into h
+// heads of d/h columns; each head equals core's multi-head attention on the same numbers laid out as
+// [tokens, heads, d/h], causal mask included.
+void TestLesson::multiHeadSplitsTheLessonsOwnNumbers()
+{
+    std::mt19937 rng(21);
+    const int n = 16, dim = 8;
+    const HeadTensor t = randomTensor(n, 1, dim, rng, 1.2f);
+    QStringList tokens;
+    for (int i = 0; i < n; ++i)
+        tokens << QStringLiteral("w%1").arg(i);
+    for (bool causal : {false, true}) {
+        const LessonModel lesson = LessonModel::fromHead(t, t, t, 0, 0, n, tokens, 0.3, causal);
+        for (int heads : {1, 2, 4}) {
+            const MultiHeadLesson split = MultiHeadLesson::fromLesson(lesson, heads);
+            QCOMPARE(split.tokens, tokens);
+            QVERIFY(!split.hasOutputProjection());
+            const MultiHeadResult r = split.compute();
+            QCOMPARE(r.heads, heads);
+            QCOMPARE(r.headDim, dim / heads);
+            // The same numbers as core's attention takes them: [tokens, heads, dim / heads].
+            HeadTensor q(n, heads, dim / heads), k(n, heads, dim / heads), v(n, heads, dim / heads);
+            for (int i = 0; i < n; ++i)
+                for (int c = 0; c < dim; ++c) {
+                    q.values[size_t(i * dim + c)] = float(lesson.queries()(i, c));
+                    k.values[size_t(i * dim + c)] = float(lesson.keys()(i, c));
+                    v.values[size_t(i * dim + c)] = float(lesson.values()(i, c));
+                }
+            AttentionOptions options;
+            options.causal = causal;
+            const FullAttentionResult reference = attentionFull(q, k, v, options);
+            for (int h = 0; h < heads; ++h)
+                for (int i = 0; i < n; ++i) {
+                    for (int j = 0; j < n; ++j)
+                        QVERIFY(std::abs(r.probabilities[size_t(h)](i, j) - reference.probability(h, i, j)) < 1e-5);
+                    for (int c = 0; c < dim / heads; ++c)
+                        QVERIFY(std::abs(r.concat(i, h * (dim / heads) + c) - reference.output.at(i, h, c)) < 1e-5);
+                }
+            QVERIFY((r.output - r.concat).norm() == 0.0); // no W_O: the output is the concatenation
+        }
+        MultiHeadLesson three = MultiHeadLesson::fromLesson(lesson, 3);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, three.compute()); // 3 does not divide 8
+    }
+}
+
+// The lesson writes the language's decimal mark (QLocale's default), keeps the true minus sign, and never
+// writes a negative zero, with any number of decimals.
+void TestLesson::numbersFollowTheLocale()
+{
+    QLocale::setDefault(QLocale(QLocale::Turkish, QLocale::Turkey));
+    QCOMPARE(lessonNumber(0.66524), QStringLiteral("0,665"));
+    QCOMPARE(lessonNumber(-1.5), QStringLiteral("\u22121,5"));
+    QCOMPARE(lessonNumber(1234567.0), QStringLiteral("1234567")); // no grouping: the tables read it back
+    QCOMPARE(lessonFixed(0.09), QStringLiteral("0,090"));
+    QCOMPARE(lessonFixed(2.345, 1), QStringLiteral("2,3"));
+    QCOMPARE(LessonModel().step(LessonStepKind::Softmax).explanation(0, 0),
+             QStringLiteral("e^3 / (e^3 + e^1 + e^2) = 0,665"));
+    QLocale::setDefault(QLocale::c());
+    QCOMPARE(lessonNumber(0.66524), QStringLiteral("0.665"));
+    QCOMPARE(lessonFixed(-0.0004), QStringLiteral("0.000"));
+    QCOMPARE(lessonFixed(-0.04, 1), QStringLiteral("0.0"));
+    QCOMPARE(lessonFixed(-0.04, 2), QStringLiteral("\u22120.04"));
+    QCOMPARE(lessonFixed(1.0, 0), QStringLiteral("1"));
+}
+
+// A head whose scale is the usual 1/√d_k is explained as "S / √d_k"; any other scale as the head's own.
+void TestLesson::usualScaleIsExplainedAsTheRoot()
+{
+    const WorkedExample example;
+    Eigen::MatrixXd q(3, 4), k(3, 4), v(3, 4);
+    for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 4; ++c) {
+            q(i, c) = example.queries[size_t(i)][size_t(c)];
+            k(i, c) = example.keys[size_t(i)][size_t(c)];
+            v(i, c) = example.values[size_t(i)][size_t(c)];
+        }
+    const LessonModel usual = LessonModel::fromMatrices(q, k, v, {}, 0.5, false);
+    QVERIFY(!usual.options().scaleOverride);
+    QCOMPARE(usual.step(LessonStepKind::Scaling).formula, LessonModel().step(LessonStepKind::Scaling).formula);
+    QCOMPARE(usual.step(LessonStepKind::Scaling).explanation(0, 0), QStringLiteral("6 / 2 = 3"));
+    const LessonModel own = LessonModel::fromMatrices(q, k, v, {}, 0.3, false);
+    QCOMPARE(*own.options().scaleOverride, 0.3);
+    QVERIFY(own.step(LessonStepKind::Scaling).formula.contains(QStringLiteral("head's scale")));
+    QCOMPARE(own.step(LessonStepKind::Scaling).value(0, 0), 6 * 0.3);
 }
 
 QTEST_GUILESS_MAIN(TestLesson)

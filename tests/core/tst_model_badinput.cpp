@@ -86,8 +86,11 @@ void TestModelBadInput::brokenFolder_data()
     QTest::newRow("unsupported architecture")
         << "architecture"
         << "config.json"
-        << "unsupported architecture 't5' (T5ForConditionalGeneration); supported model types: bert, gpt2, "
-           "llama, mistral, qwen2";
+        << "unsupported architecture 't5' (T5ForConditionalGeneration); supported model types: bert, "
+           "distilbert, "
+           "gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, llama, mistral, phi, phi3, qwen2, qwen3, "
+           "roberta, "
+           "xlm-roberta";
     QTest::newRow("empty safetensors") << "empty"
                                        << "model.safetensors"
                                        << "too short";

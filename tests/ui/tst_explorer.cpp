@@ -177,8 +177,13 @@ private Q_SLOTS:
         QVERIFY(run.roles.isSpecial(0) && !run.roles.isSpecial(1));
         QVERIFY(!run.roles.causal);
         QStringList words;
-        for (int i = 1; i + 1 < run.labels.size(); ++i)
-            words << run.labels.at(i);
+        // Pieces keep the vocabulary's marker ("##s"), so a split word reads as one: without the marker
+        // the labels are the typed text.
+        for (int i = 1; i + 1 < run.labels.size(); ++i) {
+            const bool continuation = run.tokens.at(i).startsWith(QStringLiteral("##"));
+            QCOMPARE(run.labels.at(i).startsWith(QStringLiteral("##")), continuation);
+            words << (continuation ? run.labels.at(i).mid(2) : run.labels.at(i));
+        }
         QCOMPARE(words.join(QString()), QString(text).remove(QLatin1Char(' ')));
         // A cancelled run returns no maps rather than an error.
         const std::atomic<bool> cancelled{true};
@@ -353,7 +358,9 @@ private Q_SLOTS:
         QTRY_COMPARE(window.tabs()->tabText(0), QStringLiteral("Isı haritası"));
         QCOMPARE(window.viewMenu()->title(), QStringLiteral("&Görünüm"));
         QCOMPARE(window.statsModel()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Katman"));
-        QVERIFY(window.statusText().contains(QStringLiteral("3 belirteç")));
+        QVERIFY(window.statusText().contains(
+            QStringLiteral("3 token"))); // docs/glossary-tr.md: token, not belirteç
+        QCOMPARE(window.statsModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Kafa"));
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
         QTRY_COMPARE(window.tabs()->tabText(0), QStringLiteral("Heatmap"));
         QVERIFY(window.statusText().contains(QStringLiteral("3 tokens")));

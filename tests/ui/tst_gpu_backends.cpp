@@ -31,6 +31,8 @@ struct AttentionCase
     RopePairing pairing = RopePairing::RotateHalf;
     int rotaryDim = 0;
     bool padding = false;
+    float softCap = 0.0f;  // Gemma 2's attention logit soft cap
+    int slidingWindow = 0; // Mistral, Gemma 2/3
 };
 
 } // namespace
@@ -79,6 +81,8 @@ Inputs makeInputs(const AttentionCase& c, unsigned seed)
     in.options.rope.enabled = c.rope;
     in.options.rope.pairing = c.pairing;
     in.options.rope.rotaryDim = c.rotaryDim;
+    in.options.softCap = c.softCap;
+    in.options.slidingWindow = c.slidingWindow;
     if (c.padding) {
         in.options.keyPadding.assign(size_t(c.keys), 1);
         for (int j = 0; j < c.keys; j += 7)
@@ -101,6 +105,8 @@ private Q_SLOTS:
     void oneByOneCellsAreTheMatrix();
     void headDimAboveKernelLimitFallsBack_data();
     void headDimAboveKernelLimitFallsBack();
+    void softCapAndWindowFallBack_data();
+    void softCapAndWindowFallBack();
     void injectedStartFailureFallsBack_data();
     void injectedStartFailureFallsBack();
     void deviceLostMidwayFallsBack_data();
@@ -350,6 +356,43 @@ void TestGpuBackends::headDimAboveKernelLimitFallsBack()
         QCOMPARE(notices.size(), 1);
     else
         QVERIFY(notices.isEmpty());
+    backend->setNoticeHandler({});
+}
+
+void TestGpuBackends::softCapAndWindowFallBack_data()
+{
+    QTest::addColumn<BackendKind>("kind");
+    QTest::addColumn<AttentionCase>("attentionCase");
+    AttentionCase capped{40, 40, 32, 2, 1, true, 0, false, RopePairing::RotateHalf, 0, false};
+    capped.softCap = 3.0f;
+    addBackendRows("n40-d32-softcap", capped);
+    AttentionCase windowed{70, 70, 32, 2, 2, true, 0, false, RopePairing::RotateHalf, 0, false};
+    windowed.slidingWindow = 9;
+    addBackendRows("n70-d32-window9", windowed);
+}
+
+// The kernels have no soft cap and no sliding window: those layers are computed on the CPU, exactly, with at
+// most one notice per backend, and the backend stays on the GPU for everything else.
+void TestGpuBackends::softCapAndWindowFallBack()
+{
+    QFETCH(BackendKind, kind);
+    QFETCH(AttentionCase, attentionCase);
+    QString whyNot;
+    AttentionBackend* backend = backendFor(kind, &whyNot);
+    if (!backend) QSKIP(qPrintable(whyNot));
+    QStringList notices;
+    backend->setNoticeHandler([&](const QString& n) { notices << n; });
+    const Inputs in = makeInputs(attentionCase, 13);
+    const TiledAttentionResult got = backend->tiledForward(in.q, in.k, in.v, in.options);
+    const TiledAttentionResult cpu = attentionTiled(in.q, in.k, in.v, in.options);
+    QCOMPARE(got.output.values, cpu.output.values);
+    QCOMPARE(got.logSumExp, cpu.logSumExp);
+    const std::vector<float> tile = backend->probabilityTile(in.q, in.k, cpu.logSumExp, in.options, 1, 0,
+                                                             attentionCase.queries, 0, attentionCase.keys);
+    QCOMPARE(tile, probabilityTile(in.q, in.k, cpu.logSumExp, in.options, 1, 0, attentionCase.queries, 0,
+                                   attentionCase.keys));
+    QVERIFY(notices.size() <= 1);
+    QCOMPARE(backend->kind(), kind);
     backend->setNoticeHandler({});
 }
 

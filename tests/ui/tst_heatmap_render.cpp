@@ -37,7 +37,7 @@ QImage render(const HeatmapData& data, const HeatmapStyle& style, HeatmapGeometr
     QFont font = painter.font();
     font.setPointSizeF(style.fontPointSize);
     const QRectF target(8, 8, w - 16, h - 16);
-    geometry = HeatmapPainter(data, style).layout(target, QFontMetricsF(font, painter.device()));
+    geometry = HeatmapPainter(data, style).layout(target, painter.font(), painter.device());
     HeatmapPainter(data, style).paint(painter, target, &geometry, cells);
     return image;
 }

@@ -1,25 +1,28 @@
 // The lesson view as a user drives it: editable tables (checked by QAbstractItemModelTester), keyboard
 // stepping, the hover explanation under the mouse, and the pixels of a rendered step.
 
+#include "i18n/languagemanager.h"
 #include "lesson/lessoncsv.h"
+#include "lesson/lessonhistogramwidget.h"
 #include "lesson/lessonmatrixtablemodel.h"
-#include "lesson/lessontokentablemodel.h"
 #include "lesson/lessonstepwidget.h"
+#include "lesson/lessontokentablemodel.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "render/colormap.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QMenuBar>
 #include <QPainter>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
-#include <QMenuBar>
 #include <QTemporaryDir>
-#include <QTranslator>
 #include <QTest>
-
+#include <QTranslator>
 #include <cmath>
+#include <numeric>
 
 using namespace attnscope;
 
@@ -27,6 +30,7 @@ class TestLessonView : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); } // the expected texts use '.'
     void tableModelsPassTester();
     void editingAMatrixRecomputesTheSteps();
     void keysStepThroughTheLesson_data();
@@ -39,8 +43,34 @@ private Q_SLOTS:
     void exportWritesImagesAndCsv();
     void openInLessonReplacesTheLesson();
     void turkishAtRunTime();
+    void numbersShowUpTo16Tokens_data();
+    void numbersShowUpTo16Tokens();
+    void histogramCountsAreTheLessons_data();
+    void histogramCountsAreTheLessons();
+    void multiHeadUsesTheLessonsTokens();
+    void windowFitsTheScreenWithLargeFonts();
     void lessonWindowScreenshot();
 };
+
+namespace {
+
+// A lesson like "Open in lesson" makes of a real head: n tokens with subword and special labels, d = 8,
+// scores with signs and decimals.
+LessonModel headLikeLesson(int n)
+{
+    const QStringList words{QStringLiteral("[CLS]"), QStringLiteral("The"),     QStringLiteral("cat"),
+                            QStringLiteral("sat"),   QStringLiteral("on"),      QStringLiteral("the"),
+                            QStringLiteral("mat"),   QStringLiteral("because"), QStringLiteral("it"),
+                            QStringLiteral("was"),   QStringLiteral("warm"),    QStringLiteral("##ly"),
+                            QStringLiteral("kedi"),  QStringLiteral("mindere"), QStringLiteral("oturdu"),
+                            QStringLiteral("[SEP]")};
+    HeadTensor t(n, 1, 8);
+    for (size_t i = 0; i < t.values.size(); ++i)
+        t.values[i] = float(std::sin(double(i) * 1.7) * 2.3); // fixed, varied, both signs
+    return LessonModel::fromHead(t, t, t, 0, 0, n, words.mid(0, n), 1.0 / std::sqrt(8.0), false);
+}
+
+} // namespace
 
 void TestLessonView::tableModelsPassTester()
 {
@@ -245,17 +275,17 @@ void TestLessonView::openInLessonReplacesTheLesson()
     QCOMPARE(view.stepWidget()->step().rowLabels.at(3), QStringLiteral("d"));
     QCOMPARE(view.stepWidget()->step().value(0, 1), 0.0); // causal: a does not see b
 
-    // From a head tensor: 13 tokens is more than a lesson shows; the view says so and keeps its lesson.
+    // From a head tensor: 17 tokens is more than a lesson shows; the view says so and keeps its lesson.
     HeadTensor t(20, 1, 2);
     for (size_t i = 0; i < t.values.size(); ++i)
         t.values[i] = float(i % 7) * 0.25f;
     QString error;
-    QVERIFY(!view.openHead(t, t, t, 0, 0, 13, {}, 0.5, true, &error));
-    QVERIFY(error.contains(QStringLiteral("12")));
+    QVERIFY(!view.openHead(t, t, t, 0, 0, 17, {}, 0.5, true, &error));
+    QVERIFY(error.contains(QStringLiteral("16")));
     QCOMPARE(view.lesson().tokenCount(), 4);
-    QVERIFY2(view.openHead(t, t, t, 0, 0, 12, {}, 0.5, true, &error), qPrintable(error));
-    QCOMPARE(view.lesson().tokenCount(), 12);
-    QCOMPARE(view.matrixModel(LessonInput::K)->rowCount(), 12);
+    QVERIFY2(view.openHead(t, t, t, 0, 0, 16, {}, 0.5, true, &error), qPrintable(error));
+    QCOMPARE(view.lesson().tokenCount(), 16);
+    QCOMPARE(view.matrixModel(LessonInput::K)->rowCount(), 16);
 }
 
 // Installing the Turkish translation turns the lesson Turkish at once (steps, read-out, menus), keeping the
@@ -279,12 +309,156 @@ void TestLessonView::turkishAtRunTime()
     QCOMPARE(window.view()->hoverReadout(),
              QStringLiteral("Sayısının nasıl hesaplandığını görmek için bir hücrenin üzerine gelin."));
     QCOMPARE(window.view()->lesson().step(LessonStepKind::Mask).explanation(1, 1), QStringLiteral("3 (görünür)"));
-    // The numbers in formulas keep their '.' in every language: they are arithmetic, parsed back by tests.
+    // Numbers follow the default locale, which LanguageManager sets with the language: a translator
+    // alone leaves the '.'; the Turkish locale writes a decimal comma.
     QCOMPARE(window.view()->lesson().step(LessonStepKind::Softmax).explanation(0, 0),
              QStringLiteral("e^3 / (e^3) = 1.000"));
+    QLocale::setDefault(QLocale(QLocale::Turkish, QLocale::Turkey));
+    LessonModel turkishNumbers;
+    QCOMPARE(turkishNumbers.step(LessonStepKind::Softmax).explanation(0, 0),
+             QStringLiteral("e^3 / (e^3 + e^1 + e^2) = 0,665"));
+    QCOMPARE(LessonStepPainter::cellText(turkishNumbers.step(LessonStepKind::Output), 0, 0),
+             QStringLiteral("1,575"));
+    QLocale::setDefault(QLocale::c());
     QCoreApplication::removeTranslator(&turkish);
     QTRY_COMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&File"));
     QTRY_COMPARE(window.view()->stepWidget()->step().title, QStringLiteral("3. Mask"));
+}
+
+void TestLessonView::numbersShowUpTo16Tokens_data()
+{
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<bool>("large");
+    for (int n : {3, 12, 16})
+        for (bool large : {false, true})
+            QTest::addRow("%d tokens%s", n, large ? " large fonts" : "") << n << large;
+}
+
+// In the lesson window at 1280×800 every cell of every step keeps its number (the font shrinks to fit),
+// and no column or row label is cut: horizontal labels fit their column, vertical ones their strip.
+void TestLessonView::numbersShowUpTo16Tokens()
+{
+    QFETCH(int, tokens);
+    QFETCH(bool, large);
+    LessonWindow window;
+    window.resize(1280, 800);
+    window.view()->setLargeFonts(large);
+    window.view()->setLesson(tokens == 3 ? LessonModel() : headLikeLesson(tokens));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    LessonStepWidget* widget = window.view()->stepWidget();
+    for (int step = 0; step < kLessonStepCount; ++step) {
+        window.view()->setCurrentStep(step);
+        QCoreApplication::processEvents();
+        const LessonStep& s = widget->step();
+        const LessonStepLayout layout = widget->currentLayout();
+        QVERIFY2(layout.showNumbers, qPrintable(QStringLiteral("step %1: cells %2×%3 px")
+                                                    .arg(step + 1)
+                                                    .arg(layout.cellWidth)
+                                                    .arg(layout.cellHeight)));
+        QVERIFY(layout.cellPointSize >= LessonStepLayout::kMinCellPointSize);
+        QFont cellFont = widget->font();
+        cellFont.setPointSizeF(layout.cellPointSize);
+        const QFontMetricsF cellMetrics(cellFont, widget);
+        for (int r = 0; r < s.rows(); ++r)
+            for (int c = 0; c < s.cols(); ++c)
+                QVERIFY(cellMetrics.horizontalAdvance(
+                            LessonStepPainter::cellText(s, r, c, layout.decimals)) <= layout.cellWidth - 2);
+        QFont labelFont = widget->font();
+        labelFont.setPointSizeF(layout.labelPointSize);
+        const QFontMetricsF labelMetrics(labelFont, widget);
+        QVERIFY(labelMetrics.height() <= layout.cellHeight); // row labels do not run into each other
+        if (layout.verticalColumnLabels) QVERIFY(labelMetrics.height() <= layout.cellWidth);
+        for (const QString& label : s.colLabels)
+            QVERIFY2(labelMetrics.horizontalAdvance(label) <=
+                         (layout.verticalColumnLabels ? layout.colLabelHeight : layout.cellWidth - 2),
+                     qPrintable(label));
+        for (const QString& label : s.rowLabels)
+            QVERIFY2(labelMetrics.horizontalAdvance(label) <= layout.rowLabelWidth, qPrintable(label));
+    }
+    // And the pixels: the softmax cell of the last row, last column holds more than its fill colour.
+    window.view()->setCurrentStep(int(LessonStepKind::Softmax));
+    QCoreApplication::processEvents();
+    const QImage image = widget->grab().toImage();
+    const QRect cell =
+        widget->currentLayout().cellRect(tokens - 1, tokens - 1).toRect().adjusted(2, 2, -2, -2);
+    const QColor fill(image.pixel(cell.topLeft()));
+    int other = 0;
+    for (int y = cell.top(); y <= cell.bottom(); ++y)
+        for (int x = cell.left(); x <= cell.right(); ++x)
+            other += QColor(image.pixel(x, y)) != fill;
+    QVERIFY2(other > 8, "no number drawn in the cell");
+}
+
+void TestLessonView::histogramCountsAreTheLessons_data()
+{
+    QTest::addColumn<int>("tokens");
+    QTest::newRow("worked example") << 3;
+    QTest::newRow("16 tokens") << 16;
+}
+
+// The √d_k experiment draws as many keys per query as the lesson has tokens, says so, and its bars count
+// every score once.
+void TestLessonView::histogramCountsAreTheLessons()
+{
+    QFETCH(int, tokens);
+    LanguageManager english; // English plural forms ("1 key", "3 keys"), as the application loads them
+    QVERIFY(english.setLanguage(QStringLiteral("en")));
+    LessonView view;
+    view.setLesson(tokens == 3 ? LessonModel() : headLikeLesson(tokens));
+    const ScoreHistogram& h = view.histogramWidget()->histogram();
+    const int total = std::accumulate(h.counts.begin(), h.counts.end(), 0);
+    QCOMPARE(total, 200 * tokens);
+    const QString text = view.dkExperimentText();
+    QVERIFY2(text.contains(QStringLiteral("200 random queries × %1 keys each").arg(tokens)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("= %1 scores").arg(QLocale().toString(200 * tokens))),
+             qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("10 keys")));
+}
+
+// The Multi-head tab splits the lesson's own Q, K and V: its panels carry the lesson's tokens, and each
+// head's weights are an ordinary softmax over that head's columns (checked here by hand).
+void TestLessonView::multiHeadUsesTheLessonsTokens()
+{
+    LessonView view;
+    const QStringList tokens{QStringLiteral("[CLS]"), QStringLiteral("The"), QStringLiteral("cat")};
+    Eigen::MatrixXd q(3, 4), k(3, 4), v(3, 4);
+    q << 1, 0, 2, 1, 0, 1, 1, 0, 2, 1, 0, 1;
+    k << 1, 1, 0, 2, 0, 2, 1, 0, 1, 0, 1, 1;
+    v << 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12;
+    view.setLesson(LessonModel::fromMatrices(q, k, v, tokens, std::nullopt, false));
+    const auto& panels = view.multiHeadWidgets();
+    QCOMPARE(int(panels.size()), 2 + 1); // two heads (the default), then the concatenated outputs
+    for (LessonStepWidget* panel : panels)
+        QCOMPARE(panel->step().rowLabels, tokens);
+    QCOMPARE(panels[0]->step().colLabels, tokens);
+    // Head 2 uses columns 2 and 3: [CLS]'s scores with the three keys, scaled by 1/√2.
+    const double s0 = (2 * 0 + 1 * 2) / std::sqrt(2.0), s1 = (2 * 1 + 1 * 0) / std::sqrt(2.0),
+                 s2 = (2 * 1 + 1 * 1) / std::sqrt(2.0);
+    const double sum = std::exp(s0) + std::exp(s1) + std::exp(s2);
+    QVERIFY(std::abs(panels[1]->step().value(0, 2) - std::exp(s2) / sum) < 1e-12);
+}
+
+// With large fonts the lesson window still fits a 1280×800 screen, and it opens no larger than the screen.
+void TestLessonView::windowFitsTheScreenWithLargeFonts()
+{
+    LessonWindow window;
+    window.view()->setLargeFonts(true);
+    window.view()->setLesson(headLikeLesson(16));
+    for (int tab = 0; tab < window.view()->experimentTabs()->count(); ++tab)
+        window.view()->experimentTabs()->setCurrentIndex(tab);
+    QCoreApplication::processEvents();
+    const QSize minimum = window.minimumSizeHint();
+    QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 800,
+             qPrintable(QStringLiteral("minimum %1×%2").arg(minimum.width()).arg(minimum.height())));
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.size(), QSize(1280, 800));
+    LessonWindow fresh;
+    const QSize screen = fresh.screen()->availableGeometry().size();
+    QVERIFY(fresh.width() <= screen.width() && fresh.height() <= screen.height());
 }
 
 // Under xvfb: ATTNSCOPE_LESSON_SCREENSHOT=/path/shot.png writes what the window looks like.

@@ -1,16 +1,18 @@
 // A model whose weights hold NaN in the window (issue 18 item 4): the run fails with the runtime's own
-// message ("layer 0: NaN in the queries (from weight ...?)") shown where failures are shown, and
-// no heatmap, grid or statistic is ever drawn from its numbers (they used to be painted as zeros).
+// message ("layer 0: NaN in the queries (from weight ...?)") shown in the failure banner above the views,
+// and no heatmap, grid or statistic is ever drawn from its numbers (they used to be painted as zeros).
 
 #include "core/support/modelfixtures.h"
 #include "explorer/analysisrunner.h"
+#include "explorer/headgridwidget.h"
+#include "explorer/headstatsmodel.h"
+#include "explorer/runstatebanner.h"
 #include "heatmapwidget.h"
 #include "mainwindow.h"
 
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -40,8 +42,9 @@ private Q_SLOTS:
 
         MainWindow window;
         window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.runner()->waitForIdle(20000)); // the start-up model
-        const auto before = window.currentResult();
         QSignalSpy results(window.runner(), &AnalysisRunner::resultReady);
         QSignalSpy failures(window.runner(), &AnalysisRunner::failed);
 
@@ -51,21 +54,25 @@ private Q_SLOTS:
         QVERIFY(window.runner()->waitForIdle(20000));
 
         // Every run of the NaN model failed, each with the message naming the stage and the weight.
-        QVERIFY(failures.size() >= 1);
+        QTRY_VERIFY(failures.size() >= 1);
         QCOMPARE(results.size(), 0);
         const QString expected = QStringLiteral("layer 0: NaN in the queries (from weight "
                                                 "transformer.h.0.attn.c_attn.weight, which holds NaN?)");
         for (const QList<QVariant>& failure : failures)
             QVERIFY2(failure.at(1).toString().contains(expected), qPrintable(failure.at(1).toString()));
-        QVERIFY2(window.statusBar()->currentMessage().contains(expected),
-                 qPrintable(window.statusBar()->currentMessage()));
-        QVERIFY(window.statusText().contains(QStringLiteral("failed")));
+        // The failure banner says the same, in red, above the views.
+        QTRY_COMPARE(window.runStateBanner()->state(), RunStateBanner::State::Failure);
+        QVERIFY(window.runStateBanner()->isVisible());
+        QVERIFY2(window.runStateBanner()->text().contains(expected),
+                 qPrintable(window.runStateBanner()->text()));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("failed")));
 
-        // No result of the NaN model reached the views: what is shown is still the previous, finite one.
-        QCOMPARE(window.currentResult(), before);
-        const HeatmapData& shown = window.heatmap()->data();
-        for (float v : shown.values)
+        // Nothing of the NaN model reached the views: no result, no heatmap, no grid, no statistics.
+        QVERIFY(!window.currentResult());
+        QCOMPARE(window.heatmap()->data().rows, 0);
+        for (float v : window.heatmap()->data().values)
             QVERIFY(std::isfinite(v));
+        QCOMPARE(window.statsModel()->rowCount(), 0);
     }
 };
 

@@ -28,11 +28,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("layer");
         QTest::addColumn<int>("head");
-        // Causal, GQA, RoPE: a longer input, the first 12 tokens are an exact prefix.
+        // Causal, GQA, RoPE: a longer input, the first 16 tokens are an exact prefix.
         QTest::newRow("tiny-llama L2 H5")
             << QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr")
             << QStringLiteral("The cat sat on the mat because it was warm and the sun was shining.") << 2 << 5;
-        // Bidirectional: the whole input fits in 12 tokens.
+        // Bidirectional: the whole input fits in 16 tokens.
         QTest::newRow("bert_s0 L1 H2") << QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0")
                                        << QStringLiteral("the quick brown fox") << 1 << 2;
     }
@@ -55,7 +55,7 @@ private Q_SLOTS:
         window.openHead(layer, head);
         QAction* action = window.openInLessonAction();
         QVERIFY(action->isEnabled());
-        QVERIFY(window.viewMenu()->actions().contains(action));
+        QVERIFY(window.lessonMenu()->actions().contains(action));
         QVERIFY(window.findChildren<LessonWindow*>().isEmpty());
 
         action->trigger();
@@ -65,7 +65,7 @@ private Q_SLOTS:
         QVERIFY(windows.first()->isVisible());
         const LessonModel& lesson = windows.first()->view()->lesson();
         const AttentionMaps& maps = *window.currentResult()->run.maps;
-        const int count = std::min(maps.queries(), 12);
+        const int count = std::min(maps.queries(), int(LessonModel::kMaxHeadTokens));
         if (!window.currentResult()->run.roles.causal)
             QCOMPARE(count, maps.queries()); // the row chose an input that fits whole
         QCOMPARE(lesson.tokenCount(), count);

@@ -1,8 +1,11 @@
 // The Turkish UI: the translations are embedded, a Turkish locale picks them, menus and actions switch
 // language at run time, numbers follow the locale, and no Turkish entry is left unfinished.
 
+#include "explorer/headheatmap.h"
+#include "explorer/headstatsmodel.h"
 #include "export/batchexportdialog.h"
 #include "i18n/languagemanager.h"
+#include "lesson/lessonlauncher.h"
 #include "mainwindow.h"
 #include "mainwindowfeatures.h"
 #include "mainwindowhost.h"
@@ -17,9 +20,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
-#include <QTabWidget>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -70,6 +74,70 @@ TsCount countTs(const QString& path, QString* error)
     return count;
 }
 
+// One row of docs/glossary-tr.md: an English term, the Turkish words that may translate it, the words that
+// must not.
+struct GlossaryTerm
+{
+    QString english;
+    QStringList turkish;
+    QStringList avoided;
+};
+
+QList<GlossaryTerm> readGlossary(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        *error = path + QStringLiteral(": cannot open");
+        return {};
+    }
+    QList<GlossaryTerm> terms;
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+    auto words = [](const QString& cell) {
+        QStringList out;
+        for (const QString& w : cell.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (!w.trimmed().isEmpty()) out << w.trimmed();
+        return out;
+    };
+    for (const QString& line : lines) {
+        const QStringList cells = line.split(QLatin1Char('|'));
+        // "| english | türkçe | not used |" -> ["", english, türkçe, not used, ""]
+        if (cells.size() != 5 || cells[1].trimmed().isEmpty() || cells[1].contains(QLatin1String("---")) ||
+            cells[1].trimmed() == QLatin1String("English"))
+            continue;
+        terms.append({cells[1].trimmed(), words(cells[2]), words(cells[3])});
+    }
+    return terms;
+}
+
+// Lower case the Turkish way (I -> ı, İ -> i), without menu mnemonics.
+QString folded(QString text)
+{
+    text.remove(QLatin1Char('&'));
+    return QLocale(QLocale::Turkish).toLower(text);
+}
+
+// Every Turkish message (source, translation) of a .ts file, plural forms joined.
+QList<std::pair<QString, QString>> readMessages(const QString& path, QString* error)
+{
+    QList<std::pair<QString, QString>> messages;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = path + QStringLiteral(": cannot open");
+        return messages;
+    }
+    QXmlStreamReader xml(&file);
+    QString source;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement()) continue;
+        if (xml.name() == QLatin1String("source"))
+            source = xml.readElementText();
+        else if (xml.name() == QLatin1String("translation"))
+            messages.append({source, xml.readElementText(QXmlStreamReader::IncludeChildElements)});
+    }
+    return messages;
+}
+
 QString qtTool(const char* name)
 {
     return QLibraryInfo::path(QLibraryInfo::BinariesPath) + QLatin1Char('/') + QLatin1String(name);
@@ -115,7 +183,7 @@ private Q_SLOTS:
         QCOMPARE(presenter.fullScreenAction()->text(), QStringLiteral("&Tam ekran"));
         QCOMPARE(presenter.examplesMenu()->title(), QStringLiteral("Ö&rnekler"));
         QCOMPARE(languageMenu.title(), QStringLiteral("&Dil"));
-        QCOMPARE(dialog.windowTitle(), QStringLiteral("Tüm başlıkları dışa aktar"));
+        QCOMPARE(dialog.windowTitle(), QStringLiteral("Tüm kafaları dışa aktar"));
 
         QVERIFY(manager.setLanguage(QStringLiteral("en")));
         QCoreApplication::processEvents();
@@ -144,19 +212,97 @@ private Q_SLOTS:
                 titles << action->text();
             return titles;
         };
-        QCOMPARE(menuTitles(host.window()), (QStringList{QStringLiteral("&Dosya"), QStringLiteral("Ö&rnekler"), QStringLiteral("&Görünüm"),
-                                                         QStringLiteral("&Dışa aktar"), QStringLiteral("&Dil")}));
+        QCOMPARE(
+            menuTitles(host.window()),
+            (QStringList{QStringLiteral("&Dosya"), QStringLiteral("Ö&rnekler"), QStringLiteral("&Görünüm"),
+                         QStringLiteral("D&ers"), QStringLiteral("&Dışa aktar"), QStringLiteral("&Dil")}));
+        QCOMPARE(host.window()->lessonLauncher()->workedExampleAction()->text(),
+                 QStringLiteral("Çözümlü örnek (kedi mindere oturdu)"));
         QCOMPARE(host.window()->tabs()->tabText(0), QStringLiteral("Isı haritası"));
         QVERIFY(host.window()->features()->presenter()->toggleAction()->text() == QStringLiteral("&Sunum kipi"));
 
         QPointer<MainWindow> old = host.window();
         QVERIFY(manager.setLanguage(QStringLiteral("en")));
         QVERIFY(host.window() != old.data());
-        QCOMPARE(menuTitles(host.window()), (QStringList{QStringLiteral("&File"), QStringLiteral("E&xamples"), QStringLiteral("&View"),
-                                                         QStringLiteral("E&xport"), QStringLiteral("&Language")}));
+        QCOMPARE(
+            menuTitles(host.window()),
+            (QStringList{QStringLiteral("&File"), QStringLiteral("E&xamples"), QStringLiteral("&View"),
+                         QStringLiteral("Less&on"), QStringLiteral("E&xport"), QStringLiteral("&Language")}));
         QTRY_VERIFY(old.isNull()); // the Turkish window is gone
         QVERIFY(manager.setLanguage(QStringLiteral("tr")));
         QCOMPARE(host.window()->tabs()->tabText(3), QStringLiteral("İstatistikler"));
+    }
+
+    // The field's words (docs/glossary-tr.md): a message whose English source says "head" says "kafa"
+    // (never "başlık"), "token" says "token" (never "belirteç"), and so on for every row of the glossary.
+    void turkishUsesTheGlossary()
+    {
+        QString error;
+        const QList<GlossaryTerm> glossary =
+            readGlossary(kSource + QStringLiteral("/docs/glossary-tr.md"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(glossary.size() >= 3);
+        const QStringList required{QStringLiteral("head"), QStringLiteral("layer"), QStringLiteral("token")};
+        for (const QString& term : required)
+            QVERIFY2(std::any_of(glossary.begin(), glossary.end(),
+                                 [&](const GlossaryTerm& g) { return g.english == term; }),
+                     qPrintable(term));
+        const auto messages =
+            readMessages(kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        // Special tokens written in brackets ([MASK], [SEP]) are names, not the English words.
+        static const QRegularExpression bracketed(QStringLiteral("\\[[A-Z]+\\]"));
+        QStringList wrong;
+        int checked = 0;
+        for (const auto& [source, translation] : messages) {
+            const QString english = QString(source).remove(bracketed).remove(QLatin1Char('&'));
+            const QString turkish = folded(translation);
+            for (const GlossaryTerm& term : glossary) {
+                const QRegularExpression word(
+                    QStringLiteral("\\b%1s?\\b").arg(QRegularExpression::escape(term.english)),
+                    QRegularExpression::CaseInsensitiveOption);
+                if (!english.contains(word)) continue;
+                ++checked;
+                const bool uses = std::any_of(term.turkish.begin(), term.turkish.end(),
+                                              [&](const QString& w) { return turkish.contains(folded(w)); });
+                const bool avoids =
+                    std::none_of(term.avoided.begin(), term.avoided.end(),
+                                 [&](const QString& w) { return turkish.contains(folded(w)); });
+                if (!uses || !avoids)
+                    wrong << QStringLiteral("%1: “%2” → “%3”").arg(term.english, source, translation);
+            }
+        }
+        QVERIFY(checked > 50);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QStringLiteral("\n"))));
+    }
+
+    // Labels shown in the window come translated: the heatmap's title names the head's label in Turkish.
+    void heatmapTitleLabelIsTranslated()
+    {
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(QStringLiteral("tr")));
+        MainWindowHost host(&manager);
+        MainWindow* window = host.window();
+        int synthetic = window->findModel(QStringLiteral("Yapay kodlayıcı"));
+        QVERIFY(synthetic >= 0);
+        QVERIFY(window->selectEngine(synthetic));
+        window->setTexts(QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü."));
+        QTRY_VERIFY_WITH_TIMEOUT(window->runner()->waitForIdle(50) && window->currentResult() &&
+                                     window->currentResult()->job == window->runner()->currentJob(),
+                                 20000);
+        const ExplorerResult& result = *window->currentResult();
+        for (int layer = 0; layer < result.analysis.layers; ++layer)
+            for (int head = 0; head < result.analysis.heads; ++head) {
+                const HeadLabel label = result.analysis.at(layer, head).label;
+                const QString title = headFrame(result, layer, head).title;
+                QVERIFY2(title.endsWith(QStringLiteral("(%1)").arg(headLabelDisplayName(label))),
+                         qPrintable(title));
+                QVERIFY2(!title.endsWith(QStringLiteral("(%1)").arg(headLabelName(label))),
+                         qPrintable(title));
+                QVERIFY2(title.contains(QStringLiteral("katman %1 kafa %2").arg(layer).arg(head)),
+                         qPrintable(title));
+            }
+        QCOMPARE(headLabelDisplayName(HeadLabel::Mixed), QStringLiteral("karışık"));
     }
 
     void noUnfinishedTurkishEntries()

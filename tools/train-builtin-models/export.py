@@ -70,13 +70,13 @@ def hf_config(kind, c):
     }
 
 
-def tokenizer_config(kind):
+def tokenizer_config(kind, positions):
     if kind == "enc":
         return {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "strip_accents": False,
-                "model_max_length": 128, "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]",
+                "model_max_length": positions, "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]",
                 "unk_token": "[UNK]", "mask_token": "[MASK]"}
     return {"tokenizer_class": "LlamaTokenizer", "add_bos_token": True, "add_eos_token": False,
-            "model_max_length": 256, "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
+            "model_max_length": positions, "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
             "pad_token": None, "legacy": False}
 
 
@@ -162,7 +162,7 @@ def main():
     with open(os.path.join(args.out, "config.json"), "a") as fh:
         fh.write("\n")
     shutil.copyfile(args.tokenizer, os.path.join(args.out, "tokenizer.json"))
-    json.dump(tokenizer_config(kind), open(os.path.join(args.out, "tokenizer_config.json"), "w"), indent=2)
+    json.dump(tokenizer_config(kind, cfg["max_position_embeddings"]), open(os.path.join(args.out, "tokenizer_config.json"), "w"), indent=2)
     json.dump({"description": args.description}, open(os.path.join(args.out, "attnscope.json"), "w"),
               ensure_ascii=False, indent=2)
     print("exported", args.out, "step", ck["step"], "tokens", ck["tokens"])

@@ -6,6 +6,18 @@
 
 Checkpoints: DIR/ckpt_<step>.pt (every --ckpt-every steps) and DIR/last.pt.
 Log: DIR/log.jsonl (train loss every 50 steps, eval + phenomena every --eval-every).
+
+Recipe flags beyond the 2026-11 defaults (each is recorded in meta.json and in every checkpoint's
+"hp" only when given, so checkpoints of the default recipe still resume):
+  --positions N       max_position_embeddings (and the decoder's sequence length, unless --seq-len)
+  --seq-len/--batch   sequence length and sequences per step
+  dec: --bos-prob P   fraction of sequences that are <s> + paragraphs from a paragraph start (the
+                      default 1.0); the others are a window of the token stream starting at any token,
+                      without <s> (packed pre-training style)
+  enc: --single-prob P  fraction of [CLS] A [SEP] inputs (no NSP label) among the [CLS] A [SEP] B [SEP]
+                      pairs; half of these singles are one sentence
+       --long-every K --long-seq-len T --long-batch B: every K-th step is a batch of B sequences of T
+                      tokens (BERT trained 90% of its steps at 128 tokens and the rest at 512)
 """
 import argparse, datetime, json, math, os, subprocess, sys, tempfile, time
 # one compute thread per model: torch.set_num_threads(1) does not limit the
@@ -59,6 +71,26 @@ class EncData:
     def sent(self, i):
         return self.ids[self.offs[i]:self.offs[i + 1]]
 
+    def single(self, rng, T):
+        """[CLS] A [SEP]: one sentence (half the time) or a run of consecutive sentences."""
+        maxn = T - 2
+        i = int(rng.integers(self.n))
+        while not len(self.sent(i)):
+            i = int(rng.integers(self.n))
+        if rng.random() < 0.5:
+            A = list(self.sent(i))
+        else:
+            target = int(rng.integers(2, maxn + 1))
+            A, j = [], i
+            while j < self.n and self.doc[j] == self.doc[i] and len(A) < target:
+                A += list(self.sent(j))
+                j += 1
+        if len(A) > maxn:  # keep a random window of maxn tokens
+            a = int(rng.integers(len(A) - maxn + 1))
+            A = A[a:a + maxn]
+        ids = [CLS] + A + [SEP]
+        return ids, [0] * len(ids), -100  # no NSP label
+
     def instance(self, rng, T, short_p):
         maxn = T - 3
         target = maxn if rng.random() >= short_p else int(rng.integers(2, maxn + 1))
@@ -109,14 +141,17 @@ class EncData:
         tt = [0] * (len(A) + 2) + [1] * (len(Bs) + 1)
         return ids, tt, label
 
-    def batch(self, rng, B, T, mlm_prob, short_p, V):
+    def batch(self, rng, B, T, mlm_prob, short_p, V, single_p=0.0):
         ids = np.zeros((B, T), np.int64)
         tt = np.zeros((B, T), np.int64)
         am = np.zeros((B, T), np.int64)
         labels = np.full((B, T), -100, np.int64)
         nsp = np.zeros(B, np.int64)
         for b in range(B):
-            x, t, lab = self.instance(rng, T, short_p)
+            if single_p > 0 and rng.random() < single_p:
+                x, t, lab = self.single(rng, T)
+            else:
+                x, t, lab = self.instance(rng, T, short_p)
             x = np.array(x)
             n = len(x)
             cand = np.nonzero((x != CLS) & (x != SEP))[0]
@@ -137,10 +172,20 @@ class DecData:
         st = np.load(os.path.join(cache, f"dec_{split}_starts.npy"))
         self.starts = st[st + T - 1 <= len(self.ids)]
 
-    def batch(self, rng, B, T):
-        s = self.starts[rng.integers(len(self.starts), size=B)]
-        x = np.stack([np.concatenate([[BOS], self.ids[a:a + T - 1]]) for a in s])
-        return torch.from_numpy(x)
+    def batch(self, rng, B, T, bos_prob=1.0):
+        if bos_prob >= 1.0:  # the 2026-11 recipe, draw for draw
+            s = self.starts[rng.integers(len(self.starts), size=B)]
+            x = np.stack([np.concatenate([[BOS], self.ids[a:a + T - 1]]) for a in s])
+            return torch.from_numpy(x)
+        rows = []
+        for _ in range(B):
+            if rng.random() < bos_prob:
+                a = int(self.starts[rng.integers(len(self.starts))])
+                rows.append(np.concatenate([[BOS], self.ids[a:a + T - 1]]))
+            else:  # any token of the stream, no <s>
+                a = int(rng.integers(len(self.ids) - T + 1))
+                rows.append(self.ids[a:a + T])
+        return torch.from_numpy(np.stack(rows))
 
 
 # ---------------------------------------------------------------- phenomena
@@ -175,6 +220,19 @@ def enc_sep(model, probes):
             v = P[:, :, q][:, :, :, sep].sum(-1).mean(-1)
             acc = v if acc is None else acc + v
     return (acc / len(probes)).numpy()
+
+
+def stream_proxy(model, ids, cache=256):
+    """Perplexity of the predictions made once a 256-entry KV cache is full, for window attention,
+    4 sinks + 252 recent (StreamingLLM) and sliding window with re-computation."""
+    from check_streaming import recompute, stream  # lazy: check_streaming imports this module
+    out = {}
+    for name, nll in (("window", stream(model, ids, cache, 0)[0]), ("sinks4", stream(model, ids, cache, 4)[0]),
+                      ("recompute", recompute(model, ids, cache))):
+        out[name] = round(float(np.exp(nll[cache - 1:].mean())), 3)
+    out["window_over_sinks4"] = round(out["window"] / out["sinks4"], 3)
+    out["sinks4_over_recompute"] = round(out["sinks4"] / out["recompute"], 3)
+    return out
 
 
 def best(m, middle_only=False):
@@ -220,6 +278,14 @@ def main():
     ap.add_argument("--heads", type=int, default=None, help="num_attention_heads")
     ap.add_argument("--lr", type=float, default=None, help="peak learning rate")
     ap.add_argument("--warmup", type=int, default=None, help="linear warm-up steps")
+    ap.add_argument("--positions", type=int, default=None, help="max_position_embeddings")
+    ap.add_argument("--seq-len", type=int, default=None, help="tokens per sequence (dec default: --positions)")
+    ap.add_argument("--batch", type=int, default=None, help="sequences per step")
+    ap.add_argument("--bos-prob", type=float, default=None, help="dec: fraction of sequences starting with <s>")
+    ap.add_argument("--single-prob", type=float, default=None, help="enc: fraction of single-segment inputs")
+    ap.add_argument("--long-every", type=int, default=None, help="enc: every K-th step is a long batch")
+    ap.add_argument("--long-seq-len", type=int, default=None, help="enc: tokens per sequence of a long batch")
+    ap.add_argument("--long-batch", type=int, default=None, help="enc: sequences in a long batch")
     args = ap.parse_args()
 
     torch.set_num_threads(1)
@@ -228,11 +294,18 @@ def main():
     hp = dict(HP[kind])
     if args.steps:
         hp["steps"] = args.steps
-    for key, val in (("lr", args.lr), ("warmup", args.warmup)):
+    if args.positions and kind == "dec" and args.seq_len is None:
+        args.seq_len = args.positions
+    for key, val in (("lr", args.lr), ("warmup", args.warmup), ("seq_len", args.seq_len), ("batch", args.batch),
+                     ("bos_prob", args.bos_prob), ("single_prob", args.single_prob), ("long_every", args.long_every),
+                     ("long_seq_len", args.long_seq_len), ("long_batch", args.long_batch)):
         if val is not None:
             hp[key] = val
-    overrides = {k: v for k, v in (("num_hidden_layers", args.layers), ("num_attention_heads", args.heads))
-                 if v is not None}
+    overrides = {k: v for k, v in (("num_hidden_layers", args.layers), ("num_attention_heads", args.heads),
+                                   ("max_position_embeddings", args.positions)) if v is not None}
+    if kind == "enc" and hp.get("long_every"):
+        hp.setdefault("long_seq_len", args.positions or ENC_CONFIG["max_position_embeddings"])
+        hp.setdefault("long_batch", max(1, hp["batch"] * hp["seq_len"] // hp["long_seq_len"]))
     os.makedirs(args.work, exist_ok=True)
     tok = json.load(open(args.tokenizer, encoding="utf-8"))
     V = len(tok["model"]["vocab"])
@@ -248,28 +321,38 @@ def main():
         ck = torch.load(last)
         if ck["config"] != cfg or ck["hp"] != hp:
             sys.exit(f"{last}: checkpoint was trained with config {ck['config']} and hp {ck['hp']}; "
-                     "pass the same --layers/--heads/--lr/--warmup/--steps to resume it")
+                     "pass the same recipe flags (see meta.json) to resume it")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step, tokens = ck["step"], ck["tokens"]
         print(f"resumed at step {step}", flush=True)
 
     probes = json.load(open(os.path.join(HERE, "probes.json"), encoding="utf-8"))
+    long_ids, stream_ids = [], []
     if kind == "dec":
         data = DecData(args.cache, "train", hp["seq_len"])
         held = DecData(args.cache, "held", hp["seq_len"])
         hrng = np.random.default_rng(999)
-        held_batches = [held.batch(hrng, 16, hp["seq_len"]) for _ in range(4)]
+        # held-out loss on 16,384 tokens whatever the sequence length (16 x 256 for the default recipe)
+        held_batches = [held.batch(hrng, max(1, 4096 // hp["seq_len"]), hp["seq_len"]) for _ in range(4)]
         probe_enc = encode_ref(args.tokenizer, [[s, None] for s in probes["decoder"]], args.node_dir)
         probe_ids = [e["ids"] for e in probe_enc]
+        if cfg["max_position_embeddings"] > 256:  # sink over long held-out text (<s> + paragraphs)
+            long_ids = [b[0].tolist()[:512] for b in held_batches[:2]]
+            # StreamingLLM in small: 768 held-out tokens through a 256-entry KV cache (check_streaming.py)
+            s0 = int(held.starts[0])
+            stream_ids = [BOS] + held.ids[s0:s0 + 767].tolist()
     else:
         data = EncData(args.cache, "train")
         held = EncData(args.cache, "held")
         hrng = np.random.default_rng(999)
         held_batches = [held.batch(hrng, 32, hp["seq_len"], hp["mlm_prob"], 0.0, V) for _ in range(8)]
         probe_enc = encode_ref(args.tokenizer, [list(p) for p in probes["encoder_pairs"]], args.node_dir)
+        probe_single = encode_ref(args.tokenizer, [[s, None] for s in probes["decoder"]], args.node_dir)
 
-    meta = {"kind": kind, "config": cfg, "hp": hp, "seed": SEED, "params": nparams}
+    data_stats = os.path.join(args.cache, "data_stats.json")
+    meta = {"kind": kind, "config": cfg, "hp": hp, "seed": SEED, "params": nparams, "data": os.path.abspath(args.cache),
+            "data_stats": json.load(open(data_stats)) if os.path.exists(data_stats) else None}
     json.dump(meta, open(os.path.join(args.work, "meta.json"), "w"), indent=1)
     logf = open(os.path.join(args.work, "log.jsonl"), "a")
     print(json.dumps(meta), flush=True)
@@ -284,8 +367,11 @@ def main():
         m = labels != -100
         mlm = F.cross_entropy(model.mlm_logits(h[m]), labels[m])
         nl = model.nsp_logits(h)
-        nspl = F.cross_entropy(nl, nsp)
-        acc = (nl.argmax(-1) == nsp).float().mean().item()
+        has = nsp != -100  # single-segment inputs carry no NSP label
+        if not bool(has.any()):
+            return mlm, {"mlm": mlm.item()}
+        nspl = F.cross_entropy(nl[has], nsp[has])
+        acc = (nl[has].argmax(-1) == nsp[has]).float().mean().item()
         return mlm + nspl, {"mlm": mlm.item(), "nsp": nspl.item(), "nsp_acc": acc}
 
     def evaluate():
@@ -302,10 +388,21 @@ def main():
             if kind == "dec":
                 m = dec_sink(model, probe_ids)
                 rec["best_bos_sink"] = best(m)
+                if long_ids:
+                    ml = dec_sink(model, long_ids)  # 2 held-out sequences of 512 tokens
+                    rec["best_bos_sink_512"] = best(ml)
+                    rec["matrix_512"] = np.round(ml, 4).tolist()
+                if stream_ids:
+                    rec["stream768"] = stream_proxy(model, stream_ids)
             else:
                 m = enc_sep(model, probe_enc)
                 rec["best_mid_sep"] = best(m, middle_only=True)
                 rec["best_any_sep"] = best(m)
+                if hp.get("single_prob"):
+                    ms = enc_sep(model, probe_single)  # the decoder probes as [CLS] A [SEP]
+                    rec["best_mid_sep_single"] = best(ms, middle_only=True)
+                    rec["layer_sep_single"] = np.round(ms.mean(1), 4).tolist()
+                rec["layer_sep"] = np.round(m.mean(1), 4).tolist()
             rec["matrix"] = np.round(m, 4).tolist()
         model.train()
         return rec
@@ -329,14 +426,17 @@ def main():
     stop_step = args.stop_step or hp["steps"]
     model.train()
     t0, tl, nl, ex_acc = time.time(), 0.0, 0, {}
-    tb = time.time()
+    tb, cb = time.time(), time.process_time()
     while step < stop_step:
         rng = np.random.default_rng([SEED, step])
         if kind == "dec":
-            batch = data.batch(rng, hp["batch"], hp["seq_len"])
+            batch = data.batch(rng, hp["batch"], hp["seq_len"], hp.get("bos_prob", 1.0))
             ntok = batch.numel()
         else:
-            batch = data.batch(rng, hp["batch"], hp["seq_len"], hp["mlm_prob"], hp["short_seq_prob"], V)
+            B, T = hp["batch"], hp["seq_len"]
+            if hp.get("long_every") and step % hp["long_every"] == hp["long_every"] - 1:
+                B, T = hp["long_batch"], hp["long_seq_len"]
+            batch = data.batch(rng, B, T, hp["mlm_prob"], hp["short_seq_prob"], V, hp.get("single_prob", 0.0))
             ntok = int(batch[2].sum())
         for g in opt.param_groups:
             g["lr"] = lr_at(step, hp)
@@ -353,7 +453,9 @@ def main():
             ex_acc[k] = ex_acc.get(k, 0.0) + v
         if args.bench and step >= args.bench:
             dt = time.time() - tb
-            print(f"bench: {args.bench} steps {dt:.1f}s {tokens / dt:.0f} tok/s {dt / args.bench:.3f} s/step")
+            cpu = time.process_time() - cb  # the process's own CPU time: what the steps cost on a free core
+            print(f"bench: {args.bench} steps {dt:.1f}s {tokens / dt:.0f} tok/s {dt / args.bench:.3f} s/step; "
+                  f"CPU {cpu / args.bench:.3f} s/step")
             return
         if step % 50 == 0:
             rec = {"step": step, "tokens": tokens, "loss": tl / nl, "lr": lr_at(step - 1, hp),

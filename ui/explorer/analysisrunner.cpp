@@ -34,27 +34,28 @@ void AnalysisRunner::cancel()
 }
 
 quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
-                              const std::optional<QString>& textB, const AnalysisOptions& options)
+                              const std::optional<QString>& textB, const AnalysisOptions& options,
+                              const TokenWindow& window)
 {
-    return startWork(
-        [engine, textA, textB, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
-            QElapsedTimer timer;
-            timer.start();
-            auto result = std::make_shared<ExplorerResult>();
-            result->textA = textA;
-            result->textB = textB;
-            result->modelName = engine->displayName();
-            result->run = engine->run(textA, textB, &cancel);
-            if (!result->run.maps || cancel.load()) return nullptr;
-            AnalysisOptions analysisOptions = options;
-            analysisOptions.cancel = &cancel;
-            std::optional<AttentionAnalysis> analysis =
-                analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
-            if (!analysis) return nullptr;
-            result->analysis = std::move(*analysis);
-            result->seconds = timer.nsecsElapsed() * 1e-9;
-            return result;
-        });
+    return startWork([engine, textA, textB, options,
+                      window](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+        QElapsedTimer timer;
+        timer.start();
+        auto result = std::make_shared<ExplorerResult>();
+        result->textA = textA;
+        result->textB = textB;
+        result->modelName = engine->displayName();
+        result->run = engine->run(textA, textB, &cancel, window);
+        if (!result->run.maps || cancel.load()) return nullptr;
+        AnalysisOptions analysisOptions = options;
+        analysisOptions.cancel = &cancel;
+        std::optional<AttentionAnalysis> analysis =
+            analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
+        if (!analysis) return nullptr;
+        result->analysis = std::move(*analysis);
+        result->seconds = timer.nsecsElapsed() * 1e-9;
+        return result;
+    });
 }
 
 quint64 AnalysisRunner::startWork(Work work)
@@ -68,21 +69,23 @@ quint64 AnalysisRunner::startWork(Work work)
     Q_EMIT started(job);
     m_pool.start([this, job, cancelFlag, work = std::move(work)] {
         std::shared_ptr<ExplorerResult> result;
-        QString error;
+        Failure failure;
         try {
             result = work(*cancelFlag);
+        } catch (const InputTooLongError& e) {
+            failure = Failure{QString::fromStdString(e.what()), e.tokens(), e.limit()};
         } catch (const std::exception& e) {
-            error = QString::fromLocal8Bit(e.what());
+            failure.message = QString::fromLocal8Bit(e.what());
         }
         if (result) result->job = job;
         // Back to the GUI thread; the runner outlives its pool's jobs (the destructor waits for them).
         QMetaObject::invokeMethod(
-            this, [this, job, result, error] { deliver(job, result, error); }, Qt::QueuedConnection);
+            this, [this, job, result, failure] { deliver(job, result, failure); }, Qt::QueuedConnection);
     });
     return job;
 }
 
-void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const QString& error)
+void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const Failure& failure)
 {
     --m_running;
     if (!m_tracker.isCurrent(job)) {
@@ -90,8 +93,9 @@ void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result
         return;
     }
     m_currentDelivered = true;
-    if (!error.isEmpty())
-        Q_EMIT failed(job, error);
+    if (failure.limit > 0) Q_EMIT inputTooLong(job, failure.message, failure.tokens, failure.limit);
+    if (!failure.message.isEmpty())
+        Q_EMIT failed(job, failure.message);
     else if (result)
         Q_EMIT resultReady(result);
     // else: cancelled, nothing to show

@@ -29,7 +29,8 @@ public:
 
     // The ordinary job: engine->run on the text, then analyzeAttention.
     quint64 start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
-                  const std::optional<QString>& textB, const AnalysisOptions& options = {});
+                  const std::optional<QString>& textB, const AnalysisOptions& options = {},
+                  const TokenWindow& window = {});
     // Any work, for tests (a slow job, a failing job). The result's job id is filled in.
     quint64 startWork(Work work);
     void cancel();
@@ -43,9 +44,16 @@ Q_SIGNALS:
     void started(quint64 job);
     void resultReady(std::shared_ptr<const attnscope::ExplorerResult> result);
     void failed(quint64 job, const QString& message);
+    // The input is longer than the engine takes: the explorer offers to run a window of it.
+    void inputTooLong(quint64 job, const QString& message, int tokens, int limit);
 
 private:
-    void deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const QString& error);
+    struct Failure
+    {
+        QString message;
+        int tokens = 0, limit = 0; // InputTooLongError
+    };
+    void deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const Failure& failure);
 
     JobTracker m_tracker;
     std::shared_ptr<std::atomic<bool>> m_cancel;

@@ -1,8 +1,11 @@
 #include "explorer/arcwidget.h"
 
 #include "attention/attentionmaps.h"
+#include "render/axislabels.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
+#include <QPaintDevice>
 #include <QPainter>
 #include <algorithm>
 
@@ -104,16 +107,24 @@ void ArcWidget::paintWith(QPainter& painter, const QRectF& area, const ArcLayout
     // Legend: one swatch per head.
     const double top = area.top();
     double x = area.left() + 8;
+    const QFontMetricsF legendMetrics(painter.font(), painter.device());
     for (size_t h = 0; h < m_heads.size(); ++h) {
         painter.fillRect(QRectF(x, top + 10, 14, 10), ArcLayout::headColor(int(h)));
         painter.setPen(Qt::black);
         const QString text = tr("L%1 H%2").arg(m_heads[h].first).arg(m_heads[h].second);
-        painter.drawText(QPointF(x + 18, top + 20), text);
-        x += 30 + painter.fontMetrics().horizontalAdvance(text);
+        const double width = legendMetrics.horizontalAdvance(text) + 1;
+        painter.drawText(QRectF(x + 18, top + 15 - legendMetrics.height() / 2, width, legendMetrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += 30 + width;
     }
-    if (m_result->run.maps->queries() > kMaxTokens)
-        painter.drawText(QPointF(x + 10, top + 20),
-                         tr("(first %1 of %2 tokens)").arg(kMaxTokens).arg(m_result->run.maps->queries()));
+    if (m_result->run.maps->queries() > kMaxTokens) {
+        const QString note = tr("(first %1 of %2 tokens)").arg(kMaxTokens).arg(m_result->run.maps->queries());
+        const double room = std::max(0.0, area.right() - x - 14);
+        const QString shown = legendMetrics.elidedText(note, Qt::ElideRight, room);
+        painter.drawText(QRectF(x + 10, top + 15 - legendMetrics.height() / 2,
+                                legendMetrics.horizontalAdvance(shown) + 1, legendMetrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, shown);
+    }
     for (const ArcLayout::Line& line : layout->lines(hover)) {
         QColor color = ArcLayout::headColor(line.head);
         color.setAlphaF(std::clamp(0.25 + 0.75 * double(line.weight), 0.0, 1.0));
@@ -121,16 +132,38 @@ void ArcWidget::paintWith(QPainter& painter, const QRectF& area, const ArcLayout
         painter.drawLine(line.line);
     }
     const int n = shownTokens();
-    for (int i = 0; i < n; ++i) {
+    // Token labels as the heatmap writes them: every one while they fit, the font shrinking to its
+    // minimum first, then every k-th with the special tokens kept (render/axislabels.h).
+    const double dpi = painter.device() ? painter.device()->logicalDpiY() : 96.0;
+    QFont unitFont = painter.font();
+    unitFont.setPointSizeF(100 * 72.0 / dpi);
+    const QFontMetricsF unit(unitFont, painter.device());
+    AxisLabelRequest request;
+    for (int i = 0; i < n; ++i)
+        request.centers.push_back(layout->tokenRect(ArcLayout::Side::Query, i).center().y());
+    request.special = m_result->run.roles.special;
+    request.preferredPixelSize = painter.font().pointSizeF() * dpi / 72.0;
+    request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
+    request.lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
+    const AxisLabelPlan plan = planAxisLabels(request);
+    QFont labelFont = painter.font();
+    labelFont.setPointSizeF(plan.pixelSize * 72.0 / dpi);
+    painter.setFont(labelFont);
+    const QFontMetricsF metrics(labelFont, painter.device());
+    for (int i : plan.shown) {
         const bool special = m_result->run.roles.isSpecial(i);
         for (auto side : {ArcLayout::Side::Query, ArcLayout::Side::Key}) {
             const QRectF r = layout->tokenRect(side, i);
             const bool hovered = hover && hover->side == side && hover->index == i;
             if (hovered) painter.fillRect(r, QColor(255, 230, 200));
             painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
+            const QString text = metrics.elidedText(m_result->run.labels.value(i), Qt::ElideRight, r.width());
+            const double width = std::min(r.width(), metrics.horizontalAdvance(text) + 1);
+            const QRectF box(side == ArcLayout::Side::Query ? r.right() - width : r.left(),
+                             r.center().y() - metrics.height() / 2, width, metrics.height());
             painter.drawText(
-                r, (side == ArcLayout::Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
-                m_result->run.labels.value(i));
+                box, (side == ArcLayout::Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
+                text);
         }
     }
     painter.restore();

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 namespace attnscope {
 
@@ -37,7 +38,38 @@ struct AttentionRun
     // (encoders). Empty for the demos (gap None); for a model, predictionGap then says why.
     std::vector<Prediction> predictions;
     PredictionGap predictionGap = PredictionGap::None;
+    // A run on a window of the input (TokenWindow): how many tokens the whole input has; 0 when every
+    // token was run. The labels, tokens and maps then hold only the kept tokens.
+    int totalTokens = 0;
+    bool keptFromEnd = false; // the window is the last tokens (else the first)
 };
+
+// Which tokens of an input to run when it is longer than a model takes: the first (or last) `count`,
+// the model's leading ([CLS], <s>) and trailing ([SEP]) special tokens kept. count 0: every token.
+struct TokenWindow
+{
+    int count = 0;
+    bool fromEnd = false;
+    bool isWhole() const { return count <= 0; }
+};
+
+// The input has more tokens than the model has positions; the explorer offers to run a window of it.
+class InputTooLongError : public EngineError
+{
+public:
+    InputTooLongError(const QString& model, int tokens, int limit);
+    QString model() const { return m_model; }
+    int tokens() const { return m_tokens; }
+    int limit() const { return m_limit; }
+
+private:
+    QString m_model;
+    int m_tokens = 0, m_limit = 0;
+};
+
+// Positions of `count` tokens to keep out of `total`, given which are special: the leading and trailing
+// special tokens, and the first (or last) content tokens that fit beside them. Ascending.
+std::vector<int> keptTokenPositions(const std::vector<bool>& special, const TokenWindow& window);
 
 // Something that turns text into attention: a real model, the synthetic demo or the worked example.
 // run() is called on worker threads, possibly several at once, so implementations are immutable.
@@ -50,9 +82,19 @@ public:
     virtual bool supportsTextB() const = 0;
     // The worked example has fixed tokens: the text box shows them and typing does not change them.
     virtual std::optional<QString> fixedText() const { return std::nullopt; }
-    // Throws EngineError on bad input. Returns a run with null maps when *cancel became true.
-    virtual AttentionRun run(const QString& textA, const std::optional<QString>& textB,
-                             const std::atomic<bool>* cancel) const = 0;
+    // The most tokens one run takes (a model's positions); 0: no limit.
+    virtual int maxTokens() const { return 0; }
+    // Throws EngineError on bad input (InputTooLongError past maxTokens() unless a window is given).
+    // Returns a run with null maps when *cancel became true.
+    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
+                     const std::atomic<bool>* cancel, const TokenWindow& window = {}) const
+    {
+        return compute(textA, textB, cancel, window);
+    }
+
+protected:
+    virtual AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
+                                 const std::atomic<bool>* cancel, const TokenWindow& window) const = 0;
 };
 
 } // namespace attnscope

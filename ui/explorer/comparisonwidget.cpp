@@ -6,20 +6,35 @@
 #include "explorer/tokenalignment.h"
 #include "explorer/transformerengine.h"
 #include "heatmapwidget.h"
+#include "render/heatmappainter.h"
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPainter>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace attnscope {
 
 namespace {
+// A difference is drawn over ±(its largest absolute value), so a real difference of 0.05 is not white.
+void setDifferenceScale(HeatmapData& diff)
+{
+    float largest = 0;
+    for (float v : diff.values)
+        largest = std::max(largest, std::abs(v));
+    diff.signedValues = true;
+    diff.signedRange = largest > 0 ? largest : 1.0f;
+}
+
 // Panes are narrow: "L0 H3 · sink" instead of the model name.
 QString shortTitle(const ExplorerResult& result, int layer, int head)
 {
@@ -61,8 +76,9 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     layout->addWidget(m_note);
-    m_paneRow = new QHBoxLayout;
-    layout->addLayout(m_paneRow, 1);
+    m_paneGrid = new QGridLayout;
+    m_paneGrid->setSpacing(4);
+    layout->addLayout(m_paneGrid, 1);
 
     m_secondRunner = new AnalysisRunner(this);
     m_debounce = new QTimer(this);
@@ -189,11 +205,22 @@ void ComparisonWidget::showEvent(QShowEvent* event)
 void ComparisonWidget::setStyle(const HeatmapStyle& style)
 {
     m_style = style;
-    for (HeatmapWidget* pane : m_panes) {
-        HeatmapStyle s = style;
-        s.showValues = pane->data().rows <= 12 && style.showValues;
-        pane->setStyle(s);
+    applyPaneStyles();
+}
+
+void ComparisonWidget::applyPaneStyles()
+{
+    // Panes on one colour scale share one colour bar, drawn by the last of them: the room goes to the
+    // cells and their labels. A difference pane has its own (signed) bar.
+    for (size_t i = 0; i < m_panes.size(); ++i) {
+        HeatmapStyle s = m_style;
+        s.showValues = m_panes[i]->data().rows <= 12 && m_style.showValues;
+        const bool lastOfItsScale =
+            i + 1 == m_panes.size() || m_panes[i + 1]->data().signedValues != m_panes[i]->data().signedValues;
+        s.showColorBar = lastOfItsScale;
+        m_panes[i]->setStyle(s);
     }
+    stretchColourBarColumns();
 }
 
 void ComparisonWidget::setMode(Mode mode)
@@ -271,9 +298,78 @@ void ComparisonWidget::rebuildSelectors()
 HeatmapWidget* ComparisonWidget::addPane()
 {
     auto* pane = new HeatmapWidget(this);
-    m_paneRow->addWidget(pane, 1);
     m_panes.push_back(pane);
+    placePanes();
     return pane;
+}
+
+std::pair<int, int> ComparisonWidget::paneGridShape(int count, QSizeF area)
+{
+    if (count <= 1) return {1, 1};
+    std::pair<int, int> best{1, count};
+    double bestSide = -1;
+    for (int rows = 1; rows <= count; ++rows) {
+        const int cols = (count + rows - 1) / rows;
+        const double side = std::min(area.width() / cols, area.height() / rows);
+        if (side > bestSide + 1e-9) {
+            bestSide = side;
+            best = {rows, cols};
+        }
+    }
+    return best;
+}
+
+void ComparisonWidget::placePanes()
+{
+    // The pane area: what the grid layout has now, else the widget less the controls above it.
+    QSizeF area = m_paneGrid->geometry().size();
+    if (area.isEmpty()) area = QSizeF(width(), std::max(1, height() - 90));
+    const auto [rows, cols] = paneGridShape(int(m_panes.size()), area);
+    for (HeatmapWidget* pane : m_panes)
+        m_paneGrid->removeWidget(pane);
+    for (int r = 0; r < m_paneGrid->rowCount(); ++r)
+        m_paneGrid->setRowStretch(r, 0);
+    for (int c = 0; c < m_paneGrid->columnCount(); ++c)
+        m_paneGrid->setColumnStretch(c, 0);
+    for (size_t i = 0; i < m_panes.size(); ++i)
+        m_paneGrid->addWidget(m_panes[i], int(i) / cols, int(i) % cols);
+    for (int r = 0; r < rows; ++r)
+        m_paneGrid->setRowStretch(r, 1);
+    for (int c = 0; c < cols; ++c)
+        m_paneGrid->setColumnStretch(c, 10);
+    stretchColourBarColumns();
+}
+
+void ComparisonWidget::stretchColourBarColumns()
+{
+    // A column whose pane draws the shared colour bar is a little wider, so every matrix gets the same
+    // room (and the same label size) as its neighbours.
+    for (int c = 0; c < m_paneGrid->columnCount(); ++c) {
+        bool bar = false;
+        for (int r = 0; r < m_paneGrid->rowCount(); ++r)
+            if (QLayoutItem* item = m_paneGrid->itemAtPosition(r, c))
+                if (auto* pane = qobject_cast<HeatmapWidget*>(item->widget()))
+                    bar = bar || pane->heatmapStyle().showColorBar;
+        if (m_paneGrid->columnStretch(c) > 0) m_paneGrid->setColumnStretch(c, bar ? 12 : 10);
+    }
+}
+
+void ComparisonWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_panes.empty()) {
+        const auto shape = paneGridShape(int(m_panes.size()), m_paneGrid->geometry().size());
+        int rows = 0;
+        for (HeatmapWidget* pane : m_panes) {
+            int row, col, rowSpan, colSpan;
+            const int index = m_paneGrid->indexOf(pane);
+            if (index >= 0) {
+                m_paneGrid->getItemPosition(index, &row, &col, &rowSpan, &colSpan);
+                rows = std::max(rows, row + 1);
+            }
+        }
+        if (rows != shape.first) placePanes();
+    }
 }
 
 void ComparisonWidget::runSecond()
@@ -286,6 +382,44 @@ void ComparisonWidget::runSecond()
     else if (m_mode == Mode::TwoModels && m_secondEngine)
         m_secondRunner->start(m_secondEngine, m_result->textA,
                               m_secondEngine->supportsTextB() ? m_result->textB : std::nullopt, options);
+}
+
+QRectF ComparisonWidget::pageTitleRect(const QPaintDevice* device, const QRectF& area)
+{
+    QFont titleFont;
+    titleFont.setBold(true);
+    const QFontMetricsF metrics(titleFont, const_cast<QPaintDevice*>(device));
+    return QRectF(area.left() + 8, area.top() + 4, area.width() - 16, metrics.height() * 1.4);
+}
+
+std::vector<ComparisonWidget::PagePane> ComparisonWidget::pageLayout(const QPaintDevice* device,
+                                                                     const QRectF& area) const
+{
+    // Each pane painted afresh for the page (its own layout, at the page's resolution), in the grid shape
+    // that makes the panes largest there: labels sized for the page, not scaled screen pixels. Long inputs
+    // (tiled panes hold only the block on screen) have none: paintPanes draws the panes as shown then.
+    std::vector<PagePane> out;
+    std::vector<const HeatmapWidget*> shown;
+    for (const HeatmapWidget* pane : m_panes) {
+        if (pane->isTiled()) return {};
+        if (pane->isVisible()) shown.push_back(pane);
+    }
+    if (shown.empty()) return {};
+    const QRectF titleRect = pageTitleRect(device, area);
+    const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
+                           area.bottom() - titleRect.bottom() - 4);
+    const auto [rows, cols] = paneGridShape(int(shown.size()), panesArea.size());
+    const double w = panesArea.width() / cols, h = panesArea.height() / rows;
+    for (size_t i = 0; i < shown.size(); ++i) {
+        const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h, w,
+                          h);
+        const QRectF rect = cell.adjusted(6, 4, -6, -4);
+        HeatmapStyle style = shown[i]->heatmapStyle();
+        style.dark = false;
+        out.push_back(
+            PagePane{shown[i], rect, HeatmapPainter(shown[i]->data(), style).layout(rect, QFont(), device)});
+    }
+    return out;
 }
 
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
@@ -301,9 +435,35 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
         painter.restore();
         return;
     }
-    const double scale = std::min(area.width() / bounds.width(), area.height() / bounds.height());
-    painter.translate(area.left() + (area.width() - bounds.width() * scale) / 2,
-                      area.top() + (area.height() - bounds.height() * scale) / 2);
+    // A title line (what is compared, on which model), then the panes on the rest of the page.
+    QFont titleFont = painter.font();
+    titleFont.setBold(true);
+    painter.setFont(titleFont);
+    const QFontMetricsF titleMetrics(titleFont, painter.device());
+    const QString title = m_result ? tr("%1 · %2").arg(m_modeBox->currentText(), m_result->modelName)
+                                   : m_modeBox->currentText();
+    const QRectF titleRect = pageTitleRect(painter.device(), area);
+    painter.setPen(Qt::black);
+    painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+    titleFont.setBold(false);
+    painter.setFont(titleFont);
+    const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
+                           area.bottom() - titleRect.bottom() - 4);
+    const std::vector<PagePane> page = pageLayout(painter.device(), area);
+    if (!page.empty()) {
+        for (const PagePane& pane : page) {
+            HeatmapStyle style = pane.pane->heatmapStyle();
+            style.dark = false;
+            HeatmapPainter(pane.pane->data(), style).paint(painter, pane.rect, &pane.geometry);
+        }
+        painter.restore();
+        return;
+    }
+    // Long inputs (tiled panes hold only the block on screen): the panes as drawn, scaled to the page.
+    const double scale = std::min(panesArea.width() / bounds.width(), panesArea.height() / bounds.height());
+    painter.translate(panesArea.left() + (panesArea.width() - bounds.width() * scale) / 2,
+                      panesArea.top() + (panesArea.height() - bounds.height() * scale) / 2);
     painter.scale(scale, scale);
     for (HeatmapWidget* pane : m_panes)
         if (pane->isVisible())
@@ -354,8 +514,9 @@ void ComparisonWidget::showAligned(const ExplorerResult& first, const ExplorerRe
     HeatmapData diff = alignedA;
     for (size_t i = 0; i < diff.values.size(); ++i)
         diff.values[i] = alignedA.values[i] - alignedB.values[i];
-    diff.signedValues = true;
-    diff.title = differenceTitle;
+    setDifferenceScale(diff);
+    m_differenceRange = diff.signedRange;
+    diff.title = tr("%1 · max |Δ| %2").arg(differenceTitle, QLocale().toString(double(diff.signedRange), 'g', 3));
     for (int i = 0; i < m; ++i)
         if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
             diff.rowLabels[i] = diff.colLabels[i] =
@@ -373,12 +534,13 @@ void ComparisonWidget::rebuildPanes()
 {
     m_dirty = false;
     for (HeatmapWidget* pane : m_panes) {
-        m_paneRow->removeWidget(pane);
+        m_paneGrid->removeWidget(pane);
         pane->hide();
         pane->deleteLater();
     }
     m_panes.clear();
     m_note->clear();
+    m_differenceRange = 0;
     if (!m_result || !m_result->run.maps) return;
     const auto selected = heads();
     const int n = m_result->run.maps->queries();
@@ -410,12 +572,15 @@ void ComparisonWidget::rebuildPanes()
         HeatmapData diff = a;
         for (size_t i = 0; i < diff.values.size(); ++i)
             diff.values[i] = a.values[i] - b.values[i];
-        diff.signedValues = true;
-        diff.title = tr("L%1 H%2 − L%3 H%4 (red: first head higher)")
+        setDifferenceScale(diff);
+        m_note->setText(tr("Red: the first head attends more; blue: the second."));
+        diff.title = tr("L%1 H%2 − L%3 H%4 · max |Δ| %5")
                          .arg(selected[0].first)
                          .arg(selected[0].second)
                          .arg(selected[1].first)
-                         .arg(selected[1].second);
+                         .arg(selected[1].second)
+                         .arg(QLocale().toString(double(diff.signedRange), 'g', 3));
+        m_differenceRange = diff.signedRange;
         for (HeatmapData* d : {&a, &b, &diff}) {
             HeatmapWidget* pane = addPane();
             pane->setStyle(styleFor(*d));
@@ -468,6 +633,7 @@ void ComparisonWidget::rebuildPanes()
             tr("L%1 H%2 · %3").arg(layer).arg(head).arg(m_second->modelName.section(QLatin1Char('/'), -1)),
             tr("first − second model"));
     }
+    applyPaneStyles();
     // Synced hover and zoom: panes share cell coordinates (aligned tokens share indices).
     for (HeatmapWidget* from : m_panes)
         for (HeatmapWidget* to : m_panes)

@@ -2,6 +2,7 @@
 
 #include "explorer/analysisrunner.h"
 #include "render/heatmapdata.h"
+#include "render/heatmapgeometry.h"
 
 #include <QVector>
 #include <QWidget>
@@ -13,7 +14,9 @@ class QLineEdit;
 class QSpinBox;
 class QTimer;
 class QPainter;
+class QPaintDevice;
 class QHBoxLayout;
+class QGridLayout;
 
 namespace attnscope {
 
@@ -53,9 +56,25 @@ public:
     // The panes as shown (each pane's own paint code through QWidget::render), scaled to fit area with
     // their aspect kept, on a white page. Draws a note when no pane is shown.
     void paintPanes(QPainter& painter, const QRectF& area) const;
+    // Rows × columns for `count` panes in an area: the shape whose square panes are largest (3 panes in a
+    // wide area side by side, in a tall one stacked, 4 in 2 × 2 when that is larger).
+    static std::pair<int, int> paneGridShape(int count, QSizeF area);
+    // Where paintPanes puts each pane on a page and the cell geometry it paints it with (empty for long
+    // inputs, whose panes are drawn as shown on screen).
+    struct PagePane
+    {
+        const HeatmapWidget* pane = nullptr;
+        QRectF rect;
+        HeatmapGeometry geometry;
+    };
+    std::vector<PagePane> pageLayout(const QPaintDevice* device, const QRectF& area) const;
+    static QRectF pageTitleRect(const QPaintDevice* device, const QRectF& area);
+    // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).
+    float differenceRange() const { return m_differenceRange; }
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -83,7 +102,11 @@ private:
     QLabel* m_note = nullptr;
     QLabel* m_headsLabel = nullptr;
     QLabel* m_sentenceLabel = nullptr;
-    QHBoxLayout* m_paneRow = nullptr;
+    void placePanes();
+    void applyPaneStyles();
+    void stretchColourBarColumns();
+    QGridLayout* m_paneGrid = nullptr;
+    float m_differenceRange = 0;
     std::vector<HeatmapWidget*> m_panes;
     AnalysisRunner* m_secondRunner = nullptr;
     QTimer* m_debounce = nullptr;

@@ -1,11 +1,16 @@
 #include "explorer/headgridwidget.h"
 
+#include "attention/attentionmaps.h"
 #include "explorer/headstatsmodel.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace attnscope {
@@ -19,6 +24,7 @@ HeadGridWidget::HeadGridWidget(QWidget* parent) : QWidget(parent)
 void HeadGridWidget::setResult(std::shared_ptr<const ExplorerResult> result)
 {
     m_result = std::move(result);
+    m_highlighted.clear();
     m_stats = m_result ? m_result->analysis.stats : std::vector<HeadStats>{};
     if (m_result) {
         m_layer = std::clamp(m_layer, 0, std::max(0, m_result->analysis.layers - 1));
@@ -54,6 +60,7 @@ void HeadGridWidget::setSortMetric(std::optional<HeadMetric> metric)
 void HeadGridWidget::setColorMetric(std::optional<HeadMetric> metric)
 {
     m_colorMetric = metric;
+    relayout();
     update();
 }
 
@@ -64,31 +71,66 @@ void HeadGridWidget::select(int layer, int head)
     update();
 }
 
+void HeadGridWidget::setStale(bool stale)
+{
+    m_stale = stale;
+    update();
+}
+
+void HeadGridWidget::setScale(HeatmapScale scale)
+{
+    m_scale = scale;
+    rebuildImages();
+    update();
+}
+
+void HeadGridWidget::setColorByLabel(bool on)
+{
+    m_colorByLabel = on;
+    relayout();
+    update();
+}
+
+void HeadGridWidget::setHighlighted(std::vector<std::pair<int, int>> heads)
+{
+    m_highlighted = std::move(heads);
+    update();
+}
+
 void HeadGridWidget::rebuildImages()
 {
     m_images.clear();
     if (!m_result) return;
     const bool causal = m_result->run.roles.causal;
     for (const PooledHeadOverview& overview : m_result->analysis.overviews) {
+        // The overview as a block of the heatmap's data, so the thumbnails use the heatmap's own scale.
+        HeatmapData block;
+        block.rows = overview.rows();
+        block.cols = overview.cols();
+        block.values = overview.values();
         QImage image(overview.cols(), overview.rows(), QImage::Format_RGB32);
         for (int r = 0; r < overview.rows(); ++r) {
             auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
             for (int c = 0; c < overview.cols(); ++c) {
                 const bool masked = causal && overview.firstKey(c) > overview.firstQuery(r + 1) - 1;
-                line[c] = masked
-                              ? qRgb(236, 236, 236)
-                              : colorMapColor(m_colorMap, overview.values()[size_t(r * overview.cols() + c)]);
+                line[c] = masked ? qRgb(236, 236, 236)
+                                 : colorMapColor(m_colorMap, block.colorParameter(r, c, m_scale));
             }
         }
         m_images.push_back(image);
     }
 }
 
+double HeadGridWidget::legendHeight() const
+{
+    return (m_colorMetric || m_colorByLabel) ? fontMetrics().height() * 1.6 + 4 : 0.0;
+}
+
 void HeadGridWidget::relayout()
 {
     const int layers = m_result ? m_result->analysis.layers : 0,
               heads = m_result ? m_result->analysis.heads : 0;
-    m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4));
+    m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4 - legendHeight()));
     if (m_sortMetric && m_stats.size() == size_t(layers) * size_t(heads)) {
         std::vector<std::vector<int>> order(static_cast<size_t>(layers));
         for (int l = 0; l < layers; ++l) {
@@ -108,31 +150,123 @@ void HeadGridWidget::resizeEvent(QResizeEvent*)
     relayout();
 }
 
+QString HeadGridWidget::labelSymbol(HeadLabel label)
+{
+    switch (label) {
+    case HeadLabel::Sink:
+        return QStringLiteral("⚓");
+    case HeadLabel::NoOp:
+        return QStringLiteral("∅");
+    case HeadLabel::PreviousToken:
+        return QStringLiteral("←");
+    case HeadLabel::NextToken:
+        return QStringLiteral("→");
+    case HeadLabel::Self:
+        return QStringLiteral("●");
+    case HeadLabel::Broad:
+        return QStringLiteral("≈");
+    case HeadLabel::Mixed:
+        return QStringLiteral("·");
+    }
+    return {};
+}
+
+QColor HeadGridWidget::labelColor(HeadLabel label)
+{
+    // Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
+    switch (label) {
+    case HeadLabel::Sink:
+        return QColor(0, 114, 178);
+    case HeadLabel::NoOp:
+        return QColor(213, 94, 0);
+    case HeadLabel::PreviousToken:
+        return QColor(0, 158, 115);
+    case HeadLabel::NextToken:
+        return QColor(204, 121, 167);
+    case HeadLabel::Self:
+        return QColor(240, 228, 66);
+    case HeadLabel::Broad:
+        return QColor(86, 180, 233);
+    case HeadLabel::Mixed:
+        return QColor(150, 150, 150);
+    }
+    return Qt::gray;
+}
+
+QString HeadGridWidget::headBadge(int layer, int head) const
+{
+    const size_t index = size_t(layer * m_layout.heads() + head);
+    const QString symbol = index < m_stats.size() ? labelSymbol(m_stats[index].label) : QString();
+    return tr("H%1").arg(head) + (symbol.isEmpty() ? QString() : QStringLiteral(" ") + symbol);
+}
+
+QString HeadGridWidget::headToolTip(int layer, int head) const
+{
+    const size_t index = size_t(layer * m_layout.heads() + head);
+    if (index >= m_stats.size()) return {};
+    const HeadStats& s = m_stats[index];
+    const QLocale locale;
+    QString text = tr("Layer %1, head %2: %3").arg(layer).arg(head).arg(headLabelDisplayName(s.label));
+    text += QLatin1Char('\n') + tr("sink mass (first token) %1").arg(locale.toString(s.sinkMass, 'f', 3));
+    if (m_result && !m_result->run.roles.sepPositions.empty())
+        text += QLatin1Char('\n') + tr("[SEP] mass %1").arg(locale.toString(s.sepMass, 'f', 3));
+    text +=
+        QLatin1Char('\n') + tr("entropy %1 (normalised)").arg(locale.toString(s.normalizedEntropy, 'f', 3));
+    return text;
+}
+
+QRectF HeadGridWidget::thumbnailRectOf(int layer, int head) const
+{
+    return m_layout.thumbnailRect(layer, m_layout.slotOf(layer, head));
+}
+
+double HeadGridWidget::stripValue(const HeadStats& stats, HeadMetric metric) const
+{
+    const double value = headMetricValue(stats, metric);
+    if (metric == HeadMetric::Entropy) {
+        // Nats run from 0 to ln(keys): shown as the share of that maximum.
+        const int keys = m_result && m_result->run.maps ? m_result->run.maps->keys() : 0;
+        return keys > 1 ? std::clamp(value / std::log(double(keys)), 0.0, 1.0) : 0.0;
+    }
+    return std::clamp(value, 0.0, 1.0);
+}
+
+bool HeadGridWidget::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const auto slot = m_layout.slotAt(help->pos());
+        if (slot && m_result) {
+            QToolTip::showText(help->globalPos(),
+                               headToolTip(slot->first, m_layout.headAt(slot->first, slot->second)), this);
+        } else {
+            QToolTip::hideText();
+            event->ignore();
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
 void HeadGridWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.fillRect(rect(), palette().base());
     if (!m_result) {
-        painter.drawText(rect(), Qt::AlignCenter, tr("No result yet"));
+        painter.setPen(palette().text().color());
+        painter.drawText(rect(), Qt::AlignCenter, tr("No result"));
         return;
     }
     const int layers = m_layout.layers(), heads = m_layout.heads();
-    double lo = 0, hi = 1;
-    if (m_colorMetric && !m_stats.empty()) {
-        lo = hi = headMetricValue(m_stats.front(), *m_colorMetric);
-        for (const HeadStats& s : m_stats) {
-            lo = std::min(lo, headMetricValue(s, *m_colorMetric));
-            hi = std::max(hi, headMetricValue(s, *m_colorMetric));
-        }
-    }
     QFont small = font();
-    small.setPointSizeF(std::max(6.0, std::min(9.0, m_layout.slotSize() / 6)));
+    small.setPointSizeF(std::max(6.5, std::min(9.0, m_layout.slotSize() / 5)));
     painter.setFont(small);
+    const QFontMetricsF metrics(small, this);
     painter.setPen(palette().text().color());
     if (!m_sortMetric)
         for (int h = 0; h < heads; ++h) {
             const QRectF t = m_layout.thumbnailRect(0, h);
-            painter.drawText(QRectF(t.left(), 4, t.width(), 14), Qt::AlignCenter, tr("H%1").arg(h));
+            painter.drawText(QRectF(t.left() - 4, 4, t.width() + 8, 14), Qt::AlignCenter, tr("H%1").arg(h));
         }
     for (int l = 0; l < layers; ++l) {
         painter.setPen(palette().text().color());
@@ -143,23 +277,32 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
             const QRectF t = m_layout.thumbnailRect(l, slot);
             if (index < m_images.size()) painter.drawImage(t, m_images[index]);
             if (m_colorMetric && index < m_stats.size()) {
-                const double v = headMetricValue(m_stats[index], *m_colorMetric);
-                const double x = hi > lo ? (v - lo) / (hi - lo) : 0.0;
+                const double x = stripValue(m_stats[index], *m_colorMetric);
                 painter.fillRect(
-                    QRectF(t.left(), t.bottom() - t.height() * 0.12, t.width(), t.height() * 0.12),
+                    QRectF(t.left(), t.bottom() - t.height() * 0.14, t.width(), t.height() * 0.14),
                     QColor::fromRgb(colorMapColor(ColorMapKind::Magma, 0.15 + 0.85 * x)));
             }
-            if (m_layout.slotSize() >= 44 && index < m_stats.size()) {
-                const QString caption =
-                    m_sortMetric ? tr("H%1 %2").arg(h).arg(headLabelDisplayName(m_stats[index].label))
-                                 : headLabelDisplayName(m_stats[index].label);
-                // White on a dark strip: readable over bright cells and the grey causal mask alike.
-                const QRectF strip(t.left(), t.top(), t.width(), painter.fontMetrics().height() + 1);
-                painter.fillRect(strip, QColor(0, 0, 0, 140));
+            if (m_colorByLabel && index < m_stats.size()) {
+                painter.setPen(QPen(labelColor(m_stats[index].label), 3));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(t.adjusted(1.5, 1.5, -1.5, -1.5));
+            }
+            // The head's number (it moves when sorted) and its label's symbol: white on a dark strip,
+            // readable over bright cells and the grey causal mask alike.
+            if (m_layout.slotSize() >= 18) {
+                const QString badge = headBadge(l, h);
+                const double width = std::min(t.width(), metrics.horizontalAdvance(badge) + 4);
+                const QRectF strip(t.left(), t.top(), width, metrics.height() + 1);
+                painter.fillRect(strip, QColor(0, 0, 0, 150));
                 painter.setPen(Qt::white);
-                painter.drawText(
-                    strip.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                    painter.fontMetrics().elidedText(caption, Qt::ElideRight, int(strip.width()) - 4));
+                painter.drawText(strip.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                                 metrics.elidedText(badge, Qt::ElideNone, strip.width()));
+            }
+            if (std::find(m_highlighted.begin(), m_highlighted.end(), std::make_pair(l, h)) !=
+                m_highlighted.end()) {
+                painter.setPen(QPen(QColor(255, 221, 0), 3, Qt::DashLine));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(t.adjusted(-3, -3, 3, 3));
             }
             if (l == m_layer && h == m_head) {
                 painter.setPen(QPen(hasFocus() ? QColor(255, 80, 0) : QColor(200, 120, 60), 2.5));
@@ -167,6 +310,51 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                 painter.drawRect(t.adjusted(-1.5, -1.5, 1.5, 1.5));
             }
         }
+    }
+    // Legend under the grid: the strip's metric on its fixed 0..1 axis, or the label colours.
+    const double legendTop = height() - legendHeight();
+    double x = 8;
+    painter.setPen(palette().text().color());
+    if (m_colorMetric) {
+        const QString name = headMetricDisplayName(*m_colorMetric) + QStringLiteral(":");
+        const double nameWidth = metrics.horizontalAdvance(name) + 1;
+        painter.drawText(QRectF(x, legendTop, nameWidth, metrics.height() * 1.4),
+                         Qt::AlignLeft | Qt::AlignVCenter, name);
+        x += nameWidth + 6;
+        painter.drawText(QRectF(x, legendTop, 12, metrics.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+                         QStringLiteral("0"));
+        x += 12;
+        const QRectF bar(x, legendTop + metrics.height() * 0.3, 80, metrics.height() * 0.8);
+        for (int i = 0; i < 80; ++i)
+            painter.fillRect(QRectF(bar.left() + i, bar.top(), 1.5, bar.height()),
+                             QColor::fromRgb(colorMapColor(ColorMapKind::Magma, 0.15 + 0.85 * i / 79.0)));
+        x = bar.right() + 4;
+        const QString top =
+            *m_colorMetric == HeadMetric::Entropy ? QStringLiteral("ln n") : QStringLiteral("1");
+        painter.drawText(QRectF(x, legendTop, 40, metrics.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+                         top);
+        x += metrics.horizontalAdvance(top) + 16;
+    }
+    if (m_colorByLabel) {
+        // The labels this grid has, in a fixed order (absent labels would crowd out present ones).
+        for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken,
+                                HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed}) {
+            if (std::none_of(m_stats.begin(), m_stats.end(),
+                             [label](const HeadStats& s) { return s.label == label; }))
+                continue;
+            const QString text = labelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label);
+            const double textWidth = metrics.horizontalAdvance(text) + 1;
+            if (x + 14 + textWidth > double(width()) && x > 8)
+                break; // no room: the tooltip still names each head's label
+            painter.fillRect(QRectF(x, legendTop + metrics.height() * 0.35, 10, 10), labelColor(label));
+            x += 14;
+            painter.drawText(QRectF(x, legendTop, textWidth, metrics.height() * 1.4),
+                             Qt::AlignLeft | Qt::AlignVCenter, text);
+            x += textWidth + 10;
+        }
+    }
+    if (m_stale) {
+        painter.fillRect(rect(), QColor(255, 255, 255, 170));
     }
 }
 

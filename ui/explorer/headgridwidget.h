@@ -3,6 +3,7 @@
 #include "explorer/explorerresult.h"
 #include "explorer/headgridlayout.h"
 #include "render/colormap.h"
+#include "render/heatmapdata.h"
 
 #include <QImage>
 #include <QWidget>
@@ -22,10 +23,31 @@ public:
 
     void setResult(std::shared_ptr<const ExplorerResult> result);
     void setColorMap(ColorMapKind kind);
+    // The heatmap's scale (absolute, per-row max, log) applied to the thumbnails too.
+    void setScale(HeatmapScale scale);
+    // Colour each thumbnail's frame by its head's label, with a legend under the grid.
+    void setColorByLabel(bool on);
+    bool colorsByLabel() const { return m_colorByLabel; }
+    // Heads drawn with a highlight ring ("find sink / no-op heads"); empty: none.
+    void setHighlighted(std::vector<std::pair<int, int>> heads);
+    const std::vector<std::pair<int, int>>& highlighted() const { return m_highlighted; }
+    // The tooltip of a head's thumbnail: layer, head, label, sink mass and [SEP] mass.
+    QString headToolTip(int layer, int head) const;
+    // The short badge drawn on a thumbnail: "H3 ←" (head number, then a symbol of its label).
+    QString headBadge(int layer, int head) const;
+    static QString labelSymbol(HeadLabel label);
+    static QColor labelColor(HeadLabel label);
+    // The rectangle of a head's thumbnail in widget coordinates (after sorting).
+    QRectF thumbnailRectOf(int layer, int head) const;
+    // The colour strip's value for a metric on the fixed 0..1 axis (entropy in nats over ln(keys)).
+    double stripValue(const HeadStats& stats, HeadMetric metric) const;
     void setSortMetric(std::optional<HeadMetric> metric);
     void setColorMetric(std::optional<HeadMetric> metric);
     void setStats(const std::vector<HeadStats>& stats); // relabelled stats (thresholds changed)
     void select(int layer, int head);
+    // The thumbnails belong to a previous run (another model is computing): drawn greyed out.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
     std::pair<int, int> selected() const { return {m_layer, m_head}; }
     const HeadGridLayout& layoutForTests() const { return m_layout; }
     QSize sizeHint() const override { return {420, 360}; }
@@ -34,6 +56,7 @@ Q_SIGNALS:
     void headActivated(int layer, int head);
 
 protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -48,8 +71,13 @@ private:
     std::vector<QImage> m_images;
     ColorMapKind m_colorMap = ColorMapKind::Viridis;
     std::optional<HeadMetric> m_sortMetric, m_colorMetric;
+    HeatmapScale m_scale = HeatmapScale::Absolute;
+    bool m_colorByLabel = false;
+    std::vector<std::pair<int, int>> m_highlighted;
+    double legendHeight() const;
     HeadGridLayout m_layout;
     int m_layer = 0, m_head = 0;
+    bool m_stale = false;
 };
 
 } // namespace attnscope

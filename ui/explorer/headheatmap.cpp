@@ -1,7 +1,10 @@
 #include "explorer/headheatmap.h"
 
 #include "attention/attentionmaps.h"
+#include "attention/wordlevel.h"
+#include "explorer/headstatsmodel.h"
 #include "heatmapwidget.h"
+#include "render/heatmappainter.h"
 
 #include <QCoreApplication>
 
@@ -17,14 +20,38 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head)
     data.specialRows = result.run.roles.special;
     data.specialCols = result.run.roles.special;
     data.causal = result.run.roles.causal;
+    data.discountCols.assign(size_t(data.cols), false);
+    for (const std::vector<int>* positions : {&result.run.roles.clsPositions, &result.run.roles.sepPositions})
+        for (int p : *positions)
+            if (p >= 0 && p < data.cols) data.discountCols[size_t(p)] = true;
     QString label;
     if (layer < result.analysis.layers && head < result.analysis.heads)
-        label = headLabelName(result.analysis.at(layer, head).label);
+        label = headLabelDisplayName(result.analysis.at(layer, head).label); // translated, like the grid's
     data.title = QCoreApplication::translate("attnscope", "%1 · layer %2 head %3 (%4)")
                      .arg(result.modelName)
                      .arg(layer)
                      .arg(head)
                      .arg(label);
+    if (result.run.totalTokens > 0)
+        data.title += result.run.keptFromEnd
+                          ? QCoreApplication::translate("attnscope", " · last %1 of %2 tokens")
+                                .arg(data.rows)
+                                .arg(result.run.totalTokens)
+                          : QCoreApplication::translate("attnscope", " · first %1 of %2 tokens")
+                                .arg(data.rows)
+                                .arg(result.run.totalTokens);
+    // Long inputs: each query's attention to the first token and to [SEP], beside the matrix (n×1 tiles).
+    if (data.rows >= HeatmapPainter::kSideBarMinimumRows && layer < result.run.maps->layers() &&
+        head < result.run.maps->heads()) {
+        data.sideFirst = result.run.maps->tile(layer, head, 0, data.rows, 0, 1);
+        for (int sep : result.run.roles.sepPositions) {
+            if (sep <= 0 || sep >= data.cols) continue;
+            const std::vector<float> column = result.run.maps->tile(layer, head, 0, data.rows, sep, sep + 1);
+            data.sideSep.resize(column.size(), 0.0f);
+            for (size_t i = 0; i < column.size(); ++i)
+                data.sideSep[i] += column[i];
+        }
+    }
     return data;
 }
 
@@ -52,11 +79,29 @@ HeatmapData headOverview(const ExplorerResult& result, int layer, int head)
     return data;
 }
 
-void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer, int head)
+HeatmapData headWordHeatmap(const ExplorerResult& result, int layer, int head)
+{
+    const HeatmapData tokens = headHeatmap(result, layer, head);
+    const WordGroups groups = groupWords(result.run.tokens, result.run.roles.special);
+    HeatmapData data;
+    data.rows = data.cols = groups.wordCount();
+    data.values = mergeAttentionToWords(tokens.values, groups);
+    data.rowLabels = data.colLabels = groups.words;
+    data.specialRows = data.specialCols = groups.special;
+    data.discountCols = groups.special;
+    // Pieces of one word see each other under a causal mask, so word cells are not masked as a block.
+    data.causal = false;
+    data.title =
+        tokens.title + QCoreApplication::translate("attnscope", " · words (to: sum of pieces, from: mean)");
+    return data;
+}
+
+void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer, int head,
+              bool words)
 {
     if (!result || !result->run.maps) return;
     if (result->run.maps->queries() <= kDenseHeatmapLimit) {
-        widget.setData(headHeatmap(*result, layer, head));
+        widget.setData(words ? headWordHeatmap(*result, layer, head) : headHeatmap(*result, layer, head));
         return;
     }
     auto fetch = [result, layer, head](int q0, int q1, int k0, int k1) {

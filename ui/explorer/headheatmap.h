@@ -17,8 +17,11 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head);
 HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head);
 // The head's pooled overview from the analysis, as a block placed over the whole matrix.
 HeatmapData headOverview(const ExplorerResult& result, int layer, int head);
-// Shows one head in a widget, choosing dense or tiled by length.
-void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer,
-              int head);
+// The head with subword pieces merged into words (core/attention/wordlevel.h: to a word = sum over its
+// pieces, from a word = mean); dense inputs only (up to kDenseHeatmapLimit tokens).
+HeatmapData headWordHeatmap(const ExplorerResult& result, int layer, int head);
+// Shows one head in a widget, choosing dense or tiled by length; word level when asked and dense.
+void showHead(HeatmapWidget& widget, const std::shared_ptr<const ExplorerResult>& result, int layer, int head,
+              bool words = false);
 
 } // namespace attnscope

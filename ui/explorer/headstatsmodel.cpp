@@ -1,6 +1,7 @@
 #include "explorer/headstatsmodel.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 namespace attnscope {
 
@@ -108,7 +109,7 @@ QVariant HeadStatsModel::data(const QModelIndex& index, int role) const
     default: {
         const double value = headMetricValue(s, metricForColumn(column));
         if (role == SortRole) return value;
-        return QString::number(value, 'f', 4);
+        return QLocale().toString(value, 'f', 4); // the locale's decimal mark, as the threshold boxes
     }
     }
 }

@@ -27,11 +27,15 @@ class LayerChartWidget : public QWidget
 public:
     explicit LayerChartWidget(QWidget* parent = nullptr);
     void setSummaries(std::vector<LayerSummary> summaries);
+    // Decoders have no [SEP]: the chart then shows the sink bars only, not a row of zeros.
+    void setShowSep(bool show);
+    bool showsSep() const { return m_showSep; }
     QSize sizeHint() const override { return {360, 200}; }
     const std::vector<LayerSummary>& summaries() const { return m_summaries; }
     // The screen's paint code onto any painter (export), laid out in area.
     void paintChart(QPainter& painter, const QRectF& area) const;
-    // Where paintChart puts the plot (bars and axis) inside area.
+    // Where paintChart puts the plot (bars and axis) inside area: below the title and the legend, right of
+    // the y-axis numbers, above the layer names, all measured in the default font at 96 dpi.
     static QRectF plotRect(const QRectF& area);
 
 protected:
@@ -39,6 +43,7 @@ protected:
 
 private:
     std::vector<LayerSummary> m_summaries;
+    bool m_showSep = true;
 };
 
 } // namespace attnscope

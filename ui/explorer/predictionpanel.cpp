@@ -1,6 +1,7 @@
 #include "explorer/predictionpanel.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -84,12 +85,17 @@ double PredictionPanelGeometry::contentHeight(const PredictionPanel& panel) cons
 
 QString formatProbability(double probability)
 {
+    // The locale's digits, and its way of writing a percentage ("45.2%", Turkish "%45,2").
+    const QLocale locale;
+    auto percentText = [&locale](double value, int decimals) {
+        return QCoreApplication::translate("attnscope", "%1%").arg(locale.toString(value, 'f', decimals));
+    };
     const double percent = probability * 100.0;
-    if (percent >= 10.0) return QString::number(percent, 'f', 1) + QLatin1Char('%');
-    if (percent <= 0.0) return QStringLiteral("0%");
+    if (percent >= 10.0) return percentText(percent, 1);
+    if (percent <= 0.0) return percentText(0, 0);
     // three significant digits below 10%
     const int decimals = std::clamp(2 - int(std::floor(std::log10(percent))), 1, 8);
-    return QString::number(percent, 'f', decimals) + QLatin1Char('%');
+    return percentText(percent, decimals);
 }
 
 } // namespace attnscope

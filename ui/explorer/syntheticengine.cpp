@@ -54,8 +54,9 @@ QString SyntheticEngine::displayName() const
 
 QString SyntheticEngine::architecture() const
 {
-    return QStringLiteral("synthetic %1, %2 layers × %3 heads")
-        .arg(m_config.causal ? QStringLiteral("decoder") : QStringLiteral("encoder"))
+    return QCoreApplication::translate("attnscope", "synthetic %1, %2 layers × %3 heads")
+        .arg(m_config.causal ? QCoreApplication::translate("attnscope", "decoder")
+                             : QCoreApplication::translate("attnscope", "encoder"))
         .arg(m_config.layers)
         .arg(m_config.heads);
 }
@@ -70,8 +71,8 @@ HeadLabel SyntheticEngine::designedPattern(int layer, int head) const
     return pattern;
 }
 
-AttentionRun SyntheticEngine::run(const QString& textA, const std::optional<QString>& textB,
-                                  const std::atomic<bool>* cancel) const
+AttentionRun SyntheticEngine::compute(const QString& textA, const std::optional<QString>& textB,
+                                      const std::atomic<bool>* cancel, const TokenWindow&) const
 {
     const WordTokens words = wordTokenize(textA, m_config.causal ? std::nullopt : textB, !m_config.causal);
     const int n = words.tokens.size();

@@ -23,9 +23,12 @@ public:
     QString displayName() const override;
     QString architecture() const override;
     bool supportsTextB() const override { return !m_config.causal; }
-    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
-                     const std::atomic<bool>* cancel) const override;
 
+protected:
+    AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
+                         const std::atomic<bool>* cancel, const TokenWindow& window) const override;
+
+public:
     // The pattern head `head` of layer `layer` is built to show (for tests): a HeadLabel.
     HeadLabel designedPattern(int layer, int head) const;
 

@@ -2,10 +2,13 @@
 
 #include "explorer/backenddescription.h"
 #include "explorer/explorerbackend.h"
+#include "explorer/tokenlabels.h"
+#include "model/modelconfig.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <algorithm>
 
@@ -49,8 +52,12 @@ QString TransformerEngine::displayName() const
 QString TransformerEngine::architecture() const
 {
     const ModelInfo& info = m_model->info();
-    return QStringLiteral("%1 %2, %3 layers × %4 heads")
-        .arg(info.architecture, info.kind)
+    const QString kind =
+        info.kind == QLatin1String("decoder")   ? QCoreApplication::translate("attnscope", "decoder")
+        : info.kind == QLatin1String("encoder") ? QCoreApplication::translate("attnscope", "encoder")
+                                                : info.kind;
+    return QCoreApplication::translate("attnscope", "%1 %2, %3 layers × %4 heads")
+        .arg(info.architecture, kind)
         .arg(info.layers)
         .arg(info.heads);
 }
@@ -60,8 +67,31 @@ bool TransformerEngine::supportsTextB() const
     return m_model->info().kind == QLatin1String("encoder");
 }
 
-AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QString>& textB,
-                                    const std::atomic<bool>* cancel) const
+int TransformerEngine::maxTokens() const
+{
+    // Sliding-window models take every position: the window is a mask inside the attention, not a limit.
+    return m_model->config().maxPositions;
+}
+
+namespace {
+// Only the kept positions of an encoding, in order.
+Encoding keepPositions(const Encoding& all, const std::vector<int>& kept)
+{
+    Encoding out;
+    for (int i : kept) {
+        out.ids.push_back(all.ids[size_t(i)]);
+        out.tokens << all.tokens.at(i);
+        out.offsets.push_back(all.offsets[size_t(i)]);
+        if (size_t(i) < all.typeIds.size()) out.typeIds.push_back(all.typeIds[size_t(i)]);
+        out.sequenceIds.push_back(all.sequenceIds[size_t(i)]);
+        out.special.push_back(all.special[size_t(i)]);
+    }
+    return out;
+}
+} // namespace
+
+AttentionRun TransformerEngine::compute(const QString& textA, const std::optional<QString>& textB,
+                                        const std::atomic<bool>* cancel, const TokenWindow& window) const
 {
     Encoding encoding;
     try {
@@ -70,9 +100,19 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
         throw EngineError(e.what());
     }
     AttentionRun run;
-    const int n = encoding.size();
-    if (n == 0)
+    const int total = encoding.size();
+    if (total == 0)
         throw EngineError(m_model->info().name.toStdString() + ": the text gives no tokens; type something");
+    const int limit = maxTokens();
+    if (limit > 0 && total > limit) {
+        if (window.isWhole()) throw InputTooLongError(m_model->info().name, total, limit);
+        encoding = keepPositions(
+            encoding,
+            keptTokenPositions(encoding.special, TokenWindow{std::min(window.count, limit), window.fromEnd}));
+        run.totalTokens = total;
+        run.keptFromEnd = window.fromEnd;
+    }
+    const int n = encoding.size();
     const std::optional<int> cls = m_tokenizer->clsId(), bos = m_tokenizer->bosId();
     const std::optional<int> sep = m_tokenizer->sepId(), eos = m_tokenizer->eosId();
     for (int i = 0; i < n; ++i) {
@@ -82,7 +122,8 @@ AttentionRun TransformerEngine::run(const QString& textA, const std::optional<QS
         const bool special = encoding.special[size_t(i)];
         QString label = encoding.tokens.at(i);
         if (!special && e > b && sequence >= 0)
-            label = substringByCodePoints(sequence == 1 && textB ? *textB : textA, b, e);
+            label = subwordLabel(encoding.tokens.at(i),
+                                 substringByCodePoints(sequence == 1 && textB ? *textB : textA, b, e));
         run.labels << label;
         run.tokens << encoding.tokens.at(i);
         run.roles.special.push_back(special);

@@ -28,8 +28,13 @@ public:
     QString displayName() const override;
     QString architecture() const override;
     bool supportsTextB() const override;
-    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
-                     const std::atomic<bool>* cancel) const override;
+    int maxTokens() const override; // max_position_embeddings (or the sliding window when smaller)
+
+protected:
+    AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
+                         const std::atomic<bool>* cancel, const TokenWindow& window) const override;
+
+public:
     const TransformerModel& model() const { return *m_model; }
 
 private:

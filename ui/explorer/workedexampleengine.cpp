@@ -4,6 +4,7 @@
 #include "attention/attentionmaps.h"
 #include "attention/workedexample.h"
 #include "explorer/backenddescription.h"
+#include "model/attentioncapture.h"
 
 #include <QCoreApplication>
 
@@ -14,8 +15,13 @@ QString WorkedExampleEngine::displayName() const
     return QCoreApplication::translate("attnscope", "Worked example: kedi mindere oturdu");
 }
 
-AttentionRun WorkedExampleEngine::run(const QString&, const std::optional<QString>&,
-                                      const std::atomic<bool>*) const
+QString WorkedExampleEngine::architecture() const
+{
+    return QCoreApplication::translate("attnscope", "worked example, 1 layer × 1 head, d = 4");
+}
+
+AttentionRun WorkedExampleEngine::compute(const QString&, const std::optional<QString>&,
+                                          const std::atomic<bool>*, const TokenWindow&) const
 {
     const WorkedExample example;
     const FullAttentionResult result =
@@ -28,6 +34,16 @@ AttentionRun WorkedExampleEngine::run(const QString&, const std::optional<QStrin
     run.roles.special.assign(example.tokens.size(), false);
     run.maps = std::make_shared<DenseAttentionMaps>(1, 1, result.queries, result.keys, result.probabilities);
     run.backend = cpuBackendDescription();
+    // Its Q, K and V, so that "Open in lesson" works here too: the lesson then shows the seed's numbers.
+    auto capture = std::make_shared<AttentionCapture>();
+    capture->maps = run.maps;
+    capture->heads = capture->kvHeads = 1;
+    capture->headDim = 4;
+    capture->queries = {example.q()};
+    capture->keys = {example.k()};
+    capture->values = {example.v()};
+    capture->scales = {AttentionOptions{}.effectiveScale(capture->headDim)};
+    run.capture = std::move(capture);
     return run;
 }
 

@@ -10,14 +10,13 @@ class WorkedExampleEngine final : public AttentionEngine
 {
 public:
     QString displayName() const override;
-    QString architecture() const override
-    {
-        return QStringLiteral("worked example, 1 layer × 1 head, d = 4");
-    }
+    QString architecture() const override;
     bool supportsTextB() const override { return false; }
     std::optional<QString> fixedText() const override { return QStringLiteral("kedi mindere oturdu"); }
-    AttentionRun run(const QString& textA, const std::optional<QString>& textB,
-                     const std::atomic<bool>* cancel) const override;
+
+protected:
+    AttentionRun compute(const QString& textA, const std::optional<QString>& textB,
+                         const std::atomic<bool>* cancel, const TokenWindow& window) const override;
 };
 
 } // namespace attnscope

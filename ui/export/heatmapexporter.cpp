@@ -107,7 +107,7 @@ HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device,
     const QFontMetricsF metrics(font, &device);
     const double legendHeight = metrics.height() * 1.5;
     const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    HeatmapGeometry geometry = HeatmapPainter(data, m_style).layout(inner, metrics);
+    HeatmapGeometry geometry = HeatmapPainter(data, m_style).layout(inner, QFont(), &device);
     const QRect region = m_options.region.intersected(QRect(0, 0, data.cols, data.rows));
     if (!region.isEmpty() && region != QRect(0, 0, data.cols, data.rows)) {
         // The region fills the plot with square cells, as the fitted view does for the whole matrix.
@@ -205,14 +205,19 @@ ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& pa
         if (image.isNull())
             return {false, false, QCoreApplication::translate("attnscope", "%1: not enough memory for a %2×%3 image").arg(path).arg(pixels.width()).arg(pixels.height())};
         image.setDevicePixelRatio(m_options.scaleFactor);
-        image.setDotsPerMeterX(int(std::lround(kDpi / 0.0254 * m_options.scaleFactor)));
-        image.setDotsPerMeterY(int(std::lround(kDpi / 0.0254 * m_options.scaleFactor)));
+        // Painted at 96 dpi in logical pixels, as SVG and PDF are: the same fonts, the same labels, the
+        // device pixel ratio makes it sharper. (At scaleFactor × 96 dpi every font would be scaleFactor
+        // times larger and labels would be dropped for room.) The file then says its real resolution.
+        image.setDotsPerMeterX(int(std::lround(kDpi / 0.0254)));
+        image.setDotsPerMeterY(int(std::lround(kDpi / 0.0254)));
         image.fill(Qt::white);
         {
             QPainter painter(&image);
             painter.setRenderHint(QPainter::TextAntialiasing);
             paint(painter, page);
         }
+        image.setDotsPerMeterX(int(std::lround(kDpi / 0.0254 * m_options.scaleFactor)));
+        image.setDotsPerMeterY(int(std::lround(kDpi / 0.0254 * m_options.scaleFactor)));
         if (!image.save(&buffer, "PNG"))
             return {false, false, QCoreApplication::translate("attnscope", "%1: cannot encode the PNG").arg(path)};
         break;

@@ -25,6 +25,8 @@ LanguageManager* LanguageManager::shared()
 
 LanguageManager::~LanguageManager()
 {
+    // The shared manager goes with the application object: its translators go with it, nothing to remove.
+    if (!QCoreApplication::instance()) return;
     if (m_appTranslator)
         QCoreApplication::removeTranslator(m_appTranslator.get());
     if (m_qtTranslator)

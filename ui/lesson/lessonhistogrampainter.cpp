@@ -3,6 +3,7 @@
 #include "lesson/lessonnumbers.h"
 
 #include <QFontMetricsF>
+#include <QLocale>
 #include <QPainter>
 
 namespace attnscope {
@@ -23,14 +24,24 @@ void LessonHistogramPainter::paint(QPainter& painter, const QRectF& target) cons
     painter.setPen(Qt::black);
     painter.drawText(QRectF(target.left(), target.top(), target.width(), metrics.height() * 1.3),
                      Qt::AlignLeft | Qt::AlignVCenter, m_title);
-    const QRectF plot(target.left() + 4, target.top() + metrics.height() * 1.5, target.width() - 8,
-                      target.height() - metrics.height() * 3.0);
     const int bins = int(m_histogram.counts.size());
     const int top = m_histogram.maxCount();
+    // The count axis on the left: 0 and the tallest bar's count.
+    const QString topText = QLocale().toString(top);
+    const double axisWidth = metrics.horizontalAdvance(topText) + 8;
+    const QRectF plot(target.left() + axisWidth, target.top() + metrics.height() * 1.5,
+                      target.width() - axisWidth - 4, target.height() - metrics.height() * 3.0);
     if (bins == 0 || top == 0 || plot.height() < 4) {
         painter.restore();
         return;
     }
+    painter.drawLine(plot.bottomLeft(), plot.topLeft());
+    painter.drawText(
+        QRectF(target.left(), plot.top() - metrics.height() / 2, axisWidth - 4, metrics.height()),
+        Qt::AlignRight | Qt::AlignVCenter, topText);
+    painter.drawText(
+        QRectF(target.left(), plot.bottom() - metrics.height() / 2, axisWidth - 4, metrics.height()),
+        Qt::AlignRight | Qt::AlignVCenter, QLocale().toString(0));
     const double barWidth = plot.width() / bins;
     for (int b = 0; b < bins; ++b) {
         const double h = plot.height() * m_histogram.counts[size_t(b)] / top;

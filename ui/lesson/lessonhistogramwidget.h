@@ -14,6 +14,7 @@ public:
     explicit LessonHistogramWidget(QWidget* parent = nullptr);
     void setHistogram(const ScoreHistogram& histogram, const QString& title);
     void setFontPointSize(double size);
+    const ScoreHistogram& histogram() const { return m_histogram; }
     QSize sizeHint() const override { return QSize(320, 200); }
 
 protected:

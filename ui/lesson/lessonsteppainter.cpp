@@ -73,7 +73,7 @@ std::optional<double> LessonStepPainter::colorParameter(const LessonStep& step, 
     return (v - lo) / (hi - lo);
 }
 
-QString LessonStepPainter::cellText(const LessonStep& step, int row, int col)
+QString LessonStepPainter::cellText(const LessonStep& step, int row, int col, int decimals)
 {
     // Integers stay integers (the scores of the example); otherwise every cell gets three decimals so
     // that the columns line up.
@@ -81,7 +81,7 @@ QString LessonStepPainter::cellText(const LessonStep& step, int row, int col)
     for (int r = 0; r < step.rows() && integers; ++r)
         for (int c = 0; c < step.cols() && integers; ++c)
             integers = std::isinf(step.value(r, c)) || std::abs(step.value(r, c) - std::round(step.value(r, c))) < 1e-9;
-    return integers ? lessonNumber(step.value(row, col)) : lessonFixed(step.value(row, col));
+    return integers ? lessonNumber(step.value(row, col)) : lessonFixed(step.value(row, col), decimals);
 }
 
 LessonStepLayout LessonStepPainter::layout(QRectF target, QPainter& painter) const
@@ -108,23 +108,79 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
         y = l.formula.bottom();
     }
     y += kGap / 2;
-    for (const QString& label : m_step.rowLabels)
-        l.rowLabelWidth = std::max(l.rowLabelWidth, metrics.horizontalAdvance(label));
-    l.rowLabelWidth = std::min(l.rowLabelWidth + kGap, target.width() * 0.3);
-    l.colLabelHeight = metrics.height() * 1.4;
     // Cells wide enough for "−0.000" and no wider than needed for a projector.
-    double widest = metrics.horizontalAdvance(QStringLiteral("−0.000"));
+    double widestNumber = metrics.horizontalAdvance(QStringLiteral("−0.000"));
     for (int r = 0; r < l.rows; ++r)
         for (int c = 0; c < l.cols; ++c)
-            widest = std::max(widest, metrics.horizontalAdvance(cellText(m_step, r, c)));
-    for (const QString& label : m_step.colLabels)
-        widest = std::max(widest, std::min(metrics.horizontalAdvance(label), widest * 1.6));
-    const double availableWidth = std::max(1.0, target.right() - target.left() - l.rowLabelWidth);
-    const double availableHeight = std::max(1.0, target.bottom() - y - l.colLabelHeight);
-    const double maxCellWidth = widest + 2.5 * metrics.averageCharWidth();
-    l.cellWidth = std::max(1.0, std::min(availableWidth / std::max(1, l.cols), maxCellWidth * 1.8));
-    l.cellHeight = std::max(1.0, std::min(availableHeight / std::max(1, l.rows), metrics.height() * 3.6));
-    l.cells = QRectF(target.left() + l.rowLabelWidth, y + l.colLabelHeight, l.cellWidth * l.cols, l.cellHeight * l.rows);
+            widestNumber = std::max(widestNumber, metrics.horizontalAdvance(cellText(m_step, r, c)));
+    // The cells for token labels of a given size; the labels shrink (below) when rows are lower than them.
+    auto placeCells = [&](double labelPointSize) {
+        const QFontMetricsF labels(baseFont(from, labelPointSize), device);
+        l.labelPointSize = labelPointSize;
+        l.rowLabelWidth = 0;
+        for (const QString& label : m_step.rowLabels)
+            l.rowLabelWidth = std::max(l.rowLabelWidth, labels.horizontalAdvance(label));
+        l.rowLabelWidth = std::min(l.rowLabelWidth + kGap, target.width() * 0.3);
+        double widestLabel = 0;
+        for (const QString& label : m_step.colLabels)
+            widestLabel = std::max(widestLabel, labels.horizontalAdvance(label));
+        const double availableWidth = std::max(1.0, target.right() - target.left() - l.rowLabelWidth);
+        const double maxCellWidth = std::max(widestNumber, std::min(widestLabel, widestNumber * 1.6)) +
+                                    2.5 * metrics.averageCharWidth();
+        l.cellWidth = std::max(1.0, std::min(availableWidth / std::max(1, l.cols), maxCellWidth * 1.8));
+        // A label that does not fit across its column is written upwards, up to a third of the height.
+        l.verticalColumnLabels = widestLabel > l.cellWidth - 2;
+        l.colLabelHeight =
+            l.verticalColumnLabels
+                ? std::min(widestLabel + kGap, std::max(labels.height() * 1.4, (target.bottom() - y) / 3))
+                : labels.height() * 1.4;
+        const double availableHeight = std::max(1.0, target.bottom() - y - l.colLabelHeight);
+        l.cellHeight = std::max(1.0, std::min(availableHeight / std::max(1, l.rows), metrics.height() * 3.6));
+        l.cells = QRectF(target.left() + l.rowLabelWidth, y + l.colLabelHeight, l.cellWidth * l.cols,
+                         l.cellHeight * l.rows);
+        return labels.height() <= l.cellHeight && (!l.verticalColumnLabels || labels.height() <= l.cellWidth);
+    };
+    for (double size = m_style.fontPointSize;
+         !placeCells(size) && size - 0.5 >= LessonStepLayout::kMinCellPointSize - 1e-9; size -= 0.5) {
+    }
+    // The numbers' own size and decimals: the style's size with three decimals when they fit, else
+    // smaller, then fewer decimals, down to a readable minimum. The number widest at the style's size
+    // stands for all of them at each size.
+    struct Tier
+    {
+        int decimals;
+        double smallest;
+    };
+    const double comfortable = std::min(m_style.fontPointSize, LessonStepLayout::kComfortablePointSize);
+    const Tier tiers[] = {{3, comfortable},
+                          {2, comfortable},
+                          {2, LessonStepLayout::kMinCellPointSize},
+                          {1, LessonStepLayout::kMinCellPointSize}};
+    l.cellPointSize = m_style.fontPointSize;
+    l.showNumbers = false;
+    for (const Tier& tier : tiers) {
+        QString widest;
+        double widestAdvance = -1;
+        for (int r = 0; r < l.rows; ++r)
+            for (int c = 0; c < l.cols; ++c) {
+                const QString text = cellText(m_step, r, c, tier.decimals);
+                const double advance = metrics.horizontalAdvance(text);
+                if (advance > widestAdvance) {
+                    widestAdvance = advance;
+                    widest = text;
+                }
+            }
+        for (double size = m_style.fontPointSize; size >= tier.smallest - 1e-9; size -= 0.5) {
+            const QFontMetricsF cellMetrics(baseFont(from, size), device);
+            if (cellMetrics.horizontalAdvance(widest) <= l.cellWidth - 3 &&
+                cellMetrics.height() <= l.cellHeight) {
+                l.cellPointSize = size;
+                l.decimals = tier.decimals;
+                l.showNumbers = true;
+                return l;
+            }
+        }
+    }
     return l;
 }
 
@@ -146,14 +202,27 @@ void LessonStepPainter::paint(QPainter& painter, QRectF target) const
                          QFontMetricsF(painter.font(), painter.device())
                              .elidedText(m_step.formula, Qt::ElideRight, l.formula.width()));
     }
-    painter.setFont(font);
-    const QFontMetricsF metrics(font, painter.device());
+    const QFont labelFont = baseFont(font, l.labelPointSize);
+    painter.setFont(labelFont);
+    const QFontMetricsF metrics(labelFont, painter.device());
     painter.setPen(Qt::black);
     for (int c = 0; c < l.cols && c < m_step.colLabels.size(); ++c) {
         const QRectF cell = l.cellRect(0, c);
-        const QRectF label(cell.left(), l.cells.top() - l.colLabelHeight, cell.width(), l.colLabelHeight);
-        painter.drawText(label, Qt::AlignHCenter | Qt::AlignBottom,
-                         metrics.elidedText(m_step.colLabels[c], Qt::ElideRight, cell.width() - 2));
+        if (l.verticalColumnLabels) {
+            // Upwards from just above the cells, centred on the column.
+            const double length = l.colLabelHeight - kGap / 2;
+            painter.save();
+            painter.translate(cell.center().x(), l.cells.top() - kGap / 4);
+            painter.rotate(-90);
+            painter.drawText(QRectF(0, -cell.width() / 2, length, cell.width()),
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             metrics.elidedText(m_step.colLabels[c], Qt::ElideRight, length));
+            painter.restore();
+        } else {
+            const QRectF label(cell.left(), l.cells.top() - l.colLabelHeight, cell.width(), l.colLabelHeight);
+            painter.drawText(label, Qt::AlignHCenter | Qt::AlignBottom,
+                             metrics.elidedText(m_step.colLabels[c], Qt::ElideRight, cell.width() - 2));
+        }
     }
     for (int r = 0; r < l.rows && r < m_step.rowLabels.size(); ++r) {
         const QRectF cell = l.cellRect(r, 0);
@@ -161,6 +230,7 @@ void LessonStepPainter::paint(QPainter& painter, QRectF target) const
                          Qt::AlignRight | Qt::AlignVCenter,
                          metrics.elidedText(m_step.rowLabels[r], Qt::ElideRight, l.rowLabelWidth - kGap / 2));
     }
+    painter.setFont(baseFont(font, l.cellPointSize));
     const QBrush hatch(QColor(170, 170, 170), Qt::BDiagPattern);
     for (int r = 0; r < l.rows; ++r)
         for (int c = 0; c < l.cols; ++c) {
@@ -175,8 +245,7 @@ void LessonStepPainter::paint(QPainter& painter, QRectF target) const
                 const bool dark = m_style.colorMap == ColorMapKind::Greys ? *t > 0.5 : *t < 0.55;
                 painter.setPen(dark ? Qt::white : Qt::black);
             }
-            if (metrics.horizontalAdvance(cellText(m_step, r, c)) < rect.width() - 2 && metrics.height() < rect.height())
-                painter.drawText(rect, Qt::AlignCenter, cellText(m_step, r, c));
+            if (l.showNumbers) painter.drawText(rect, Qt::AlignCenter, cellText(m_step, r, c, l.decimals));
         }
     // Thin white grid lines between the cells keep neighbouring numbers apart on a projector.
     painter.setPen(QPen(Qt::white, 1.0));

@@ -35,15 +35,27 @@ struct LessonStepLayout
     double colLabelHeight = 0;
     int rows = 0;
     int cols = 0;
+    // The numbers shrink to kComfortablePointSize, then lose a decimal, then shrink to kMinCellPointSize
+    // with one decimal: showNumbers is false only when even that does not fit the cells.
+    double cellPointSize = 12.0;
+    int decimals = 3;
+    bool showNumbers = true;
+    // Column labels wider than a cell are written upwards, bottom to top, so they are not cut; token
+    // labels shrink (labelPointSize) when the rows are lower than their text.
+    bool verticalColumnLabels = false;
+    double labelPointSize = 12.0;
+    static constexpr double kComfortablePointSize = 9.0;
+    static constexpr double kMinCellPointSize = 7.0;
 
     QRectF cellRect(int row, int col) const;
     std::optional<std::pair<int, int>> cellAt(QPointF point) const; // (row, col)
 };
 
 // Paints one lesson step (a LessonStep: plain data) as a table of coloured cells with their numbers,
-// token labels, the title and the formula. The same code paints the widget and the PNG export.
-// Colour: probabilities map directly (0..1); other steps map their own finite range min..max to 0..1.
-// Masked cells (−∞) are hatched grey.
+// token labels, the title and the formula. Up to 16 tokens every cell keeps its number at 1280×800:
+// the numbers' font shrinks to fit the cells, and long column labels turn vertical. The same code paints the
+// widget and the PNG export. Colour: probabilities map directly (0..1); other steps map their own finite
+// range min..max to 0..1. Masked cells (−∞) are hatched grey.
 class LessonStepPainter
 {
 public:
@@ -55,8 +67,9 @@ public:
 
     // The colour-map parameter of a cell, in [0, 1]; empty for a masked (−∞) cell.
     static std::optional<double> colorParameter(const LessonStep& step, int row, int col);
-    // The number as printed in the cell.
-    static QString cellText(const LessonStep& step, int row, int col);
+    // The number as printed in the cell: integers as integers, else `decimals` decimals (the layout
+    // drops to 2 or 1 where 16 tokens leave no room for 3; the hover read-out keeps all three).
+    static QString cellText(const LessonStep& step, int row, int col, int decimals = 3);
 
 private:
     const LessonStep& m_step;

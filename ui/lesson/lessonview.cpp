@@ -25,6 +25,8 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
@@ -33,6 +35,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 #include <stdexcept>
@@ -43,6 +46,7 @@ namespace {
 
 constexpr double kNormalPointSize = 12.0;
 constexpr double kLargePointSize = 20.0;
+constexpr int kDkExperimentQueries = 200;
 
 // The user chose the file in a dialog that asked before replacing it: overwriting is allowed, the rest of
 // the output policy holds (io/outputfile.h: atomic, never over a device, FIFO or folder).
@@ -111,6 +115,24 @@ void LessonView::buildUi()
     syncControls();
     applyFonts();
     lessonEdited();
+    if (isVisible()) shareTheWidth();
+}
+
+void LessonView::shareTheWidth()
+{
+    // Half the width for the step, so that 16 tokens keep their numbers at 1280 px, whatever the
+    // panels' size hints; QSplitter keeps the minimums.
+    const int width = m_root->width();
+    m_root->setSizes({width * 18 / 100, width * 52 / 100, width * 30 / 100});
+}
+
+void LessonView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!m_widthShared) {
+        m_widthShared = true;
+        shareTheWidth();
+    }
 }
 
 void LessonView::changeEvent(QEvent* event)
@@ -156,6 +178,8 @@ QWidget* LessonView::buildInputPanel()
     m_inputMode = new QComboBox;
     m_inputMode->addItem(tr("Q, K and V directly"));
     m_inputMode->addItem(tr("X with W_Q, W_K and W_V"));
+    m_inputMode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_inputMode->setMinimumContentsLength(10);
     form->addRow(tr("Input:"), m_inputMode);
     m_tokenCount = new QSpinBox;
     m_tokenCount->setRange(1, LessonModel::kMaxHeadTokens);
@@ -215,6 +239,7 @@ QWidget* LessonView::buildStepPanel()
     m_next->setToolTip(tr("Next step (Right, Page Down)"));
     m_stepLabel = new QLabel;
     m_stepLabel->setAlignment(Qt::AlignCenter);
+    m_stepLabel->setWordWrap(true); // long step titles wrap instead of widening the window
     bar->addWidget(m_previous);
     bar->addWidget(m_stepLabel, 1);
     bar->addWidget(m_next);
@@ -230,16 +255,22 @@ QWidget* LessonView::buildStepPanel()
     m_hoverLabel->setStyleSheet(QStringLiteral("QLabel { background: #f4f6fb; border: 1px solid #c8cfe0; padding: 6px; }"));
     layout->addWidget(m_hoverLabel);
 
+    // One "Save" button with a menu: three buttons side by side made the window too wide for a
+    // 1280×800 projector with large fonts.
     auto* exports = new QHBoxLayout;
     m_largeFontsBox = new QCheckBox(tr("Large fonts (projector)"));
-    auto* image = new QPushButton(tr("Save step as image…"));
-    auto* csv = new QPushButton(tr("Save matrix as CSV…"));
-    auto* all = new QPushButton(tr("Save all steps…"));
+    auto* save = new QToolButton;
+    save->setText(tr("Save…"));
+    save->setPopupMode(QToolButton::InstantPopup);
+    save->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* saveMenu = new QMenu(save);
+    saveMenu->addAction(tr("Save step as image…"), this, &LessonView::saveStepImage);
+    saveMenu->addAction(tr("Save matrix as CSV…"), this, &LessonView::saveStepCsv);
+    saveMenu->addAction(tr("Save all steps…"), this, &LessonView::saveAllSteps);
+    save->setMenu(saveMenu);
     exports->addWidget(m_largeFontsBox);
     exports->addStretch(1);
-    exports->addWidget(image);
-    exports->addWidget(csv);
-    exports->addWidget(all);
+    exports->addWidget(save);
     layout->addLayout(exports);
 
     connect(m_previous, &QPushButton::clicked, this, &LessonView::previousStep);
@@ -248,9 +279,6 @@ QWidget* LessonView::buildStepPanel()
         m_hoverLabel->setText(text.isEmpty() ? tr("Point at a cell to see how its number was computed.") : text);
     });
     connect(m_largeFontsBox, &QCheckBox::toggled, this, &LessonView::setLargeFonts);
-    connect(image, &QPushButton::clicked, this, &LessonView::saveStepImage);
-    connect(csv, &QPushButton::clicked, this, &LessonView::saveStepCsv);
-    connect(all, &QPushButton::clicked, this, &LessonView::saveAllSteps);
     m_hoverLabel->setText(tr("Point at a cell to see how its number was computed."));
     return panel;
 }
@@ -305,10 +333,12 @@ QWidget* LessonView::buildCausalTab()
 {
     auto* tab = new QWidget;
     auto* layout = new QVBoxLayout(tab);
-    m_causal = new QCheckBox(tr("Causal mask: a token sees only itself and the tokens before it"));
+    m_causal = new QCheckBox(tr("Causal mask"));
     layout->addWidget(m_causal);
-    auto* note = new QLabel(tr("The mask puts −∞ above the diagonal; e^−∞ = 0, so each row's "
-                               "weights are shared out again among the tokens it may see and still sum to 1."));
+    auto* note =
+        new QLabel(tr("A token sees only itself and the tokens before it. The mask puts −∞ above the "
+                      "diagonal; e^−∞ = 0, so each row's weights are shared out again among the "
+                      "tokens it may see and still sum to 1."));
     note->setWordWrap(true);
     layout->addWidget(note);
     m_unmaskedSoftmax = new LessonStepWidget;
@@ -345,6 +375,9 @@ QWidget* LessonView::buildPositionsTab()
     auto* pair = new QHBoxLayout;
     m_originalOutput = new LessonStepWidget;
     m_permutedOutput = new LessonStepWidget;
+    // Side by side in a third of the window: small minimums keep the window within 1280 px.
+    m_originalOutput->setMinimumSize(120, 100);
+    m_permutedOutput->setMinimumSize(120, 100);
     pair->addWidget(m_originalOutput);
     pair->addWidget(m_permutedOutput);
     layout->addLayout(pair, 1);
@@ -431,6 +464,11 @@ QString LessonView::hoverReadout() const
     return m_hoverLabel->text();
 }
 
+QString LessonView::dkExperimentText() const
+{
+    return m_dkResult->text();
+}
+
 void LessonView::syncControls()
 {
     m_syncing = true;
@@ -511,15 +549,20 @@ void LessonView::updateDkExperiment()
 {
     const int dk = m_dkSlider->value();
     const bool scaled = m_lesson.options().scaling;
-    m_dkLabel->setText(QString::number(dk));
-    const DkExperimentResult r = runDkExperiment(dk, scaled, 1);
+    m_dkLabel->setText(QLocale().toString(dk));
+    // As many keys per query as the lesson has tokens, so the experiment speaks about this lesson's rows.
+    const int keys = m_lesson.tokenCount();
+    const DkExperimentResult r = runDkExperiment(dk, scaled, 1, kDkExperimentQueries, keys);
     m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q·k / √d_k") : tr("Scores q·k (not scaled)"));
-    QString verdict = r.meanMaxWeight > 0.9   ? tr("the softmax has collapsed onto one token")
-                      : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
-                                              : tr("the attention stays spread over several tokens");
-    m_dkResult->setText(tr("%1 keys per query. Spread of the scores: %2. Mean largest weight: %3 — %4.")
-                            .arg(r.keys)
-                            .arg(lessonFixed(r.scoreStdDev), lessonFixed(r.meanMaxWeight), verdict));
+    const QString verdict = r.keys < 2              ? tr("with a single key its weight is always 1")
+                            : r.meanMaxWeight > 0.9 ? tr("the softmax has collapsed onto one token")
+                            : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
+                                                    : tr("the attention stays spread over several tokens");
+    m_dkResult->setText(tr("%1 random queries × %n key(s) each (as many as the lesson's tokens) = %2 scores. "
+                           "Spread of the scores: %3. Mean largest weight: %4 — %5.",
+                           nullptr, r.keys)
+                            .arg(QLocale().toString(r.queries), QLocale().toString(r.queries * r.keys),
+                                 lessonFixed(r.scoreStdDev), lessonFixed(r.meanMaxWeight), verdict));
 }
 
 void LessonView::updateCausalComparison()
@@ -578,26 +621,30 @@ void LessonView::updatePositions()
 
 void LessonView::updateMultiHead()
 {
-    MultiHeadLesson example = MultiHeadLesson::example();
-    example.heads = m_heads->currentData().toInt();
-    example.causal = m_lesson.options().causal;
+    // The lesson's own tokens and numbers, split into h heads.
+    const MultiHeadLesson split = MultiHeadLesson::fromLesson(m_lesson, m_heads->currentData().toInt());
     auto* grid = static_cast<QGridLayout*>(m_multiHeadArea->layout());
     for (LessonStepWidget* w : m_multiHeadWidgets)
         w->deleteLater();
     m_multiHeadWidgets.clear();
     MultiHeadResult r;
     try {
-        r = example.compute();
+        r = split.compute();
     } catch (const std::invalid_argument& e) {
-        m_multiHeadNote->setText(QString::fromStdString(e.what()));
+        m_multiHeadNote->setText(tr("This lesson cannot be split into %1 heads: %2")
+                                     .arg(split.heads)
+                                     .arg(QString::fromStdString(e.what())));
         return;
     }
-    m_multiHeadNote->setText(tr("d_model = %1, so each of the %2 heads has %3 dimensions: its own Q, K and V are "
-                                "columns of X·W_Q, X·W_K and X·W_V. The head outputs are "
-                                "concatenated and mixed by W_O.")
-                                 .arg(example.x.cols())
-                                 .arg(r.heads)
-                                 .arg(r.headDim));
+    m_multiHeadNote->setText(
+        tr("The lesson's Q and K have d_k = %1 columns, so each of the %2 heads takes %3 of "
+           "them (and %4 of V's): the columns a fused projection gives that head. Each head "
+           "is the same attention, scaled by 1/√%3; their outputs are concatenated. A real "
+           "layer then mixes them with W_O.")
+            .arg(split.queries.cols())
+            .arg(r.heads)
+            .arg(r.headDim)
+            .arg(r.valueHeadDim));
     const LessonPaintStyle style = paintStyle();
     auto add = [&](const LessonStep& step, int row, int col, int span) {
         auto* w = new LessonStepWidget;
@@ -610,16 +657,13 @@ void LessonView::updateMultiHead()
         m_multiHeadWidgets.push_back(w);
     };
     for (int h = 0; h < r.heads; ++h)
-        add(displayStep(tr("Head %1: weights").arg(h + 1), QStringLiteral("softmax(Q_%1·K_%1ᵀ / √%2)").arg(h + 1).arg(r.headDim),
-                        r.probabilities[size_t(h)], example.tokens, example.tokens, true),
+        add(displayStep(tr("Head %1: weights").arg(h + 1),
+                        QStringLiteral("softmax(Q_%1·K_%1ᵀ / √%2)").arg(h + 1).arg(r.headDim),
+                        r.probabilities[size_t(h)], split.tokens, split.tokens, true),
             h / 2, h % 2, 1);
-    const int next = (r.heads + 1) / 2;
-    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | … | O_h]"), r.concat, example.tokens,
-                    dimensionLabels(int(r.concat.cols())), false),
-        next, 0, 1);
-    add(displayStep(tr("Output"), QStringLiteral("concat · W_O"), r.output, example.tokens,
-                    dimensionLabels(int(r.output.cols())), false),
-        next, 1, 1);
+    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | … | O_h]"), r.concat,
+                    split.tokens, dimensionLabels(int(r.concat.cols())), false),
+        (r.heads + 1) / 2, 0, 2);
 }
 
 void LessonView::setCurrentStep(int step)

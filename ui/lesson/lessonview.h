@@ -43,7 +43,7 @@ public:
     // "Open in lesson": replaces what the view shows (e.g. LessonModel::fromHead of a selected head).
     void setLesson(const LessonModel& lesson);
     // "Open in lesson" from the explorer: head `head` of a layer's Q, K (after RoPE) and V for tokens
-    // [firstToken, firstToken + tokenCount), at most 12 (see LessonModel::fromHead). Returns false and
+    // [firstToken, firstToken + tokenCount), at most 16 (see LessonModel::fromHead). Returns false and
     // sets *error (a sentence for the user) when the range or the shapes do not fit; the view is unchanged.
     bool openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
                   int tokenCount, const QStringList& tokens, double scale, bool causal, QString* error);
@@ -57,6 +57,11 @@ public:
     LessonMatrixTableModel* matrixModel(LessonInput which) const { return m_matrixModels[size_t(which)]; }
     LessonTokenTableModel* tokenModel() const { return m_tokenModel; }
     QString hoverReadout() const;
+    // The experiments' parts, for tests: the √d_k histogram and its sentence, the multi-head panels.
+    LessonHistogramWidget* histogramWidget() const { return m_histogram; }
+    QString dkExperimentText() const;
+    const std::vector<LessonStepWidget*>& multiHeadWidgets() const { return m_multiHeadWidgets; }
+    QTabWidget* experimentTabs() const { return m_experimentTabs; }
 
     // Exports, written atomically (QSaveFile). They return false and set *error on failure.
     QImage renderStep(int step, QSize size) const;
@@ -80,10 +85,12 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
     void buildUi();
+    void shareTheWidth();
     void rebuildForLanguage();
     QWidget* buildInputPanel();
     QWidget* buildStepPanel();
@@ -108,6 +115,7 @@ private:
     bool m_largeFonts = false;
     bool m_syncing = false;
     bool m_rebuildPending = false;
+    bool m_widthShared = false;
     std::vector<int> m_permutation;
 
     QSplitter* m_root = nullptr;

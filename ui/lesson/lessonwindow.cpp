@@ -7,6 +7,7 @@
 #include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 
 namespace attnscope {
 
@@ -15,7 +16,11 @@ LessonWindow::LessonWindow(QWidget* parent) : QMainWindow(parent)
     m_view = new LessonView(this);
     setCentralWidget(m_view);
     createMenus();
-    resize(1500, 860);
+    // Roomy where the screen allows, never larger than it (a 1280×800 classroom projector).
+    QSize size(1500, 860);
+    if (const QScreen* screen = parent ? parent->screen() : this->screen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
 }
 
 void LessonWindow::createMenus()

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
+#include <QWidget>
 
 namespace attnscope {
 
@@ -55,6 +56,7 @@ PresenterMode::PresenterMode(QMainWindow* window) : QObject(window), m_window(wi
     m_dock->setObjectName(QStringLiteral("presenterReadoutDock"));
     m_dock->setWidget(m_readout);
     m_dock->setFeatures(QDockWidget::DockWidgetMovable);
+    m_dock->setTitleBarWidget(new QWidget(m_dock)); // no "Read-out" bar: the screen is for the heatmap
     if (m_window) {
         m_window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
         m_window->installEventFilter(this);
@@ -100,6 +102,8 @@ HeatmapStyle PresenterMode::presenterStyle(HeatmapStyle base)
     base.fontPointSize *= kFontScale;
     base.lineWidth = std::max(2.0, base.lineWidth * 3.0);
     base.showColorBar = true;
+    base.dark = true;         // the same black page as the rest of the window
+    base.stretchCells = true; // a wide projector screen: cells fill it rather than stay square
     return base;
 }
 

@@ -21,8 +21,7 @@ QString heatmapScaleName(HeatmapScale scale)
 double HeatmapData::colorParameter(int row, int col, HeatmapScale scale) const
 {
     const double v = value(row, col);
-    if (signedValues)
-        return std::clamp(v, -1.0, 1.0);
+    if (signedValues) return std::clamp(v / std::max(1e-12, double(signedRange)), -1.0, 1.0);
     switch (scale) {
     case HeatmapScale::Absolute:
         return std::clamp(v, 0.0, 1.0);
@@ -46,10 +45,7 @@ void discountSpecialTokens(HeatmapData& data, const QString& titleSuffix)
 {
     if (data.discounted || !data.colStarts.empty())
         return;
-    auto special = [&](int col) {
-        const size_t c = size_t(data.firstCol + col);
-        return c < data.specialCols.size() && data.specialCols[c];
-    };
+    auto special = [&](int col) { return data.isDiscountable(data.firstCol + col); };
     for (int r = 0; r < data.rows; ++r) {
         float* row = data.values.data() + size_t(r) * size_t(data.cols);
         double kept = 0;

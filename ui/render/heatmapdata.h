@@ -24,7 +24,11 @@ struct HeatmapData
     std::vector<float> values; // row-major rows×cols
     QStringList rowLabels;     // query tokens
     QStringList colLabels;     // key tokens
-    std::vector<bool> specialRows, specialCols; // [CLS], [SEP], BOS...: drawn marked
+    std::vector<bool> specialRows,
+        specialCols; // [CLS], [SEP], BOS, [MASK]...: drawn marked, labels always kept
+    // The key columns "discount special tokens" removes: [CLS]/BOS and [SEP]/EOS, never [MASK] (whose column
+    // is what a masked-word reader looks at). Empty: specialCols.
+    std::vector<bool> discountCols;
     bool causal = false;       // cells right of the diagonal are masked, drawn hatched
     int firstRow = 0;          // position of row 0 / col 0 in the whole matrix (for a zoomed block)
     int firstCol = 0;
@@ -32,9 +36,14 @@ struct HeatmapData
     // Empty: one matrix row per cell, starting at firstRow. Same for columns.
     std::vector<int> rowStarts, colStarts;
     std::vector<float> rowMax; // per-row maximum over the whole matrix row, for HeatmapScale::RowMax of blocks
-    bool signedValues = false; // differences in [-1, 1], drawn on the diverging map
+    bool signedValues = false; // differences, drawn on the diverging map over [-signedRange, +signedRange]
+    float signedRange =
+        1.0f; // the colour bar's end: the largest absolute difference (a 0.05 difference is not white)
     bool discounted = false;   // special key columns removed and rows renormalised (exBERT's option)
     QString title;
+    // Long inputs: per matrix row, the attention to the first token and to the [SEP] tokens, drawn as a
+    // side bar beside the matrix (empty: none; sideSep empty when the input has no [SEP]).
+    std::vector<float> sideFirst, sideSep;
 
     float value(int row, int col) const { return values[size_t(row) * size_t(cols) + size_t(col)]; }
     // Causally masked: every matrix cell the (possibly pooled) cell covers lies right of the diagonal.
@@ -42,8 +51,12 @@ struct HeatmapData
     // Key column dropped by "discount special tokens".
     bool isExcluded(int col) const
     {
-        return discounted && colStarts.empty() && size_t(firstCol + col) < specialCols.size() &&
-               specialCols[size_t(firstCol + col)];
+        return discounted && colStarts.empty() && isDiscountable(firstCol + col);
+    }
+    bool isDiscountable(int matrixColumn) const
+    {
+        const std::vector<bool>& flags = discountCols.empty() ? specialCols : discountCols;
+        return matrixColumn >= 0 && size_t(matrixColumn) < flags.size() && flags[size_t(matrixColumn)];
     }
     int matrixRow(int row) const { return rowStarts.empty() ? firstRow + row : rowStarts[size_t(row)]; }
     int matrixRowEnd(int row) const { return rowStarts.empty() ? firstRow + row + 1 : rowStarts[size_t(row) + 1]; }
@@ -62,6 +75,9 @@ struct HeatmapStyle
     bool showTitle = true;
     bool showValues = false; // numbers in cells (lesson, small matrices)
     double lineWidth = 1.0;
+    // Presenter mode: labels, title and ticks in light ink on a dark page, cells filling the screen.
+    bool dark = false;
+    bool stretchCells = false;
 };
 
 // exBERT's "discount special tokens": zero the special key columns and renormalise every row over the

@@ -1,11 +1,13 @@
 #include "render/heatmappainter.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLinearGradient>
+#include <QLocale>
+#include <QPaintDevice>
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
 #include <cmath>
 
@@ -14,6 +16,8 @@ namespace attnscope {
 namespace {
 constexpr double kColorBarWidth = 14.0;
 constexpr double kGap = 6.0;
+constexpr double kSideBarColumn = 10.0;
+const double kSin60 = std::sin(M_PI / 3);
 
 double maxLabelWidth(const QStringList& labels, const QFontMetricsF& metrics)
 {
@@ -33,62 +37,190 @@ double maxLabelWidth(const QStringList& labels, const QFontMetricsF& metrics)
         width = std::max(width, metrics.horizontalAdvance(labels.at(order[i])));
     return width;
 }
+
+double dpiOf(const QPaintDevice* device)
+{
+    return device ? device->logicalDpiY() : 96.0;
+}
+
+QFont fontAtPixels(QFont font, double pixels, const QPaintDevice* device)
+{
+    font.setPointSizeF(pixels * 72.0 / dpiOf(device));
+    return font;
+}
+
+// Special tokens and the first token (the usual attention sink, special or not) keep a minimum width
+// and their label.
+std::vector<bool> anchoredFlags(std::vector<bool> flags, int count)
+{
+    if (count > 0) {
+        flags.resize(std::max(flags.size(), size_t(1)), false);
+        flags[0] = true;
+    }
+    return flags;
+}
+
+std::vector<int> specialIndices(const std::vector<bool>& flags, int count)
+{
+    std::vector<int> out;
+    const std::vector<bool> anchored = anchoredFlags(flags, count);
+    for (int i = 0; i < count && size_t(i) < anchored.size(); ++i)
+        if (anchored[size_t(i)]) out.push_back(i);
+    return out;
+}
+
+// Short, readable numbers: "0.5", "0.000013", never "1.345E-05".
+QString tickText(double value)
+{
+    return QLocale().toString(value, 'g', 3);
+}
 } // namespace
 
 HeatmapPainter::HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style) : m_data(data), m_style(style) {}
 
-HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFontMetricsF& metrics) const
+QColor HeatmapPainter::ink() const
 {
+    return m_style.dark ? QColor(235, 235, 235) : QColor(Qt::black);
+}
+
+bool HeatmapPainter::showsSideBar() const
+{
+    return m_data.rows >= kSideBarMinimumRows && !m_data.sideFirst.empty() && !m_data.signedValues;
+}
+
+double HeatmapPainter::sideBarPitch(double lineHeight)
+{
+    // The headers are slanted like the key labels: neighbours need a line's height between them.
+    return std::max(kSideBarColumn + 2, lineHeight / kSin60 + 1);
+}
+
+double HeatmapPainter::sideBarWidth(double lineHeight) const
+{
+    if (!showsSideBar()) return 0.0;
+    return 2 * kGap + sideBarPitch(lineHeight) * (m_data.sideSep.empty() ? 1 : 2);
+}
+
+HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& geometry,
+                                                        const QPaintDevice* device, const QFont& base) const
+{
+    const double preferred = m_style.fontPointSize * dpiOf(device) / 72.0;
+    const QFontMetricsF unit(fontAtPixels(base, 100, device),
+                             device ? const_cast<QPaintDevice*>(device) : nullptr);
+    const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
+    int row0, row1, col0, col1;
+    geometry.visibleRange(row0, row1, col0, col1);
+    LabelLayout out;
+    auto plan = [&](int first, int last, bool rows) {
+        AxisLabelRequest request;
+        request.first = first;
+        for (int i = first; i < last; ++i) {
+            const QRectF cell = geometry.cellRect(rows ? i : 0, rows ? 0 : i);
+            request.centers.push_back(rows ? cell.center().y() : cell.center().x());
+        }
+        request.special =
+            anchoredFlags(rows ? m_data.specialRows : m_data.specialCols, rows ? m_data.rows : m_data.cols);
+        request.preferredPixelSize =
+            geometry.labelPixelLimit() > 0 ? std::min(preferred, geometry.labelPixelLimit()) : preferred;
+        request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
+        request.lineHeightPerPixel = lineHeightPerPixel;
+        request.spacingFactor = rows ? 1.0 : kSin60; // key labels are slanted at 60°
+        return planAxisLabels(request);
+    };
+    out.rows = plan(row0, std::min(row1, int(m_data.rowLabels.size())), true);
+    out.cols = plan(col0, std::min(col1, int(m_data.colLabels.size())), false);
+    return out;
+}
+
+HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, const QPaintDevice* device) const
+{
+    QFont font = baseFont;
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, device ? const_cast<QPaintDevice*>(device) : nullptr);
+    const double preferred = m_style.fontPointSize * dpiOf(device) / 72.0;
+    const QFontMetricsF unit(fontAtPixels(baseFont, 100, device),
+                             device ? const_cast<QPaintDevice*>(device) : nullptr);
+    const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
-    // Key labels are drawn rotated by -60°, so their vertical extent is width * sin(60°).
-    const double colLabelHeight = std::min(target.height() * 0.3, maxLabelWidth(m_data.colLabels, metrics) * 0.87 + kGap);
-    const double rowLabelWidth = std::min(target.width() * 0.3, maxLabelWidth(m_data.rowLabels, metrics) + kGap);
-    const double barSpace = m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("0.00")) + 3 * kGap : 0.0;
-    QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
-                 target.width() - rowLabelWidth - barSpace - kGap, target.height() - titleHeight - colLabelHeight - kGap);
-    if (cells.width() < 1 || cells.height() < 1)
-        cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()), std::max(1.0, target.height()));
-    return HeatmapGeometry(cells, m_data.rows, m_data.cols);
+    const double barSpace =
+        (m_style.showColorBar
+             ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap
+             : 0.0) +
+        sideBarWidth(metrics.ascent() + metrics.descent());
+    // Two passes: labels measured at the preferred size, then at the size the label plan chose (smaller
+    // labels leave more room for the cells, which never makes the plan's size too large).
+    HeatmapGeometry geometry;
+    double labelPixels = preferred;
+    for (int pass = 0; pass < 2; ++pass) {
+        const QFontMetricsF labelMetrics(fontAtPixels(baseFont, labelPixels, device),
+                                         device ? const_cast<QPaintDevice*>(device) : nullptr);
+        const double rowWidth = maxLabelWidth(m_data.rowLabels, labelMetrics) + 1;
+        const double colWidth = maxLabelWidth(m_data.colLabels, labelMetrics) + 1;
+        // Key labels are slanted at 60°: up by width·sin 60°, right by width·cos 60° past their column.
+        const double line = labelMetrics.height();
+        const double colLabelHeight = std::min(target.height() * 0.3, colWidth * kSin60 + line * 0.5 + kGap);
+        const double rowLabelWidth = std::min(target.width() * 0.3, rowWidth + kGap);
+        const double overhang = std::max(0.0, colWidth * 0.5 + line * 0.45 - barSpace);
+        QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
+                     target.width() - rowLabelWidth - barSpace - kGap - overhang,
+                     target.height() - titleHeight - colLabelHeight - kGap);
+        if (cells.width() < 1 || cells.height() < 1)
+            cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
+                           std::max(1.0, target.height()));
+        geometry = HeatmapGeometry(
+            cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
+            specialIndices(m_data.specialCols, m_data.cols), specialCellMinimum(lineHeightPerPixel));
+        geometry.setStretch(m_style.stretchCells);
+        geometry.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
+        const LabelLayout labels = labelLayout(geometry, device, baseFont);
+        const double chosen = std::max(labels.rows.pixelSize, labels.cols.pixelSize);
+        if (chosen >= labelPixels - 1e-9) break;
+        labelPixels = chosen;
+    }
+    return geometry;
 }
 
 void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeometry* geometryIn,
                            const HeatmapData* cells) const
 {
-    QFont font = painter.font();
+    const QFont base = painter.font();
+    QFont font = base;
     font.setPointSizeF(m_style.fontPointSize);
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
-    HeatmapGeometry geometry = layout(target, metrics);
-    if (geometryIn)
-        geometry = *geometryIn;
+    const HeatmapGeometry geometry = geometryIn ? *geometryIn : layout(target, base, painter.device());
 
     if (m_style.showTitle && !m_data.title.isEmpty()) {
         QFont titleFont = font;
         titleFont.setBold(true);
         painter.setFont(titleFont);
-        painter.setPen(Qt::black);
+        const QFontMetricsF titleMetrics(titleFont, painter.device());
+        painter.setPen(ink());
         painter.drawText(QRectF(target.left(), target.top(), target.width(), metrics.height() * 1.5),
-                         Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         titleMetrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
         painter.setFont(font);
     }
     paintCells(painter, geometry, cells ? *cells : m_data);
+    const QRectF area = geometry.area();
+    const QRectF matrix(area.topLeft(), QSizeF(std::min(area.width(), geometry.matrixWidth()),
+                                               std::min(area.height(), geometry.matrixHeight())));
     if (m_data.signedValues) {
         // Zero differences are white on white: outline the matrix so its extent stays visible.
         painter.save();
-        painter.setClipRect(geometry.area().adjusted(-1, -1, 1, 1));
         painter.setPen(QPen(QColor(170, 170, 170), 0.5 * m_style.lineWidth));
         painter.setBrush(Qt::NoBrush);
-        painter.drawRect(QRectF(geometry.cellRect(0, 0).topLeft(), geometry.cellRect(m_data.rows - 1, m_data.cols - 1).bottomRight()));
+        painter.drawRect(matrix);
         painter.restore();
     }
-    paintLabels(painter, geometry);
-    if (m_style.showColorBar) {
-        const QRectF area = geometry.area();
-        const double barHeight = std::min(area.height(), geometry.cellHeight() * m_data.rows);
-        // Next to the cells when the fitted matrix is narrower than its area (square cells).
-        const double cellsRight = std::min(area.right(), area.left() + geometry.cellWidth() * m_data.cols);
-        paintColorBar(painter, QRectF(cellsRight + 2 * kGap, area.top(), kColorBarWidth, std::max(20.0, barHeight)));
-    }
+    const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
+    paintLabels(painter, geometry, target.adjusted(0, titleHeight, 0, 0));
+    painter.setFont(font);
+    const double cellsRight = matrix.right();
+    if (showsSideBar()) paintSideBar(painter, geometry, cellsRight + 2 * kGap);
+    if (m_style.showColorBar)
+        paintColorBar(painter,
+                      QRectF(cellsRight + sideBarWidth(metrics.ascent() + metrics.descent()) + 2 * kGap,
+                             area.top(), kColorBarWidth, std::max(20.0, matrix.height())));
 }
 
 QRgb HeatmapPainter::cellColor(const HeatmapData& cells, int row, int col) const
@@ -106,7 +238,7 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
     int row0, row1, col0, col1;
     geometry.visibleRange(row0, row1, col0, col1);
     // Few visible cells: one rectangle each (crisp in SVG/PDF, room for numbers). Many: one image pixel per
-    // cell, scaled, so 2,048 × 2,048 stays a single drawImage.
+    // cell, scaled, so 2,048 × 2,048 stays a few drawImage calls.
     const bool unitCells = cells.rowStarts.empty() && cells.colStarts.empty();
     if (!unitCells || (row1 - row0) * (col1 - col0) > 96 * 96) {
         paintCellImage(painter, geometry, cells);
@@ -116,6 +248,7 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
     painter.setClipRect(geometry.area());
     painter.setPen(Qt::NoPen);
     const QBrush maskBrush(QColor(200, 200, 200), Qt::BDiagPattern);
+    QFont valueFont = painter.font();
     for (int r = std::max(row0, cells.firstRow); r < std::min(row1, cells.firstRow + cells.rows); ++r) {
         for (int c = std::max(col0, cells.firstCol); c < std::min(col1, cells.firstCol + cells.cols); ++c) {
             const int br = r - cells.firstRow, bc = c - cells.firstCol;
@@ -125,14 +258,18 @@ void HeatmapPainter::paintCells(QPainter& painter, const HeatmapGeometry& geomet
                 painter.fillRect(rect, maskBrush);
                 continue;
             }
-            if (m_style.showValues && !cells.isExcluded(bc) && rect.width() > 28 && rect.height() > 12) {
+            if (!m_style.showValues || cells.isExcluded(bc)) continue;
+            // A number only where it fits its cell, measured in the font it is drawn in (any locale).
+            const QString number = QLocale().toString(double(cells.value(br, bc)), 'f', 3);
+            if (painter.fontMetrics().horizontalAdvance(number) <= rect.width() - 2 &&
+                painter.fontMetrics().height() <= rect.height()) {
                 const double t = cells.colorParameter(br, bc, m_style.scale);
                 // The sequential maps run dark to light, Greys light to dark: pick the readable ink.
                 const bool darkCell = cells.signedValues ? std::abs(t) > 0.6
                                       : m_style.colorMap == ColorMapKind::Greys ? t > 0.5
                                                                                 : t < 0.55;
                 painter.setPen(darkCell ? Qt::white : Qt::black);
-                painter.drawText(rect, Qt::AlignCenter, QString::number(double(cells.value(br, bc)), 'f', 3));
+                painter.drawText(rect, Qt::AlignCenter, number);
                 painter.setPen(Qt::NoPen);
             }
         }
@@ -164,14 +301,57 @@ void HeatmapPainter::paintCellImage(QPainter& painter, const HeatmapGeometry& ge
         for (int c = c0; c < c1; ++c)
             line[c - c0] = cellColor(cells, r, c);
     }
-    const QRectF topLeft = geometry.cellRect(cells.matrixRow(r0), cells.matrixCol(c0));
-    const QRectF bottomRight = geometry.cellRect(cells.matrixRowEnd(r1 - 1) - 1, cells.matrixColEnd(c1 - 1) - 1);
+    // The image is drawn in pieces split at the wide (special) cells, whose pixels are not those of their
+    // neighbours: each piece is a uniform run of cells, scaled into the rectangle the geometry gives it.
+    auto pieces = [](int first, int last, const std::vector<bool>& flags, auto start, auto end) {
+        std::vector<std::pair<int, int>> out; // [begin, end) block indices
+        int begin = first;
+        for (int i = first; i < last; ++i) {
+            bool wide = false;
+            for (int m = start(i); m < end(i) && !wide; ++m)
+                wide = size_t(m) < flags.size() && flags[size_t(m)];
+            if (!wide) continue;
+            if (begin < i) out.emplace_back(begin, i);
+            out.emplace_back(i, i + 1);
+            begin = i + 1;
+        }
+        if (begin < last) out.emplace_back(begin, last);
+        return out;
+    };
+    auto flagsOf = [](const std::vector<int>& indices, int count) {
+        std::vector<bool> flags(size_t(std::max(0, count)), false);
+        for (int i : indices)
+            flags[size_t(i)] = true;
+        return flags;
+    };
+    const bool wideCells = geometry.hasWideCells();
+    const std::vector<bool> none;
+    const std::vector<bool> wideRows = flagsOf(geometry.wideRows(), m_data.rows);
+    const std::vector<bool> wideCols = flagsOf(geometry.wideCols(), m_data.cols);
+    const auto rowPieces = pieces(
+        r0, r1, wideCells ? wideRows : none, [&](int r) { return cells.matrixRow(r); },
+        [&](int r) { return cells.matrixRowEnd(r); });
+    const auto colPieces = pieces(
+        c0, c1, wideCells ? wideCols : none, [&](int c) { return cells.matrixCol(c); },
+        [&](int c) { return cells.matrixColEnd(c); });
     painter.save();
     painter.setClipRect(geometry.area());
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     // PDF would otherwise store the cell image as JPEG, whose chroma subsampling smears the cells.
     painter.setRenderHint(QPainter::LosslessImageRendering, true);
-    painter.drawImage(QRectF(topLeft.topLeft(), bottomRight.bottomRight()), image);
+    for (const auto& [pr0, pr1] : rowPieces) {
+        for (const auto& [pc0, pc1] : colPieces) {
+            const QRectF topLeft = geometry.cellRect(cells.matrixRow(pr0), cells.matrixCol(pc0));
+            const QRectF bottomRight =
+                geometry.cellRect(cells.matrixRowEnd(pr1 - 1) - 1, cells.matrixColEnd(pc1 - 1) - 1);
+            const QRectF source(pc0 - c0, pr0 - r0, pc1 - pc0, pr1 - pr0);
+            if (rowPieces.size() == 1 && colPieces.size() == 1)
+                painter.drawImage(QRectF(topLeft.topLeft(), bottomRight.bottomRight()), image);
+            else
+                painter.drawImage(QRectF(topLeft.topLeft(), bottomRight.bottomRight()),
+                                  image.copy(source.toRect()));
+        }
+    }
     if (m_data.causal && geometry.cellWidth() >= 3)
         paintMaskHatch(painter, geometry);
     painter.restore();
@@ -192,33 +372,83 @@ void HeatmapPainter::paintMaskHatch(QPainter& painter, const HeatmapGeometry& ge
     painter.fillPath(path, QBrush(QColor(200, 200, 200), Qt::BDiagPattern));
 }
 
-void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geometry) const
+void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF room) const
 {
-    int row0, row1, col0, col1;
-    geometry.visibleRange(row0, row1, col0, col1);
     const QRectF area = geometry.area();
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    // Skip labels that would overlap: draw every k-th one.
-    const int rowStep = std::max(1, int(std::ceil(metrics.height() / std::max(1e-6, geometry.cellHeight()))));
-    const int colStep = std::max(1, int(std::ceil(metrics.height() / std::max(1e-6, geometry.cellWidth()))));
-    for (int r = row0; r < row1 && r < m_data.rowLabels.size(); r += rowStep) {
+    const QFont base = painter.font();
+    const LabelLayout labels = labelLayout(geometry, painter.device(), base);
+    const QColor specialInk = m_style.dark ? QColor(255, 140, 120) : QColor(180, 40, 40);
+    painter.save();
+    painter.setFont(fontAtPixels(base, labels.rows.pixelSize, painter.device()));
+    QFontMetricsF metrics(painter.font(), painter.device());
+    for (int r : labels.rows.shown) {
         const QRectF cell = geometry.cellRect(r, 0);
         const bool special = size_t(r) < m_data.specialRows.size() && m_data.specialRows[size_t(r)];
-        painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
-        painter.drawText(QRectF(area.left() - 400 - kGap / 2, cell.top(), 400, cell.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, m_data.rowLabels.at(r));
+        painter.setPen(special ? specialInk : ink());
+        const double roomLeft = std::max(4.0, area.left() - room.left() - kGap / 2);
+        const QString text = metrics.elidedText(m_data.rowLabels.at(r), Qt::ElideRight, roomLeft);
+        const double width = std::min(roomLeft, metrics.horizontalAdvance(text) + 1);
+        painter.drawText(QRectF(area.left() - width - kGap / 2, cell.center().y() - metrics.height() / 2,
+                                width, metrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, text);
     }
-    for (int c = col0; c < col1 && c < m_data.colLabels.size(); c += colStep) {
+    painter.setFont(fontAtPixels(base, labels.cols.pixelSize, painter.device()));
+    metrics = QFontMetricsF(painter.font(), painter.device());
+    for (int c : labels.cols.shown) {
         const QRectF cell = geometry.cellRect(0, c);
         const bool special = size_t(c) < m_data.specialCols.size() && m_data.specialCols[size_t(c)];
-        painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
+        painter.setPen(special ? specialInk : ink());
         painter.save();
         painter.translate(cell.center().x(), area.top() - kGap / 2);
         painter.rotate(-60);
-        painter.drawText(QRectF(0, -metrics.height() / 2, 400, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                         m_data.colLabels.at(c));
+        // Slanted at 60°: a label of width w rises w·sin 60° (minus its half height at the top corner).
+        const double roomAbove =
+            std::max(4.0, (area.top() - kGap / 2 - room.top() - metrics.height() * 0.5) / kSin60);
+        const QString text = metrics.elidedText(m_data.colLabels.at(c), Qt::ElideRight, roomAbove);
+        const double width = std::min(roomAbove, metrics.horizontalAdvance(text) + 1);
+        painter.drawText(QRectF(0, -metrics.height() / 2, width, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
         painter.restore();
     }
+    painter.restore();
+}
+
+void HeatmapPainter::paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left) const
+{
+    // Per query row: attention to the first token, then to [SEP]; the header names each column.
+    int row0, row1, col0, col1;
+    geometry.visibleRange(row0, row1, col0, col1);
+    const std::vector<const std::vector<float>*> columns =
+        m_data.sideSep.empty() ? std::vector<const std::vector<float>*>{&m_data.sideFirst}
+                               : std::vector<const std::vector<float>*>{&m_data.sideFirst, &m_data.sideSep};
+    const QStringList headers{QStringLiteral("→ %1").arg(m_data.colLabels.value(0)),
+                              QStringLiteral("→ [SEP]")};
+    painter.save();
+    painter.setClipping(false);
+    const QFontMetricsF headerMetrics(painter.font(), painter.device());
+    const double pitch = sideBarPitch(headerMetrics.ascent() + headerMetrics.descent());
+    for (size_t k = 0; k < columns.size(); ++k) {
+        const double x = left + double(k) * pitch;
+        const std::vector<float>& values = *columns[k];
+        for (int r = row0; r < row1 && size_t(r) < values.size(); ++r) {
+            const QRectF cell = geometry.cellRect(r, 0);
+            const QRectF rect(x, std::max(cell.top(), geometry.area().top()), kSideBarColumn,
+                              std::min(cell.bottom(), geometry.area().bottom()) -
+                                  std::max(cell.top(), geometry.area().top()));
+            painter.fillRect(rect, QColor::fromRgb(colorMapColor(
+                                       m_style.colorMap, std::clamp(double(values[size_t(r)]), 0.0, 1.0))));
+        }
+        painter.setPen(ink());
+        painter.save();
+        painter.translate(x + kSideBarColumn / 2, geometry.area().top() - kGap / 2);
+        painter.rotate(-60);
+        const QFontMetricsF metrics(painter.font(), painter.device());
+        painter.drawText(QRectF(0, -metrics.height() / 2, metrics.horizontalAdvance(headers.at(int(k))) + 1,
+                                metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, headers.at(int(k)));
+        painter.restore();
+    }
+    painter.restore();
 }
 
 void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
@@ -230,29 +460,34 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
         painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(), bar.height() / steps + 0.5),
                          QColor::fromRgb(color));
     }
-    painter.setPen(QPen(Qt::black, 0.5 * m_style.lineWidth));
+    painter.setPen(QPen(ink(), 0.5 * m_style.lineWidth));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(bar);
     const QFontMetricsF metrics(painter.font(), painter.device());
     auto tick = [&](double t, const QString& text) {
         const double y = bar.bottom() - t * bar.height();
         painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
-        painter.drawText(QRectF(bar.right() + 5, y - metrics.height() / 2, 200, metrics.height()),
+        // Inside the bar's height: the end ticks' text does not stick out above or below it.
+        const double top = std::clamp(y - metrics.height() / 2, bar.top() - metrics.height() / 2,
+                                      bar.bottom() - metrics.height() / 2);
+        painter.drawText(QRectF(bar.right() + 5, top, metrics.horizontalAdvance(text) + 1, metrics.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, text);
     };
     if (m_data.signedValues) {
-        tick(0, QStringLiteral("−1")), tick(0.5, QStringLiteral("0")), tick(1, QStringLiteral("+1"));
+        const double range = m_data.signedRange;
+        tick(0, QStringLiteral("−") + tickText(range)), tick(0.5, QStringLiteral("0")),
+            tick(1, QStringLiteral("+") + tickText(range));
         return;
     }
     switch (m_style.scale) {
     case HeatmapScale::Absolute:
-        tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
+        tick(0, tickText(0)), tick(0.5, tickText(0.5)), tick(1, tickText(1));
         break;
     case HeatmapScale::RowMax:
-        tick(0, QStringLiteral("0")), tick(1, QStringLiteral("row max"));
+        tick(0, tickText(0)), tick(1, QCoreApplication::translate("attnscope", "row max"));
         break;
     case HeatmapScale::Log:
-        tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
+        tick(0, tickText(1e-4)), tick(0.5, tickText(0.01)), tick(1, tickText(1));
         break;
     }
 }
@@ -260,7 +495,7 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
 QImage renderHeatmapImage(const HeatmapData& data, const HeatmapStyle& style, int width, int height)
 {
     QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
+    image.fill(style.dark ? Qt::black : Qt::white);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::TextAntialiasing);
     HeatmapPainter(data, style).paint(painter, QRectF(8, 8, width - 16, height - 16));

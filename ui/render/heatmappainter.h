@@ -1,13 +1,16 @@
 #pragma once
 
+#include "render/axislabels.h"
 #include "render/heatmapdata.h"
 #include "render/heatmapgeometry.h"
 
+#include <QFont>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QRectF>
 
 class QPainter;
+class QPaintDevice;
 
 namespace attnscope {
 
@@ -19,8 +22,9 @@ class HeatmapPainter
 public:
     HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style);
 
-    // Computes the layout for the target rectangle; returns the geometry of the cell area (fitted).
-    HeatmapGeometry layout(QRectF target, const QFontMetricsF& metrics) const;
+    // Computes the layout for the target rectangle on a device (its dpi sizes the fonts: null = 96 dpi);
+    // returns the geometry of the cell area (fitted). `font` is the base font; the style sets its size.
+    HeatmapGeometry layout(QRectF target, const QFont& font, const QPaintDevice* device) const;
     // Paints everything. When geometry is given (zoomed view), it is used for the cells; else fit.
     // The data's rows × cols set the geometry and labels; `cells`, when given, is the block of values to
     // draw (a long input's exact tile or pooled overview, placed by its firstRow/rowStarts), else the data.
@@ -32,11 +36,28 @@ public:
     static QRgb maskedColor() { return qRgb(236, 236, 236); }
     static QRgb excludedColor() { return qRgb(214, 218, 232); }
 
+    // Which labels are drawn, at what size, for a layout on a device (tests check every label up to 64
+    // tokens and the special tokens always).
+    struct LabelLayout
+    {
+        AxisLabelPlan rows, cols;
+    };
+    LabelLayout labelLayout(const HeatmapGeometry& geometry, const QPaintDevice* device,
+                            const QFont& base) const;
+    // Whether the per-row side bar (attention to the first token and to [SEP]) is drawn.
+    bool showsSideBar() const;
+    static constexpr int kSideBarMinimumRows = 65; // longer inputs get the side bar
+
 private:
     void paintCells(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const;
     void paintCellImage(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const;
     void paintMaskHatch(QPainter& painter, const HeatmapGeometry& geometry) const;
-    void paintLabels(QPainter& painter, const HeatmapGeometry& geometry) const;
+    // Labels longer than the room left of / above the cells (at most 30% of the target) are elided.
+    void paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF room) const;
+    void paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left) const;
+    double sideBarWidth(double lineHeight) const;
+    static double sideBarPitch(double lineHeight);
+    QColor ink() const;
     void paintColorBar(QPainter& painter, QRectF bar) const;
 
     const HeatmapData& m_data;

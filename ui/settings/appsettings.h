@@ -2,20 +2,20 @@
 
 #include "render/colormap.h"
 #include "render/heatmapdata.h"
+#include "settings/explorersession.h"
 
 #include <QSettings>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 
 class QMainWindow;
 
 namespace attnscope {
 
-// What AttnScope remembers between runs: last model, recent models, colour map, scale, language and
-// the window layout. A thin typed layer over QSettings (the platform's place by default, or a given
-// QSettings, e.g. an .ini file in tests), so keys and defaults live in one place.
+// What AttnScope remembers between runs: the last session (model, texts, tab, head), recent models,
+// colour map, scale, language and the window layout. A thin typed layer over QSettings (the platform's place
+// by default, or a given QSettings, e.g. an .ini file in tests), so keys and defaults live in one place.
 class AppSettings
 {
 public:
@@ -24,7 +24,7 @@ public:
 
     static constexpr int kMaxRecentModels = 10; // same key and limit as ModelCatalog::recent()
 
-    QString lastModel() const;
+    QString lastModel() const; // the last session's model (explorerModelKey)
     // Also puts the model first in the recent list.
     void setLastModel(const QString& model);
     QStringList recentModels() const; // most recent first, no duplicates
@@ -38,6 +38,10 @@ public:
 
     QString language() const;      // "en", "tr", or empty for the system's language
     void setLanguage(const QString& code);
+
+    // The explorer's last model, texts, tab and head (restored at start by app/main.cpp).
+    ExplorerSession explorerSession() const { return ExplorerSession::load(*m_settings); }
+    void setExplorerSession(const ExplorerSession& session) { session.save(*m_settings); }
 
     bool presenterMode() const;
     void setPresenterMode(bool on);

@@ -1,0 +1,190 @@
+#include "explorerstartup.h"
+
+#include "command.h"
+#include "i18n/languagemanager.h"
+#include "io/outputfile.h"
+#include "lesson/lessonlauncher.h"
+#include "lesson/lessonwindow.h"
+#include "mainwindow.h"
+#include "mainwindowfeatures.h"
+#include "mainwindowhost.h"
+#include "presenter/presentermode.h"
+#include "settings/appsettings.h"
+#include "settings/explorersession.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QScreen>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace attnscope {
+
+namespace {
+
+constexpr int kScreenshotTimeoutMs = 120000;
+constexpr int kSettleMs = 600; // layouts, deferred repaints and the lesson's queued rebuilds
+
+// Waits for the explorer's newest job (result or failure), then opens what --lesson asks for, lets the
+// widgets settle and writes the picture.
+class ExplorerScreenshot : public QObject
+{
+public:
+    ExplorerScreenshot(MainWindow* window, const GuiOptions& options)
+        : QObject(window), m_window(window), m_options(options)
+    {
+        connect(window->runner(), &AnalysisRunner::failed, this, [this](quint64 job, const QString& message) {
+            if (job == m_window->runner()->currentJob()) m_failure = message;
+        });
+        m_clock.start();
+        auto* poll = new QTimer(this);
+        connect(poll, &QTimer::timeout, this, [this, poll] {
+            if (!ready() && m_clock.elapsed() < kScreenshotTimeoutMs) return;
+            poll->stop();
+            if (!ready()) m_failure = QStringLiteral("no result after %1 s").arg(kScreenshotTimeoutMs / 1000);
+            QTimer::singleShot(kSettleMs, this, &ExplorerScreenshot::openLesson);
+        });
+        poll->start(100);
+    }
+
+private:
+    bool ready() const
+    {
+        const AnalysisRunner* runner = m_window->runner();
+        if (runner->isBusy()) return false;
+        const auto result = m_window->currentResult();
+        return !m_failure.isEmpty() || (result && result->job == runner->currentJob());
+    }
+
+    void openLesson()
+    {
+        if (m_options.lesson) {
+            m_lesson = m_window->openInLessonAction()->isEnabled() ? m_window->openInLesson() : nullptr;
+            if (!m_lesson) m_lesson = m_window->lessonLauncher()->openWorkedExample();
+            fitToScreen(m_lesson);
+        }
+        QTimer::singleShot(kSettleMs, this, &ExplorerScreenshot::write);
+    }
+
+    void fitToScreen(QWidget* widget) const
+    {
+        if (m_options.windowSize)
+            widget->resize(m_options.windowSize->first, m_options.windowSize->second);
+        else if (QScreen* screen = widget->screen())
+            widget->setGeometry(screen->availableGeometry());
+    }
+
+    void write()
+    {
+        QWidget* target = m_lesson ? static_cast<QWidget*>(m_lesson) : m_window.data();
+        const QImage image = target->grab().toImage();
+        // Under the output policy (io/outputfile.h): a regular file, replaced whole (the documentation's
+        // screenshots are taken again and again), never a device or a FIFO.
+        QByteArray png;
+        QBuffer buffer(&png);
+        int code = m_failure.isEmpty() ? 0 : 1;
+        QString error;
+        if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+            error = QStringLiteral("%1: cannot encode the screenshot")
+                        .arg(QDir::toNativeSeparators(m_options.screenshot));
+        else
+            writeOutputFile(m_options.screenshot, png, true, &error);
+        if (!error.isEmpty()) {
+            printError(error);
+            code = 1;
+        } else {
+            const QString view = m_lesson ? QStringLiteral("lesson")
+                                          : m_window->tabs()->tabText(m_window->tabs()->currentIndex());
+            const QString text = m_window->textAEdit()->toPlainText().simplified();
+            printOut(QStringLiteral("%1: %2x%3 · %4 · model %5 · view %6 · text “%7”\n")
+                         .arg(QDir::toNativeSeparators(m_options.screenshot))
+                         .arg(image.width())
+                         .arg(image.height())
+                         .arg(target->windowTitle(),
+                              explorerModelKey(*m_window, m_window->currentEngineIndex()), view,
+                              text.size() > 80 ? text.left(79) + QChar(0x2026) : text));
+        }
+        if (!m_failure.isEmpty()) printError(m_failure);
+        QCoreApplication::exit(code);
+    }
+
+    QPointer<MainWindow> m_window;
+    GuiOptions m_options;
+    QPointer<LessonWindow> m_lesson;
+    QString m_failure;
+    QElapsedTimer m_clock;
+};
+
+} // namespace
+
+int runExplorer(QApplication& app, const GuiOptions& options)
+{
+    LanguageManager* language = LanguageManager::shared();
+    if (!options.language || !language->setLanguage(*options.language))
+        if (!language->setLanguage(AppSettings().language())) language->setLanguage(QString());
+
+    // What the command line names is checked before any window exists (a window's GPU probe talks).
+    QString error;
+    if (options.model && !checkExplorerModel(*options.model, &error)) {
+        printError(error);
+        return 2;
+    }
+    if (options.model && isWorkedExampleKey(*options.model) && options.textA) {
+        printError(QStringLiteral(
+            "--text: the worked example's text is fixed (kedi mindere oturdu); choose another --model"));
+        return 2;
+    }
+
+    MainWindowHost host(language);
+    MainWindow* window = host.window();
+    // The command line over the last session, field by field.
+    ExplorerSession start = AppSettings().explorerSession();
+    if (options.model) start.model = *options.model;
+    if (options.textA) {
+        start.textA = *options.textA;
+        if (!options.model && isWorkedExampleKey(start.model))
+            start.model.clear(); // a text of one's own on the last model, the worked example, needs another
+    }
+    if (options.textB) start.textB = *options.textB;
+    if (options.view) start.view = *options.view;
+    if (options.head) std::tie(start.layer, start.head) = *options.head;
+    if (!applyExplorerSession(*window, start, &error) && options.model) {
+        printError(error);
+        return 2;
+    }
+    new SessionKeeper(window);
+    QObject::connect(&host, &MainWindowHost::windowReplaced, &host,
+                     [](MainWindow* replaced) { new SessionKeeper(replaced); });
+
+    if (options.windowSize)
+        window->resize(options.windowSize->first, options.windowSize->second);
+    else if (!options.screenshot.isEmpty() && window->screen())
+        window->setGeometry(window->screen()->availableGeometry()); // the picture shows the whole screen
+    host.show();
+    if (options.presenter) window->features()->presenter()->setActive(true);
+    if (!options.screenshot.isEmpty()) {
+        new ExplorerScreenshot(window, options);
+    } else if (options.lesson) {
+        // After the first result, so that the head on screen has its Q, K and V.
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection =
+            QObject::connect(window->runner(), &AnalysisRunner::resultReady, window, [window, connection] {
+                QObject::disconnect(*connection);
+                QMetaObject::invokeMethod(
+                    window,
+                    [window] {
+                        if (!window->openInLessonAction()->isEnabled() || !window->openInLesson())
+                            window->lessonLauncher()->openWorkedExample();
+                    },
+                    Qt::QueuedConnection);
+            });
+    }
+    return app.exec();
+}
+
+} // namespace attnscope

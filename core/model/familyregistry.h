@@ -1,0 +1,48 @@
+#pragma once
+
+// The model families the runtime knows, one unit per file in core/model/families/. A unit names the
+// config.json model types it runs and reads their config into a ModelConfig and an Architecture.
+//
+// Adding a family adds a file, families/<name>.cpp, defining `FamilyUnit <name>FamilyUnit()` in namespace
+// attnscope::families; the build lists the files (core/CMakeLists.txt writes one
+// ATTNSCOPE_FAMILY_UNIT(<name>) line per file) and the registry calls each of them. No switch over families
+// exists anywhere else. (A static self-registering object, as the app's commands use, would be dropped by the
+// linker from the static core library when nothing else references its file.)
+
+#include "model/modelconfig.h"
+
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace attnscope {
+
+class Architecture;
+class ConfigReader;
+
+struct FamilyUnit
+{
+    QString name;           // "gemma"
+    QStringList modelTypes; // the model_type values it runs: "gemma", "gemma2", "gemma3_text"
+    // For a config without model_type: the model type of an architectures[0] class starting with the prefix,
+    // e.g. {"GemmaFor", "gemma"} ("...For" so that "Qwen2MoeForCausalLM" is not read as Qwen2).
+    std::vector<std::pair<QString, QString>> classPrefixes;
+    // Reads config.json (model_type already checked to be one of modelTypes): fills the shared fields of
+    // `config` and returns the family's architecture. Throws ModelError "<config.json>: <problem>".
+    std::shared_ptr<const Architecture> (*configure)(const ConfigReader& reader,
+                                                     ModelConfig& config) = nullptr;
+};
+
+class FamilyRegistry
+{
+public:
+    static const std::vector<FamilyUnit>& units();
+    // The unit that runs `modelType`, or null.
+    static const FamilyUnit* find(const QString& modelType);
+    // The model type an architectures[0] class implies ("" when no unit claims it).
+    static QString modelTypeFromClass(const QString& architectureClass);
+};
+
+} // namespace attnscope

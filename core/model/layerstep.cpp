@@ -1,0 +1,295 @@
+#include "model/layerstep.h"
+
+#include "attention/layeredattentionmaps.h"
+#include "backend/attentionbackend.h"
+#include "model/modelerror.h"
+#include "util/parallel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace attnscope {
+
+namespace {
+
+ops::LinearWeight linearWeight(const WeightTensor& w, const WeightTensor* bias, ops::WeightLayout layout)
+{
+    ops::LinearWeight l;
+    l.weight = w.data();
+    l.bias = bias && !bias->isNull() ? bias->data() : nullptr;
+    l.layout = layout;
+    l.in = int(layout == ops::WeightLayout::OutIn ? w.cols() : w.rows());
+    l.out = int(layout == ops::WeightLayout::OutIn ? w.rows() : w.cols());
+    return l;
+}
+
+// The tokens of a (the past's) followed by those of b: [a.tokens + b.tokens, heads, d].
+HeadTensor concatenate(const HeadTensor& a, const HeadTensor& b)
+{
+    HeadTensor all(a.tokens + b.tokens, b.heads, b.dim);
+    std::copy(a.values.begin(), a.values.end(), all.values.begin());
+    std::copy(b.values.begin(), b.values.end(), all.values.begin() + std::ptrdiff_t(a.values.size()));
+    return all;
+}
+
+} // namespace
+
+LayerStep::LayerStep(const ModelConfig& config, const ModelWeights& weights, const RunOptions& options,
+                     int tokens, std::vector<int> positions, AttentionCapture* capture, const QString& folder)
+    : m_config(config), m_weights(weights), m_options(options), m_tokens(tokens),
+      m_pastTokens(options.past && !options.past->empty() ? options.past->front().keys.tokens : 0),
+      m_threads(options.threads > 0 ? options.threads : defaultThreadCount()),
+      m_dense(tokens <= options.denseLimit), m_positions(std::move(positions)), m_capture(capture),
+      m_residual(size_t(tokens) * size_t(config.hidden), 0.0f), m_finite(weights.store(), folder)
+{
+    if (m_capture && m_dense)
+        m_denseMaps = std::make_shared<LayeredAttentionMaps>(config.heads, tokens, m_pastTokens + tokens);
+}
+
+LayerStep::~LayerStep() = default;
+
+void LayerStep::begin(int layer)
+{
+    m_layer = layer;
+    m_layerTensors.clear();
+}
+
+WeightTensor LayerStep::load(const QString& base) const
+{
+    m_layerTensors << m_weights.name(base);
+    return m_weights.load(base);
+}
+
+void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
+{
+    m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors);
+}
+
+std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString& weight, const QString& bias,
+                                     std::optional<Activation> activation, ops::WeightLayout layout) const
+{
+    const WeightTensor w = load(weight);
+    const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
+    const ops::LinearWeight l = linearWeight(w, &b, layout);
+    std::vector<float> y(size_t(m_tokens) * size_t(l.out));
+    ops::linear(x.data(), m_tokens, l, y.data(), activation, m_threads);
+    return y;
+}
+
+HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
+                                   int heads, int dim) const
+{
+    HeadTensor t(m_tokens, heads, dim);
+    t.values = linear(x, weight, bias);
+    return t;
+}
+
+std::vector<float> LayerStep::rmsNorm(const std::vector<float>& x, const QString& weight, double eps,
+                                      bool plusOne) const
+{
+    const WeightTensor g = load(weight);
+    std::vector<float> y(x.size());
+    ops::rmsNorm(x.data(), y.data(), m_tokens, int(g.size()), g.data(), eps, m_threads,
+                 plusOne ? 1.0f : 0.0f);
+    return y;
+}
+
+void LayerStep::rmsNormHeads(HeadTensor& x, const QString& weight, double eps, bool plusOne) const
+{
+    const WeightTensor g = load(weight);
+    ops::rmsNorm(x.values.data(), x.values.data(), x.tokens * x.heads, x.dim, g.data(), eps, m_threads,
+                 plusOne ? 1.0f : 0.0f);
+}
+
+std::vector<float> LayerStep::layerNorm(const std::vector<float>& x, const QString& weight,
+                                        const QString& bias, double eps) const
+{
+    const WeightTensor g = load(weight);
+    const WeightTensor b = load(bias);
+    std::vector<float> y(x.size());
+    ops::layerNorm(x.data(), y.data(), m_tokens, int(g.size()), g.data(), b.data(), eps, m_threads);
+    return y;
+}
+
+void LayerStep::layerNormHeads(HeadTensor& x, const QString& weight, const QString& bias, double eps) const
+{
+    const WeightTensor g = load(weight);
+    const WeightTensor b = load(bias);
+    ops::layerNorm(x.values.data(), x.values.data(), x.tokens * x.heads, x.dim, g.data(), b.data(), eps,
+                   m_threads);
+}
+
+std::vector<float> LayerStep::gatedMlp(const std::vector<float>& x, const QString& gate, const QString& up,
+                                       const QString& down, Activation activation, bool biases) const
+{
+    auto biasOf = [&](const QString& base) {
+        return biases ? base.left(base.size() - 6) + QStringLiteral("bias")
+                      : QString(); // "….weight" -> "….bias"
+    };
+    const std::vector<float> g = linear(x, gate, biasOf(gate), activation);
+    std::vector<float> u = linear(x, up, biasOf(up));
+    for (size_t i = 0; i < u.size(); ++i)
+        u[i] *= g[i];
+    return linear(u, down, biasOf(down));
+}
+
+void LayerStep::addToResidual(const std::vector<float>& y)
+{
+    for (size_t i = 0; i < m_residual.size(); ++i)
+        m_residual[i] += y[i];
+}
+
+HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec)
+{
+    const int n = m_tokens, H = q.heads;
+    // NaN/Inf are named where they appear, never passed on as pictures (model/nonfinitecheck.h).
+    checkFinite(q.values, QStringLiteral("the queries"));
+    checkFinite(k.values, QStringLiteral("the keys"));
+    checkFinite(v.values, QStringLiteral("the values"));
+    if (m_capture && m_options.keepKeyValues) m_capture->keyValues.push_back({k, v, m_positions});
+
+    // The whole sequence's keys and values: the past's (a KV cache), then this pass's.
+    std::vector<int> keyPositions = m_positions;
+    if (m_pastTokens > 0) {
+        const LayerKeyValues& past = (*m_options.past)[size_t(m_layer)];
+        k = concatenate(past.keys, k);
+        v = concatenate(past.values, v);
+        keyPositions.insert(keyPositions.begin(), past.positions.begin(), past.positions.end());
+    }
+    if (spec.rotary) {
+        const int sequenceLength = *std::max_element(keyPositions.begin(), keyPositions.end()) + 1;
+        spec.rotary->apply(q, m_positions, sequenceLength);
+        spec.rotary->apply(k, keyPositions, sequenceLength);
+    }
+
+    AttentionOptions attention;
+    attention.causal = m_config.decoder;
+    attention.queryPositionOffset = m_pastTokens;
+    attention.threads = m_threads;
+    attention.scale = spec.scale;
+    attention.softCap = spec.softCap;
+    // A window at least as long as the sequence masks nothing: left off (the GPU kernels have none).
+    if (spec.slidingWindow > 0 && spec.slidingWindow < m_pastTokens + n)
+        attention.slidingWindow = spec.slidingWindow;
+
+    if (m_capture && n <= m_options.queryKeyLimit) {
+        if (attention.softCap > 0.0f || attention.slidingWindow > 0 || m_pastTokens > 0)
+            m_lessonReproducesP = false;
+        if (m_lessonReproducesP) {
+            m_capture->queries.push_back(q);
+            m_capture->keys.push_back(k);
+            m_capture->scales.push_back(double(attention.effectiveScale(q.dim)));
+        }
+    }
+
+    HeadTensor context;
+    AttentionBackend* backend = m_options.backend;
+    if (m_dense && backend) {
+        // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
+        TiledAttentionResult t = backend->tiledForward(q, k, v, attention);
+        // The online softmax skips NaN scores as if masked: a row of them leaves a log-sum-exp of -inf.
+        m_finite.check(t.logSumExp, QStringLiteral("layer %1").arg(m_layer),
+                       QStringLiteral("the attention scores"), m_layerTensors);
+        context = std::move(t.output);
+        if (m_capture) {
+            const int keys = k.tokens;
+            FloatBuffer probabilities(size_t(H) * size_t(n) * size_t(keys)); // every head copied in below
+            for (int head = 0; head < H; ++head) {
+                const std::vector<float> p =
+                    backend->probabilityTile(q, k, t.logSumExp, attention, head, 0, n, 0, keys);
+                std::memcpy(probabilities.data() + size_t(head) * size_t(n) * size_t(keys), p.data(),
+                            p.size() * sizeof(float));
+            }
+            m_denseMaps->appendLayer(std::move(probabilities));
+        }
+    } else if (m_dense) {
+        FullAttentionResult r = attentionFull(q, k, v, attention);
+        context = std::move(r.output);
+        if (m_capture) m_denseMaps->appendLayer(std::move(r.probabilities));
+    } else {
+        // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
+        TiledAttentionResult t =
+            backend ? backend->tiledForward(q, k, v, attention) : attentionTiled(q, k, v, attention);
+        m_finite.check(t.logSumExp, QStringLiteral("layer %1").arg(m_layer),
+                       QStringLiteral("the attention scores"), m_layerTensors);
+        context = std::move(t.output);
+        if (m_capture)
+            m_tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
+    }
+    checkFinite(context.values, QStringLiteral("the attention scores"));
+    if (m_capture) m_capture->values.push_back(std::move(v));
+    applyAblations(context);
+    return context;
+}
+
+void LayerStep::applyAblations(HeadTensor& o) const
+{
+    for (const HeadAblation& ablation : m_options.ablations) {
+        if (ablation.layer != m_layer) continue;
+        const int h = ablation.head;
+        std::vector<double> mean(size_t(o.dim), 0.0);
+        if (ablation.mode == AblationMode::Mean)
+            for (int t = 0; t < o.tokens; ++t)
+                for (int c = 0; c < o.dim; ++c)
+                    mean[size_t(c)] += o.at(t, h, c) / o.tokens;
+        for (int t = 0; t < o.tokens; ++t)
+            for (int c = 0; c < o.dim; ++c)
+                o.at(t, h, c) = float(mean[size_t(c)]); // Zero: the mean stays 0
+    }
+}
+
+std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& weight, const QString& bias,
+                                            ops::WeightLayout layout)
+{
+    const WeightTensor w = load(weight);
+    const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
+    const ops::LinearWeight l = linearWeight(w, &b, layout);
+    std::vector<float> y(size_t(m_tokens) * size_t(l.out));
+    ops::linear(o.values.data(), m_tokens, l, y.data(), std::nullopt, m_threads);
+    if (m_capture) {
+        OutputProjection projection;
+        projection.store = m_weights.sharedStore();
+        projection.tensorName = m_weights.name(weight);
+        projection.inputMajor = layout == ops::WeightLayout::InOut;
+        m_capture->outputProjections.push_back(std::move(projection));
+    }
+    return y;
+}
+
+void LayerStep::recordResidual()
+{
+    if (!m_capture) return;
+    const int h = m_config.hidden;
+    std::vector<float> norms(static_cast<size_t>(m_tokens)), maxAbs(static_cast<size_t>(m_tokens));
+    for (int t = 0; t < m_tokens; ++t) {
+        const float* row = m_residual.data() + size_t(t) * size_t(h);
+        double sum = 0;
+        float largest = 0;
+        for (int i = 0; i < h; ++i) {
+            sum += double(row[i]) * row[i];
+            largest = std::max(largest, std::abs(row[i]));
+        }
+        norms[size_t(t)] = float(std::sqrt(sum));
+        maxAbs[size_t(t)] = largest;
+    }
+    m_capture->residualNorms.push_back(std::move(norms));
+    m_capture->residualMaxAbs.push_back(std::move(maxAbs));
+    if (m_options.keepResiduals) m_capture->residuals.push_back(m_residual);
+}
+
+void LayerStep::finish()
+{
+    if (!m_capture) return;
+    if (!m_lessonReproducesP) {
+        m_capture->queries.clear();
+        m_capture->keys.clear();
+        m_capture->scales.clear();
+    }
+    if (m_dense)
+        m_capture->maps = std::move(m_denseMaps);
+    else
+        m_capture->maps = std::make_shared<TiledAttentionMaps>(std::move(m_tiledLayers));
+}
+
+} // namespace attnscope

@@ -1,0 +1,117 @@
+#pragma once
+
+// The machinery every family's layer runs on: the residual stream x [n, hidden], the ops a block is built
+// from (projections, norms, MLPs, by tensor name), and attend(), which computes one layer's attention and
+// does everything the capture and the hooks need around it. A family's Architecture::layer() reads like its
+// modeling file: norm, project, attend, project out, add; norm, MLP, add.
+//
+// Shapes: one row per token, row-major. q [n, H, d], k and v [n, H_kv, d] (attention/headtensor.h).
+
+#include "attention/attention.h"
+#include "attention/rotaryembedding.h"
+#include "attention/tiledattentionmaps.h"
+#include "model/attentioncapture.h"
+#include "model/modelconfig.h"
+#include "model/modelweights.h"
+#include "model/nonfinitecheck.h"
+#include "model/runoptions.h"
+#include "model/tensorops.h"
+
+#include <optional>
+#include <vector>
+
+namespace attnscope {
+
+class LayeredAttentionMaps;
+
+// What one layer's attention computes, as its family configures it.
+struct LayerAttention
+{
+    const RotaryEmbedding* rotary = nullptr; // null: no RoPE (BERT, GPT-2)
+    std::optional<float> scale;              // default 1/sqrt(head dimension)
+    int slidingWindow = 0;                   // 0 = none
+    float softCap = 0.0f;                    // 0 = none
+};
+
+class LayerStep
+{
+public:
+    // positions: one per token of this pass (options.past, when given, holds the tokens before them).
+    // folder: the model's, named by a non-finite failure no weight explains.
+    LayerStep(const ModelConfig& config, const ModelWeights& weights, const RunOptions& options, int tokens,
+              std::vector<int> positions, AttentionCapture* capture, const QString& folder = {});
+    ~LayerStep();
+
+    int layer() const { return m_layer; }
+    int tokens() const { return m_tokens; }
+    int hidden() const { return m_config.hidden; }
+    int threads() const { return m_threads; }
+    const std::vector<int>& positions() const { return m_positions; }
+    const ModelWeights& weights() const { return m_weights; }
+    // The residual stream x [n, hidden].
+    std::vector<float>& residual() { return m_residual; }
+
+    // --- The ops a block is made of; tensors by base name (ModelWeights), biases "" = none.
+    // y [n, out] = act(x [n, in] · W + b), W as nn.Linear stores it ([out, in]) or as Conv1D ([in, out]).
+    std::vector<float> linear(const std::vector<float>& x, const QString& weight, const QString& bias = {},
+                              std::optional<Activation> activation = std::nullopt,
+                              ops::WeightLayout layout = ops::WeightLayout::OutIn) const;
+    // The same, as heads: [n, heads, dim].
+    HeadTensor projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
+                            int heads, int dim) const;
+    // RMSNorm over each row: x / rms(x) · w, or · (1 + w) for Gemma (plusOne).
+    std::vector<float> rmsNorm(const std::vector<float>& x, const QString& weight, double eps,
+                               bool plusOne = false) const;
+    // The same over every head vector (QK-norm: Qwen3, Gemma 3), in place; weight is [d].
+    void rmsNormHeads(HeadTensor& x, const QString& weight, double eps, bool plusOne = false) const;
+    std::vector<float> layerNorm(const std::vector<float>& x, const QString& weight, const QString& bias,
+                                 double eps) const;
+    void layerNormHeads(HeadTensor& x, const QString& weight, const QString& bias, double eps) const;
+    // down(act(gate(x)) ⊙ up(x)): SwiGLU (Llama), GeGLU (Gemma).
+    std::vector<float> gatedMlp(const std::vector<float>& x, const QString& gate, const QString& up,
+                                const QString& down, Activation activation, bool biases = false) const;
+    void addToResidual(const std::vector<float>& y);
+
+    // --- Attention. q, k, v after their projections (and QK-norm), *before* RoPE. Rotates q and k by
+    // spec.rotary at positions() (keys of options.past at theirs), computes P and the per-head output O,
+    // records what the capture keeps (P, V, rotated Q/K, K/V for a cache), applies the head ablations to O
+    // and returns O [n, H, d], before W_O.
+    HeadTensor attend(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);
+    // O [n, H·d] · W_O (+ b) -> [n, hidden]; records W_O for the capture (Kobayashi norms).
+    std::vector<float> projectOutput(const HeadTensor& o, const QString& weight, const QString& bias = {},
+                                     ops::WeightLayout layout = ops::WeightLayout::OutIn);
+
+    // --- Driven by TransformerModel::forward.
+    void begin(int layer);
+    // Records the residual stream at the current layer boundary (its norms; the vector with keepResiduals).
+    void recordResidual();
+    // Hands the maps to the capture.
+    void finish();
+    // Throws ModelError "layer L: NaN in <what> (from weight W?)" when values hold a NaN or ±Inf; W is
+    // searched among the tensors this layer has read so far (model/nonfinitecheck.h).
+    void checkFinite(const std::vector<float>& values, const QString& what) const;
+
+private:
+    void applyAblations(HeadTensor& o) const;
+    // Loads a tensor by base name and remembers it as a suspect for checkFinite.
+    WeightTensor load(const QString& base) const;
+
+    const ModelConfig& m_config;
+    const ModelWeights& m_weights;
+    const RunOptions& m_options;
+    const int m_tokens;
+    const int m_pastTokens;
+    const int m_threads;
+    const bool m_dense;
+    std::vector<int> m_positions;
+    AttentionCapture* m_capture;
+    int m_layer = -1;
+    std::vector<float> m_residual;
+    std::shared_ptr<LayeredAttentionMaps> m_denseMaps;
+    std::vector<TiledAttentionMaps::Layer> m_tiledLayers;
+    bool m_lessonReproducesP = true; // false once a layer's P follows a rule the lesson does not model
+    NonFiniteCheck m_finite;
+    mutable QStringList m_layerTensors; // full names of the tensors the current layer has read
+};
+
+} // namespace attnscope

@@ -1,0 +1,63 @@
+#pragma once
+
+// What a caller asks of one forward pass (TransformerModel::run / predict).
+
+#include "model/attentioncapture.h"
+
+#include <atomic>
+#include <vector>
+
+namespace attnscope {
+
+class AttentionBackend;
+
+// Head ablation (issue 14): what replaces one head's attention output O_h [n, d] before W_O mixes the heads.
+enum class AblationMode {
+    Zero, // O_h = 0: the head contributes nothing (transformers' head_mask = 0)
+    Mean, // every row of O_h = its mean over the pass's positions
+};
+
+struct HeadAblation
+{
+    int layer = 0;
+    int head = 0;
+    AblationMode mode = AblationMode::Zero;
+};
+
+struct RunOptions
+{
+    // Where each layer's attention is computed (backend/attentionbackend.h); null = the CPU core.
+    // A GPU backend gives O and L (and, for dense capture, P) within the CPU's tolerances.
+    AttentionBackend* backend = nullptr;
+    int threads = 0;                           // 0 = all cores
+    const std::atomic<bool>* cancel = nullptr; // checked between layers: run() throws OperationCancelled
+    int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
+    // Up to this many tokens the capture also keeps every layer's rotated Q and K (for "Open in lesson");
+    // 0 = never. Costs layers·n·(H + H_kv)·d floats, so callers keep it small.
+    int queryKeyLimit = 0;
+    // When > 0, run() also scores the model's own LM head on the same forward pass (no second pass):
+    // the top-k at every [MASK] (encoders) or for the next token (decoders), in
+    // AttentionCapture::predictions; AttentionCapture::predictionGap says why there are none.
+    int predictTopK = 0;
+
+    // Extension points for ablations and decoding (issues 14 and 16).
+    // Heads whose output is replaced before W_O; the pass's P is unchanged, later layers see the change.
+    std::vector<HeadAblation> ablations;
+    // Keep the whole residual stream (AttentionCapture::residuals); its norms and largest |x| are always
+    // kept.
+    bool keepResiduals = false;
+    // Start at layer firstLayer from a stored residual stream [n, hidden] (e.g. residuals[firstLayer] of an
+    // earlier run of the same input) instead of embedding the ids: a scan over ablations reuses the layers
+    // below. The capture then holds layers [firstLayer, layers).
+    int firstLayer = 0;
+    const std::vector<float>* startResidual = nullptr;
+    // Position ids of the tokens (RoPE angles, learned position rows); empty = pastTokens, pastTokens + 1,
+    // ... (RoBERTa: its own rule from the ids). StreamingLLM-style caches assign them inside the cache.
+    std::vector<int> positions;
+    // Keep every layer's keys (before RoPE) and values (AttentionCapture::keyValues), and attend to `past`:
+    // the keys and values of earlier tokens, one entry per layer (a KV cache; decoders only).
+    bool keepKeyValues = false;
+    const std::vector<LayerKeyValues>* past = nullptr;
+};
+
+} // namespace attnscope

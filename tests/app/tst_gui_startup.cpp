@@ -1,0 +1,179 @@
+// `attnscope [options]` as a user starts it: --lang, --model/--text/--view open the window on that input,
+// the next start without options comes back to it (the session is remembered), --lesson opens the lesson,
+// and bad options are one line on stderr with exit code 2. The window is checked through --screenshot,
+// which writes the picture and prints one line naming the window, the model and the tab shown.
+// Settings go to a temporary XDG_CONFIG_HOME; the offscreen platform needs no display.
+
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#ifdef Q_OS_UNIX
+#include <qplatformdefs.h>
+#include <sys/stat.h>
+#endif
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+} // namespace
+
+class TestGuiStartup : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_config;
+    QTemporaryDir m_runtime;
+    QString m_model; // a built-in decoder when the tree has it, else the synthetic decoder
+
+    Run run(const QStringList& arguments, const QByteArray& language = "en")
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_runtime.path()); // else Qt warns on stderr
+        env.insert(QStringLiteral("LANGUAGE"), QString::fromLatin1(language));
+        env.insert(QStringLiteral("LC_ALL"),
+                   language == "tr" ? QStringLiteral("tr_TR.UTF-8") : QStringLiteral("C.UTF-8"));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
+        Run r;
+        if (!process.waitForFinished(120000)) {
+            process.kill();
+            process.waitForFinished();
+            r.err = QStringLiteral("timed out");
+            return r;
+        }
+        r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        r.out = QString::fromUtf8(process.readAllStandardOutput());
+        r.err = QString::fromUtf8(process.readAllStandardError());
+        return r;
+    }
+
+    QString shot(const QString& name) const { return QDir(m_config.path()).filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_config.isValid() && m_runtime.isValid());
+        QFile::setPermissions(m_runtime.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        m_model = QFileInfo::exists(
+                      QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr/config.json"))
+                      ? QStringLiteral("tiny-llama-en-tr")
+                      : QStringLiteral("synthetic-decoder");
+    }
+
+    // Turkish, a model, a text and a tab from the command line: the window shows exactly that.
+    void opensOnTheInputItIsGiven()
+    {
+        const QString text = QStringLiteral("The cat sat on the mat.");
+        const Run r = run({QStringLiteral("--lang"), QStringLiteral("tr"), QStringLiteral("--model"), m_model,
+                           QStringLiteral("--text"), text, QStringLiteral("--view"), QStringLiteral("arcs"),
+                           QStringLiteral("--size"), QStringLiteral("1280x800"),
+                           QStringLiteral("--screenshot"), shot(QStringLiteral("first.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("1280x800")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("model ") + m_model), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("view Yaylar")), qPrintable(r.out)); // "Arcs" in Turkish
+        QVERIFY2(r.out.contains(QStringLiteral("text “") + text + QStringLiteral("”")), qPrintable(r.out));
+        const QImage image(shot(QStringLiteral("first.png")));
+        QCOMPARE(image.size(), QSize(1280, 800));
+    }
+
+    // The next start without options comes back to the same model, text and tab (and --lang was for one
+    // run only: this one is English).
+    void theLastSessionIsRestored()
+    {
+        const Run r = run({QStringLiteral("--size"), QStringLiteral("1280x800"),
+                           QStringLiteral("--screenshot"), shot(QStringLiteral("second.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("model ") + m_model), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("view Arcs")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("text “The cat sat on the mat.”")), qPrintable(r.out));
+    }
+
+    void lessonOpensOnTheWorkedExample()
+    {
+        const Run r = run({QStringLiteral("--model"), QStringLiteral("worked-example"),
+                           QStringLiteral("--lesson"), QStringLiteral("--size"), QStringLiteral("1280x800"),
+                           QStringLiteral("--screenshot"), shot(QStringLiteral("lesson.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("Lesson — layer 0, head 0")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("view lesson")), qPrintable(r.out));
+        QCOMPARE(QImage(shot(QStringLiteral("lesson.png"))).size(), QSize(1280, 800));
+    }
+
+    // After a session on the worked example, a text of one's own opens a model that takes text.
+    void aTextLeavesTheRememberedWorkedExample()
+    {
+        const Run r = run({QStringLiteral("--text"), QStringLiteral("A cat sat."), QStringLiteral("--size"),
+                           QStringLiteral("1280x800"), QStringLiteral("--screenshot"),
+                           shot(QStringLiteral("text.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("model worked-example")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("text “A cat sat.”")), qPrintable(r.out));
+    }
+
+    void badOptionsAreOneLine_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("start");
+        QTest::newRow("unknown model")
+            << QStringList{QStringLiteral("--model"), QStringLiteral("no-such-model-xyz")}
+            << QStringLiteral("--model no-such-model-xyz: no such model folder");
+        QTest::newRow("text on the worked example")
+            << QStringList{QStringLiteral("--model"), QStringLiteral("worked-example"),
+                           QStringLiteral("--text"), QStringLiteral("hello")}
+            << QStringLiteral("--text: the worked example's text is fixed");
+        QTest::newRow("language") << QStringList{QStringLiteral("--lang"), QStringLiteral("de")}
+                                  << QStringLiteral("--lang de: AttnScope speaks en, tr");
+        QTest::newRow("view") << QStringList{QStringLiteral("--view"), QStringLiteral("grid")}
+                              << QStringLiteral("--view grid:");
+    }
+
+    void badOptionsAreOneLine()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, start);
+        const Run r = run(arguments << QStringLiteral("--screenshot") << shot(QStringLiteral("never.png")));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnscope: ") + start) || r.err.startsWith(start),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFileInfo::exists(shot(QStringLiteral("never.png"))));
+    }
+
+    // --screenshot writes under the output policy (issue 18): a FIFO (or a device) at the path is refused
+    // in one line and left as it is; QSaveFile's rename used to replace it with a regular file.
+    void screenshotNeverReplacesASpecialFile()
+    {
+#ifdef Q_OS_UNIX
+        const QString fifo = shot(QStringLiteral("fifo.png"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const Run r =
+            run({QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--screenshot"), fifo});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.startsWith(QStringLiteral("attnscope: ") + fifo + QStringLiteral(": not a regular file")),
+            qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+        QT_STATBUF status;
+        QVERIFY(QT_LSTAT(QFile::encodeName(fifo).constData(), &status) == 0 && S_ISFIFO(status.st_mode));
+#else
+        QSKIP("FIFOs are Unix");
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGuiStartup)
+#include "tst_gui_startup.moc"

@@ -1,0 +1,235 @@
+// The window's options and session: `attnscope [--lang] [--model] [--text] [--text-b] [--view] [--head]`
+// parse to GuiOptions (bad values are one line naming the option), every picker entry has a model key that
+// selects it again, and a session (model, texts, tab, head) round-trips through the settings and back
+// into a window.
+
+#include "explorer/headgridwidget.h"
+#include "mainwindow.h"
+#include "model/modelcatalog.h"
+#include "settings/appsettings.h"
+#include "settings/explorersession.h"
+#include "settings/guioptions.h"
+
+#include <QPlainTextEdit>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnscope;
+
+namespace {
+
+bool waitForResult(MainWindow& window, const QString& textA = {})
+{
+    return QTest::qWaitFor(
+        [&] {
+            const auto result = window.currentResult();
+            return window.runner()->waitForIdle(50) && result &&
+                   result->job == window.runner()->currentJob() &&
+                   (textA.isEmpty() || result->textA == textA);
+        },
+        30000);
+}
+
+QStringList args(std::initializer_list<const char*> list)
+{
+    QStringList out{QStringLiteral("attnscope")};
+    for (const char* a : list)
+        out << QString::fromUtf8(a);
+    return out;
+}
+
+} // namespace
+
+class TestExplorerSession : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void parsesTheWindowsOptions()
+    {
+        QString error;
+        const auto o =
+            GuiOptions::parse(args({"--lang", "tr", "--model", "worked-example", "--view", "arcs", "--head",
+                                    "2,5", "--text", "Merhaba dünya", "--text-b", "İkinci", "--presenter",
+                                    "--lesson", "--size", "1920x1080", "--screenshot", "x.png"}),
+                              &error);
+        QVERIFY2(o, qPrintable(error));
+        QCOMPARE(*o->language, QStringLiteral("tr"));
+        QCOMPARE(*o->model, QStringLiteral("worked-example"));
+        QCOMPARE(*o->view, QStringLiteral("arcs"));
+        QCOMPARE(*o->head, std::make_pair(2, 5));
+        QCOMPARE(*o->textA, QStringLiteral("Merhaba dünya"));
+        QCOMPARE(*o->textB, QStringLiteral("İkinci"));
+        QVERIFY(o->presenter && o->lesson);
+        QCOMPARE(*o->windowSize, std::make_pair(1920, 1080));
+        QCOMPARE(o->screenshot, QStringLiteral("x.png"));
+
+        const auto none = GuiOptions::parse(args({}), &error);
+        QVERIFY(none && !none->model && !none->textA && !none->language && !none->presenter);
+    }
+
+    void refusesBadValues_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("language") << args({"--lang", "de"})
+                                  << QStringLiteral("--lang de: AttnScope speaks en, tr");
+        QTest::newRow("view") << args({"--view", "grid"})
+                              << QStringLiteral(
+                                     "--view grid: use one of heatmap, comparison, arcs, statistics");
+        QTest::newRow("head") << args({"--head", "2"})
+                              << QStringLiteral("--head 2: give LAYER,HEAD, e.g. --head 2,5");
+        QTest::newRow("negative head")
+            << args({"--head", "-1,2"}) << QStringLiteral("--head -1,2: give LAYER,HEAD, e.g. --head 2,5");
+        QTest::newRow("size") << args({"--size", "10x10"})
+                              << QStringLiteral(
+                                     "--size 10x10: give WxH with each side from 200 to 16000 pixels");
+        QTest::newRow("empty model") << args({"--model", ""})
+                                     << QStringLiteral("--model: give a model name or folder");
+        QTest::newRow("stray word") << args({"hello"})
+                                    << QStringLiteral("unexpected argument 'hello'; try attnscope --help");
+    }
+
+    void refusesBadValues()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QString error;
+        QVERIFY(!GuiOptions::parse(arguments, &error));
+        QCOMPARE(error, message);
+    }
+
+    // Every entry the picker starts with has a key, and the key selects that entry again.
+    void everyModelHasAKey()
+    {
+        MainWindow window;
+        QStringList keys;
+        for (int i = 0; i < window.modelCount(); ++i) {
+            const QString key = explorerModelKey(window, i);
+            QVERIFY2(!key.isEmpty(), qPrintable(QString::number(i)));
+            QVERIFY2(!keys.contains(key), qPrintable(key));
+            keys << key;
+        }
+        QVERIFY(keys.contains(QStringLiteral("worked-example")));
+        QVERIFY(keys.contains(QStringLiteral("synthetic-encoder")));
+        QVERIFY(keys.contains(QStringLiteral("synthetic-decoder")));
+        for (const ModelInfo& builtin : ModelCatalog::builtinModels())
+            QVERIFY2(keys.contains(builtin.name), qPrintable(builtin.name)); // names, not install paths
+        for (int i = window.modelCount() - 1; i >= 0; --i) {
+            QString error;
+            QVERIFY2(selectExplorerModel(window, keys[i], &error), qPrintable(error));
+            QCOMPARE(window.currentEngineIndex(), i);
+        }
+    }
+
+    void aFolderIsAKeyToo()
+    {
+        const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
+        if (!QFileInfo::exists(folder + QStringLiteral("/config.json"))) QSKIP("fixture model not available");
+        MainWindow window;
+        const int before = window.modelCount();
+        QString error;
+        QVERIFY2(selectExplorerModel(window, folder, &error), qPrintable(error));
+        QCOMPARE(window.modelCount(), before + 1);
+        QCOMPARE(explorerModelKey(window, window.currentEngineIndex()), QDir(folder).canonicalPath());
+        // Selecting it again reuses the entry.
+        QVERIFY(selectExplorerModel(window, folder + QStringLiteral("/"), &error));
+        QCOMPARE(window.modelCount(), before + 1);
+    }
+
+    void unknownModelIsOneLine()
+    {
+        MainWindow window;
+        const int before = window.currentEngineIndex();
+        QString error;
+        QVERIFY(!selectExplorerModel(window, QStringLiteral("no-such-model-xyz"), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("--model no-such-model-xyz: no such model folder")),
+                 qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        QCOMPARE(window.currentEngineIndex(), before);
+        QTemporaryDir empty;
+        QVERIFY(!selectExplorerModel(window, empty.path(), &error));
+        QVERIFY2(error.contains(QStringLiteral("not a model folder")), qPrintable(error));
+    }
+
+    // A session goes into the settings and comes back into a fresh window: model, texts, tab, head.
+    void sessionRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("session.ini"));
+        ExplorerSession saved;
+        {
+            MainWindow window;
+            ExplorerSession wanted;
+            wanted.model = QStringLiteral("synthetic-encoder");
+            wanted.textA = QStringLiteral("The cat sat on the mat.");
+            wanted.textB = QStringLiteral("It was warm.");
+            wanted.view = QStringLiteral("statistics");
+            wanted.layer = 1;
+            wanted.head = 2;
+            QString error;
+            QVERIFY2(applyExplorerSession(window, wanted, &error), qPrintable(error));
+            QVERIFY(waitForResult(window, wanted.textA));
+            QTRY_COMPARE(window.grid()->selected(), std::make_pair(1, 2));
+            saved = currentExplorerSession(window);
+            QCOMPARE(saved.model, wanted.model);
+            QCOMPARE(saved.textA, wanted.textA);
+            QCOMPARE(saved.textB, wanted.textB);
+            QCOMPARE(saved.view, wanted.view);
+            QCOMPARE(saved.layer, 1);
+            QCOMPARE(saved.head, 2);
+            AppSettings settings(std::make_unique<QSettings>(ini, QSettings::IniFormat));
+            settings.setExplorerSession(saved);
+        }
+        AppSettings settings(std::make_unique<QSettings>(ini, QSettings::IniFormat));
+        const ExplorerSession loaded = settings.explorerSession();
+        QCOMPARE(settings.lastModel(), QStringLiteral("synthetic-encoder"));
+        MainWindow window;
+        QString error;
+        QVERIFY(applyExplorerSession(window, loaded, &error));
+        QVERIFY(waitForResult(window, saved.textA));
+        QCOMPARE(explorerModelKey(window, window.currentEngineIndex()), saved.model);
+        QCOMPARE(window.textAEdit()->toPlainText(), saved.textA);
+        QCOMPARE(window.textB(), saved.textB);
+        QCOMPARE(window.tabs()->currentIndex(), 3);
+        QTRY_COMPARE(window.grid()->selected(), std::make_pair(1, 2));
+    }
+
+    // The worked example's fixed text is not remembered as the user's text; a bad stored tab is ignored.
+    void fixedTextAndBadValuesAreNotRestored()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY(selectExplorerModel(window, QStringLiteral("worked-example"), &error));
+        QVERIFY(waitForResult(window));
+        const ExplorerSession s = currentExplorerSession(window);
+        QCOMPARE(s.model, QStringLiteral("worked-example"));
+        QVERIFY(s.textA.isEmpty());
+        QTemporaryDir dir;
+        QSettings raw(dir.filePath(QStringLiteral("bad.ini")), QSettings::IniFormat);
+        raw.setValue(QStringLiteral("session/view"), QStringLiteral("nonsense"));
+        raw.setValue(QStringLiteral("session/layer"), QStringLiteral("x"));
+        const ExplorerSession bad = ExplorerSession::load(raw);
+        QVERIFY(bad.view.isEmpty());
+        QCOMPARE(bad.layer, -1);
+    }
+
+    // SessionKeeper writes the application's settings after each result.
+    void keeperSavesAfterAResult()
+    {
+        MainWindow window;
+        new SessionKeeper(&window);
+        QString error;
+        QVERIFY(selectExplorerModel(window, QStringLiteral("synthetic-decoder"), &error));
+        window.setTexts(QStringLiteral("Remember me, please."));
+        QVERIFY(waitForResult(window, QStringLiteral("Remember me, please.")));
+        QTRY_COMPARE(AppSettings().explorerSession().textA, QStringLiteral("Remember me, please."));
+        QCOMPARE(AppSettings().explorerSession().model, QStringLiteral("synthetic-decoder"));
+    }
+};
+
+QTEST_MAIN(TestExplorerSession)
+#include "tst_explorersession.moc"

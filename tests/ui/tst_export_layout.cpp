@@ -1,0 +1,311 @@
+// Nothing clipped or overlapping in any exported view: the heatmap (3 to 300 tokens), the head grid, the
+// comparison, the arcs and the per-layer chart, written as SVG and checked from the SVG itself (every text
+// box inside the page, no two overlapping, boxes measured from the font the SVG names); and the PNG at 1×
+// and 2× showing the same labels as the PDF (read back with pdftotext).
+
+#include "attention/attentionmaps.h"
+#include "explorer/arcwidget.h"
+#include "explorer/comparisonwidget.h"
+#include "explorer/explorerresult.h"
+#include "explorer/layerchartwidget.h"
+#include "export/heatmapexporter.h"
+#include "heatmapwidget.h"
+#include "render/heatmappainter.h"
+#include "ui/support/svgtextboxes.h"
+
+#include <QBuffer>
+#include <QFile>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace attnscope;
+
+namespace {
+
+QStringList labelsFor(int n)
+{
+    // Words of a real sentence, with subword pieces, [CLS] and [SEP] at the ends.
+    const QStringList words{QStringLiteral("the"),     QStringLiteral("tro"),  QStringLiteral("##phy"),
+                            QStringLiteral("didn"),    QStringLiteral("'"),    QStringLiteral("t"),
+                            QStringLiteral("fit"),     QStringLiteral("into"), QStringLiteral("suitcase"),
+                            QStringLiteral("because"), QStringLiteral("it"),   QStringLiteral("was")};
+    QStringList labels{QStringLiteral("[CLS]")};
+    for (int i = 1; i < n - 1; ++i)
+        labels << words.at(i % words.size()) +
+                      (i >= words.size() ? QString::number(i / words.size()) : QString());
+    labels << QStringLiteral("[SEP]");
+    return labels;
+}
+
+std::shared_ptr<ExplorerResult> resultFor(int n, int layers = 2, int heads = 3)
+{
+    std::vector<float> p;
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h)
+            for (int q = 0; q < n; ++q)
+                for (int k = 0; k < n; ++k) {
+                    const float sink = h == 0 ? 0.7f : 0.1f;
+                    p.push_back(k == 0 ? sink + (1 - sink) / n : (1 - sink) / n);
+                }
+    auto result = std::make_shared<ExplorerResult>();
+    result->textA = labelsFor(n).mid(1, n - 2).join(QLatin1Char(' '));
+    result->modelName = QStringLiteral("tiny-bert-en-tr");
+    result->run.labels = labelsFor(n);
+    result->run.tokens = result->run.labels;
+    result->run.roles.special.assign(size_t(n), false);
+    result->run.roles.special.front() = result->run.roles.special.back() = true;
+    result->run.roles.clsPositions = {0};
+    result->run.roles.sepPositions = {n - 1};
+    result->run.maps = std::make_shared<DenseAttentionMaps>(layers, heads, n, n, std::move(p));
+    AnalysisOptions options;
+    options.threads = 1;
+    result->analysis = *analyzeAttention(*result->run.maps, result->run.roles, options);
+    return result;
+}
+
+HeatmapData heatmapOf(const ExplorerResult& r)
+{
+    HeatmapData d;
+    d.rows = d.cols = r.run.maps->queries();
+    d.values = r.run.maps->matrix(0, 0);
+    d.rowLabels = d.colLabels = r.run.labels;
+    d.specialRows = d.specialCols = r.run.roles.special;
+    d.title = QStringLiteral(
+        "tiny-bert-en-tr · layer 0 head 0 (sink) · a title long enough to need eliding on a small page, "
+        "which it must do inside the page");
+    if (d.rows >= HeatmapPainter::kSideBarMinimumRows) {
+        d.sideFirst = r.run.maps->tile(0, 0, 0, d.rows, 0, 1);
+        d.sideSep = r.run.maps->tile(0, 0, 0, d.rows, d.cols - 1, d.cols);
+    }
+    return d;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The words pdftotext reads from the PDF; empty when the tool is missing.
+QStringList pdfWords(const QString& pdf, bool* missing)
+{
+    const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    *missing = tool.isEmpty();
+    if (tool.isEmpty()) return {};
+    QProcess process;
+    process.start(tool, {QStringLiteral("-raw"), pdf, QStringLiteral("-")});
+    if (!process.waitForFinished(20000)) return {};
+    // NFKC: the PDF's text may carry ligatures ("ﬁt" for "fit").
+    return QString::fromUtf8(process.readAllStandardOutput())
+        .normalized(QString::NormalizationForm_KC)
+        .split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+}
+
+ExportOptions optionsAt(double scale)
+{
+    ExportOptions options;
+    options.size = QSize(900, 800);
+    options.scaleFactor = scale;
+    options.overwrite = true;
+    return options;
+}
+
+} // namespace
+
+class TestExportLayout : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void heatmapTextStaysInsideAndApart_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        for (int n : {3, 12, 21, 29, 64, 300})
+            QTest::addRow("%d tokens", n) << n << 900 << 800;
+        QTest::addRow("29 tokens small page") << 29 << 420 << 360;
+    }
+    void heatmapTextStaysInsideAndApart()
+    {
+        QFETCH(int, n);
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QTemporaryDir dir;
+        const auto result = resultFor(n);
+        const HeatmapData data = heatmapOf(*result);
+        HeatmapStyle style;
+        style.showValues = n <= 12;
+        ExportOptions options = optionsAt(1.0);
+        options.size = QSize(width, height);
+        const HeatmapExporter exporter(style, options);
+        const QString svg = dir.filePath(QStringLiteral("h.svg"));
+        QVERIFY(exporter.exportHeatmap(data, svg).ok);
+        const QStringList problems = svgTextProblems(readAll(svg));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        // Up to 64 tokens on the default page every label is written.
+        if (n <= 64 && width == 900) {
+            QString error;
+            QStringList texts;
+            for (const SvgTextBox& box : svgTextBoxes(readAll(svg), &error))
+                texts << box.text;
+            for (const QString& label : data.rowLabels)
+                QVERIFY2(texts.count(label) >= 2, qPrintable(label)); // as a query and as a key
+        }
+    }
+
+    void pngShowsTheLabelsOfThePdf_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("scale");
+        for (int n : {29, 64, 300})
+            for (double scale : {1.0, 2.0})
+                QTest::addRow("%d tokens at %gx", n, scale) << n << scale;
+    }
+    void pngShowsTheLabelsOfThePdf()
+    {
+        QFETCH(int, n);
+        QFETCH(double, scale);
+        QTemporaryDir dir;
+        const auto result = resultFor(n);
+        const HeatmapData data = heatmapOf(*result);
+        const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
+        const QString pdf = dir.filePath(QStringLiteral("h.pdf"));
+        QVERIFY(exporter.exportHeatmap(data, pdf).ok);
+        QVERIFY(exporter.exportHeatmap(data, dir.filePath(QStringLiteral("h.png"))).ok);
+        const QRectF page(0, 0, 900, 800);
+        auto planOn = [&](QPaintDevice& device) {
+            QPainter painter(&device);
+            const HeatmapGeometry geometry = exporter.heatmapPageGeometry(device, page, data);
+            return HeatmapPainter(data, HeatmapStyle{}).labelLayout(geometry, &device, painter.font());
+        };
+        // The PNG as the exporter paints it (logical 96 dpi, device pixel ratio = scale) and the PDF's
+        // writer (96 dpi): the same label plan, so the same labels at the same size.
+        QImage png(QSize(900, 800) * scale, QImage::Format_ARGB32_Premultiplied);
+        png.setDevicePixelRatio(scale);
+        png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
+        png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        writer.setResolution(96);
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(900 * 0.75, 800 * 0.75), QPageSize::Point),
+                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        const auto pngPlan = planOn(png);
+        const auto pdfPlan = planOn(writer);
+        QCOMPARE(pngPlan.rows.shown, pdfPlan.rows.shown);
+        QCOMPARE(pngPlan.cols.shown, pdfPlan.cols.shown);
+        QCOMPARE(pngPlan.rows.pixelSize, pdfPlan.rows.pixelSize);
+        if (n <= 64) QCOMPARE(int(pngPlan.rows.shown.size()), n);
+        // And the PDF file really carries them: pdftotext reads every query label the plan draws.
+        bool missing = false;
+        const QStringList words = pdfWords(pdf, &missing);
+        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        for (int r : pngPlan.rows.shown)
+            QVERIFY2(words.contains(data.rowLabels.at(r)), qPrintable(data.rowLabels.at(r)));
+    }
+
+    void gridTextStaysInsideAndApart()
+    {
+        QTemporaryDir dir;
+        HeadGridData grid;
+        grid.layers = 6;
+        grid.heads = 8;
+        grid.title = QStringLiteral("tiny-bert-en-tr · all heads · “The trophy didn't fit into the suitcase "
+                                    "because it was too big.”");
+        const auto result = resultFor(12);
+        for (int i = 0; i < grid.layers * grid.heads; ++i)
+            grid.thumbnails.push_back(heatmapOf(*result));
+        for (double scale : {1.0, 2.0}) {
+            const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
+            const QString svg = dir.filePath(QStringLiteral("g.svg"));
+            QVERIFY(exporter.exportGrid(grid, svg).ok);
+            const QStringList problems = svgTextProblems(readAll(svg));
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        }
+    }
+
+    void viewsTextStaysInsideAndApart()
+    {
+        QTemporaryDir dir;
+        const auto result = resultFor(21);
+        LayerChartWidget chart;
+        chart.setSummaries(result->analysis.layerSummaries);
+        ArcWidget arcs;
+        arcs.setResult(result);
+        arcs.setHeads({{0, 0}, {1, 1}});
+        ComparisonWidget comparison;
+        comparison.resize(1000, 700);
+        comparison.setResult(result);
+        comparison.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&comparison));
+        for (ComparisonWidget::Mode mode :
+             {ComparisonWidget::Mode::SideBySide, ComparisonWidget::Mode::Difference}) {
+            comparison.setMode(mode);
+            comparison.setHeads({{0, 0}, {0, 1}, {1, 2}});
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents();
+            const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(1.0));
+            const QString svg = dir.filePath(QStringLiteral("c.svg"));
+            QVERIFY(exporter
+                        .exportView(svg, QStringLiteral("c"), QStringLiteral("c"),
+                                    [&](QPainter& p, const QRectF& page) { comparison.paintPanes(p, page); })
+                        .ok);
+            const QStringList problems = svgTextProblems(readAll(svg));
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        }
+        for (QSize size : {QSize(900, 800), QSize(500, 300)}) {
+            ExportOptions options = optionsAt(1.0);
+            options.size = size;
+            const HeatmapExporter exporter(HeatmapStyle{}, options);
+            const QString chartSvg = dir.filePath(QStringLiteral("chart.svg"));
+            QVERIFY(exporter
+                        .exportView(chartSvg, QStringLiteral("c"), QStringLiteral("c"),
+                                    [&](QPainter& p, const QRectF& page) { chart.paintChart(p, page); })
+                        .ok);
+            QStringList problems = svgTextProblems(readAll(chartSvg));
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+            const QString arcsSvg = dir.filePath(QStringLiteral("arcs.svg"));
+            QVERIFY(exporter
+                        .exportView(arcsSvg, QStringLiteral("a"), QStringLiteral("a"),
+                                    [&](QPainter& p, const QRectF& page) { arcs.paintView(p, page); })
+                        .ok);
+            problems = svgTextProblems(readAll(arcsSvg));
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        }
+    }
+
+    void differenceIsScaledToItsLargestValue()
+    {
+        // Heads 0 and 1 of layer 0: sink 0.7 vs 0.1 spread over 10 keys; at the sink column
+        // (0.7 + 0.3/10) − (0.1 + 0.9/10) = 0.54, elsewhere 0.03 − 0.09 = −0.06.
+        const auto result = resultFor(10);
+        ComparisonWidget comparison;
+        comparison.resize(900, 600);
+        comparison.setResult(result);
+        comparison.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&comparison));
+        comparison.setMode(ComparisonWidget::Mode::Difference);
+        comparison.setHeads({{0, 0}, {0, 1}});
+        QCOMPARE(int(comparison.panes().size()), 3);
+        QVERIFY(std::abs(comparison.differenceRange() - 0.54f) < 1e-5f);
+        const HeatmapData& diff = comparison.panes().back()->data();
+        QVERIFY2(diff.title.contains(QStringLiteral("0.54")), qPrintable(diff.title));
+        // The largest difference reaches the end of the colour axis.
+        QVERIFY(std::abs(diff.colorParameter(0, 0, HeatmapScale::Absolute) - 1.0) < 1e-5);
+        // Panes use the space: 3 panes in 900×560 sit side by side, in a tall area stacked.
+        QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(900, 300)), std::make_pair(1, 3));
+        QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(400, 900)), std::make_pair(3, 1));
+        QCOMPARE(ComparisonWidget::paneGridShape(4, QSizeF(800, 750)), std::make_pair(2, 2));
+        QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(700, 750)), std::make_pair(2, 2));
+    }
+};
+
+QTEST_MAIN(TestExportLayout)
+#include "tst_export_layout.moc"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The pictures in docs/screenshots/: every main view of AttnScope in English and Turkish, at 1280×800 and
+# 1920×1080, each taken by the app itself (`attnscope --screenshot`) inside its own Xvfb screen of that
+# size, with fresh settings. Then reduced to 256 colours (pngquant, else ImageMagick) so that the
+# repository stays small.
+#
+#   tools/screenshots.sh [BUILD_DIR]     (default build/dev; `tools/dev screenshots` builds first)
+#
+# Needs xvfb-run, and pngquant or ImageMagick's convert. Look at every picture before committing them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN="${1:-build/dev}/app/attnscope"
+OUT=docs/screenshots
+[ -x "$BIN" ] || { echo "screenshots.sh: $BIN not found; build first (cmake --build --preset dev)" >&2; exit 2; }
+command -v xvfb-run >/dev/null || { echo "screenshots.sh: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 2; }
+if command -v pngquant >/dev/null; then
+  shrink() { pngquant --force --skip-if-larger --quality 70-95 --speed 1 --output "$1" -- "$1" || true; }
+elif command -v convert >/dev/null; then
+  shrink() { convert "$1" -dither None -colors 256 "PNG8:$1.tmp" && mv "$1.tmp" "$1"; }
+else
+  echo "screenshots.sh: install pngquant or imagemagick to keep the pictures small" >&2; exit 2
+fi
+mkdir -p "$OUT"
+
+# The built-in encoder when this tree has it (else the synthetic demo), on the Winograd sentence with a
+# [MASK] (the predictions panel fills it); the head (L1 H3) sends the most attention to [SEP] here.
+MODEL=tiny-bert-en-tr
+[ -f resources/models/$MODEL/config.json ] || MODEL=synthetic-encoder
+declare -A TEXT=(
+  [en]="The trophy didn't fit into the [MASK] because it was too big."
+  [tr]="Kupa [MASK] sığmadı çünkü çok büyüktü."
+)
+HEAD=1,3
+
+# name | arguments after --lang/--model/--text
+SHOTS=(
+  "explorer|--view heatmap --head $HEAD"
+  "comparison|--view comparison --head $HEAD"
+  "arcs|--view arcs --head $HEAD"
+  "statistics|--view statistics --head $HEAD"
+  "presenter|--view heatmap --head $HEAD --presenter"
+  "lesson|--lesson"
+)
+
+shoot() { # size lang name args...
+  local size=$1 lang=$2 name=$3; shift 3
+  local file="$OUT/$name-$lang-${size}.png" config
+  config=$(mktemp -d)
+  # Each picture starts from fresh settings: nothing remembered from the last one or from the user.
+  XDG_CONFIG_HOME="$config" XDG_RUNTIME_DIR="$config" LANGUAGE="$lang" \
+    xvfb-run -a -s "-screen 0 ${size}x24 -dpi 96" "$BIN" --lang "$lang" "$@" --screenshot "$file" 2> "$config/log" ||
+    { cat "$config/log" >&2; rm -rf "$config"; return 1; }
+  rm -rf "$config"
+  shrink "$file"
+}
+
+for size in 1280x800 1920x1080; do
+  for lang in en tr; do
+    for shot in "${SHOTS[@]}"; do
+      name=${shot%%|*}
+      read -r -a extra <<<"${shot#*|}"
+      if [ "$name" = lesson ]; then
+        shoot "$size" "$lang" "$name" --model worked-example "${extra[@]}"
+      else
+        shoot "$size" "$lang" "$name" --model "$MODEL" --text "${TEXT[$lang]}" "${extra[@]}"
+      fi
+    done
+  done
+done
+du -ch "$OUT"/*.png | tail -1

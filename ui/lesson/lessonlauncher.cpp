@@ -1,0 +1,89 @@
+#include "lesson/lessonlauncher.h"
+
+#include "explorer/explorerresult.h"
+#include "explorer/transformerengine.h"
+#include "lesson/lessonview.h"
+#include "lesson/lessonwindow.h"
+#include "model/attentioncapture.h"
+
+#include <QAction>
+#include <QEvent>
+#include <QMainWindow>
+#include <QMenu>
+#include <algorithm>
+
+namespace attnscope {
+
+LessonLauncher::LessonLauncher(QMainWindow* window, QMenu* menu, QAction* openHeadAction)
+    : QObject(window), m_window(window), m_menu(menu), m_openHead(openHeadAction)
+{
+    m_workedExample = m_menu->addAction(QString(), this, [this] { openWorkedExample(); });
+    m_workedExample->setObjectName(QStringLiteral("lessonWorkedExampleAction"));
+    m_menu->addAction(m_openHead);
+    m_menu->installEventFilter(this);
+    retranslate();
+}
+
+bool LessonLauncher::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_menu && event->type() == QEvent::LanguageChange) retranslate();
+    return QObject::eventFilter(watched, event);
+}
+
+void LessonLauncher::retranslate()
+{
+    m_menu->setTitle(tr("Less&on"));
+    m_workedExample->setText(tr("Worked example (kedi mindere oturdu)"));
+    m_workedExample->setToolTip(
+        tr("The classroom example: three tokens, Q, K and V of four numbers each, every "
+           "step by hand"));
+    m_openHead->setText(tr("Open in lesson"));
+    m_openHead->setToolTip(
+        tr("Show this head's real Q, K and V for the first %1 tokens step by step in the lesson")
+            .arg(LessonModel::kMaxHeadTokens));
+}
+
+LessonWindow* LessonLauncher::openWorkedExample()
+{
+    auto* window = new LessonWindow(m_window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(tr("Lesson — worked example: kedi mindere oturdu"));
+    window->show();
+    return window;
+}
+
+LessonWindow* LessonLauncher::openHead(const ExplorerResult* result, int layer, int head, QString* message)
+{
+    message->clear();
+    if (!result || !result->run.capture) {
+        *message =
+            tr("Open in lesson needs a model with Q, K and V (not a synthetic demo) and an input of at most "
+               "%1 tokens")
+                .arg(TransformerEngine::kQueryKeyLimit);
+        return nullptr;
+    }
+    const AttentionCapture& capture = *result->run.capture;
+    if (layer < 0 || size_t(layer) >= capture.queries.size()) {
+        *message = tr("Layer %1 has no Q, K and V in this run").arg(layer);
+        return nullptr;
+    }
+    const int n = capture.tokens();
+    const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
+    auto* window = new LessonWindow(m_window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    const size_t at = size_t(layer);
+    if (!window->view()->openHead(capture.queries.at(at), capture.keys.at(at), capture.values.at(at), head, 0,
+                                  count, result->run.labels.mid(0, count), capture.scales.at(at),
+                                  capture.causal, message)) {
+        delete window;
+        return nullptr;
+    }
+    window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(layer).arg(head));
+    if (!capture.causal && n > count)
+        *message =
+            tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only").arg(count).arg(n);
+    window->show();
+    return window;
+}
+
+} // namespace attnscope

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+
+namespace attnscope {
+
+struct ExplorerResult;
+class LessonWindow;
+
+// The explorer's Lesson menu and the lesson windows it opens:
+//   Lesson ▸ Worked example (kedi mindere oturdu): the seed's own Q, K and V, step by step;
+//   Lesson ▸ Open in lesson: the head on screen, its real Q, K (after RoPE) and V for the first
+//   LessonModel::kMaxHeadTokens tokens, labelled with the tokens.
+// For causal models that prefix reproduces the head's attention exactly; for bidirectional ones only when
+// the whole input fits (else each row is renormalised over the keys shown, and the notice says so).
+// The windows are children of the explorer window and delete themselves when closed.
+class LessonLauncher : public QObject
+{
+    Q_OBJECT
+public:
+    // Fills `menu` (owned by the window) with the worked example and `openHeadAction` (owned by the
+    // window, which enables it when the result on screen has Q, K and V).
+    LessonLauncher(QMainWindow* window, QMenu* menu, QAction* openHeadAction);
+
+    QAction* workedExampleAction() const { return m_workedExample; }
+
+    LessonWindow* openWorkedExample();
+    // A lesson on layer/head of `result`. Returns null when the result has no Q, K and V (the demos,
+    // inputs longer than the capture limit) or they do not fit; *message then says why. On success
+    // *message is empty or a notice (the lesson shows only the first tokens).
+    LessonWindow* openHead(const ExplorerResult* result, int layer, int head, QString* message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void retranslate();
+
+    QPointer<QMainWindow> m_window;
+    QMenu* m_menu;
+    QAction* m_workedExample;
+    QAction* m_openHead;
+};
+
+} // namespace attnscope

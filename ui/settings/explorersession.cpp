@@ -1,0 +1,214 @@
+#include "settings/explorersession.h"
+
+#include "explorer/headgridwidget.h"
+#include "explorer/syntheticengine.h"
+#include "explorer/workedexampleengine.h"
+#include "mainwindow.h"
+#include "model/modelcatalog.h"
+#include "model/modelerror.h"
+#include "settings/appsettings.h"
+#include "settings/guioptions.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <memory>
+
+namespace attnscope {
+
+namespace {
+
+// "models/last" is AppSettings::lastModel's key: the session's model is that last model.
+const QString kModel = QStringLiteral("models/last");
+const QString kTextA = QStringLiteral("session/textA");
+const QString kTextB = QStringLiteral("session/textB");
+const QString kView = QStringLiteral("session/view");
+const QString kLayer = QStringLiteral("session/layer");
+const QString kHead = QStringLiteral("session/head");
+
+const QString kWorkedExample = QStringLiteral("worked-example");
+const QString kSyntheticEncoder = QStringLiteral("synthetic-encoder");
+const QString kSyntheticDecoder = QStringLiteral("synthetic-decoder");
+
+// The built-in engines (not folders) by key.
+QString engineKey(const AttentionEngine* engine)
+{
+    if (dynamic_cast<const WorkedExampleEngine*>(engine)) return kWorkedExample;
+    if (dynamic_cast<const SyntheticEngine*>(engine))
+        return engine->supportsTextB() ? kSyntheticEncoder : kSyntheticDecoder; // the decoder takes no text B
+    return {};
+}
+
+QString canonical(const QString& folder)
+{
+    const QString path = QDir(folder).canonicalPath();
+    return path.isEmpty() ? QDir(folder).absolutePath() : path;
+}
+
+} // namespace
+
+ExplorerSession ExplorerSession::load(const QSettings& settings)
+{
+    ExplorerSession s;
+    s.model = settings.value(kModel).toString();
+    s.textA = settings.value(kTextA).toString();
+    s.textB = settings.value(kTextB).toString();
+    s.view = settings.value(kView).toString();
+    if (!explorerViewNames().contains(s.view)) s.view.clear();
+    bool okLayer = false, okHead = false;
+    s.layer = settings.value(kLayer, -1).toInt(&okLayer);
+    s.head = settings.value(kHead, -1).toInt(&okHead);
+    if (!okLayer || !okHead || s.layer < 0 || s.head < 0) s.layer = s.head = -1;
+    return s;
+}
+
+void ExplorerSession::save(QSettings& settings) const
+{
+    settings.setValue(kModel, model);
+    settings.setValue(kTextA, textA);
+    settings.setValue(kTextB, textB);
+    settings.setValue(kView, view);
+    settings.setValue(kLayer, layer);
+    settings.setValue(kHead, head);
+}
+
+QString explorerModelKey(const MainWindow& window, int index)
+{
+    if (index < 0 || index >= window.modelCount()) return {};
+    const QString folder = window.modelFolder(index);
+    if (folder.isEmpty()) {
+        const auto engines = window.engines();
+        return engineKey(engines[size_t(index)].get());
+    }
+    for (const ModelInfo& builtin : ModelCatalog::builtinModels())
+        if (canonical(builtin.path) == canonical(folder)) return builtin.name;
+    return canonical(folder);
+}
+
+bool isWorkedExampleKey(const QString& key)
+{
+    return key == kWorkedExample;
+}
+
+bool checkExplorerModel(const QString& key, QString* error)
+{
+    if (key == kWorkedExample || key == kSyntheticEncoder || key == kSyntheticDecoder) return true;
+    QString folder;
+    try {
+        folder = ModelCatalog::resolve(key);
+    } catch (const ModelError& e) {
+        *error = QStringLiteral("--model ") + e.message();
+        return false;
+    }
+    if (!ModelCatalog::describe(folder)) {
+        *error = QStringLiteral("%1: not a model folder (no readable config.json)")
+                     .arg(QDir::toNativeSeparators(folder));
+        return false;
+    }
+    return true;
+}
+
+bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
+{
+    // The built-in engines first: their keys are not folders.
+    const auto engines = window.engines();
+    for (int i = 0; i < int(engines.size()); ++i)
+        if (engines[size_t(i)] && !key.isEmpty() && engineKey(engines[size_t(i)].get()) == key)
+            return window.selectEngine(i);
+    QString folder;
+    try {
+        folder = ModelCatalog::resolve(key);
+    } catch (const ModelError& e) {
+        *error = QStringLiteral("--model ") + e.message();
+        return false;
+    }
+    int index = -1;
+    for (int i = 0; i < window.modelCount() && index < 0; ++i)
+        if (!window.modelFolder(i).isEmpty() && canonical(window.modelFolder(i)) == canonical(folder))
+            index = i;
+    if (index < 0) {
+        const auto info = ModelCatalog::describe(folder);
+        if (!info) {
+            *error = QStringLiteral("%1: not a model folder (no readable config.json)")
+                         .arg(QDir::toNativeSeparators(folder));
+            return false;
+        }
+        index = window.addModelFolder(folder, info->name);
+    }
+    if (window.selectEngine(index)) return true;
+    const QString why = window.statusBar()->currentMessage();
+    *error = why.isEmpty() ? QStringLiteral("%1: cannot open the model").arg(QDir::toNativeSeparators(folder))
+                           : why;
+    return false;
+}
+
+ExplorerSession currentExplorerSession(const MainWindow& window)
+{
+    ExplorerSession s;
+    s.model = explorerModelKey(window, window.currentEngineIndex());
+    if (!window.textAEdit()->isReadOnly()) { // fixed text (the worked example) is not the user's
+        s.textA = window.textAEdit()->toPlainText();
+        s.textB = window.textB();
+    }
+    s.view = explorerViewNames().value(window.tabs()->currentIndex());
+    if (window.currentResult()) {
+        const auto [layer, head] = window.grid()->selected();
+        s.layer = layer;
+        s.head = head;
+    }
+    return s;
+}
+
+bool applyExplorerSession(MainWindow& window, const ExplorerSession& session, QString* error)
+{
+    bool ok = true;
+    if (!session.model.isEmpty()) ok = selectExplorerModel(window, session.model, error);
+    // Texts for a model whose text is fixed (the worked example) are not applied when that model was asked
+    // for; with no model asked for, setTexts moves to a model that takes text.
+    if ((!session.textA.isEmpty() || !session.textB.isEmpty()) &&
+        (!window.textAEdit()->isReadOnly() || session.model.isEmpty()))
+        window.setTexts(session.textA, session.textB);
+    if (const int tab = int(explorerViewNames().indexOf(session.view)); tab >= 0)
+        window.tabs()->setCurrentIndex(tab);
+    if (session.layer >= 0 && session.head >= 0) {
+        // The head exists only once the first result of this input is in.
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        MainWindow* target = &window;
+        *connection = QObject::connect(
+            window.runner(), &AnalysisRunner::resultReady, &window,
+            [target, connection, layer = session.layer, head = session.head] {
+                QObject::disconnect(*connection);
+                QMetaObject::invokeMethod(
+                    target, [target, layer, head] { target->openHead(layer, head); }, Qt::QueuedConnection);
+            });
+    }
+    return ok;
+}
+
+SessionKeeper::SessionKeeper(MainWindow* window) : QObject(window), m_window(window)
+{
+    connect(window->runner(), &AnalysisRunner::resultReady, this, &SessionKeeper::saveNow,
+            Qt::QueuedConnection);
+    connect(window->tabs(), &QTabWidget::currentChanged, this, &SessionKeeper::saveNow);
+    connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, this, &SessionKeeper::saveNow);
+    window->installEventFilter(this);
+}
+
+void SessionKeeper::saveNow()
+{
+    if (!m_window || !m_window->currentResult()) return; // nothing shown yet: keep what was remembered
+    AppSettings().setExplorerSession(currentExplorerSession(*m_window));
+}
+
+bool SessionKeeper::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::Close) saveNow();
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace attnscope
