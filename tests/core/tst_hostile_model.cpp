@@ -241,7 +241,7 @@ void TestHostileModel::configOutsideItsDomain_data()
     QTest::newRow("rope_scaling {}") << "llama_s0"
                                      << "rope_scaling"
                                      << "{}"
-                                     << "rope_scaling names no rope_type (or type)";
+                                     << "rope_scaling {} names no rope_type (or type)";
     QTest::newRow("rope_scaling without a type") << "llama_s0"
                                                  << "rope_scaling"
                                                  << "{\"factor\": 2}"
