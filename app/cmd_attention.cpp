@@ -5,35 +5,42 @@
 #include "backendoption.h"
 #include "command.h"
 #include "io/npy.h"
-#include "io/npywriter.h"
+#include "io/outputfile.h"
 #include "modelcommandline.h"
 #include "util/operationcancelled.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <cstdio>
+#include <optional>
 
 namespace attnscope {
 
 namespace {
 
-// Selected index, or -1 for all; false with *error for a value outside [0, count).
-bool parseSelection(const QCommandLineParser& parser, const QString& name, int count, int* selected,
-                    QString* error)
+// --layer / --head: nullopt when not given (all); false with *error when the value is not a number.
+bool parseIndexSyntax(const QCommandLineParser& parser, const QString& name, std::optional<int>* value,
+                      QString* error)
 {
-    *selected = -1;
+    value->reset();
     if (!parser.isSet(name)) return true;
     bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < 0 || value >= count) {
-        *error = QStringLiteral("--%1 %2 is outside 0..%3").arg(name, parser.value(name)).arg(count - 1);
+    const int parsed = parser.value(name).trimmed().toInt(&ok);
+    if (!ok) {
+        *error = QStringLiteral("--%1 '%2' is not a number").arg(name, parser.value(name));
         return false;
     }
-    *selected = value;
+    *value = parsed;
     return true;
+}
+
+// The selected index is within [0, count), or none is selected; false with *error otherwise.
+bool checkIndexRange(const QString& name, const std::optional<int>& value, int count, QString* error)
+{
+    if (!value || (*value >= 0 && *value < count)) return true;
+    *error = QStringLiteral("--%1 %2 is outside 0..%3").arg(name).arg(*value).arg(count - 1);
+    return false;
 }
 
 QByteArray jsonString(const QString& text)
@@ -43,18 +50,28 @@ QByteArray jsonString(const QString& text)
     return array.mid(1, array.size() - 2);
 }
 
+// An upper bound of the dump's size: a float is at most 14 characters as shortest text ("-1.2345678e-38")
+// plus its separator, and each row and matrix adds brackets.
+qint64 estimatedBytes(bool npy, qint64 matrices, qint64 n, qint64 tokenTextBytes)
+{
+    const qint64 values = matrices * n * n;
+    if (npy) return 128 + 4 * values;
+    return 4096 + tokenTextBytes + 15 * values + 3 * matrices * n + 3 * matrices;
+}
+
 int runAttention(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Computes every layer's and head's attention probabilities for one input.\n"
-        "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
-        "[layer][head][query][key]}.\n"
-        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-        "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
-        "layout instead of the weights alpha (docs/metrics.md).\n"
-        "With --ids the ids are used as given: no special tokens are added.\n"
-        "Inputs longer than the model's max_position_embeddings are refused, not truncated."));
+    parser.setApplicationDescription(
+        QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
+                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
+                       "[layer][head][query][key]}.\n"
+                       "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
+                       "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
+                       "layout instead of the weights alpha (docs/metrics.md).\n"
+                       "With --ids the ids are used as given: no special tokens are added.\n"
+                       "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
+                       "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
     parser.addHelpOption();
     parser.addOptions(modelInputOptions());
     parser.addOptions({
@@ -70,14 +87,9 @@ int runAttention(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend, device and timings on stderr.")},
     });
     parser.addOption(backendOption());
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    parser.addOption(maxOutputSizeOption());
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("attention")))
+        return *done;
     QString error;
     if (!parser.isSet(QStringLiteral("model"))) {
         printError(QStringLiteral("attention: --model is required"));
@@ -97,12 +109,13 @@ int runAttention(const QStringList& arguments)
         printError(QStringLiteral("attention: --format must be json or npy, not '%1'").arg(format));
         return 2;
     }
+    const bool npy = format == QLatin1String("npy");
     const QString measure = parser.value(QStringLiteral("measure"));
     if (measure != QLatin1String("weight") && measure != QLatin1String("norm")) {
         printError(QStringLiteral("attention: --measure must be weight or norm, not '%1'").arg(measure));
         return 2;
     }
-    if (format == QLatin1String("npy") && !parser.isSet(QStringLiteral("out"))) {
+    if (npy && !parser.isSet(QStringLiteral("out"))) {
         printError(QStringLiteral("attention: --format npy needs --out FILE"));
         return 2;
     }
@@ -111,10 +124,24 @@ int runAttention(const QStringList& arguments)
         printError(QStringLiteral("attention: ") + error);
         return 2;
     }
+    std::optional<int> layer, head;
+    const std::optional<qint64> maxBytes = maxOutputSize(parser, &error);
+    if (!maxBytes || !parseIndexSyntax(parser, QStringLiteral("layer"), &layer, &error) ||
+        !parseIndexSyntax(parser, QStringLiteral("head"), &head, &error)) {
+        printError(QStringLiteral("attention: ") + error);
+        return 2;
+    }
     const QString outPath = parser.value(QStringLiteral("out"));
-    if (!outPath.isEmpty() && QFileInfo::exists(outPath) && !parser.isSet(QStringLiteral("force"))) {
-        printError(outPath + QStringLiteral(": already exists; use --force to overwrite it"));
-        return 1;
+    const bool force = parser.isSet(QStringLiteral("force"));
+    if (parser.isSet(QStringLiteral("out"))) {
+        // Refused before the model runs: a device, a FIFO, a folder, or an existing file without --force.
+        const OutputCheck check = checkOutputPath(outPath, force);
+        if (check.refusal != OutputRefusal::None) {
+            printError(check.error + (check.refusal == OutputRefusal::Exists
+                                          ? QStringLiteral(" (use --force to overwrite)")
+                                          : QString()));
+            return 1;
+        }
     }
     const bool verbose = parser.isSet(QStringLiteral("verbose"));
 
@@ -123,82 +150,96 @@ int runAttention(const QStringList& arguments)
         timer.start();
         const std::unique_ptr<TransformerModel> model =
             openModelArgument(parser.value(QStringLiteral("model")));
-        // The pass reads every weight: map them all in now, in 64 MiB kernel calls, rather than one page
-        // fault at a time inside the GEMMs (prefetch.h).
-        model->prefetchWeights();
         const qint64 openMs = timer.restart();
         const ModelInput input = modelInput(*model, parser);
+        if (!checkIndexRange(QStringLiteral("layer"), layer, model->info().layers, &error) ||
+            !checkIndexRange(QStringLiteral("head"), head, model->info().heads, &error)) {
+            printError(QStringLiteral("attention: ") + error);
+            return 2;
+        }
+        const int l0 = layer.value_or(0), l1 = layer ? *layer + 1 : model->info().layers;
+        const int h0 = head.value_or(0), h1 = head ? *head + 1 : model->info().heads;
+        const qint64 tokenBytes =
+            input.tokens.join(QString()).toUtf8().size() * 2 + 16 * qint64(input.ids.size());
+        const qint64 estimate =
+            estimatedBytes(npy, qint64(l1 - l0) * (h1 - h0), qint64(input.ids.size()), tokenBytes);
+        if (const QString tooLarge = outputSizeProblem(estimate, *maxBytes); !tooLarge.isEmpty()) {
+            // (No "²" after a placeholder: QString::arg reads superscript digits as part of the number.)
+            printError(QStringLiteral("attention: %1 layer(s) x %2 head(s) x (%3 tokens)^2: %4")
+                           .arg(l1 - l0)
+                           .arg(h1 - h0)
+                           .arg(input.ids.size())
+                           .arg(tooLarge));
+            return 1;
+        }
         const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
         RunOptions runOptions;
         runOptions.backend = backend.get();
+        // Map the weights in ahead of the pass in large reads, not one page fault at a time inside the
+        // GEMMs (prefetch.h).
+        model->prefetchWeights();
         const AttentionCapture capture = model->run(input.ids, input.typeIds, runOptions);
         // What the matrices hold: the weights, or each head's contributions from the same pass.
         const std::shared_ptr<const AttentionMaps> maps =
             measure == QLatin1String("norm") ? contributionMaps(capture, ContributionScale::Norm)
                                              : capture.maps;
         const qint64 runMs = timer.restart();
-
-        int layer = -1, head = -1;
-        if (!parseSelection(parser, QStringLiteral("layer"), model->info().layers, &layer, &error) ||
-            !parseSelection(parser, QStringLiteral("head"), model->info().heads, &head, &error)) {
-            printError(QStringLiteral("attention: ") + error);
-            return 2;
-        }
-        const int l0 = layer < 0 ? 0 : layer, l1 = layer < 0 ? capture.layers() : layer + 1;
-        const int h0 = head < 0 ? 0 : head, h1 = head < 0 ? maps->heads() : head + 1;
         const int n = capture.tokens();
 
-        QByteArray output;
-        if (format == QLatin1String("npy")) {
-            // Header, then each head's matrix copied once into the file's bytes (no vector of every value).
-            output = npyFloat32Header({l1 - l0, h1 - h0, n, n});
-            output.reserve(output.size() + qsizetype(l1 - l0) * (h1 - h0) * n * n * 4);
+        // Streamed, one matrix at a time: a dump is never held whole in memory. A file appears only when
+        // complete (OutputFile); stdout is checked on every write.
+        OutputFile out(outPath, force);
+        if (!out.open()) {
+            printError(out.error());
+            return 1;
+        }
+        if (npy) {
+            out.write(npyHeader({l1 - l0, h1 - h0, n, n}));
             for (int l = l0; l < l1; ++l)
                 for (int h = h0; h < h1; ++h) {
                     const std::vector<float> m = maps->matrix(l, h);
-                    appendFloat32(output, m.data(), qint64(m.size()));
+                    out.write(reinterpret_cast<const char*>(m.data()), qint64(m.size() * sizeof(float)));
                 }
         } else {
-            output.reserve(qsizetype(l1 - l0) * (h1 - h0) * n * n * 12 + 4096);
-            output += "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) +
-                      ",\"path\":" + jsonString(model->info().path) +
-                      ",\"architecture\":" + jsonString(model->info().architecture) + ",\"tokens\":[";
+            QByteArray text = "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) +
+                              ",\"path\":" + jsonString(model->info().path) +
+                              ",\"architecture\":" + jsonString(model->info().architecture) + ",\"tokens\":[";
             for (int i = 0; i < input.tokens.size(); ++i)
-                output += (i ? "," : "") + jsonString(input.tokens[i]);
-            output += "],\"ids\":[";
+                text += (i ? "," : "") + jsonString(input.tokens[i]);
+            text += "],\"ids\":[";
             for (size_t i = 0; i < input.ids.size(); ++i)
-                output += (i ? "," : "") + QByteArray::number(input.ids[i]);
-            output +=
+                text += (i ? "," : "") + QByteArray::number(input.ids[i]);
+            text +=
                 "],\"layers\":" + QByteArray::number(l1 - l0) + ",\"heads\":" + QByteArray::number(h1 - h0);
-            if (layer >= 0) output += ",\"layer\":" + QByteArray::number(layer);
-            if (head >= 0) output += ",\"head\":" + QByteArray::number(head);
-            output += ",\"causal\":" + QByteArray(capture.causal ? "true" : "false") +
-                      ",\"measure\":" + jsonString(measure) + ",\"attentions\":[";
-            for (int l = l0; l < l1; ++l) {
-                output += (l > l0 ? ",[" : "[");
+            if (layer) text += ",\"layer\":" + QByteArray::number(*layer);
+            if (head) text += ",\"head\":" + QByteArray::number(*head);
+            text += ",\"causal\":" + QByteArray(capture.causal ? "true" : "false") +
+                    ",\"measure\":" + jsonString(measure) + ",\"attentions\":[";
+            out.write(text);
+            for (int l = l0; l < l1 && out.error().isEmpty(); ++l) {
+                text = l > l0 ? ",[" : "[";
                 for (int h = h0; h < h1; ++h) {
-                    output += (h > h0 ? ",[" : "[");
+                    text += h > h0 ? ",[" : "[";
                     const std::vector<float> m = maps->matrix(l, h);
                     for (int q = 0; q < n; ++q) {
-                        output += (q ? ",[" : "[");
+                        text += q ? ",[" : "[";
                         for (int k = 0; k < n; ++k) {
-                            if (k) output += ',';
-                            output += floatText(m[size_t(q) * n + k]);
+                            if (k) text += ',';
+                            text += floatText(m[size_t(q) * n + k]);
                         }
-                        output += ']';
+                        text += ']';
                     }
-                    output += ']';
+                    text += ']';
+                    if (!out.write(text)) break;
+                    text.clear();
                 }
-                output += ']';
+                text += ']';
+                out.write(text);
             }
-            output += "]}\n";
+            out.write(QByteArrayLiteral("]}\n"));
         }
-
-        if (outPath.isEmpty()) {
-            std::fwrite(output.constData(), 1, size_t(output.size()), stdout);
-            std::fflush(stdout);
-        } else if (!writeOutputFile(outPath, output, parser.isSet(QStringLiteral("force")), &error)) {
-            printError(error);
+        if (!out.commit()) {
+            printError(out.error());
             return 1;
         }
         if (verbose)
@@ -220,10 +261,9 @@ int runAttention(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{
-    QStringLiteral("attention"),
-    QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"), true,
-    &runAttention}); // needsGui: GPU backends need the platform
+const CommandRegistration registration(Command{QStringLiteral("attention"),
+                                               QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"),
+                                               true, &runAttention}); // needsGui: GPU backends need the platform
 
 } // namespace
 

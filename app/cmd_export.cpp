@@ -5,6 +5,7 @@
 #include "command.h"
 #include "export/batchexporter.h"
 #include "export/heatmapexporter.h"
+#include "io/outputfile.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -69,20 +70,11 @@ int runExport(const QStringList& arguments)
     const QCommandLineOption discountOption(QStringLiteral("discount-special"), QStringLiteral("Renormalise rows without special tokens ([CLS], [SEP], BOS)."));
     const QCommandLineOption forceOption(QStringLiteral("force"), QStringLiteral("Overwrite existing files."));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Output file: .png, .svg, .pdf, .csv, .json or .npy."), QStringLiteral("FILE"));
-    parser.addOptions({modelOption, textOption, textBOption, layerOption, headOption, gridOption, allHeadsOption, colorMapOption,
-                       scaleOption, sizeOption, discountOption, forceOption, outOption});
-    if (!parser.parse(arguments)) {
-        printError(QStringLiteral("export: %1").arg(parser.errorText()));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("export: unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
-        return 2;
-    }
+    parser.addOptions({modelOption, textOption, textBOption, layerOption, headOption, gridOption,
+                       allHeadsOption, colorMapOption, scaleOption, sizeOption, discountOption, forceOption,
+                       outOption, maxOutputSizeOption()});
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("export")))
+        return *done;
     for (const auto* required : {&modelOption, &textOption, &outOption}) {
         if (!parser.isSet(*required)) {
             printError(QStringLiteral("export: --%1 is required (see attnscope export --help)").arg(required->names().constFirst()));
@@ -127,9 +119,20 @@ int runExport(const QStringList& arguments)
     }
     QString error;
     const auto size = parseSize(parser.value(sizeOption), &error);
-    if (!size) {
+    const std::optional<qint64> maxBytes = size ? maxOutputSize(parser, &error) : std::nullopt;
+    if (!size || !maxBytes) {
         printError(QStringLiteral("export: ") + error);
         return 2;
+    }
+    if (!parser.isSet(allHeadsOption)) {
+        // Refused before the model runs: a device, a FIFO, a folder, or an existing file without --force.
+        const OutputCheck check = checkOutputPath(out, parser.isSet(forceOption));
+        if (check.refusal != OutputRefusal::None) {
+            printError(check.error + (check.refusal == OutputRefusal::Exists
+                                          ? QStringLiteral(" (use --force to overwrite)")
+                                          : QString()));
+            return 1;
+        }
     }
 
     auto source = loadAttentionSource(parser.value(modelOption), parser.value(textOption), parser.value(textBOption), &error);
@@ -144,6 +147,7 @@ int runExport(const QStringList& arguments)
     ExportOptions options;
     options.size = *size;
     options.overwrite = parser.isSet(forceOption);
+    options.maxOutputBytes = *maxBytes;
     options.metadata.model = source->model;
     options.metadata.text = source->text;
     options.metadata.textB = source->textB;
@@ -156,10 +160,24 @@ int runExport(const QStringList& arguments)
         for (const QString& file : batch.written())
             printOut(file + QLatin1Char('\n'));
         if (status != BatchExporter::Status::Done) {
-            printError(batch.error() + (options.overwrite ? QString() : QStringLiteral(" (use --force to overwrite)")));
+            printError(batch.error() +
+                       (batch.refusedExisting() ? QStringLiteral(" (use --force to overwrite)") : QString()));
             return 1;
         }
         return 0;
+    }
+
+    // Numbers hold every weight: their size is estimated before the matrices are even gathered.
+    const qint64 n = source->maps->queries();
+    const qint64 labelBytes = 2 * 3 * source->tokens.join(QString()).size();
+    const qint64 heads = single ? 1 : qint64(source->maps->layers()) * source->maps->heads();
+    if (const QString tooLarge = outputSizeProblem(
+            HeatmapExporter::estimatedBytes(*format, heads * n * n,
+                                            single ? labelBytes : heads * n * labelBytes, !single),
+            *maxBytes);
+        !tooLarge.isEmpty()) {
+        printError(QStringLiteral("export: %1: %2").arg(out, tooLarge));
+        return 1;
     }
 
     ExportResult result;

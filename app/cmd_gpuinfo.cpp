@@ -83,14 +83,8 @@ int runGpuInfo(const QStringList& arguments)
         QStringLiteral("backend"),
         QStringLiteral("Only this backend: %1.").arg(supportedBackends().join(QStringLiteral(", "))),
         QStringLiteral("name")));
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("gpu-info")))
+        return *done;
     QStringList names = {QStringLiteral("cpu"), QStringLiteral("vulkan"), QStringLiteral("opengl"),
                          QStringLiteral("auto")};
     if (parser.isSet(QStringLiteral("backend"))) {

@@ -1,17 +1,17 @@
 // attnscope lesson: one step of the lesson "kedi mindere oturdu" (softmax(QKᵀ/√d_k)·V), headless.
 // Without --out it prints the step's formula and matrix; with --out FILE.png it renders the step as the
-// lesson view paints it, with --out FILE.csv it writes the matrix.
+// lesson view paints it, with --out FILE.csv it writes the matrix. An existing file needs --force.
 
 #include "command.h"
-
+#include "io/outputfile.h"
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonmodel.h"
 #include "lesson/lessonsteppainter.h"
 
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QImage>
-#include <QSaveFile>
 
 namespace attnscope {
 
@@ -34,20 +34,12 @@ int runLesson(const QStringList& arguments)
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Image size WxH (default 1000x640)."),
                                         QStringLiteral("WxH"), QStringLiteral("1000x640"));
     const QCommandLineOption largeOption(QStringLiteral("large-fonts"), QStringLiteral("Projector-sized text."));
-    parser.addOptions({stepOption, outOption, causalOption, noScaleOption, sizeOption, largeOption});
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("unexpected argument '%1'; see attnscope lesson --help")
-                       .arg(parser.positionalArguments().first()));
-        return 2;
-    }
+    const QCommandLineOption forceOption(QStringLiteral("force"),
+                                         QStringLiteral("Overwrite an existing --out file."));
+    parser.addOptions(
+        {stepOption, outOption, causalOption, noScaleOption, sizeOption, largeOption, forceOption});
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("lesson")))
+        return *done;
     bool ok = false;
     const int step = parser.value(stepOption).toInt(&ok);
     if (!ok || step < 1 || step > kLessonStepCount) {
@@ -85,28 +77,36 @@ int runLesson(const QStringList& arguments)
     }
     const QString path = parser.value(outOption);
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("csv") && suffix != QLatin1String("png")) {
+        printError(QStringLiteral("%1: unknown format '%2'; use .png or .csv").arg(path, suffix));
+        return 2;
+    }
+    // The same rules as every output (io/outputfile.h): checked before rendering, written whole or not at
+    // all.
+    const OutputCheck check = checkOutputPath(path, parser.isSet(forceOption));
+    if (check.refusal != OutputRefusal::None) {
+        printError(check.error + (check.refusal == OutputRefusal::Exists
+                                      ? QStringLiteral(" (use --force to overwrite)")
+                                      : QString()));
+        return 1;
+    }
     QByteArray bytes;
-    if (suffix == QStringLiteral("csv")) {
+    if (suffix == QLatin1String("csv")) {
         bytes = lessonStepCsv(s);
-    } else if (suffix == QStringLiteral("png")) {
+    } else {
         LessonPaintStyle style;
         if (parser.isSet(largeOption))
             style.fontPointSize = 20;
         const QImage image = renderLessonStepImage(s, style, QSize(width, height));
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-            printError(QStringLiteral("%1: cannot write the image (%2)").arg(path, file.errorString()));
+        QBuffer buffer(&bytes);
+        if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) {
+            printError(QStringLiteral("%1: cannot encode the image").arg(path));
             return 1;
         }
-        printOut(path + QLatin1Char('\n'));
-        return 0;
-    } else {
-        printError(QStringLiteral("%1: unknown format '%2'; use .png or .csv").arg(path, suffix));
-        return 2;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        printError(QStringLiteral("%1: cannot write the file (%2)").arg(path, file.errorString()));
+    QString error;
+    if (!writeOutputFile(path, bytes, parser.isSet(forceOption), &error)) {
+        printError(error);
         return 1;
     }
     printOut(path + QLatin1Char('\n'));

@@ -51,14 +51,8 @@ int runModels(const QStringList& arguments)
     parser.addOption(
         {QStringLiteral("types"),
          QStringLiteral("Print the model types AttnScope runs, one per line (with --json, an array).")});
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("models")))
+        return *done;
     if (parser.isSet(QStringLiteral("types"))) {
         const QStringList types = ModelConfig::supportedModelTypes();
         if (parser.isSet(QStringLiteral("json")))

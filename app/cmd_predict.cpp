@@ -28,14 +28,8 @@ int runPredict(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("predict")))
+        return *done;
     QString error;
     if (!parser.isSet(QStringLiteral("model")) ||
         parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {

@@ -147,14 +147,8 @@ int runStats(const QStringList& arguments)
         {QStringLiteral("ablate-scan"),
          QStringLiteral("Also ablate every head alone (zero) and report the prediction's KL (ablation_kl).")},
     });
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("stats")))
+        return *done;
     const bool workedExample = parser.value(QStringLiteral("model")) == QLatin1String("worked-example");
     const bool hasText = parser.isSet(QStringLiteral("text")), hasIds = parser.isSet(QStringLiteral("ids"));
     if (!parser.isSet(QStringLiteral("model")) || (!hasText && !hasIds && !workedExample)) {

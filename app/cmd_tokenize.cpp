@@ -55,14 +55,8 @@ int runTokenize(const QStringList& arguments)
     const QCommandLineOption noSpecialOption(QStringLiteral("no-special-tokens"),
                                              QStringLiteral("Do not add the template's special tokens."));
     parser.addOptions({modelOption, textOption, textBOption, noSpecialOption});
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("tokenize")))
+        return *done;
     if (!parser.isSet(modelOption) || !parser.isSet(textOption)) {
         printError(QStringLiteral("tokenize needs --model PATH and --text T (see attnscope tokenize --help)"));
         return 2;

@@ -1,6 +1,10 @@
 #include "command.h"
 
+#include "io/outputfile.h"
+
+#include <QRegularExpression>
 #include <cstdio>
+#include <limits>
 
 namespace attnscope {
 
@@ -26,9 +30,58 @@ void printError(const QString& message)
 
 void printOut(const QString& text)
 {
-    const QByteArray bytes = text.toUtf8();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    std::fflush(stdout);
+    writeStandardOutput(text.toUtf8());
+}
+
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                    const QString& command)
+{
+    if (!parser.parse(arguments)) {
+        printError(QStringLiteral("%1: %2").arg(command, parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(
+            QStringLiteral("%1: unexpected argument '%2' (options start with --; see attnscope %1 --help)")
+                .arg(command, parser.positionalArguments().constFirst()));
+        return 2;
+    }
+    return std::nullopt;
+}
+
+QCommandLineOption maxOutputSizeOption()
+{
+    return {QStringLiteral("max-output-size"),
+            QStringLiteral(
+                "Refuse to write more than SIZE (e.g. 500M, 4G; default 1G). The size is estimated before "
+                "anything is computed or written."),
+            QStringLiteral("SIZE")};
+}
+
+std::optional<qint64> maxOutputSize(const QCommandLineParser& parser, QString* error)
+{
+    const QString name = QStringLiteral("max-output-size");
+    if (!parser.isSet(name)) return kDefaultMaxOutputBytes;
+    static const QRegularExpression pattern(QStringLiteral("^(\\d{1,15})\\s*([kmgt]?)(i?b)?$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const QString text = parser.value(name).trimmed();
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch()) {
+        *error = QStringLiteral("--max-output-size '%1' is not a size (for example 500M or 4G)").arg(text);
+        return std::nullopt;
+    }
+    const QString unit = match.captured(2).toLower();
+    const int shift = unit.isEmpty() ? 0 : 10 * int(QStringLiteral("kmgt").indexOf(unit) + 1);
+    const qint64 value = match.captured(1).toLongLong();
+    if (shift > 0 && value > (std::numeric_limits<qint64>::max() >> shift)) {
+        *error = QStringLiteral("--max-output-size '%1' is too large").arg(text);
+        return std::nullopt;
+    }
+    return shift > 0 ? value << shift : value;
 }
 
 } // namespace attnscope

@@ -1,8 +1,9 @@
 #pragma once
 
+#include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
-
+#include <optional>
 #include <vector>
 
 namespace attnscope {
@@ -34,6 +35,20 @@ struct CommandRegistration
 
 // Writes one line to stderr, the way every command reports an error.
 void printError(const QString& message);
+// Writes to stdout, checked (io/outputfile.h): a failed write makes the process exit non-zero with the
+// system's reason, whatever the command returns (main() asks standardOutputError() at the end).
 void printOut(const QString& text);
+
+// Parses a command's arguments the same way for every command. Returns the exit code when the command is
+// done already: a parse error or an unexpected positional argument (2, one line "<command>: ..." on
+// stderr) or --help (0, the help on stdout); nullopt when the command should go on.
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                    const QString& command);
+
+// --max-output-size SIZE for the commands that dump attention weights (attention, export).
+QCommandLineOption maxOutputSizeOption();
+// The option's value in bytes: "1G", "500M", "2GiB", "64k", "123456" (powers of 1024); the default
+// (kDefaultMaxOutputBytes) when it is not given; nullopt with *error for anything else.
+std::optional<qint64> maxOutputSize(const QCommandLineParser& parser, QString* error);
 
 } // namespace attnscope

@@ -2,6 +2,7 @@
 
 #include "command.h"
 #include "i18n/languagemanager.h"
+#include "io/outputfile.h"
 #include "lesson/lessonlauncher.h"
 #include "lesson/lessonwindow.h"
 #include "mainwindow.h"
@@ -12,12 +13,12 @@
 #include "settings/explorersession.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPlainTextEdit>
 #include <QPointer>
-#include <QSaveFile>
 #include <QScreen>
 #include <QTabWidget>
 #include <QTimer>
@@ -82,12 +83,19 @@ private:
     {
         QWidget* target = m_lesson ? static_cast<QWidget*>(m_lesson) : m_window.data();
         const QImage image = target->grab().toImage();
-        QSaveFile file(m_options.screenshot);
+        // Under the output policy (io/outputfile.h): a regular file, replaced whole (the documentation's
+        // screenshots are taken again and again), never a device or a FIFO.
+        QByteArray png;
+        QBuffer buffer(&png);
         int code = m_failure.isEmpty() ? 0 : 1;
-        if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
-            !file.commit()) {
-            printError(QStringLiteral("%1: cannot write the screenshot (%2)")
-                           .arg(QDir::toNativeSeparators(m_options.screenshot), file.errorString()));
+        QString error;
+        if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+            error = QStringLiteral("%1: cannot encode the screenshot")
+                        .arg(QDir::toNativeSeparators(m_options.screenshot));
+        else
+            writeOutputFile(m_options.screenshot, png, true, &error);
+        if (!error.isEmpty()) {
+            printError(error);
             code = 1;
         } else {
             const QString view = m_lesson ? QStringLiteral("lesson")

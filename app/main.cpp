@@ -3,6 +3,7 @@
 #include "command.h"
 #include "defaultheatmaps.h"
 #include "explorerstartup.h"
+#include "io/outputfile.h"
 #include "settings/guioptions.h"
 #include "textfileargument.h"
 
@@ -12,6 +13,7 @@
 #include <QGuiApplication>
 #include <QIcon>
 #include <QLocale>
+#include <QStringDecoder>
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -36,7 +38,8 @@ void setApplicationInfo()
 QString commandList()
 {
     std::vector<Command> commands = CommandRegistry::commands();
-    std::sort(commands.begin(), commands.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
+    std::sort(commands.begin(), commands.end(),
+              [](const Command& a, const Command& b) { return a.name < b.name; });
     QString text = QStringLiteral("\nCommands (attnscope COMMAND --help for details):\n");
     for (const Command& command : commands)
         text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
@@ -52,6 +55,42 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& m
 {
     if (type == QtCriticalMsg || type == QtFatalMsg)
         std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+}
+
+// Command-line text is UTF-8 (Qt 6 decodes arguments as UTF-8 on Unix). Bytes that are not would silently
+// become U+FFFD and be tokenized as such: refuse them, naming the argument.
+bool argumentsAreText(int argc, char** argv)
+{
+#ifdef Q_OS_UNIX
+    for (int i = 1; i < argc; ++i) {
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QByteArray bytes(argv[i]);
+        const QString text = decoder.decode(bytes);
+        if (!decoder.hasError()) continue;
+        const qsizetype bad = text.indexOf(QChar::ReplacementCharacter);
+        const QString before = bad > 0 ? text.left(bad).right(20) : QString();
+        printError(
+            QStringLiteral("argument %1 is not valid UTF-8 text (an invalid byte%2); give text and paths in "
+                           "UTF-8")
+                .arg(i)
+                .arg(before.isEmpty() ? QString() : QStringLiteral(" after '%1'").arg(before)));
+        return false;
+    }
+#else
+    Q_UNUSED(argc);
+    Q_UNUSED(argv);
+#endif
+    return true;
+}
+
+// The exit code once stdout is flushed: a command whose output could not be written fails, with the reason
+// (a command that failed already has said why).
+int finishStandardOutput(int exitCode)
+{
+    const QString error = standardOutputError();
+    if (exitCode != 0 || error.isEmpty()) return exitCode;
+    printError(error);
+    return 1;
 }
 
 int runGui(int argc, char** argv)
@@ -87,17 +126,16 @@ int runGui(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    if (!argumentsAreText(argc, argv)) return 2;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (const Command* command = CommandRegistry::find(first)) {
         QStringList arguments{QStringLiteral("attnscope ") + command->name};
         for (int i = 2; i < argc; ++i)
             arguments << QString::fromLocal8Bit(argv[i]);
         std::unique_ptr<QCoreApplication> app;
-        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES"))
-            qInstallMessageHandler(quietQtMessages);
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES")) qInstallMessageHandler(quietQtMessages);
         if (command->needsGui) {
-            if (!hasDisplay())
-                qputenv("QT_QPA_PLATFORM", "offscreen");
+            if (!hasDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");
             app = std::make_unique<QGuiApplication>(argc, argv);
         } else {
             app = std::make_unique<QCoreApplication>(argc, argv);
@@ -110,7 +148,7 @@ int main(int argc, char** argv)
             printError(command->name + QStringLiteral(": ") + error);
             return 2;
         }
-        return command->run(arguments);
+        return finishStandardOutput(command->run(arguments));
     }
     if (!first.isEmpty() && !first.startsWith(QLatin1Char('-'))) {
         printError(QStringLiteral("unknown command '%1'; try attnscope --help").arg(first));
@@ -122,23 +160,22 @@ int main(int argc, char** argv)
     });
     if (!hasDisplay() && !wantsInfo) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
-        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES"))
-            qInstallMessageHandler(quietQtMessages);
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES")) qInstallMessageHandler(quietQtMessages);
         QGuiApplication app(argc, argv);
         setApplicationInfo();
-        printOut(QStringLiteral("No display ($DISPLAY and $WAYLAND_DISPLAY are unset): writing the default heatmaps "
-                                "to ./out/ instead of opening the window.\n"));
+        printOut(QStringLiteral(
+            "No display ($DISPLAY and $WAYLAND_DISPLAY are unset): writing the default heatmaps "
+            "to ./out/ instead of opening the window.\n"));
         QString error;
         const QStringList paths = writeDefaultHeatmaps(QStringLiteral("out"), &error);
         for (const QString& path : paths)
             printOut(path + QLatin1Char('\n'));
         if (!error.isEmpty()) {
             printError(error);
-            return 1;
+            return finishStandardOutput(1);
         }
-        return 0;
+        return finishStandardOutput(0);
     }
-    if (wantsInfo && !hasDisplay())
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (wantsInfo && !hasDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");
     return runGui(argc, argv);
 }

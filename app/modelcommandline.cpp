@@ -4,7 +4,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <charconv>
 
 namespace attnscope {
@@ -59,26 +58,6 @@ ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& p
     std::optional<QString> textB;
     if (parser.isSet(QStringLiteral("text-b"))) textB = parser.value(QStringLiteral("text-b"));
     return encodeForModel(model, parser.value(QStringLiteral("text")), textB);
-}
-
-bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error)
-{
-    const QString file = QDir::toNativeSeparators(path);
-    if (QFileInfo::exists(path) && !force) {
-        *error = file + QStringLiteral(": already exists; use --force to overwrite it");
-        return false;
-    }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        *error = file + QStringLiteral(": cannot write: ") + out.errorString();
-        return false;
-    }
-    out.write(bytes);
-    if (!out.commit()) {
-        *error = file + QStringLiteral(": cannot write: ") + out.errorString();
-        return false;
-    }
-    return true;
 }
 
 QByteArray floatText(float value)

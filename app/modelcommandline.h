@@ -1,7 +1,7 @@
 #pragma once
 
-// What the model commands (attention, predict) share: --model resolution, --ids / --text input, and
-// atomic output files.
+// What the model commands (attention, predict) share: --model resolution and --ids / --text input.
+// (Output files follow io/outputfile.h.)
 
 #include "analysis/modeltext.h"
 #include "model/transformermodel.h"
@@ -30,10 +30,6 @@ QList<QCommandLineOption> modelInputOptions();
 // From --ids (taken as given, no special tokens) or --text/--text-b (through the folder's tokenizer,
 // special tokens added). Throws ModelError with a one-line message.
 ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser);
-
-// Writes bytes to `path` atomically (QSaveFile); refuses an existing file unless `force`. On failure
-// returns false with *error set and leaves nothing behind.
-bool writeOutputFile(const QString& path, const QByteArray& bytes, bool force, QString* error);
 
 // Shortest decimal text that reads back as the same float ("0.25", "1.5e-07").
 QByteArray floatText(float value);

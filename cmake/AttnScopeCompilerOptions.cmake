@@ -6,7 +6,8 @@ target_compile_definitions(attnscope_options INTERFACE
   QT_DISABLE_DEPRECATED_BEFORE=0x060400
   EIGEN_MPL2_ONLY)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-  target_compile_options(attnscope_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
+  # -Wshadow=local is GCC's spelling; clang (the fuzz preset) has no such option.
+  target_compile_options(attnscope_options INTERFACE -Wall -Wextra -Wpedantic $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>
     -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual -Wno-unknown-pragmas
 )
   # GCC 12's own AVX-512 intrinsics (_mm512_undefined_*, reached through Eigen) trip its uninitialized
@@ -24,10 +25,21 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
       target_compile_options(attnscope_options INTERFACE -march=native)
     endif()
   endif()
-  if(ATTNSCOPE_SANITIZE)
-    target_compile_options(attnscope_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
-      -fno-sanitize-recover=undefined)
-    target_link_options(attnscope_options INTERFACE -fsanitize=address,undefined)
+  # ASan + UBSan, float-to-int conversions that overflow included (not part of "undefined"), and any
+  # finding fatal: a sanitizer report fails the test that triggered it.
+  set(ATTNSCOPE_SANITIZERS address,undefined,float-cast-overflow)
+  if(ATTNSCOPE_BUILD_FUZZERS)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+      message(FATAL_ERROR "ATTNSCOPE_BUILD_FUZZERS needs clang (libFuzzer); use the fuzz preset")
+    endif()
+    # The code under test is instrumented for coverage; the harnesses link libFuzzer's main (fuzz/).
+    target_compile_options(attnscope_options INTERFACE -fsanitize=fuzzer-no-link,${ATTNSCOPE_SANITIZERS}
+      -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    target_link_options(attnscope_options INTERFACE -fsanitize=${ATTNSCOPE_SANITIZERS})
+  elseif(ATTNSCOPE_SANITIZE)
+    target_compile_options(attnscope_options INTERFACE -fsanitize=${ATTNSCOPE_SANITIZERS} -fno-omit-frame-pointer
+      -fno-sanitize-recover=all)
+    target_link_options(attnscope_options INTERFACE -fsanitize=${ATTNSCOPE_SANITIZERS})
   endif()
 elseif(MSVC)
   target_compile_options(attnscope_options INTERFACE /W4 /permissive- /utf-8 /bigobj)

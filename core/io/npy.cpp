@@ -1,7 +1,9 @@
 #include "io/npy.h"
 
+#include "io/inputfile.h"
+#include "util/checkedsize.h"
+
 #include <QDir>
-#include <QFile>
 #include <QRegularExpression>
 #include <cstring>
 
@@ -14,12 +16,10 @@ namespace {
     throw NpyError((source + QStringLiteral(": ") + problem).toStdString());
 }
 
+// The element count of a shape, -1 when it does not fit in qint64.
 qint64 product(const std::vector<qint64>& shape)
 {
-    qint64 n = 1;
-    for (qint64 d : shape)
-        n *= d;
-    return n;
+    return checkedProduct(shape).value_or(-1);
 }
 
 QByteArray header(const char* descr, const std::vector<qint64>& shape)
@@ -114,15 +114,18 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& source)
         if (!ok || d < 0) fail(source, QStringLiteral("invalid shape '%1'").arg(shapeMatch.captured(1)));
         array.shape.push_back(d);
     }
-    const qint64 count = array.elementCount();
+    const std::optional<qint64> count = checkedProduct(array.shape);
+    const std::optional<qint64> needed = checkedProduct(array.shape, elementSize);
     const qint64 dataStart = headerStart + headerLength;
-    if (bytes.size() - dataStart != count * elementSize)
-        fail(source, QStringLiteral("holds %1 data bytes, shape needs %2")
-                         .arg(bytes.size() - dataStart)
-                         .arg(count * elementSize));
-    array.values.resize(size_t(count));
+    if (!count || !needed)
+        fail(source, QStringLiteral("shape (%1) needs more than 2^63 bytes").arg(shapeMatch.captured(1)));
+    if (bytes.size() - dataStart != *needed)
+        fail(
+            source,
+            QStringLiteral("holds %1 data bytes, shape needs %2").arg(bytes.size() - dataStart).arg(*needed));
+    array.values.resize(size_t(*count));
     const char* data = bytes.constData() + dataStart;
-    for (qint64 i = 0; i < count; ++i) {
+    for (qint64 i = 0; i < *count; ++i) {
         if (elementSize == 4) {
             float f;
             std::memcpy(&f, data + 4 * i, 4);
@@ -136,10 +139,15 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& source)
 
 NpyArray readNpyFile(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        fail(QDir::toNativeSeparators(path), QStringLiteral("cannot open: %1").arg(file.errorString()));
-    return parseNpy(file.readAll(), QDir::toNativeSeparators(path));
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(path, kMaxNpyFileBytes, &problem);
+    if (!bytes) fail(QDir::toNativeSeparators(path), problem);
+    return parseNpy(*bytes, QDir::toNativeSeparators(path));
+}
+
+QByteArray npyHeader(const std::vector<qint64>& shape, bool float64)
+{
+    return header(float64 ? "<f8" : "<f4", shape);
 }
 
 QByteArray npyBytes(const std::vector<float>& values, const std::vector<qint64>& shape)

@@ -31,6 +31,10 @@ struct NpyArray
 NpyArray parseNpy(const QByteArray& bytes, const QString& source);
 NpyArray readNpyFile(const QString& path);
 
+// The .npy v1 header (magic, version, padded dict) of a little-endian float32 (or float64) C-order array of
+// this shape: what precedes its raw values, for writers that stream them.
+QByteArray npyHeader(const std::vector<qint64>& shape, bool float64 = false);
+
 // .npy v1 bytes of a C-order array. Throws NpyError when values.size() does not match shape.
 QByteArray npyBytes(const std::vector<float>& values, const std::vector<qint64>& shape);
 QByteArray npyBytes(const std::vector<double>& values, const std::vector<qint64>& shape);

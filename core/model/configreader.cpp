@@ -3,6 +3,7 @@
 #include "model/modelerror.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <cmath>
 
 namespace attnscope {
@@ -18,18 +19,67 @@ bool ConfigReader::has(const char* key) const
     return !v.isUndefined() && !v.isNull();
 }
 
+int ConfigReader::limitOf(const char* key)
+{
+    struct Limit
+    {
+        const char* key;
+        int limit;
+    };
+    static const Limit limits[] = {
+        {"num_hidden_layers", kMaxLayers},
+        {"n_layer", kMaxLayers},
+        {"n_layers", kMaxLayers},
+        {"hidden_size", kMaxHidden},
+        {"n_embd", kMaxHidden},
+        {"dim", kMaxHidden},
+        {"num_attention_heads", kMaxHeads},
+        {"n_head", kMaxHeads},
+        {"n_heads", kMaxHeads},
+        {"num_key_value_heads", kMaxHeads},
+        {"head_dim", kMaxHeadDim},
+        {"intermediate_size", kMaxIntermediate},
+        {"n_inner", kMaxIntermediate},
+        {"hidden_dim", kMaxIntermediate},
+        {"vocab_size", kMaxVocabulary},
+        {"type_vocab_size", kMaxTokenTypes},
+    };
+    for (const Limit& l : limits)
+        if (qstrcmp(l.key, key) == 0) return l.limit;
+    return kMaxPositions; // positions, windows, patterns
+}
+
 int ConfigReader::positive(std::initializer_list<const char*> keys, int fallback) const
 {
     for (const char* key : keys) {
         if (!has(key)) continue;
         const QJsonValue v = m_json.value(QLatin1String(key));
         const double d = v.toDouble(-1);
-        if (!v.isDouble() || d < 1 || d > 1e9 || double(int(d)) != d)
+        if (!v.isDouble() || !(d >= 1) || std::floor(d) != d)
             fail(QStringLiteral("%1 must be a positive integer").arg(QLatin1String(key)));
+        const int limit = limitOf(key);
+        if (d > limit)
+            fail(QStringLiteral("%1 %2 is more than AttnScope supports (at most %3)")
+                     .arg(QLatin1String(key))
+                     .arg(d, 0, 'f', 0)
+                     .arg(limit));
         return int(d);
     }
     if (fallback > 0) return fallback;
     fail(QStringLiteral("missing %1").arg(QLatin1String(*keys.begin())));
+}
+
+int ConfigReader::integer(const char* key, int fallback, int minimum, int maximum) const
+{
+    if (!has(key)) return fallback;
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    const double d = v.toDouble();
+    if (!v.isDouble() || std::floor(d) != d || d < minimum || d > maximum)
+        fail(QStringLiteral("%1 must be an integer from %2 to %3")
+                 .arg(QLatin1String(key))
+                 .arg(minimum)
+                 .arg(maximum));
+    return int(d);
 }
 
 double ConfigReader::number(const char* key, double fallback) const
@@ -46,6 +96,24 @@ std::optional<double> ConfigReader::optionalNumber(const char* key) const
     return v.toDouble();
 }
 
+double ConfigReader::positiveNumber(const char* key, double fallback) const
+{
+    const double value = number(key, fallback);
+    if (!(value > 0))
+        fail(QStringLiteral("%1 is %2, but it must be above 0").arg(QLatin1String(key)).arg(value));
+    return value;
+}
+
+double ConfigReader::epsilon(const char* key, double fallback) const
+{
+    const double eps = number(key, fallback);
+    if (eps < 0)
+        fail(QStringLiteral("%1 is %2, but a normalisation epsilon cannot be negative")
+                 .arg(QLatin1String(key))
+                 .arg(eps));
+    return eps;
+}
+
 bool ConfigReader::flag(const char* key, bool fallback) const
 {
     if (!has(key)) return fallback;
@@ -56,7 +124,14 @@ bool ConfigReader::flag(const char* key, bool fallback) const
 
 QString ConfigReader::string(const char* key, const QString& fallback) const
 {
-    return has(key) ? m_json.value(QLatin1String(key)).toString(fallback) : fallback;
+    if (!has(key)) return fallback;
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (!v.isString()) {
+        const QByteArray array = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+        fail(QStringLiteral("%1 must be a string, not %2")
+                 .arg(QLatin1String(key), QString::fromUtf8(array.mid(1, array.size() - 2)).left(40)));
+    }
+    return v.toString();
 }
 
 QStringList ConfigReader::strings(const char* key) const
@@ -103,10 +178,19 @@ RopeScaling ConfigReader::ropeScaling(const QJsonObject& o, const QString& where
 {
     using Type = RopeScaling::Type;
     RopeScaling s;
+    // An empty object given for rope_scaling is a config that names no scaling (upstream refuses it too).
+    if (o.isEmpty() && where == QLatin1String("rope_scaling") && has("rope_scaling"))
+        fail(QStringLiteral("rope_scaling {} names no rope_type (or type); supported: %1")
+                 .arg(supportedRopeTypes().join(QStringLiteral(", "))));
     if (o.isEmpty()) return s;
     // transformers 4.x wrote "type"; later versions "rope_type".
-    const QString type =
-        o.value(QLatin1String("rope_type")).toString(o.value(QLatin1String("type")).toString());
+    const QJsonValue typeValue = o.contains(QLatin1String("rope_type")) ? o.value(QLatin1String("rope_type"))
+                                                                        : o.value(QLatin1String("type"));
+    if (!typeValue.isString() &&
+        !(typeValue.isUndefined() && o.keys() == QStringList{QStringLiteral("rope_theta")}))
+        fail(QStringLiteral("%1 names no rope_type (or type); supported: %2")
+                 .arg(where, supportedRopeTypes().join(QStringLiteral(", "))));
+    const QString type = typeValue.toString();
     auto numberOf = [&](const char* key) -> std::optional<double> {
         const QJsonValue v = o.value(QLatin1String(key));
         if (v.isUndefined() || v.isNull()) return std::nullopt;
@@ -118,6 +202,16 @@ RopeScaling ConfigReader::ropeScaling(const QJsonObject& o, const QString& where
         const std::optional<double> v = numberOf(key);
         if (!v) fail(QStringLiteral("%1 of type '%2' needs %3").arg(where, type, QLatin1String(key)));
         return *v;
+    };
+    // A number of positions: a whole number from 1 to kMaxPositions.
+    auto positionsOf = [&](const char* key) -> std::optional<int> {
+        const std::optional<double> v = numberOf(key);
+        if (!v) return std::nullopt;
+        if (!(*v >= 1 && *v <= kMaxPositions) || std::floor(*v) != *v)
+            fail(QStringLiteral("%1.%2 must be a whole number from 1 to %3")
+                     .arg(where, QLatin1String(key))
+                     .arg(kMaxPositions));
+        return int(*v);
     };
     auto factors = [&](const char* key) {
         std::vector<double> list;
@@ -132,7 +226,7 @@ RopeScaling ConfigReader::ropeScaling(const QJsonObject& o, const QString& where
         return list;
     };
     if (type.isEmpty() || type == QLatin1String("default")) return s;
-    s.originalMaxPositions = int(numberOf("original_max_position_embeddings").value_or(0));
+    s.originalMaxPositions = positionsOf("original_max_position_embeddings").value_or(0);
     if (type == QLatin1String("linear") || type == QLatin1String("dynamic")) {
         s.type = type == QLatin1String("linear") ? Type::Linear : Type::Dynamic;
         s.factor = required("factor");
@@ -141,7 +235,9 @@ RopeScaling ConfigReader::ropeScaling(const QJsonObject& o, const QString& where
         s.factor = required("factor");
         s.lowFreqFactor = required("low_freq_factor");
         s.highFreqFactor = required("high_freq_factor");
-        s.originalMaxPositions = int(required("original_max_position_embeddings"));
+        (void)required("original_max_position_embeddings"); // present; then its range
+        s.originalMaxPositions = *positionsOf("original_max_position_embeddings");
+        if (!(s.lowFreqFactor > 0)) fail(QStringLiteral("%1.low_freq_factor must be positive").arg(where));
         if (!(s.highFreqFactor > s.lowFreqFactor))
             fail(QStringLiteral("%1: high_freq_factor must be larger than low_freq_factor").arg(where));
     } else if (type == QLatin1String("yarn")) {
@@ -160,7 +256,7 @@ RopeScaling ConfigReader::ropeScaling(const QJsonObject& o, const QString& where
         s.shortFactor = factors("short_factor");
         s.longFactor = factors("long_factor");
         if (s.originalMaxPositions <= 0)
-            s.originalMaxPositions = int(number("original_max_position_embeddings", 0));
+            s.originalMaxPositions = integer("original_max_position_embeddings", 0, 1, kMaxPositions);
         if (s.originalMaxPositions <= 0)
             fail(QStringLiteral("%1 of type '%2' needs original_max_position_embeddings").arg(where, type));
         s.factor = numberOf("factor").value_or(double(maxPositions) / s.originalMaxPositions);
@@ -170,6 +266,8 @@ RopeScaling ConfigReader::ropeScaling(const QJsonObject& o, const QString& where
                  .arg(where, type, supportedRopeTypes().join(QStringLiteral(", "))));
     }
     if (!(s.factor > 0)) fail(QStringLiteral("%1.factor must be positive").arg(where));
+    if (s.attentionFactor && !(*s.attentionFactor > 0))
+        fail(QStringLiteral("%1.attention_factor must be positive").arg(where));
     if ((s.type == Type::Llama3 || s.type == Type::Yarn || s.type == Type::LongRope) &&
         s.originalMaxPositions <= 0 && maxPositions <= 0)
         fail(QStringLiteral("%1 needs original_max_position_embeddings").arg(where));
@@ -201,7 +299,8 @@ RotaryEmbedding ConfigReader::rotaryEmbedding(double theta, int rotaryDim, int h
                  "head dimension")
                  .arg(rotaryDim)
                  .arg(headDim));
-    if (!(theta > 0)) fail(QStringLiteral("rope_theta must be positive"));
+    if (!(theta > 0) || !std::isfinite(theta))
+        fail(QStringLiteral("rope_theta is %1, but RoPE's base must be above 0").arg(theta));
     if (scaling.type == RopeScaling::Type::LongRope &&
         (int(scaling.shortFactor.size()) != rotaryDim / 2 || int(scaling.longFactor.size()) != rotaryDim / 2))
         fail(QStringLiteral(

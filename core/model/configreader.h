@@ -26,10 +26,21 @@ public:
     // Present and not null.
     bool has(const char* key) const;
     // The first of `keys` that is present, as a positive integer; `fallback` when none is and fallback > 0.
+    // Each key has its limit (kMaxLayers for num_hidden_layers, ...; limitOf), so that every size derived
+    // from them fits in int and nothing is allocated for an absurd one.
     int positive(std::initializer_list<const char*> keys, int fallback = 0) const;
+    static int limitOf(const char* key);
+    // An integer in [minimum, maximum]; `fallback` when absent (pad_token_id, max_window_layers, ...).
+    int integer(const char* key, int fallback, int minimum, int maximum) const;
+    // A finite number.
     double number(const char* key, double fallback) const;
     std::optional<double> optionalNumber(const char* key) const;
+    // A number above 0 (rope_theta, query_pre_attn_scalar, ...).
+    double positiveNumber(const char* key, double fallback) const;
+    // An epsilon added to a variance before its square root: 0 or more.
+    double epsilon(const char* key, double fallback) const;
     bool flag(const char* key, bool fallback) const;
+    // A string; anything else present is refused (activation_function: 3 once became gelu_new).
     QString string(const char* key, const QString& fallback) const;
     // A list of strings (Gemma 3's layer_types); empty when absent.
     QStringList strings(const char* key) const;

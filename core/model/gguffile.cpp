@@ -1,5 +1,6 @@
 #include "model/gguffile.h"
 
+#include "io/inputfile.h"
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
 #include "util/parallel.h"
@@ -180,7 +181,8 @@ QString GgufTensor::shapeText() const
 bool GgufFile::hasMagic(const QString& path)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return false;
+    QString problem;
+    if (!openInputFile(f, path, &problem)) return false; // never blocks on a FIFO
     return f.read(4) == QByteArrayLiteral("GGUF");
 }
 
@@ -192,8 +194,8 @@ bool GgufFile::isGgufPath(const QString& path)
 
 GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
 {
-    if (!m_file.exists()) fail(QStringLiteral("file not found"));
-    if (!m_file.open(QIODevice::ReadOnly)) fail(QStringLiteral("cannot open: %1").arg(m_file.errorString()));
+    QString openProblem; // a regular file only (io/inputfile.h): never a FIFO or a device
+    if (!openInputFile(m_file, path, &openProblem)) fail(openProblem);
     m_fileBytes = m_file.size();
     if (m_fileBytes < 24) fail(QStringLiteral("%1 bytes is too short for a GGUF header").arg(m_fileBytes));
     m_map = m_file.map(0, m_fileBytes);

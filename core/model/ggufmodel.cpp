@@ -1,6 +1,7 @@
 #include "model/ggufmodel.h"
 
 #include "model/ggmlquants.h"
+#include "model/modelconfig.h"
 #include "model/modelerror.h"
 #include "tokenizer/ggufvocabulary.h"
 
@@ -34,6 +35,23 @@ public:
         return v ? checkedPositive(suffix, *v) : fallback;
     }
     std::optional<double> number(const char* suffix) const { return m_file.number(key(suffix)); }
+    // <arch>.block_count, checked before the layers' tensors are named (a count of 10^9 would otherwise
+    // build 10^9 mappings): within config.json's limit, and no more layers than the file holds tensors.
+    int layers() const
+    {
+        const int layers = positive("block_count");
+        if (layers > kMaxLayers)
+            fail(QStringLiteral("metadata %1 = %2 is more than AttnScope supports (at most %3)")
+                     .arg(key("block_count"))
+                     .arg(layers)
+                     .arg(kMaxLayers));
+        if (qint64(layers) > qint64(m_file.tensors().size()))
+            fail(QStringLiteral("metadata %1 = %2, but the file holds only %3 tensors in all")
+                     .arg(key("block_count"))
+                     .arg(layers)
+                     .arg(m_file.tensors().size()));
+        return layers;
+    }
 
 private:
     int checkedPositive(const char* suffix, std::int64_t v) const
@@ -138,7 +156,7 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
                                        const LlamaLikeQuirks& quirks)
 {
     const ArchMetadata meta(file, arch);
-    const int layers = meta.positive("block_count");
+    const int layers = meta.layers();
     const int hidden = meta.positive("embedding_length");
     const int heads = meta.positive("attention.head_count");
     const int kvHeads = meta.positive("attention.head_count_kv", heads);
@@ -233,7 +251,7 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
 GgufModelDescription describeGpt2(const GgufFile& file, const QString& arch)
 {
     const ArchMetadata meta(file, arch);
-    const int layers = meta.positive("block_count");
+    const int layers = meta.layers();
     const int hidden = meta.positive("embedding_length");
     const GgufTensor* embedding = file.tensor(QStringLiteral("token_embd.weight"));
     if (!embedding || embedding->ne.size() != 2)
@@ -278,15 +296,15 @@ GgufModelDescription describeGpt2(const GgufFile& file, const QString& arch)
     return {arch, c, m.take()};
 }
 
-struct Architecture
+struct GgufArchitecture
 {
     const char* name;
     std::function<GgufModelDescription(const GgufFile&, const QString&)> describe;
 };
 
-const std::vector<Architecture>& architectures()
+const std::vector<GgufArchitecture>& architectures()
 {
-    static const std::vector<Architecture> list = {
+    static const std::vector<GgufArchitecture> list = {
         {"llama",
          [](const GgufFile& f, const QString& a) {
              return describeLlamaLike(f, a, {"llama", "LlamaForCausalLM", true, 0.0f, "hidden_act", "silu"});
@@ -310,7 +328,7 @@ const std::vector<Architecture>& architectures()
 QStringList supportedGgufArchitectures()
 {
     QStringList names;
-    for (const Architecture& a : architectures())
+    for (const GgufArchitecture& a : architectures())
         names << QLatin1String(a.name);
     return names;
 }
@@ -320,7 +338,7 @@ GgufModelDescription describeGgufModel(const GgufFile& file)
     const std::optional<QString> arch = file.string(QStringLiteral("general.architecture"));
     if (!arch)
         throw ModelError(file.displayPath(), QStringLiteral("no general.architecture in the metadata"));
-    for (const Architecture& a : architectures())
+    for (const GgufArchitecture& a : architectures())
         if (*arch == QLatin1String(a.name)) return a.describe(file, *arch);
     throw ModelError(file.displayPath(),
                      QStringLiteral("GGUF architecture '%1' is not supported (supported: %2)")

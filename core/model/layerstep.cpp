@@ -36,12 +36,12 @@ HeadTensor concatenate(const HeadTensor& a, const HeadTensor& b)
 } // namespace
 
 LayerStep::LayerStep(const ModelConfig& config, const ModelWeights& weights, const RunOptions& options,
-                     int tokens, std::vector<int> positions, AttentionCapture* capture)
+                     int tokens, std::vector<int> positions, AttentionCapture* capture, const QString& folder)
     : m_config(config), m_weights(weights), m_options(options), m_tokens(tokens),
       m_pastTokens(options.past && !options.past->empty() ? options.past->front().keys.tokens : 0),
       m_threads(options.threads > 0 ? options.threads : defaultThreadCount()),
       m_dense(tokens <= options.denseLimit), m_positions(std::move(positions)), m_capture(capture),
-      m_residual(size_t(tokens) * size_t(config.hidden), 0.0f)
+      m_residual(size_t(tokens) * size_t(config.hidden), 0.0f), m_finite(weights.store(), folder)
 {
     if (m_capture && m_dense)
         m_denseMaps = std::make_shared<LayeredAttentionMaps>(config.heads, tokens, m_pastTokens + tokens);
@@ -52,13 +52,25 @@ LayerStep::~LayerStep() = default;
 void LayerStep::begin(int layer)
 {
     m_layer = layer;
+    m_layerTensors.clear();
+}
+
+WeightTensor LayerStep::load(const QString& base) const
+{
+    m_layerTensors << m_weights.name(base);
+    return m_weights.load(base);
+}
+
+void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
+{
+    m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors);
 }
 
 std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString& weight, const QString& bias,
                                      std::optional<Activation> activation, ops::WeightLayout layout) const
 {
-    const WeightTensor w = m_weights.load(weight);
-    const WeightTensor b = bias.isEmpty() ? WeightTensor() : m_weights.load(bias);
+    const WeightTensor w = load(weight);
+    const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
     std::vector<float> y(size_t(m_tokens) * size_t(l.out));
     ops::linear(x.data(), m_tokens, l, y.data(), activation, m_threads);
@@ -76,7 +88,7 @@ HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& w
 std::vector<float> LayerStep::rmsNorm(const std::vector<float>& x, const QString& weight, double eps,
                                       bool plusOne) const
 {
-    const WeightTensor g = m_weights.load(weight);
+    const WeightTensor g = load(weight);
     std::vector<float> y(x.size());
     ops::rmsNorm(x.data(), y.data(), m_tokens, int(g.size()), g.data(), eps, m_threads,
                  plusOne ? 1.0f : 0.0f);
@@ -85,7 +97,7 @@ std::vector<float> LayerStep::rmsNorm(const std::vector<float>& x, const QString
 
 void LayerStep::rmsNormHeads(HeadTensor& x, const QString& weight, double eps, bool plusOne) const
 {
-    const WeightTensor g = m_weights.load(weight);
+    const WeightTensor g = load(weight);
     ops::rmsNorm(x.values.data(), x.values.data(), x.tokens * x.heads, x.dim, g.data(), eps, m_threads,
                  plusOne ? 1.0f : 0.0f);
 }
@@ -93,8 +105,8 @@ void LayerStep::rmsNormHeads(HeadTensor& x, const QString& weight, double eps, b
 std::vector<float> LayerStep::layerNorm(const std::vector<float>& x, const QString& weight,
                                         const QString& bias, double eps) const
 {
-    const WeightTensor g = m_weights.load(weight);
-    const WeightTensor b = m_weights.load(bias);
+    const WeightTensor g = load(weight);
+    const WeightTensor b = load(bias);
     std::vector<float> y(x.size());
     ops::layerNorm(x.data(), y.data(), m_tokens, int(g.size()), g.data(), b.data(), eps, m_threads);
     return y;
@@ -102,8 +114,8 @@ std::vector<float> LayerStep::layerNorm(const std::vector<float>& x, const QStri
 
 void LayerStep::layerNormHeads(HeadTensor& x, const QString& weight, const QString& bias, double eps) const
 {
-    const WeightTensor g = m_weights.load(weight);
-    const WeightTensor b = m_weights.load(bias);
+    const WeightTensor g = load(weight);
+    const WeightTensor b = load(bias);
     ops::layerNorm(x.values.data(), x.values.data(), x.tokens * x.heads, x.dim, g.data(), b.data(), eps,
                    m_threads);
 }
@@ -131,6 +143,10 @@ void LayerStep::addToResidual(const std::vector<float>& y)
 HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec)
 {
     const int n = m_tokens, H = q.heads;
+    // NaN/Inf are named where they appear, never passed on as pictures (model/nonfinitecheck.h).
+    checkFinite(q.values, QStringLiteral("the queries"));
+    checkFinite(k.values, QStringLiteral("the keys"));
+    checkFinite(v.values, QStringLiteral("the values"));
     if (m_capture && m_options.keepKeyValues) m_capture->keyValues.push_back({k, v, m_positions});
 
     // The whole sequence's keys and values: the past's (a KV cache), then this pass's.
@@ -172,6 +188,9 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
     if (m_dense && backend) {
         // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
         TiledAttentionResult t = backend->tiledForward(q, k, v, attention);
+        // The online softmax skips NaN scores as if masked: a row of them leaves a log-sum-exp of -inf.
+        m_finite.check(t.logSumExp, QStringLiteral("layer %1").arg(m_layer),
+                       QStringLiteral("the attention scores"), m_layerTensors);
         context = std::move(t.output);
         if (m_capture) {
             const int keys = k.tokens;
@@ -192,10 +211,13 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
         // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
         TiledAttentionResult t =
             backend ? backend->tiledForward(q, k, v, attention) : attentionTiled(q, k, v, attention);
+        m_finite.check(t.logSumExp, QStringLiteral("layer %1").arg(m_layer),
+                       QStringLiteral("the attention scores"), m_layerTensors);
         context = std::move(t.output);
         if (m_capture)
             m_tiledLayers.push_back({std::move(q), std::move(k), std::move(t.logSumExp), attention});
     }
+    checkFinite(context.values, QStringLiteral("the attention scores"));
     if (m_capture) m_capture->values.push_back(std::move(v));
     applyAblations(context);
     return context;
@@ -220,8 +242,8 @@ void LayerStep::applyAblations(HeadTensor& o) const
 std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& weight, const QString& bias,
                                             ops::WeightLayout layout)
 {
-    const WeightTensor w = m_weights.load(weight);
-    const WeightTensor b = bias.isEmpty() ? WeightTensor() : m_weights.load(bias);
+    const WeightTensor w = load(weight);
+    const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
     std::vector<float> y(size_t(m_tokens) * size_t(l.out));
     ops::linear(o.values.data(), m_tokens, l, y.data(), std::nullopt, m_threads);

@@ -13,6 +13,7 @@
 #include "model/attentioncapture.h"
 #include "model/modelconfig.h"
 #include "model/modelweights.h"
+#include "model/nonfinitecheck.h"
 #include "model/runoptions.h"
 #include "model/tensorops.h"
 
@@ -36,8 +37,9 @@ class LayerStep
 {
 public:
     // positions: one per token of this pass (options.past, when given, holds the tokens before them).
+    // folder: the model's, named by a non-finite failure no weight explains.
     LayerStep(const ModelConfig& config, const ModelWeights& weights, const RunOptions& options, int tokens,
-              std::vector<int> positions, AttentionCapture* capture);
+              std::vector<int> positions, AttentionCapture* capture, const QString& folder = {});
     ~LayerStep();
 
     int layer() const { return m_layer; }
@@ -85,9 +87,14 @@ public:
     void recordResidual();
     // Hands the maps to the capture.
     void finish();
+    // Throws ModelError "layer L: NaN in <what> (from weight W?)" when values hold a NaN or ±Inf; W is
+    // searched among the tensors this layer has read so far (model/nonfinitecheck.h).
+    void checkFinite(const std::vector<float>& values, const QString& what) const;
 
 private:
     void applyAblations(HeadTensor& o) const;
+    // Loads a tensor by base name and remembers it as a suspect for checkFinite.
+    WeightTensor load(const QString& base) const;
 
     const ModelConfig& m_config;
     const ModelWeights& m_weights;
@@ -103,6 +110,8 @@ private:
     std::shared_ptr<LayeredAttentionMaps> m_denseMaps;
     std::vector<TiledAttentionMaps::Layer> m_tiledLayers;
     bool m_lessonReproducesP = true; // false once a layer's P follows a rule the lesson does not model
+    NonFiniteCheck m_finite;
+    mutable QStringList m_layerTensors; // full names of the tensors the current layer has read
 };
 
 } // namespace attnscope

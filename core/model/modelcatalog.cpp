@@ -1,5 +1,6 @@
 #include "model/modelcatalog.h"
 
+#include "io/inputfile.h"
 #include "model/gguffile.h"
 #include "model/memoryestimate.h"
 #include "model/ggufmodel.h"
@@ -25,11 +26,12 @@ const char kRecentKey[] = "models/recent";
 const char kFoldersKey[] = "models/folders";
 constexpr int kMaxRecent = 10;
 
+// Listing is best effort: an unreadable or hostile file (a FIFO, /dev/zero) describes nothing.
 QJsonObject readJsonObject(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    QString problem;
+    return QJsonDocument::fromJson(readInputFile(path, kMaxJsonFileBytes, &problem).value_or(QByteArray()))
+        .object();
 }
 
 int firstInt(const QJsonObject& json, std::initializer_list<const char*> keys)
@@ -66,9 +68,10 @@ QString ggufSnapshotOf(const QDir& repo)
                         QDirIterator::Subdirectories);
         return it.hasNext();
     };
-    QFile ref(repo.filePath(QStringLiteral("refs/main")));
-    if (ref.open(QIODevice::ReadOnly)) {
-        const QString revision = QString::fromUtf8(ref.readAll()).trimmed();
+    QString problem;
+    if (const std::optional<QByteArray> ref =
+            readInputFile(repo.filePath(QStringLiteral("refs/main")), kMaxSmallFileBytes, &problem)) {
+        const QString revision = QString::fromUtf8(*ref).trimmed();
         const QString path = repo.filePath(QStringLiteral("snapshots/") + revision);
         if (!revision.isEmpty() && !revision.contains(QLatin1String("..")) && hasGguf(path)) return path;
     }
@@ -80,9 +83,10 @@ QString ggufSnapshotOf(const QDir& repo)
 
 QString snapshotOf(const QDir& repo)
 {
-    QFile ref(repo.filePath(QStringLiteral("refs/main")));
-    if (ref.open(QIODevice::ReadOnly)) {
-        const QString revision = QString::fromUtf8(ref.readAll()).trimmed();
+    QString problem;
+    if (const std::optional<QByteArray> ref =
+            readInputFile(repo.filePath(QStringLiteral("refs/main")), kMaxSmallFileBytes, &problem)) {
+        const QString revision = QString::fromUtf8(*ref).trimmed();
         const QString path = repo.filePath(QStringLiteral("snapshots/") + revision);
         if (!revision.isEmpty() && QFileInfo::exists(path + QStringLiteral("/config.json"))) return path;
     }

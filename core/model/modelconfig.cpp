@@ -1,5 +1,6 @@
 #include "model/modelconfig.h"
 
+#include "io/inputfile.h"
 #include "model/architecture.h"
 #include "model/configreader.h"
 #include "model/familyregistry.h"
@@ -9,6 +10,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <cmath>
 
 namespace attnscope {
 
@@ -24,12 +26,16 @@ QStringList ModelConfig::supportedModelTypes()
 ModelConfig ModelConfig::fromFile(const QString& configPath)
 {
     const QString file = QDir::toNativeSeparators(configPath);
-    QFile f(configPath);
-    if (!f.exists()) throw ModelError(file, QStringLiteral("file not found"));
-    if (!f.open(QIODevice::ReadOnly))
-        throw ModelError(file, QStringLiteral("cannot open: %1").arg(f.errorString()));
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(configPath, kMaxJsonFileBytes, &problem);
+    if (!bytes) throw ModelError(file, problem);
+    return fromJsonBytes(*bytes, file);
+}
+
+ModelConfig ModelConfig::fromJsonBytes(const QByteArray& bytes, const QString& file)
+{
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError)
         throw ModelError(
             file, QStringLiteral("invalid JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
@@ -41,8 +47,11 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
 {
     const ConfigReader r(json, file);
     ModelConfig c;
-    const QJsonArray architectures = json.value(QLatin1String("architectures")).toArray();
-    c.architectureClass = architectures.isEmpty() ? QString() : architectures.first().toString();
+    const QJsonValue architectures = json.value(QLatin1String("architectures"));
+    if (!architectures.isUndefined() && !architectures.isNull() &&
+        (!architectures.isArray() || (!architectures.toArray().isEmpty() && !architectures[0].isString())))
+        r.fail(QStringLiteral("architectures must be a list of class names"));
+    c.architectureClass = architectures.toArray().isEmpty() ? QString() : architectures[0].toString();
     c.modelType = r.string("model_type", QString()).toLower();
     if (c.modelType.isEmpty()) c.modelType = FamilyRegistry::modelTypeFromClass(c.architectureClass);
     const FamilyUnit* unit = FamilyRegistry::find(c.modelType);

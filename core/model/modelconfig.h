@@ -11,6 +11,18 @@ namespace attnscope {
 
 class Architecture;
 
+// What AttnScope accepts from config.json: far above every released model, far below what would overflow
+// the sizes derived from them (4 × hidden, heads × head_dim, ...) or exhaust memory before the weights are
+// even checked against the config. ConfigReader::positive applies them by key.
+constexpr int kMaxLayers = 4096;
+constexpr int kMaxHidden = 1 << 17;
+constexpr int kMaxHeads = 4096;
+constexpr int kMaxHeadDim = 1 << 14;
+constexpr int kMaxIntermediate = 1 << 20;
+constexpr int kMaxVocabulary = 1 << 24;
+constexpr int kMaxPositions = 1 << 24;
+constexpr int kMaxTokenTypes = 1 << 16;
+
 // What every model has, read from config.json by the family unit of its model_type (core/model/families/):
 // the shapes the app shows and the forward pass sizes its buffers by. Everything particular to a family (its
 // norms, RoPE, windows, soft caps, weight names) lives in `architecture`, which the same unit built.
@@ -47,6 +59,7 @@ struct ModelConfig
     // Throws ModelError "<file>: <problem>" for a missing/invalid file, an unsupported architecture (the
     // message names it and lists the supported ones) or missing/invalid fields.
     static ModelConfig fromFile(const QString& configPath);
+    static ModelConfig fromJsonBytes(const QByteArray& bytes, const QString& fileForErrors);
     static ModelConfig fromJson(const QJsonObject& json, const QString& fileForErrors);
     // Every config.json model_type some family unit runs, sorted.
     static QStringList supportedModelTypes();

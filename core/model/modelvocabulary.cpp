@@ -1,14 +1,25 @@
 #include "model/modelvocabulary.h"
 
+#include "io/inputfile.h"
+
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
+
 namespace attnscope {
 
 namespace {
+
+// A JSON id as an integer, -1 when it is not a non-negative integer within range (a cast of 1e30 to an
+// integer type would be undefined behaviour).
+qint64 jsonId(const QJsonValue& value)
+{
+    const double d = value.toDouble(-1);
+    return d >= 0 && d <= 1e15 && std::floor(d) == d ? qint64(d) : -1;
+}
 
 void setEntry(std::vector<QString>& tokens, qint64 id, const QString& text)
 {
@@ -17,11 +28,16 @@ void setEntry(std::vector<QString>& tokens, qint64 id, const QString& text)
     tokens[size_t(id)] = text;
 }
 
+// Labels are best effort: an unreadable file gives none here (the tokenizer's loader reports why).
+QByteArray readBytes(const QString& path, qint64 maxBytes)
+{
+    QString problem;
+    return readInputFile(path, maxBytes, &problem).value_or(QByteArray());
+}
+
 QJsonDocument readJson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll());
+    return QJsonDocument::fromJson(readBytes(path, kMaxJsonFileBytes));
 }
 
 } // namespace
@@ -38,29 +54,31 @@ ModelVocabulary ModelVocabulary::fromFolder(const QString& folder)
         if (vocab.isObject()) { // WordPiece, BPE: {"token": id}
             const QJsonObject object = vocab.toObject();
             for (auto it = object.begin(); it != object.end(); ++it)
-                setEntry(tokens, qint64(it.value().toDouble(-1)), it.key());
+                setEntry(tokens, jsonId(it.value()), it.key());
         } else if (vocab.isArray()) { // Unigram: [["piece", score], ...]
             const QJsonArray array = vocab.toArray();
             for (qsizetype i = 0; i < array.size(); ++i)
                 setEntry(tokens, i, array[i].toArray().at(0).toString());
         }
         for (const QJsonValue& added : tokenizer.object().value(QLatin1String("added_tokens")).toArray())
-            setEntry(tokens, qint64(added.toObject().value(QLatin1String("id")).toDouble(-1)),
+            setEntry(tokens, jsonId(added.toObject().value(QLatin1String("id"))),
                      added.toObject().value(QLatin1String("content")).toString());
     }
     if (tokens.empty()) {
-        QFile vocabTxt(dir.filePath(QStringLiteral("vocab.txt")));
-        if (vocabTxt.open(QIODevice::ReadOnly | QIODevice::Text)) {
-            qint64 id = 0;
-            while (!vocabTxt.atEnd())
-                setEntry(tokens, id++, QString::fromUtf8(vocabTxt.readLine()).remove(QLatin1Char('\n')));
+        QList<QByteArray> lines =
+            readBytes(dir.filePath(QStringLiteral("vocab.txt")), kMaxVocabularyFileBytes).split('\n');
+        if (!lines.isEmpty() && lines.back().isEmpty()) lines.removeLast(); // the final newline
+        qint64 id = 0;
+        for (QByteArray& line : lines) {
+            if (line.endsWith('\r')) line.chop(1);
+            setEntry(tokens, id++, QString::fromUtf8(line));
         }
     }
     if (tokens.empty()) {
         const QJsonDocument vocabJson = readJson(dir.filePath(QStringLiteral("vocab.json")));
         const QJsonObject object = vocabJson.object();
         for (auto it = object.begin(); it != object.end(); ++it)
-            setEntry(tokens, qint64(it.value().toDouble(-1)), it.key());
+            setEntry(tokens, jsonId(it.value()), it.key());
     }
     for (size_t i = 0; i < tokens.size(); ++i)
         if (tokens[i] == QLatin1String("[MASK]") || tokens[i] == QLatin1String("<mask>")) {

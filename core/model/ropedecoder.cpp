@@ -32,7 +32,7 @@ RopeDecoderConfig RopeDecoderConfig::read(const ConfigReader& r, ModelConfig& c,
     if (r.has("head_dim")) c.headDim = r.positive({"head_dim"});
     r.completeShape(c);
     d.intermediate = r.positive({"intermediate_size"});
-    d.rmsEps = r.number("rms_norm_eps", defaults.rmsEps);
+    d.rmsEps = r.epsilon("rms_norm_eps", defaults.rmsEps);
     d.tiedEmbeddings = r.flag("tie_word_embeddings", defaults.tiedEmbeddings);
     c.normEps = d.rmsEps;
     c.tieWordEmbeddings = d.tiedEmbeddings;
@@ -45,6 +45,12 @@ RopeDecoderConfig RopeDecoderConfig::read(const ConfigReader& r, ModelConfig& c,
         readRotary(r, r.object("rope_parameters"), defaults.ropeTheta, rotaryDim, c.headDim, maxPositions);
     c.ropeTheta = d.rotary.theta();
     // Dynamic NTK scaling exists to run past the trained context.
+    if (d.rotary.scaling().type == RopeScaling::Type::Dynamic &&
+        !(maxPositions * d.rotary.scaling().factor <= kMaxPositions))
+        r.fail(QStringLiteral("rope_scaling factor %1 takes max_position_embeddings %2 beyond %3 positions")
+                   .arg(d.rotary.scaling().factor)
+                   .arg(maxPositions)
+                   .arg(kMaxPositions));
     c.maxPositions = d.rotary.scaling().type == RopeScaling::Type::Dynamic
                          ? int(std::floor(maxPositions * d.rotary.scaling().factor))
                          : maxPositions;

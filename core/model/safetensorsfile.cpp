@@ -1,6 +1,9 @@
 #include "model/safetensorsfile.h"
 
+#include "io/inputfile.h"
+#include "io/jsonduplicatekeys.h"
 #include "model/modelerror.h"
+#include "util/checkedsize.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -27,6 +30,9 @@ constexpr DtypeName kDtypes[] = {
     {"I16", TensorDtype::I16, 2},   {"I8", TensorDtype::I8, 1},          {"U8", TensorDtype::U8, 1},
     {"BOOL", TensorDtype::Bool, 1}, {"F8_E4M3", TensorDtype::F8E4M3, 1}, {"F8_E5M2", TensorDtype::F8E5M2, 1},
 };
+
+// Upstream safetensors' limit on the JSON header (MAX_HEADER_SIZE).
+constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
 
 // A JSON number that is a non-negative integer below 2^53 (exact in a double), else -1.
 qint64 nonNegativeInteger(const QJsonValue& value)
@@ -136,45 +142,54 @@ void convertBfloat16ToFloat(const unsigned char* in, float* out, qint64 count)
     }
 }
 
-SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(path)
+SafetensorsHeader parseSafetensorsHeader(const unsigned char* map, qint64 fileBytes, const QString& file)
 {
-    const QString file = QDir::toNativeSeparators(path);
     auto fail = [&](const QString& problem) { throw ModelError(file, problem); };
-    if (!m_file.exists()) fail(QStringLiteral("file not found"));
-    if (!m_file.open(QIODevice::ReadOnly)) fail(QStringLiteral("cannot open: %1").arg(m_file.errorString()));
-    m_fileBytes = m_file.size();
-    if (m_fileBytes < 8)
+    if (fileBytes < 8)
         fail(QStringLiteral("file is %1 bytes, too short for the 8-byte header length of a safetensors file")
-                 .arg(m_fileBytes));
-    uchar* map = m_file.map(0, m_fileBytes);
-    if (!map) fail(QStringLiteral("cannot memory-map: %1").arg(m_file.errorString()));
-
+                 .arg(fileBytes));
     std::uint64_t headerLength = 0;
     for (int i = 7; i >= 0; --i)
         headerLength = (headerLength << 8) | map[i];
-    if (headerLength > std::uint64_t(m_fileBytes - 8))
+    if (headerLength > std::uint64_t(fileBytes - 8))
         fail(QStringLiteral(
                  "header length %1 is larger than the file (%2 bytes): not a safetensors file, or truncated")
                  .arg(headerLength)
-                 .arg(m_fileBytes));
-    if (headerLength > std::uint64_t(100) * 1024 * 1024)
-        fail(QStringLiteral("header length %1 is implausibly large (over 100 MiB)").arg(headerLength));
-    const qint64 dataStart = 8 + qint64(headerLength);
-    const qint64 dataBytes = m_fileBytes - dataStart;
-    m_map = map;
-    m_data = map + dataStart;
+                 .arg(fileBytes));
+    if (headerLength > kMaxHeaderBytes)
+        fail(QStringLiteral("header length %1 is over the format's limit of %2 bytes")
+                 .arg(headerLength)
+                 .arg(kMaxHeaderBytes));
+    SafetensorsHeader result;
+    result.dataStart = 8 + qint64(headerLength);
+    const qint64 dataBytes = fileBytes - result.dataStart;
 
+    const QByteArray json =
+        QByteArray::fromRawData(reinterpret_cast<const char*>(map + 8), qsizetype(headerLength));
+    if (!json.startsWith('{')) fail(QStringLiteral("the JSON header does not start with '{'"));
     QJsonParseError parseError;
-    const QJsonDocument header = QJsonDocument::fromJson(
-        QByteArray::fromRawData(reinterpret_cast<const char*>(map + 8), int(headerLength)), &parseError);
+    const QJsonDocument header = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
         fail(QStringLiteral("invalid JSON header at byte %1: %2")
                  .arg(parseError.offset)
                  .arg(parseError.errorString()));
     if (!header.isObject()) fail(QStringLiteral("the JSON header is not an object"));
+    if (const std::optional<QStringList> duplicate = firstDuplicateJsonKey(json)) {
+        if (duplicate->size() == 1)
+            fail(QStringLiteral("the header names tensor %1 twice").arg(duplicate->front()));
+        fail(QStringLiteral("key \"%1\" appears twice in the header entry %2")
+                 .arg(duplicate->back(), duplicate->mid(0, duplicate->size() - 1).join(QLatin1Char('.'))));
+    }
 
     const QJsonObject entries = header.object();
-    std::vector<const TensorInfo*> byOffset;
+    const QJsonValue metadata = entries.value(QLatin1String("__metadata__"));
+    if (!metadata.isUndefined()) {
+        if (!metadata.isObject()) fail(QStringLiteral("__metadata__ is not an object of strings"));
+        const QJsonObject fields = metadata.toObject();
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            if (!it.value().isString())
+                fail(QStringLiteral("__metadata__ field %1 is not a string").arg(it.key()));
+    }
     for (auto it = entries.begin(); it != entries.end(); ++it) {
         if (it.key() == QLatin1String("__metadata__")) continue;
         const QString name = it.key();
@@ -217,27 +232,30 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
                      .arg(info.begin)
                      .arg(info.end)
                      .arg(dataBytes));
-        double expectedBytes = double(dtypeSize(info.dtype));
-        for (qint64 dim : info.shape)
-            expectedBytes *= double(dim);
-        if (double(info.end - info.begin) != expectedBytes)
+        const std::optional<qint64> expectedBytes = checkedProduct(info.shape, dtypeSize(info.dtype));
+        if (!expectedBytes)
+            fail(QStringLiteral("tensor %1 has shape %2, whose %3 data would need more than 2^63 bytes")
+                     .arg(name, info.shapeText(), dtype));
+        if (info.end - info.begin != *expectedBytes)
             fail(QStringLiteral("tensor %1 occupies %2 bytes but %3 %4 needs %5")
                      .arg(name)
                      .arg(info.end - info.begin)
                      .arg(dtype, info.shapeText())
-                     .arg(qint64(expectedBytes)));
-        m_tensors.insert(name, info);
+                     .arg(*expectedBytes));
+        result.tensors.insert(name, info);
     }
-    for (const TensorInfo& info : m_tensors)
-        byOffset.push_back(&info);
+
+    std::vector<const TensorInfo*> byOffset;
+    for (const TensorInfo& info : result.tensors)
+        if (info.end > info.begin) byOffset.push_back(&info); // empty tensors occupy nothing
     std::sort(byOffset.begin(), byOffset.end(), [](const TensorInfo* a, const TensorInfo* b) {
-        return a->begin < b->begin || (a->begin == b->begin && a->end < b->end);
+        return a->begin < b->begin ||
+               (a->begin == b->begin && (a->end < b->end || (a->end == b->end && a->name < b->name)));
     });
     // Sorted by begin, a tensor overlaps an earlier one exactly when it starts before the furthest end seen
-    // so far (empty tensors occupy nothing and are skipped).
+    // so far; it leaves a hole when it starts after it.
     const TensorInfo* furthest = nullptr;
     for (const TensorInfo* b : byOffset) {
-        if (b->end == b->begin) continue;
         if (furthest && b->begin < furthest->end)
             fail(QStringLiteral("tensors %1 [%2, %3) and %4 [%5, %6) overlap")
                      .arg(furthest->name)
@@ -246,8 +264,39 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
                      .arg(b->name)
                      .arg(b->begin)
                      .arg(b->end));
-        if (!furthest || b->end > furthest->end) furthest = b;
+        const qint64 previousEnd = furthest ? furthest->end : 0;
+        if (b->begin > previousEnd)
+            fail(QStringLiteral("bytes [%1, %2) of the data belong to no tensor: a safetensors file leaves "
+                                "no holes")
+                     .arg(previousEnd)
+                     .arg(b->begin));
+        furthest = b;
     }
+    const qint64 usedBytes = furthest ? furthest->end : 0;
+    if (usedBytes != dataBytes)
+        fail(QStringLiteral("the last %1 bytes of the data belong to no tensor: a safetensors file leaves "
+                            "no holes")
+                 .arg(dataBytes - usedBytes));
+    return result;
+}
+
+SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(path)
+{
+    const QString file = QDir::toNativeSeparators(path);
+    QString problem;
+    if (!openInputFile(m_file, path, &problem)) throw ModelError(file, problem);
+    m_fileBytes = m_file.size();
+    if (m_fileBytes < 8)
+        throw ModelError(
+            file,
+            QStringLiteral("file is %1 bytes, too short for the 8-byte header length of a safetensors file")
+                .arg(m_fileBytes));
+    uchar* map = m_file.map(0, m_fileBytes);
+    if (!map) throw ModelError(file, QStringLiteral("cannot memory-map: %1").arg(m_file.errorString()));
+    SafetensorsHeader header = parseSafetensorsHeader(map, m_fileBytes, file);
+    m_map = map;
+    m_data = map + header.dataStart;
+    m_tensors = std::move(header.tensors);
 }
 
 SafetensorsFile::~SafetensorsFile() = default; // QFile unmaps on close
@@ -280,22 +329,32 @@ void SafetensorsFile::convertToFloat(const TensorInfo& tensor, float* out) const
 
 void SafetensorsFile::convertRange(const TensorInfo& tensor, qint64 first, qint64 count, float* out) const
 {
-    const unsigned char* in = bytes(tensor) + first * dtypeSize(tensor.dtype);
-    switch (tensor.dtype) {
-    case TensorDtype::F32:
-        std::memcpy(out, in, size_t(count) * 4);
-        return;
-    case TensorDtype::F16:
-        convertHalfToFloat(in, out, count);
-        return;
-    case TensorDtype::BF16:
-        convertBfloat16ToFloat(in, out, count);
-        return;
-    default:
+    if (!convertTensorRange(tensor, m_data, first, count, out))
         throw ModelError(
             QDir::toNativeSeparators(m_path),
             QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
                 .arg(tensor.name, dtypeName(tensor.dtype)));
+}
+
+bool convertTensorRange(const TensorInfo& tensor, const unsigned char* data, qint64 first, qint64 count,
+                        float* out)
+{
+    if (count <= 0)
+        return tensor.dtype == TensorDtype::F32 || tensor.dtype == TensorDtype::F16 ||
+               tensor.dtype == TensorDtype::BF16; // nothing to copy (out may be null)
+    const unsigned char* in = data + tensor.begin + first * dtypeSize(tensor.dtype);
+    switch (tensor.dtype) {
+    case TensorDtype::F32:
+        std::memcpy(out, in, size_t(count) * 4);
+        return true;
+    case TensorDtype::F16:
+        convertHalfToFloat(in, out, count);
+        return true;
+    case TensorDtype::BF16:
+        convertBfloat16ToFloat(in, out, count);
+        return true;
+    default:
+        return false;
     }
 }
 

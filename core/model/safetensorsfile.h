@@ -29,11 +29,28 @@ struct TensorInfo
     QString shapeText() const; // "[114, 32]"
 };
 
+// The validated header of a safetensors file: where its data section starts (in bytes from the start of the
+// file) and every tensor. The rules (upstream safetensors' own, docs/reliability.md): an 8-byte
+// little-endian header length within the file and at most 100 MB; a JSON object starting with '{' in which
+// no key appears twice; "__metadata__", when present, maps strings to strings; each tensor has a known
+// dtype, a shape of non-negative integers and data_offsets [begin, end] whose length is exactly dtype size
+// × shape (computed without overflow); tensors neither overlap nor leave a byte of the data section unused.
+struct SafetensorsHeader
+{
+    qint64 dataStart = 0;
+    QHash<QString, TensorInfo> tensors;
+};
+
+// Parses the header of a whole file held in memory (fileBytes bytes at `file`). Throws ModelError
+// "<fileForErrors>: <problem>".
+SafetensorsHeader parseSafetensorsHeader(const unsigned char* file, qint64 fileBytes,
+                                         const QString& fileForErrors);
+
 // A .safetensors file, memory-mapped: opening parses and validates only the header, the tensor data is
 // read from the mapping when used. Layout: u64 little-endian header length N, N bytes of JSON
 // {"name": {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, "__metadata__": {...}}, data.
-// Every problem (header length past the file, invalid JSON, unknown dtype, offsets past the data,
-// overlapping, or not matching dtype × shape) throws ModelError "<file>: <problem>".
+// Every problem (not a regular file, or a header breaking the rules of parseSafetensorsHeader) throws
+// ModelError "<file>: <problem>".
 class SafetensorsFile
 {
 public:
@@ -67,6 +84,11 @@ private:
     const unsigned char* m_data = nullptr; // start of the data section inside the mapping
     QHash<QString, TensorInfo> m_tensors;
 };
+
+// Elements [first, first + count) of a F32/F16/BF16 tensor whose data section starts at `data`, converted
+// to fp32; false (nothing written) for other dtypes.
+bool convertTensorRange(const TensorInfo& tensor, const unsigned char* data, qint64 first, qint64 count,
+                        float* out);
 
 // IEEE half and bfloat16 to float.
 float halfToFloat(std::uint16_t h);

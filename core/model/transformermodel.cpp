@@ -1,5 +1,6 @@
 #include "model/transformermodel.h"
 
+#include "io/inputfile.h"
 #include "model/architecture.h"
 #include "model/gguffile.h"
 #include "model/ggufmodel.h"
@@ -7,6 +8,7 @@
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/modelvocabulary.h"
+#include "model/nonfinitecheck.h"
 #include "model/tensorops.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
@@ -15,6 +17,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -58,6 +61,10 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
 {
     const QFileInfo folderInfo(folderPath);
     if (folderInfo.isFile() && isGgufPath(folderPath)) return openGguf(folderPath);
+    // A FIFO, a device or a dangling link given as the model (a .gguf path, say): named as what it is.
+    if (!folderInfo.isDir() && (folderInfo.isSymLink() || (folderInfo.exists() && !folderInfo.isFile())))
+        if (const QString problem = inputFileProblem(folderPath); !problem.isEmpty())
+            throw ModelError(QDir::toNativeSeparators(folderPath), problem);
     if (!folderInfo.exists())
         throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("no such folder"));
     if (!folderInfo.isDir())
@@ -188,10 +195,19 @@ void TransformerModel::describe()
 
 void TransformerModel::validateShapes() const
 {
-    TensorChecklist list(m_weights);
-    m_config.architecture->declareTensors(list);
     const WeightStore& store = m_weights.store();
     const QString firstFile = store.primaryFile();
+    // Every layer has several tensors: a config asking for more layers than the files hold tensors is
+    // refused before the checklist names them all (a hostile n_layer of 10^9 once took 6 GB in 10 s).
+    if (m_config.layers > store.tensorCount())
+        throw ModelError(store.ggufFile() ? firstFile
+                                          : QDir::toNativeSeparators(
+                                                QDir(m_folder).filePath(QStringLiteral("config.json"))),
+                         QStringLiteral("%1 layers, but the weights hold only %2 tensors in all")
+                             .arg(m_config.layers)
+                             .arg(store.tensorCount()));
+    TensorChecklist list(m_weights);
+    m_config.architecture->declareTensors(list);
     for (const TensorChecklist::Item& item : list.items()) {
         const TensorInfo* info = store.info(item.name);
         if (!info) {
@@ -213,6 +229,10 @@ void TransformerModel::validateShapes() const
                 store.fileOf(item.name),
                 QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
                     .arg(item.name, store.storageType(item.name)));
+        // NaN in a norm or a bias (1-D, cheap to scan) spoils every output: refused at open. Matrices are
+        // checked through the activations they produce, and the LM head's on use (a broken head must not
+        // stop the attention views).
+        if (item.required && item.shape.size() == 1) checkTensorFinite(store, item.name);
     }
 }
 
@@ -342,11 +362,16 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         capture->firstLayer = options.firstLayer;
     }
 
-    LayerStep step(c, m_weights, options, n, positions, capture);
+    LayerStep step(c, m_weights, options, n, positions, capture, m_folder);
+    // NaN/Inf are named where they appear, never passed on as pictures (model/nonfinitecheck.h): the
+    // embeddings and the final norm here, each layer's Q, K, V and attention in LayerStep::attend.
+    const NonFiniteCheck finite(m_weights.store(), m_folder);
     if (options.firstLayer == 0) {
         const std::vector<int> noTypes;
         const TokenInput input{ids, c.typeVocabSize > 0 ? typeIds : noTypes, positions};
         architecture.embed(input, m_weights, step.residual(), threads);
+        finite.check(step.residual(), QStringLiteral("embeddings"), QStringLiteral("the embedded tokens"),
+                     tensorsOutsideLayers());
     } else {
         step.residual() = *options.startResidual;
     }
@@ -355,6 +380,7 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         throwIfCancelled(options.cancel);
         step.begin(l);
         architecture.layer(step);
+        step.checkFinite(step.residual(), QStringLiteral("the hidden states after its feed-forward"));
         step.recordResidual();
         if (options.progress) options.progress(l + 1 - options.firstLayer, c.layers - options.firstLayer);
     }
@@ -362,7 +388,19 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     step.finish();
     std::vector<float> x = std::move(step.residual());
     architecture.finalNorm(m_weights, x, threads);
+    finite.check(x, QStringLiteral("final norm"), QStringLiteral("the hidden states"),
+                 tensorsOutsideLayers());
     return x;
+}
+
+QStringList TransformerModel::tensorsOutsideLayers() const
+{
+    // Layer tensors carry their index between dots ("model.layers.3.", "transformer.h.3.", "blk.3.").
+    static const QRegularExpression layerIndex(QStringLiteral("\\.\\d+\\."));
+    QStringList names;
+    for (const QString& name : m_weights.store().names())
+        if (!(QLatin1Char('.') + name).contains(layerIndex)) names << name;
+    return names;
 }
 
 AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::vector<int>& typeIds,
@@ -497,6 +535,10 @@ std::vector<float> TransformerModel::headLogits(const std::vector<float>& x,
     if (head.finalSoftCap > 0.0f)
         for (float& logit : logits)
             logit = head.finalSoftCap * std::tanh(logit / head.finalSoftCap);
+    NonFiniteCheck(store, m_folder)
+        .check(logits, QStringLiteral("LM head"), QStringLiteral("the logits"),
+               {head.projection, head.bias.isEmpty() ? head.projection : head.bias, head.transformWeight,
+                head.transformBias, head.normWeight, head.normBias});
     return logits;
 }
 

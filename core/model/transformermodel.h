@@ -96,6 +96,9 @@ private:
     // The pass's position ids (given or the family's default); throws ModelError for options that do not fit.
     std::vector<int> checkRunOptions(const std::vector<int>& ids, const RunOptions& options) const;
     void checkWeights(std::shared_ptr<const WeightStore> store);
+    // Every tensor not of a layer (embeddings, final norm, heads): the suspects of a non-finite embedding or
+    // final hidden state.
+    QStringList tensorsOutsideLayers() const;
     void validateShapes() const;
     void describe();
     // The positions to score: the given ones (encoders; every [MASK] when none are given) or the last token

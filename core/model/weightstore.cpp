@@ -1,13 +1,14 @@
 #include "model/weightstore.h"
 
-#include "util/prefetch.h"
-
+#include "io/inputfile.h"
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
+#include "util/prefetch.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSysInfo>
@@ -50,8 +51,14 @@ WeightStore WeightStore::openFiles(const QStringList& paths)
     for (const QString& path : paths) {
         auto file = std::make_shared<const SafetensorsFile>(path);
         const int index = int(store.m_files.size());
-        for (const QString& name : file->names())
+        for (const QString& name : file->names()) {
+            if (const int other = store.m_where.value(name, -1); other >= 0)
+                throw ModelError(
+                    QDir::toNativeSeparators(path),
+                    QStringLiteral("tensor %1 is also in %2: each tensor must be stored once")
+                        .arg(name, QDir::toNativeSeparators(store.m_files[size_t(other)]->path())));
             store.m_where.insert(name, index);
+        }
         store.m_totalBytes += file->fileBytes();
         store.m_files.push_back(std::move(file));
     }
@@ -63,8 +70,13 @@ WeightStore WeightStore::openFolder(const QString& folder)
     const QDir dir(folder);
     const QString single = dir.filePath(QStringLiteral("model.safetensors"));
     const QString indexPath = dir.filePath(QStringLiteral("model.safetensors.index.json"));
-    if (QFileInfo::exists(single)) return openFiles({single});
-    if (!QFileInfo::exists(indexPath)) {
+    // A name that is there, even as a dangling symbolic link, is what the folder means: opening it says
+    // what is wrong with it.
+    auto present = [](const QString& path) {
+        return QFileInfo(path).exists() || QFileInfo(path).isSymLink();
+    };
+    if (present(single)) return openFiles({single});
+    if (!present(indexPath)) {
         const QStringList others = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
         if (others.size() == 1) return openFiles({dir.filePath(others.front())});
         QString problem = QStringLiteral("no model.safetensors or model.safetensors.index.json");
@@ -75,20 +87,28 @@ WeightStore WeightStore::openFolder(const QString& folder)
     }
 
     const QString indexFile = QDir::toNativeSeparators(indexPath);
-    QFile file(indexPath);
-    if (!file.open(QIODevice::ReadOnly))
-        throw ModelError(indexFile, QStringLiteral("cannot open: %1").arg(file.errorString()));
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(indexPath, kMaxJsonFileBytes, &problem);
+    if (!bytes) throw ModelError(indexFile, problem);
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError)
         throw ModelError(indexFile, QStringLiteral("invalid JSON at byte %1: %2")
                                         .arg(parseError.offset)
                                         .arg(parseError.errorString()));
+    if (!doc.isObject()) throw ModelError(indexFile, QStringLiteral("not a JSON object"));
     const QJsonObject weightMap = doc.object().value(QLatin1String("weight_map")).toObject();
     if (weightMap.isEmpty()) throw ModelError(indexFile, QStringLiteral("no weight_map object"));
 
     std::map<QString, QStringList> tensorsByShard;
     for (auto it = weightMap.begin(); it != weightMap.end(); ++it) {
+        if (!it.value().isString())
+            throw ModelError(indexFile,
+                             QStringLiteral("tensor %1 maps to %2, not to a shard's file name")
+                                 .arg(it.key(), QString::fromUtf8(QJsonDocument(QJsonArray{it.value()})
+                                                                      .toJson(QJsonDocument::Compact)
+                                                                      .chopped(1)
+                                                                      .mid(1))));
         const QString shard = it.value().toString();
         if (shard.isEmpty() || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\')))
             throw ModelError(

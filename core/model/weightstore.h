@@ -53,6 +53,7 @@ public:
 
     bool contains(const QString& name) const { return m_where.contains(name) || m_gguf.contains(name); }
     QStringList names() const;
+    int tensorCount() const { return int(m_where.size() + m_gguf.size()); }
     // Name and shape (Hugging Face order) of a tensor; null when absent. For a GGUF tensor, dtype is F32
     // (what load() delivers) and begin/end are 0: storageType() names what the file holds.
     const TensorInfo* info(const QString& name) const;

@@ -24,13 +24,10 @@ namespace {
     throw TokenizerError((path + QStringLiteral(": ") + problem).toStdString());
 }
 
-// A boolean from tokenizer_config.json, or `fallback` when the file or key is missing or unreadable.
-bool configFlag(const QString& configPath, const char* key, bool fallback)
+// A boolean from tokenizer_config.json, or `fallback` when there is none or the key is missing.
+bool configFlag(const std::optional<QJsonObject>& config, const char* key, bool fallback)
 {
-    QFile file(configPath);
-    if (!file.open(QIODevice::ReadOnly))
-        return fallback;
-    const QJsonValue v = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String(key));
+    const QJsonValue v = config ? config->value(QLatin1String(key)) : QJsonValue();
     return v.isBool() ? v.toBool() : fallback;
 }
 
@@ -41,7 +38,14 @@ std::unique_ptr<Tokenizer> Tokenizer::fromJsonFile(const QString& path)
     std::unique_ptr<Tokenizer> tokenizer(new Tokenizer);
     tokenizer->m_pipeline = loadTokenizerJson(path);
     const QString config = QFileInfo(path).dir().filePath(QStringLiteral("tokenizer_config.json"));
-    applyTokenizerConfig(*tokenizer->m_pipeline, config, false);
+    applyTokenizerConfig(*tokenizer->m_pipeline, readTokenizerConfig(config), false);
+    return tokenizer;
+}
+
+std::unique_ptr<Tokenizer> Tokenizer::fromJsonBytes(const QByteArray& bytes, const QString& sourceName)
+{
+    std::unique_ptr<Tokenizer> tokenizer(new Tokenizer);
+    tokenizer->m_pipeline = loadTokenizerJsonText(bytes, sourceName);
     return tokenizer;
 }
 
@@ -65,17 +69,22 @@ std::unique_ptr<Tokenizer> Tokenizer::fromFolder(const QString& folder)
     }
     const QDir dir(folder);
     const QString json = dir.filePath(QStringLiteral("tokenizer.json"));
-    if (QFileInfo::exists(json))
+    if (QFileInfo(json).exists() ||
+        QFileInfo(json).isSymLink()) // a dangling link: say so, not "no tokenizer"
         return fromJsonFile(json);
     const QString config = dir.filePath(QStringLiteral("tokenizer_config.json"));
     const QString vocabTxt = dir.filePath(QStringLiteral("vocab.txt"));
     const QString vocabJson = dir.filePath(QStringLiteral("vocab.json"));
     const QString merges = dir.filePath(QStringLiteral("merges.txt"));
     std::unique_ptr<Tokenizer> tokenizer(new Tokenizer);
+    std::optional<QJsonObject> configObject;
+    if (QFileInfo::exists(vocabTxt) || QFileInfo::exists(vocabJson))
+        configObject = readTokenizerConfig(config);
     if (QFileInfo::exists(vocabTxt)) {
-        tokenizer->m_pipeline = loadWordPieceVocab(vocabTxt, configFlag(config, "do_lower_case", true));
+        tokenizer->m_pipeline = loadWordPieceVocab(vocabTxt, configFlag(configObject, "do_lower_case", true));
     } else if (QFileInfo::exists(vocabJson) && QFileInfo::exists(merges)) {
-        tokenizer->m_pipeline = loadByteLevelBpe(vocabJson, merges, configFlag(config, "add_prefix_space", false));
+        tokenizer->m_pipeline =
+            loadByteLevelBpe(vocabJson, merges, configFlag(configObject, "add_prefix_space", false));
     } else if (QFileInfo::exists(vocabJson)) {
         fail(merges, QStringLiteral("no such file (vocab.json needs merges.txt beside it)"));
     } else if (QFileInfo::exists(dir.filePath(QStringLiteral("tokenizer.model")))) {
@@ -84,7 +93,7 @@ std::unique_ptr<Tokenizer> Tokenizer::fromFolder(const QString& folder)
     } else {
         fail(folder, QStringLiteral("no tokenizer.json, vocab.txt or vocab.json + merges.txt in this folder"));
     }
-    applyTokenizerConfig(*tokenizer->m_pipeline, config, true);
+    applyTokenizerConfig(*tokenizer->m_pipeline, configObject, true);
     return tokenizer;
 }
 

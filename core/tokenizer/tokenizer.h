@@ -3,9 +3,9 @@
 // A Hugging Face tokenizer.json (or legacy vocab.txt / vocab.json + merges.txt) read natively, giving the
 // same ids, tokens and offsets as the Rust `tokenizers` library.
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -45,6 +45,8 @@ public:
     // tokenizer.json in the folder, else legacy vocab.txt (WordPiece) or vocab.json + merges.txt (byte-level BPE).
     static std::unique_ptr<Tokenizer> fromFolder(const QString& folder);
     static std::unique_ptr<Tokenizer> fromJsonFile(const QString& path);
+    // A tokenizer.json held in memory (no tokenizer_config.json); sourceName names it in errors.
+    static std::unique_ptr<Tokenizer> fromJsonBytes(const QByteArray& bytes, const QString& sourceName);
     // The tokenizer a GGUF file's metadata describes (ggufvocabulary.h); `sourcePath` names the file.
     static std::unique_ptr<Tokenizer> fromGgufVocabulary(const GgufVocabulary& vocabulary,
                                                          const QString& sourcePath);

@@ -1,5 +1,6 @@
 #include "tokenizer/tokenizerloader.h"
 
+#include "io/inputfile.h"
 #include "tokenizer/bpemodel.h"
 #include "tokenizer/decoders.h"
 #include "tokenizer/normalizers.h"
@@ -19,6 +20,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
 
 namespace attnscope::tok {
 
@@ -29,14 +31,12 @@ namespace {
     throw TokenizerError((path + QStringLiteral(": ") + problem).toStdString());
 }
 
-QByteArray readFile(const QString& path)
+QByteArray readFile(const QString& path, qint64 maxBytes)
 {
-    QFile file(path);
-    if (!file.exists())
-        fail(path, QStringLiteral("no such file"));
-    if (!file.open(QIODevice::ReadOnly))
-        fail(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
-    return file.readAll();
+    QString problem;
+    std::optional<QByteArray> bytes = readInputFile(path, maxBytes, &problem);
+    if (!bytes) fail(path, problem);
+    return std::move(*bytes);
 }
 
 QJsonDocument parseJson(const QByteArray& data, const QString& path)
@@ -50,7 +50,7 @@ QJsonDocument parseJson(const QByteArray& data, const QString& path)
 
 QJsonDocument readJson(const QString& path)
 {
-    return parseJson(readFile(path), path);
+    return parseJson(readFile(path, kMaxJsonFileBytes), path);
 }
 
 std::u32string u32(const QString& s)
@@ -101,10 +101,11 @@ public:
     }
     int integer(const QJsonValue& v, const QString& where) const
     {
-        if (!v.isDouble() || v.toDouble() != double(qint64(v.toDouble())) || v.toDouble() < 0 ||
-            v.toDouble() > 2147483647.0)
+        // Range first: converting 1e20 to an integer type is undefined behaviour.
+        const double d = v.toDouble(-1);
+        if (!v.isDouble() || !(d >= 0 && d <= 2147483647.0) || std::floor(d) != d)
             error(where, QStringLiteral("expected a non-negative integer"));
-        return int(v.toDouble());
+        return int(d);
     }
     char32_t character(const QJsonObject& o, const QString& key, char32_t fallback, const QString& where) const
     {
@@ -590,7 +591,7 @@ std::optional<std::u32string> configToken(const QJsonObject& config, const char*
 
 std::unique_ptr<TokenizerPipeline> loadTokenizerJson(const QString& path)
 {
-    return loadTokenizerJsonText(readFile(path), path);
+    return loadTokenizerJsonText(readFile(path, kMaxJsonFileBytes), path);
 }
 
 std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json, const QString& path)
@@ -620,7 +621,11 @@ std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json,
     const QJsonValue addedValue = root.value(QStringLiteral("added_tokens"));
     if (!addedValue.isNull() && !addedValue.isUndefined()) {
         const QJsonArray list = r.array(addedValue, QStringLiteral("added_tokens"));
-        int nextId = pipeline->model->vocabSize();
+        // Ids index tables, like the vocabulary's (parseVocab): one far beyond the vocabulary is a damaged
+        // file.
+        const qint64 idLimit =
+            std::max<qint64>(qint64(1) << 20, (qint64(pipeline->model->vocabSize()) + list.size()) * 16);
+        qint64 nextId = pipeline->model->vocabSize();
         for (int i = 0; i < list.size(); ++i) {
             const QString where = QStringLiteral("added_tokens[%1]").arg(i);
             const QJsonObject o = r.object(list.at(i), where);
@@ -632,13 +637,18 @@ std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json,
             t.rstrip = r.boolean(o, QStringLiteral("rstrip"), false, where);
             t.normalized = r.boolean(o, QStringLiteral("normalized"), !t.special, where);
             // HF gives an added token the model's id for the same string, else the id in the file.
+            qint64 id = nextId;
             if (const std::optional<int> modelId = pipeline->model->tokenToId(t.content))
-                t.id = *modelId;
+                id = *modelId;
             else if (o.contains(QStringLiteral("id")))
-                t.id = r.integer(o.value(QStringLiteral("id")), where + QStringLiteral(".id"));
-            else
-                t.id = nextId;
-            nextId = std::max(nextId, t.id + 1);
+                id = r.integer(o.value(QStringLiteral("id")), where + QStringLiteral(".id"));
+            if (id >= idLimit)
+                r.error(where + QStringLiteral(".id"),
+                        QStringLiteral("id %1 is far beyond the vocabulary's %2 entries")
+                            .arg(id)
+                            .arg(pipeline->model->vocabSize()));
+            t.id = int(id);
+            nextId = std::max(nextId, id + 1);
             added.push_back(t);
         }
     }
@@ -648,7 +658,7 @@ std::unique_ptr<TokenizerPipeline> loadTokenizerJsonText(const QByteArray& json,
 
 std::unique_ptr<TokenizerPipeline> loadWordPieceVocab(const QString& vocabPath, bool lowercase)
 {
-    const QByteArray data = readFile(vocabPath);
+    const QByteArray data = readFile(vocabPath, kMaxVocabularyFileBytes);
     Vocabulary vocab;
     const QList<QByteArray> lines = data.split('\n');
     int id = 0;
@@ -698,7 +708,7 @@ std::unique_ptr<TokenizerPipeline> loadByteLevelBpe(const QString& vocabPath, co
         fail(vocabPath, QStringLiteral("expected a JSON object mapping tokens to ids"));
     Vocabulary vocab = parseVocab(r, doc.object(), QStringLiteral("vocabulary"));
 
-    const QByteArray data = readFile(mergesPath);
+    const QByteArray data = readFile(mergesPath, kMaxVocabularyFileBytes);
     std::vector<std::pair<std::u32string, std::u32string>> merges;
     const QList<QByteArray> lines = data.split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -735,12 +745,19 @@ std::unique_ptr<TokenizerPipeline> loadByteLevelBpe(const QString& vocabPath, co
     return pipeline;
 }
 
-void applyTokenizerConfig(TokenizerPipeline& pipeline, const QString& configPath, bool addMissing)
+std::optional<QJsonObject> readTokenizerConfig(const QString& configPath)
 {
-    if (!QFileInfo::exists(configPath))
-        return;
+    if (!QFileInfo(configPath).exists() && !QFileInfo(configPath).isSymLink()) return std::nullopt;
     const QJsonDocument doc = readJson(configPath);
-    const QJsonObject config = doc.object();
+    if (!doc.isObject()) fail(configPath, QStringLiteral("expected a JSON object at the top level"));
+    return doc.object();
+}
+
+void applyTokenizerConfig(TokenizerPipeline& pipeline, const std::optional<QJsonObject>& tokenizerConfig,
+                          bool addMissing)
+{
+    if (!tokenizerConfig) return;
+    const QJsonObject& config = *tokenizerConfig;
     pipeline.bosToken = configToken(config, "bos_token");
     pipeline.eosToken = configToken(config, "eos_token");
     pipeline.unkToken = configToken(config, "unk_token");

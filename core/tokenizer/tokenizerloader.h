@@ -5,9 +5,11 @@
 
 #include "tokenizer/tokenizerpipeline.h"
 
+#include <QByteArray>
+#include <QJsonObject>
 #include <QString>
-
 #include <memory>
+#include <optional>
 
 namespace attnscope {
 struct GgufVocabulary;
@@ -25,8 +27,12 @@ std::unique_ptr<TokenizerPipeline> loadByteLevelBpe(const QString& vocabPath, co
                                                     bool addPrefixSpace);
 // The tokenizer a GGUF file's metadata describes (ggufvocabloader.cpp); `path` names the file in messages.
 std::unique_ptr<TokenizerPipeline> loadGgufVocabulary(const GgufVocabulary& vocabulary, const QString& path);
-// Reads the named special tokens of tokenizer_config.json (when it exists) into the pipeline, and adds them as
-// special tokens when the pipeline came from legacy files (`addMissing`).
-void applyTokenizerConfig(TokenizerPipeline& pipeline, const QString& configPath, bool addMissing);
+// tokenizer_config.json: nullopt when there is none; throws TokenizerError when it is unreadable, not JSON or
+// not an object.
+std::optional<QJsonObject> readTokenizerConfig(const QString& configPath);
+// Reads the named special tokens of tokenizer_config.json (when there is one) into the pipeline, and adds
+// them as special tokens when the pipeline came from legacy files (`addMissing`).
+void applyTokenizerConfig(TokenizerPipeline& pipeline, const std::optional<QJsonObject>& tokenizerConfig,
+                          bool addMissing);
 
 } // namespace attnscope::tok

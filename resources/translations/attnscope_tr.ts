@@ -196,6 +196,50 @@
         <translation>%1: bir görüntü biçimi değil; .png, .svg veya .pdf kullanın</translation>
     </message>
     <message>
+        <source>a character device</source>
+        <translation>bir karakter aygıtı</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>bir blok aygıtı</translation>
+    </message>
+    <message>
+        <source>a FIFO (named pipe)</source>
+        <translation>bir FIFO (adlandırılmış boru)</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>bir soket</translation>
+    </message>
+    <message>
+        <source>a device, FIFO or socket</source>
+        <translation>bir aygıt, FIFO veya soket</translation>
+    </message>
+    <message>
+        <source>the output would be about %1, over the limit of %2 (raise it with --max-output-size)</source>
+        <translation>çıktı yaklaşık %1 olurdu, %2 sınırının üstünde (--max-output-size ile yükseltin)</translation>
+    </message>
+    <message>
+        <source>no output file given</source>
+        <translation>çıktı dosyası verilmedi</translation>
+    </message>
+    <message>
+        <source>%1: a symbolic link to %2, which does not exist</source>
+        <translation>%1: var olmayan %2 dosyasına sembolik bağ</translation>
+    </message>
+    <message>
+        <source>%1: not a regular file but %2; AttnScope writes only regular files</source>
+        <translation>%1: normal bir dosya değil, %2; AttnScope yalnızca normal dosyalara yazar</translation>
+    </message>
+    <message>
+        <source>not open</source>
+        <translation>açık değil</translation>
+    </message>
+    <message>
+        <source>cannot write to standard output: %1</source>
+        <translation>standart çıktıya yazılamıyor: %1</translation>
+    </message>
+    <message>
         <source>%1%</source>
         <translation>%%1</translation>
     </message>
@@ -647,10 +691,6 @@
 <context>
     <name>attnscope::LessonView</name>
     <message>
-        <source>%1: cannot write the file (%2)</source>
-        <translation>%1: dosya yazılamıyor (%2)</translation>
-    </message>
-    <message>
         <source>Q, K and V directly</source>
         <translation>Doğrudan Q, K ve V</translation>
     </message>
@@ -861,6 +901,10 @@
     <message>
         <source>Save all steps</source>
         <translation>Tüm adımları kaydet</translation>
+    </message>
+    <message>
+        <source>PNG encoding failed</source>
+        <translation>PNG kodlanamadı</translation>
     </message>
     <message>
         <source>Save…</source>

@@ -237,7 +237,8 @@ void TestCliAttention::outFileIsNotOverwritten()
                                 out};
     const Result refused = run(arguments);
     QCOMPARE(refused.exitCode, 1);
-    QVERIFY(refused.err.contains("already exists"));
+    QVERIFY2(refused.err.contains(out.toUtf8() + ": the file exists and was not overwritten (use --force to overwrite)"),
+             refused.err.constData());
     QVERIFY(existing.open(QIODevice::ReadOnly));
     QCOMPARE(existing.readAll(), QByteArray("keep me"));
     existing.close();

@@ -8,8 +8,14 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#ifdef Q_OS_UNIX
+#include <qplatformdefs.h>
+#include <sys/stat.h>
+#endif
 
 namespace {
 
@@ -146,6 +152,30 @@ private Q_SLOTS:
                  qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         QVERIFY(!QFileInfo::exists(shot(QStringLiteral("never.png"))));
+    }
+
+    // --screenshot writes under the output policy (issue 18): a FIFO (or a device) at the path is refused
+    // in one line and left as it is; QSaveFile's rename used to replace it with a regular file.
+    void screenshotNeverReplacesASpecialFile()
+    {
+#ifdef Q_OS_UNIX
+        const QString fifo = shot(QStringLiteral("fifo.png"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const Run r =
+            run({QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--screenshot"), fifo});
+        QCOMPARE(r.exitCode, 1);
+        // One line of ours (the window's platform plugin may add its own chatter on stderr).
+        const QStringList ours =
+            r.err.split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("^attnscope: ")));
+        QCOMPARE(ours.size(), 1);
+        QVERIFY2(ours.first().startsWith(QStringLiteral("attnscope: ") + fifo +
+                                         QStringLiteral(": not a regular file but a FIFO")),
+                 qPrintable(r.err));
+        QT_STATBUF status;
+        QVERIFY(QT_LSTAT(QFile::encodeName(fifo).constData(), &status) == 0 && S_ISFIFO(status.st_mode));
+#else
+        QSKIP("FIFOs are Unix");
+#endif
     }
 };
 

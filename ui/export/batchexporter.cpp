@@ -1,8 +1,11 @@
 #include "export/batchexporter.h"
 
+#include "io/outputfile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace attnscope {
 
@@ -27,18 +30,36 @@ BatchExporter::Status BatchExporter::run(const QString& directory, const QString
                                          const Progress& progress, const std::atomic<bool>* cancel)
 {
     m_error.clear();
+    m_refusedExisting = false;
     m_written.clear();
     if (!QDir().mkpath(directory)) {
         m_error = QCoreApplication::translate("attnscope", "%1: cannot create the folder").arg(directory);
         return Status::Failed;
     }
     const QStringList files = plannedFiles(directory, stem, format);
-    if (!m_options.overwrite) {
-        for (const QString& file : files) {
-            if (QFileInfo::exists(file)) {
-                m_error = QCoreApplication::translate("attnscope", "%1: the file exists and was not overwritten").arg(file);
-                return Status::Failed;
-            }
+    // Every file is checked against the output policy (an existing file without overwrite, a device, a
+    // FIFO, a folder in the way) before the first one is written.
+    for (const QString& file : files) {
+        const OutputCheck check = checkOutputPath(file, m_options.overwrite);
+        if (check.refusal != OutputRefusal::None) {
+            m_error = check.error;
+            m_refusedExisting = check.refusal == OutputRefusal::Exists;
+            return Status::Failed;
+        }
+    }
+    // The whole batch's numbers are estimated before the first file: heads × n² weights, plus the grid.
+    if (!isImageFormat(format)) {
+        const qint64 rows = m_source.maps->queries(), cols = m_source.maps->keys();
+        const qint64 labelBytes =
+            2 * 3 * m_source.tokens.join(QString()).size(); // row and column labels, UTF-8
+        const qint64 perHead = HeatmapExporter::estimatedBytes(format, rows * cols, labelBytes, false);
+        const qint64 heads = qint64(m_source.maps->layers()) * m_source.maps->heads();
+        const qint64 grid = HeatmapExporter::estimatedBytes(format, heads * rows * cols,
+                                                            heads * labelBytes * std::max(rows, cols), true);
+        if (const QString tooLarge = outputSizeProblem(heads * perHead + grid, m_options.maxOutputBytes);
+            !tooLarge.isEmpty()) {
+            m_error = QDir::toNativeSeparators(directory) + QStringLiteral(": ") + tooLarge;
+            return Status::Failed;
         }
     }
     const int total = int(files.size());

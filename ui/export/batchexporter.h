@@ -31,6 +31,8 @@ public:
                const std::atomic<bool>* cancel = nullptr);
 
     QString error() const { return m_error; }
+    // The run failed because a planned file existed and overwrite was off: nothing was written.
+    bool refusedExisting() const { return m_refusedExisting; }
     QStringList written() const { return m_written; }
 
 private:
@@ -38,6 +40,7 @@ private:
     HeatmapStyle m_style;
     ExportOptions m_options;
     QString m_error;
+    bool m_refusedExisting = false;
     QStringList m_written;
 };
 

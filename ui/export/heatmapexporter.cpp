@@ -1,12 +1,13 @@
 #include "export/heatmapexporter.h"
 
 #include "io/npywriter.h"
+#include "io/outputfile.h"
 #include "render/headgridpainter.h"
 #include "render/heatmappainter.h"
 
 #include <QBuffer>
-#include <QDir>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QImage>
@@ -17,9 +18,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
-
 #include <cmath>
 
 namespace attnscope {
@@ -162,31 +161,33 @@ QString HeatmapExporter::sizeError(QSize size, double scaleFactor)
 ExportResult HeatmapExporter::writeAtomically(const QString& path, const QByteArray& bytes, bool overwrite)
 {
     ExportResult result;
-    const QFileInfo info(path);
-    if (info.exists() && !overwrite) {
-        result.refusedExisting = true;
-        result.error = QCoreApplication::translate("attnscope", "%1: the file exists and was not overwritten").arg(path);
-        return result;
-    }
-    if (info.isDir()) {
-        result.error = QCoreApplication::translate("attnscope", "%1: is a folder, not a file").arg(path);
-        return result;
-    }
-    if (!info.absoluteDir().exists()) {
-        result.error = QCoreApplication::translate("attnscope", "%1: the folder %2 does not exist").arg(path, info.absolutePath());
-        return result;
-    }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        result.error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)").arg(path, file.errorString());
-        return result;
-    }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        result.error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)").arg(path, file.errorString());
-        return result;
-    }
-    result.ok = true;
+    OutputRefusal refusal = OutputRefusal::None;
+    result.ok = writeOutputFile(path, bytes, overwrite, &result.error, &refusal);
+    result.refusedExisting = refusal == OutputRefusal::Exists;
     return result;
+}
+
+ExportResult HeatmapExporter::checkTarget(const QString& path) const
+{
+    const OutputCheck check = checkOutputPath(path, m_options.overwrite);
+    return {check.refusal == OutputRefusal::None, check.refusal == OutputRefusal::Exists, check.error};
+}
+
+qint64 HeatmapExporter::estimatedBytes(ExportFormat format, qint64 values, qint64 labelBytes, bool grid)
+{
+    // Upper bounds per weight: CSV "1.23456791e-05" and a separator (the grid's long format adds layer, head,
+    // query and key on every line); JSON through QJsonDocument, up to 17 digits (a head's file indented, one
+    // value per line); npy 4 bytes. Labels may double when quoted or escaped.
+    switch (format) {
+    case ExportFormat::Csv:
+        return 4096 + 2 * labelBytes + values * (grid ? 56 : 16);
+    case ExportFormat::Json:
+        return 4096 + 2 * labelBytes + values * (grid ? 26 : 48);
+    case ExportFormat::Npy:
+        return 128 + 4 * values;
+    default:
+        return 0; // images: bounded by kMaxExportSide, not by the matrix
+    }
 }
 
 ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& path, const QString& title,
@@ -258,8 +259,7 @@ ExportResult HeatmapExporter::exportView(const QString& path, const QString& tit
     const auto format = exportFormatFromPath(path);
     if (!format || !isImageFormat(*format))
         return {false, false, QCoreApplication::translate("attnscope", "%1: not an image format; use .png, .svg or .pdf").arg(path)};
-    if (!m_options.overwrite && QFileInfo::exists(path))
-        return writeAtomically(path, {}, false);
+    if (const ExportResult target = checkTarget(path); !target.ok) return target;
     if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
         return {false, false, path + QStringLiteral(": ") + e};
     return exportImage(*format, path, title, description, paint);
@@ -270,8 +270,7 @@ ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QStri
     const auto format = exportFormatFromPath(path);
     if (!format)
         return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
-    if (!m_options.overwrite && QFileInfo::exists(path))
-        return writeAtomically(path, {}, false);
+    if (const ExportResult target = checkTarget(path); !target.ok) return target;
     if (isImageFormat(*format)) {
         if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
@@ -282,6 +281,12 @@ ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QStri
     const HeatmapData block = regionValues(data, cells, &error);
     if (!error.isEmpty())
         return {false, false, path + QStringLiteral(": ") + error};
+    const qint64 labelBytes =
+        3 * (block.rowLabels.join(QString()).size() + block.colLabels.join(QString()).size());
+    const QString tooLarge =
+        outputSizeProblem(estimatedBytes(*format, qint64(block.rows) * block.cols, labelBytes, false),
+                          m_options.maxOutputBytes);
+    if (!tooLarge.isEmpty()) return {false, false, path + QStringLiteral(": ") + tooLarge};
     const QByteArray bytes = *format == ExportFormat::Csv ? heatmapCsv(block)
                            : *format == ExportFormat::Json ? heatmapJson(block)
                                                            : heatmapNpy(block);
@@ -336,8 +341,7 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
     const auto format = exportFormatFromPath(path);
     if (!format)
         return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
-    if (!m_options.overwrite && QFileInfo::exists(path))
-        return writeAtomically(path, {}, false);
+    if (const ExportResult target = checkTarget(path); !target.ok) return target;
     if (isImageFormat(*format)) {
         if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
@@ -347,10 +351,28 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
     for (const HeatmapData& head : grid.thumbnails)
         if (!head.rowStarts.empty() || !head.colStarts.empty())
             return {false, false, QCoreApplication::translate("attnscope", "%1: the grid holds pooled thumbnails, not every weight").arg(path)};
+    if (const QString tooLarge =
+            outputSizeProblem(estimatedGridBytes(grid, *format), m_options.maxOutputBytes);
+        !tooLarge.isEmpty())
+        return {false, false, path + QStringLiteral(": ") + tooLarge};
     const QByteArray bytes = *format == ExportFormat::Csv ? gridCsv(grid)
                            : *format == ExportFormat::Json ? gridJson(grid)
                                                            : gridNpy(grid);
     return writeAtomically(path, bytes, m_options.overwrite);
+}
+
+qint64 HeatmapExporter::estimatedGridBytes(const HeadGridData& grid, ExportFormat format)
+{
+    qint64 values = 0, labelBytes = 0;
+    for (const HeatmapData& head : grid.thumbnails) {
+        const qint64 rowLabels = 3 * head.rowLabels.join(QString()).size(); // UTF-8: at most 3 bytes per unit
+        const qint64 colLabels = 3 * head.colLabels.join(QString()).size();
+        values += qint64(head.rows) * head.cols;
+        // The long CSV names both tokens on every line; JSON names them once.
+        labelBytes += format == ExportFormat::Csv ? rowLabels * head.cols + colLabels * head.rows
+                                                  : rowLabels + colLabels;
+    }
+    return estimatedBytes(format, values, labelBytes, true);
 }
 
 // CSV: a header of key tokens, then one line per query: its token, then its weights.

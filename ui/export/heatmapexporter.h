@@ -1,6 +1,7 @@
 #pragma once
 
 #include "export/exportformat.h"
+#include "io/outputfile.h"
 #include "render/headgriddata.h"
 #include "render/heatmapdata.h"
 #include "render/heatmapgeometry.h"
@@ -9,7 +10,6 @@
 #include <QRect>
 #include <QSize>
 #include <QString>
-
 #include <functional>
 
 class QPainter;
@@ -34,6 +34,9 @@ struct ExportOptions
     QSize size{900, 800};     // logical pixels; SVG and PDF pages are this size at 96 dpi
     double scaleFactor = 1.0; // PNG only: device pixels per logical pixel (2 = the same picture, sharper)
     bool overwrite = false;   // false: an existing file is left alone and the export fails
+    // Numbers (CSV, JSON, npy) whose estimated size is above this are refused before they are built
+    // (io/outputfile.h); images are bounded by kMaxExportSide instead.
+    qint64 maxOutputBytes = kDefaultMaxOutputBytes;
     ExportMetadata metadata;
     // The zoomed view's visible cells (x = first key, y = first query, in matrix cells): images show that
     // region filling the plot, numbers hold its values. Empty: the whole matrix.
@@ -82,10 +85,17 @@ public:
 
     // Checks the size against 1..kMaxExportSide (after the scale factor); empty when fine.
     static QString sizeError(QSize size, double scaleFactor);
-    // QSaveFile write honouring overwrite.
+    // Written under the output policy (io/outputfile.h): atomic, a new regular file or, with overwrite, over
+    // a regular one; devices, FIFOs and folders refused.
     static ExportResult writeAtomically(const QString& path, const QByteArray& bytes, bool overwrite);
+    // An upper bound of a numbers export's size: `values` weights, their labels' UTF-8 bytes; grid: the long
+    // CSV format / compact JSON of exportGrid. 0 for images.
+    static qint64 estimatedBytes(ExportFormat format, qint64 values, qint64 labelBytes, bool grid);
+    static qint64 estimatedGridBytes(const HeadGridData& grid, ExportFormat format);
 
 private:
+    // The policy's verdict on the target, before anything is painted or built: ok, or why not.
+    ExportResult checkTarget(const QString& path) const;
     ExportResult exportImage(ExportFormat format, const QString& path, const QString& title, const QString& description,
                              const PagePainter& paint) const;
 

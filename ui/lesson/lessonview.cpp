@@ -1,5 +1,6 @@
 #include "lesson/lessonview.h"
 
+#include "io/outputfile.h"
 #include "lesson/dkexperiment.h"
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonhistogramwidget.h"
@@ -11,6 +12,7 @@
 #include "lesson/multiheadlesson.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -27,7 +29,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
@@ -47,14 +48,11 @@ constexpr double kNormalPointSize = 12.0;
 constexpr double kLargePointSize = 20.0;
 constexpr int kDkExperimentQueries = 200;
 
+// The user chose the file in a dialog that asked before replacing it: overwriting is allowed, the rest of
+// the output policy holds (io/outputfile.h: atomic, never over a device, FIFO or folder).
 bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QCoreApplication::translate("attnscope::LessonView", "%1: cannot write the file (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeOutputFile(path, bytes, true, error);
 }
 
 // A matrix shown with the step painter but computed outside the five steps (experiments).
@@ -739,12 +737,13 @@ bool LessonView::exportStepImage(const QString& path, int step, QString* error) 
 {
     const QSize size = m_largeFonts ? QSize(1600, 1000) : QSize(1000, 640);
     const QImage image = renderStep(step, size);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        *error = tr("%1: cannot write the image (%2)").arg(path, file.errorString());
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) {
+        *error = tr("%1: cannot write the image (%2)").arg(path, tr("PNG encoding failed"));
         return false;
     }
-    return true;
+    return writeFile(path, bytes, error);
 }
 
 bool LessonView::exportStepCsv(const QString& path, int step, QString* error) const

@@ -29,7 +29,7 @@ public:
         c.vocabSize = r.positive({"vocab_size"});
         c.typeVocabSize = r.positive({"type_vocab_size"}, m_roberta ? 1 : 2);
         m_tableRows = r.positive({"max_position_embeddings"}, m_roberta ? 514 : 512);
-        m_eps = r.number("layer_norm_eps", 1e-12);
+        m_eps = r.epsilon("layer_norm_eps", 1e-12);
         m_activation = r.activation("hidden_act", QStringLiteral("gelu"));
         m_tied = r.flag("tie_word_embeddings", true);
         c.normEps = m_eps;
@@ -40,7 +40,7 @@ public:
                        .arg(positions));
         if (m_roberta) {
             // Positions pad + 1, pad + 2, ...: the table's first pad + 1 rows are never a real token's.
-            m_padding = int(r.number("pad_token_id", 1));
+            m_padding = r.integer("pad_token_id", 1, 0, kMaxPositions);
             if (m_padding < 0 || m_padding + 1 >= m_tableRows)
                 r.fail(QStringLiteral("pad_token_id %1 leaves no positions in max_position_embeddings %2")
                            .arg(m_padding)
@@ -97,6 +97,7 @@ public:
             {h});
         list.optionalFullName(head + QStringLiteral("decoder.weight"), {V, h});
         list.optionalFullName(head + QStringLiteral("bias"), {V});
+        list.optionalFullName(head + QStringLiteral("decoder.bias"), {V}); // outputHead's fallback bias
     }
 
     std::vector<int> defaultPositions(const std::vector<int>& ids, int pastTokens) const override

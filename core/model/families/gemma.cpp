@@ -52,7 +52,7 @@ public:
 
         m_scale = 1.0f / std::sqrt(float(c.headDim));
         if (generation != Generation::Gemma1)
-            m_scale = float(std::pow(r.number("query_pre_attn_scalar", 256.0), -0.5));
+            m_scale = float(std::pow(r.positiveNumber("query_pre_attn_scalar", 256.0), -0.5));
         // Absent keys take the config class's default, null switches the cap off.
         auto cap = [&](const char* key, double fallback) {
             return float(r.json().contains(QLatin1String(key)) ? r.optionalNumber(key).value_or(0.0)

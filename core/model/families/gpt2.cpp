@@ -30,7 +30,7 @@ public:
         m_intermediate = r.positive({"n_inner"}, 4 * c.hidden);
         c.vocabSize = r.positive({"vocab_size"});
         c.maxPositions = r.positive({"n_positions", "max_position_embeddings"}, 1024);
-        m_eps = r.number("layer_norm_epsilon", 1e-5);
+        m_eps = r.epsilon("layer_norm_epsilon", 1e-5);
         m_activation = r.activation("activation_function", QStringLiteral("gelu_new"));
         m_tied = r.flag("tie_word_embeddings", true);
         c.normEps = m_eps;

@@ -28,7 +28,7 @@ public:
         r.completeShape(c);
         m_headDim = c.headDim;
         m_intermediate = r.positive({"intermediate_size"});
-        m_eps = r.number("layer_norm_eps", 1e-5);
+        m_eps = r.epsilon("layer_norm_eps", 1e-5);
         m_activation = r.activation("hidden_act", QStringLiteral("gelu"));
         m_parallelResidual = r.flag("use_parallel_residual", true);
         m_bias = r.flag("attention_bias", true);

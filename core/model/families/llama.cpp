@@ -39,14 +39,15 @@ public:
 
         m_windows.assign(size_t(c.layers), 0);
         const int window = r.has("sliding_window") ? r.positive({"sliding_window"}) : 0;
+        const int firstSlidingLayer = r.integer("max_window_layers", c.layers, 0, kMaxLayers);
         if (c.modelType == QLatin1String("mistral")) {
             m_windows.assign(size_t(c.layers), window);
         } else if ((qwen2 || qwen3) && r.flag("use_sliding_window", false) && window > 0) {
             // The layers from max_window_layers on slide (transformers' current Qwen2/Qwen3 layer_types).
-            const int first = int(r.number("max_window_layers", c.layers));
             const QStringList types = r.strings("layer_types");
             for (int l = 0; l < c.layers; ++l)
-                if (types.isEmpty() ? l >= first : types.value(l) == QLatin1String("sliding_attention"))
+                if (types.isEmpty() ? l >= firstSlidingLayer
+                                    : types.value(l) == QLatin1String("sliding_attention"))
                     m_windows[size_t(l)] = window;
         }
     }

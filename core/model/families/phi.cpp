@@ -31,7 +31,7 @@ public:
         m_kvHeads = c.kvHeads;
         m_headDim = c.headDim;
         m_intermediate = r.positive({"intermediate_size"});
-        m_eps = r.number("layer_norm_eps", 1e-5);
+        m_eps = r.epsilon("layer_norm_eps", 1e-5);
         m_activation = r.activation("hidden_act", QStringLiteral("gelu_new"));
         m_qkLayerNorm = r.flag("qk_layernorm", false);
         m_tied = r.flag("tie_word_embeddings", false);

@@ -1,0 +1,183 @@
+#include "io/outputfile.h"
+
+#include "io/inputfile.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace attnscope {
+
+namespace {
+
+QString kindText(SpecialFileKind kind)
+{
+    switch (kind) {
+    case SpecialFileKind::CharacterDevice:
+        return QCoreApplication::translate("attnscope", "a character device");
+    case SpecialFileKind::BlockDevice:
+        return QCoreApplication::translate("attnscope", "a block device");
+    case SpecialFileKind::Fifo:
+        return QCoreApplication::translate("attnscope", "a FIFO (named pipe)");
+    case SpecialFileKind::Socket:
+        return QCoreApplication::translate("attnscope", "a socket");
+    case SpecialFileKind::Other:
+        break;
+    }
+    return QCoreApplication::translate("attnscope", "a device, FIFO or socket");
+}
+
+int g_standardOutputErrno = 0; // the first failed write to stdout; 0 while all succeeded
+
+} // namespace
+
+QString outputSizeProblem(qint64 estimate, qint64 limit)
+{
+    if (estimate <= limit) return {};
+    return QCoreApplication::translate("attnscope",
+                                       "the output would be about %1, over the limit of %2 (raise it with "
+                                       "--max-output-size)")
+        .arg(byteSizeText(estimate), byteSizeText(limit));
+}
+
+OutputCheck checkOutputPath(const QString& path, bool overwrite)
+{
+    const QString file = QDir::toNativeSeparators(path);
+    const QFileInfo info(path);
+    if (path.isEmpty())
+        return {OutputRefusal::NotRegular, QCoreApplication::translate("attnscope", "no output file given")};
+    if (info.isSymLink() && !info.exists())
+        return {OutputRefusal::NotRegular,
+                QCoreApplication::translate("attnscope", "%1: a symbolic link to %2, which does not exist")
+                    .arg(file, QDir::toNativeSeparators(info.symLinkTarget()))};
+    if (info.exists()) {
+        if (info.isDir())
+            return {OutputRefusal::NotRegular,
+                    QCoreApplication::translate("attnscope", "%1: is a folder, not a file").arg(file)};
+        if (!info.isFile())
+            return {OutputRefusal::NotRegular,
+                    QCoreApplication::translate(
+                        "attnscope", "%1: not a regular file but %2; AttnScope writes only regular files")
+                        .arg(file, kindText(specialFileKind(path)))};
+        if (!overwrite)
+            return {OutputRefusal::Exists,
+                    QCoreApplication::translate("attnscope", "%1: the file exists and was not overwritten")
+                        .arg(file)};
+    }
+    if (!QFileInfo(info.absolutePath()).isDir())
+        return {OutputRefusal::NoFolder,
+                QCoreApplication::translate("attnscope", "%1: the folder %2 does not exist")
+                    .arg(file, QDir::toNativeSeparators(info.absolutePath()))};
+    return {};
+}
+
+OutputFile::OutputFile(const QString& path, bool overwrite) : m_path(path), m_overwrite(overwrite) {}
+
+OutputFile::~OutputFile() = default; // an uncommitted QSaveFile discards its temporary file
+
+bool OutputFile::open()
+{
+    if (m_path.isEmpty()) return true; // standard output
+    const OutputCheck check = checkOutputPath(m_path, m_overwrite);
+    if (check.refusal != OutputRefusal::None) {
+        m_refusal = check.refusal;
+        m_error = check.error;
+        return false;
+    }
+    m_file = std::make_unique<QSaveFile>(m_path);
+    if (!m_file->open(QIODevice::WriteOnly)) {
+        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                      .arg(QDir::toNativeSeparators(m_path), m_file->errorString());
+        m_file.reset();
+        return false;
+    }
+    return true;
+}
+
+bool OutputFile::write(const char* data, qint64 size)
+{
+    if (!m_error.isEmpty()) return false;
+    if (m_path.isEmpty()) {
+        if (writeStandardOutput(data, size)) return true;
+        m_error = standardOutputError();
+        return false;
+    }
+    if (!m_file) {
+        m_error =
+            QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                .arg(QDir::toNativeSeparators(m_path), QCoreApplication::translate("attnscope", "not open"));
+        return false;
+    }
+    if (m_file->write(data, size) != size) {
+        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                      .arg(QDir::toNativeSeparators(m_path), m_file->errorString());
+        m_file->cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+bool OutputFile::commit()
+{
+    if (!m_error.isEmpty()) return false;
+    if (m_path.isEmpty()) {
+        m_error = standardOutputError();
+        return m_error.isEmpty();
+    }
+    if (!m_file || !m_file->commit()) {
+        m_error =
+            QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                .arg(QDir::toNativeSeparators(m_path),
+                     m_file ? m_file->errorString() : QCoreApplication::translate("attnscope", "not open"));
+        return false;
+    }
+    m_file.reset();
+    return true;
+}
+
+bool writeOutputFile(const QString& path, const QByteArray& bytes, bool overwrite, QString* error,
+                     OutputRefusal* refusal)
+{
+    if (path.isEmpty()) { // here not standard output: an empty name is a missing one
+        *error = QCoreApplication::translate("attnscope", "no output file given");
+        if (refusal) *refusal = OutputRefusal::NotRegular;
+        return false;
+    }
+    OutputFile file(path, overwrite);
+    const bool ok = file.open() && file.write(bytes) && file.commit();
+    if (!ok) *error = file.error();
+    if (refusal) *refusal = file.refusal();
+    return ok;
+}
+
+bool writeStandardOutput(const char* data, qint64 size)
+{
+    if (g_standardOutputErrno != 0) return false;
+    errno = 0;
+    if (size > 0 && std::fwrite(data, 1, size_t(size), stdout) != size_t(size)) {
+        g_standardOutputErrno = errno != 0 ? errno : EIO;
+        return false;
+    }
+    if (std::fflush(stdout) != 0) {
+        g_standardOutputErrno = errno != 0 ? errno : EIO;
+        return false;
+    }
+    return true;
+}
+
+QString standardOutputError()
+{
+    if (g_standardOutputErrno == 0) {
+        errno = 0;
+        if (std::fflush(stdout) != 0 || std::ferror(stdout)) g_standardOutputErrno = errno != 0 ? errno : EIO;
+    }
+    if (g_standardOutputErrno == 0) return {};
+    return QCoreApplication::translate("attnscope", "cannot write to standard output: %1")
+        .arg(QString::fromLocal8Bit(std::strerror(g_standardOutputErrno)));
+}
+
+} // namespace attnscope

@@ -1,0 +1,54 @@
+#include "util/nonfinite.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace attnscope {
+
+namespace {
+
+constexpr std::uint32_t kExponentBits = 0x7f800000u; // all ones: Inf (mantissa 0) or NaN
+
+// Whether any of values[0, count) is non-finite: branch-free over the block so it vectorises.
+bool anyNonFinite(const float* values, size_t count)
+{
+    std::uint32_t found = 0;
+    for (size_t i = 0; i < count; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, values + i, sizeof bits);
+        found |= std::uint32_t((bits & kExponentBits) == kExponentBits);
+    }
+    return found != 0;
+}
+
+} // namespace
+
+std::optional<size_t> firstNonFinite(const float* values, size_t count)
+{
+    constexpr size_t kBlock = 4096;
+    for (size_t begin = 0; begin < count; begin += kBlock) {
+        const size_t length = std::min(kBlock, count - begin);
+        if (!anyNonFinite(values + begin, length)) continue;
+        for (size_t i = begin; i < begin + length; ++i)
+            if (!std::isfinite(values[i])) return i;
+    }
+    return std::nullopt;
+}
+
+std::optional<size_t> firstNonFinite(const double* values, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (!std::isfinite(values[i])) return i;
+    return std::nullopt;
+}
+
+QString nonFiniteName(double value)
+{
+    if (std::isnan(value)) return QStringLiteral("NaN");
+    if (std::isinf(value)) return value > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+    return QStringLiteral("finite");
+}
+
+} // namespace attnscope

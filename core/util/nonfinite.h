@@ -1,0 +1,19 @@
+#pragma once
+
+// Finding NaN and ±Inf in float data: one pass that the compiler vectorises (an exponent test on the
+// bits), so checking every layer's activations costs a small fraction of computing them.
+
+#include <QString>
+#include <cstddef>
+#include <optional>
+
+namespace attnscope {
+
+// Index of the first NaN or ±Inf in values[0, count), or nullopt when every value is finite.
+std::optional<size_t> firstNonFinite(const float* values, size_t count);
+std::optional<size_t> firstNonFinite(const double* values, size_t count);
+
+// "NaN", "+Inf" or "-Inf" (what the value is; "finite" for a finite one).
+QString nonFiniteName(double value);
+
+} // namespace attnscope
