@@ -46,6 +46,8 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
         if (k >= 0 && k < m_keys) sums.sep += row[k];
     for (int k : m_roles.clsPositions)
         if (k >= 0 && k < m_keys) sums.cls += row[k];
+    for (int k : m_roles.punctuationPositions)
+        if (k >= 0 && k < m_keys) sums.punct += row[k];
     if (query < m_keys) {
         sums.self += row[query];
         ++sums.selfRows;
@@ -74,6 +76,7 @@ HeadStats HeadStatsAccumulator::finish(int layer, int head, const LabelThreshold
     stats.sink4Mass = mean(s.sink4, s.rows);
     stats.sepMass = mean(s.sep, s.rows);
     stats.clsMass = mean(s.cls, s.rows);
+    stats.punctMass = mean(s.punct, s.rows);
     stats.self = mean(s.self, s.selfRows);
     stats.previous = mean(s.previous, s.previousRows);
     stats.next = mean(s.next, s.nextRows);
