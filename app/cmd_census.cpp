@@ -148,6 +148,7 @@ int runCensusCommand(const QStringList& arguments)
         {QStringLiteral("threads"), QStringLiteral("CPU threads (default: all cores)."), QStringLiteral("n"),
          QStringLiteral("0")},
         {QStringLiteral("quiet"), QStringLiteral("No progress lines.")},
+        {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
     if (!parser.parse(arguments)) {
@@ -230,8 +231,12 @@ int runCensusCommand(const QStringList& arguments)
             tokenizer = ownTokenizer.get();
         }
         const std::unique_ptr<AttentionBackend> backend =
-            createCommandBackend(backendName, !parser.isSet(QStringLiteral("quiet")));
+            createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
         options.backend = backend.get();
+        // Unless asked for more, a model with fewer positions than the default 128 gets all it takes.
+        const int positions = model->config().maxPositions;
+        if (!parser.isSet(QStringLiteral("max-tokens")) && positions > 0)
+            options.maxTokens = std::min(options.maxTokens, positions);
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
         const bool quiet = parser.isSet(QStringLiteral("quiet"));
