@@ -72,6 +72,34 @@ def main():
     w("![layer curves, single sentences](census/layers-sentences.png)\n")
     w("![[SEP] share per head, pairs](census/heads-sep-pairs.png)\n")
     w("![[SEP] share per head, single sentences](census/heads-sep-sentences.png)\n")
+    w("## The command\n")
+    w("```sh\n"
+      "attnscope census --model M --corpus FILE [--pairs] [--max-tokens 128] [--refuse-long] [--limit N]\n"
+      "                 [--out DIR] [--backend auto|cpu|vulkan|opengl] [--threads N] [--resume] [--quiet]\n"
+      "```\n")
+    w("- FILE: plain text, one input per line (`--pairs`: `A<TAB>B` on a line, else two consecutive lines), or "
+      "JSONL (`.jsonl`/`.ndjson` or a first line starting with `{\"`) with `{\"text\": A, \"text_b\": B}`. "
+      "Decoders read a pair as one text, A and B joined by a space.")
+    w("- DIR (default `./census`): `census.json` (per head, layer and position the mean and sample standard "
+      "deviation; the strongest and weakest 3 inputs per head and metric by line; every count below; the running "
+      "sums), `heads.csv`, `layers.csv`, `positions.csv`, `layers.png/svg` (the curves above) and "
+      "`heads-<metric>.png/svg` (the grid coloured by one metric: first_token, cls_mass, sep_mass, punct_mass, "
+      "prev, next, self, entropy_norm).")
+    w("- Metrics per head (one definition each, in core/stats, docs/metrics.md): first_token (`sink_mass`), "
+      "cls_mass, sep_mass, punct_mass (tokens whose text is only Unicode punctuation), self, prev, next, entropy "
+      "(nats), entropy_norm. Per position: Gu et al.'s sink rate and mean importance.")
+    w("- Progress with an ETA on stderr once a second. Ctrl+C (SIGINT/SIGTERM) stops after the current input; "
+      "`census.json` is rewritten atomically (temporary file + rename) every 10 s and at the end, always a whole "
+      "JSON document with its `status` (running, complete, cancelled, corpus-changed, failed) and the byte offset "
+      "to continue from: `--resume` continues it (same model and options; refused if the corpus file's size or "
+      "modification time changed).")
+    w("- Bad input: empty lines skipped and counted; inputs over --max-tokens cut (longest segment first) and "
+      "counted, or skipped and listed with `--refuse-long`; invalid UTF-8 and bad JSONL lines skipped, counted and "
+      "listed (first 100 line numbers); lines over 1 MiB cut; a corpus file that changes during the run stops it "
+      "with status corpus-changed (the result covers the inputs read before).")
+    w("- Memory stays flat: per input the model's attention is summed head by head and dropped; the census holds "
+      "O(layers x heads x metrics + positions) numbers (see docs/benchmarks.md).")
+    w("")
     w("## Reading it\n")
     w("The independent python proxy `tools/train-builtin-models/check_clark.py --split held50` (plain torch) "
       "gives the same layer means and best head (L1 H3: 0.671 on pairs, 0.505 on single sentences). Every layer "
