@@ -373,6 +373,7 @@ CensusResult runCensus(const TransformerModel& model, const Tokenizer& tokenizer
         if (progress) {
             CensusProgress p;
             p.inputs = result.inputs();
+            p.sums = &result.sums;
             p.bytesDone = result.offset;
             p.bytesTotal = total;
             p.elapsedSeconds = clock.elapsed() / 1000.0;

@@ -51,6 +51,8 @@ struct CensusProgress
     double fraction = 0;       // of the corpus (or of --limit)
     double elapsedSeconds = 0; // this session
     double etaSeconds = -1;    // -1 until it can be estimated
+    // The sums so far, valid during the callback only (on the census thread): live views copy them.
+    const CensusAccumulator* sums = nullptr;
 };
 
 struct CensusResult

@@ -125,6 +125,18 @@ std::optional<CorpusInput> CorpusReader::fromJson(const QString& line, std::int6
     return input;
 }
 
+std::optional<CorpusInput> CorpusReader::inputAtLine(const QString& path, bool pairs, std::int64_t line)
+{
+    CorpusReader reader(path, pairs);
+    QString error;
+    if (!reader.open(&error)) return std::nullopt;
+    while (auto input = reader.next()) {
+        if (input->line == line) return input;
+        if (input->line > line) break;
+    }
+    return std::nullopt;
+}
+
 std::optional<CorpusInput> CorpusReader::next()
 {
     std::optional<CorpusInput> pending; // --pairs over consecutive lines: text A waiting for its B

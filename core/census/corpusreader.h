@@ -50,6 +50,10 @@ public:
     // The next input, or nullopt at the end of the file.
     std::optional<CorpusInput> next();
 
+    // The input that starts on `line` (a CensusExtreme's id), read again from the file; nullopt when there
+    // is none (the file changed or cannot be read).
+    static std::optional<CorpusInput> inputAtLine(const QString& path, bool pairs, std::int64_t line);
+
     CorpusFormat format() const { return m_format; }
     std::int64_t offset() const { return m_offset; } // bytes read, after the last whole input
     std::int64_t linesRead() const { return m_lines; }

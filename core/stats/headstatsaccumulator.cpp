@@ -14,8 +14,8 @@ void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
     for (int r = 0; r < count; ++r) {
         const int query = q0 + r;
         const float* row = rows + size_t(r) * size_t(m_keys);
-        addRow(query, row, m_all);
-        if (!m_roles.isSpecial(query)) addRow(query, row, m_plain);
+        // Each row once: the special rows' sums equal "all rows" whenever the fall-back is taken.
+        addRow(query, row, m_roles.isSpecial(query) ? m_special : m_plain);
     }
 }
 
@@ -64,7 +64,7 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
 
 HeadStats HeadStatsAccumulator::finish(int layer, int head, const LabelThresholds& thresholds) const
 {
-    const Sums& s = m_plain.rows > 0 ? m_plain : m_all;
+    const Sums& s = m_plain.rows > 0 ? m_plain : m_special;
     auto mean = [](double sum, int n) { return n > 0 ? sum / n : 0.0; };
     HeadStats stats;
     stats.layer = layer;

@@ -6,6 +6,7 @@
 #include "census/censusinput.h"
 #include "census/censusrun.h"
 #include "census/corpusreader.h"
+#include "census/headmap.h"
 #include "model/transformermodel.h"
 #include "stats/attentionanalysis.h"
 #include "stats/encodingroles.h"
@@ -126,6 +127,31 @@ private slots:
         const auto back = CensusAccumulator::fromJson(sums.toJson(), &error);
         QVERIFY2(back, qPrintable(error));
         QCOMPARE(back->toJson(), sums.toJson());
+    }
+
+    // Two sink heads and two previous-token heads: each pair lies closer together than to the other pair.
+    void headMapPutsSimilarHeadsTogether()
+    {
+        CensusAccumulator sums(1, 4, 1);
+        std::vector<HeadStats> stats(4);
+        const double sink[4] = {0.9, 0.85, 0.05, 0.1}, prev[4] = {0.05, 0.1, 0.9, 0.8};
+        for (int h = 0; h < 4; ++h) {
+            stats[size_t(h)].head = h;
+            stats[size_t(h)].sinkMass = sink[h];
+            stats[size_t(h)].previous = prev[h];
+            stats[size_t(h)].entropy = 1.0 + 0.1 * h;
+        }
+        sums.addHeadStats(stats, {}, 1);
+        const std::vector<HeadMapPoint> map = censusHeadMap(sums);
+        QCOMPARE(map.size(), size_t(4));
+        const auto distance = [&](int a, int b) {
+            return std::hypot(map[size_t(a)].x - map[size_t(b)].x, map[size_t(a)].y - map[size_t(b)].y);
+        };
+        QVERIFY(distance(0, 1) < distance(0, 2));
+        QVERIFY(distance(0, 1) < distance(1, 3));
+        QVERIFY(distance(2, 3) < distance(1, 2));
+        // The first component separates the two kinds: opposite signs.
+        QVERIFY(map[0].x * map[2].x < 0);
     }
 
     void welfordMatchesTwoPass()
