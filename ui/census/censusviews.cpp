@@ -115,7 +115,7 @@ QPointF HeadMapView::position(const HeadMapPoint& point) const
         x0 = std::min(x0, p.x), x1 = std::max(x1, p.x);
         y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
     }
-    const QRectF area = QRectF(rect()).adjusted(30, 30, -30, -20);
+    const QRectF area = QRectF(rect()).adjusted(30, 30, -60, -20);
     const double sx = x1 > x0 ? area.width() / (x1 - x0) : 0, sy = y1 > y0 ? area.height() / (y1 - y0) : 0;
     return {area.left() + (point.x - x0) * sx, area.bottom() - (point.y - y0) * sy};
 }
