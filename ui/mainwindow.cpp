@@ -29,6 +29,7 @@
 #include "model/transformermodel.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
+#include "census/corpuswindow.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -263,6 +264,9 @@ void MainWindow::buildMenus()
         if (!dir.isEmpty()) addModelListFolder(dir);
     });
     addFolderAction->setObjectName(QStringLiteral("addModelListFolder"));
+    QAction* censusAction = file->addAction(QString(), this, [this] { openCorpusCensus(); });
+    censusAction->setObjectName(QStringLiteral("corpusCensus"));
+    onRetranslate([censusAction] { censusAction->setText(tr("Corpus census…")); });
     file->addSeparator();
     QAction* quitAction = file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
     onRetranslate([openAction, openGgufAction, addFolderAction, quitAction] {
@@ -693,6 +697,29 @@ int MainWindow::findModel(const QString& name) const
         if (m_modelBox->itemText(i).startsWith(name))
             return i;
     return -1;
+}
+
+CorpusWindow* MainWindow::openCorpusCensus()
+{
+    const QString folder = modelFolder(m_current);
+    if (folder.isEmpty()) {
+        statusBar()->showMessage(
+            tr("The corpus census needs a model: choose a built-in model or open a model folder."));
+        return nullptr;
+    }
+    if (!m_corpusWindow || m_corpusWindow->property("modelFolder").toString() != folder) {
+        m_corpusWindow = new CorpusWindow(folder, this);
+        m_corpusWindow->setProperty("modelFolder", folder);
+        m_corpusWindow->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_corpusWindow, &CorpusWindow::openInExplorer, this, [this](const QString& a, const QString& b) {
+            setTexts(a, b);
+            raise();
+            activateWindow();
+        });
+    }
+    m_corpusWindow->show();
+    m_corpusWindow->raise();
+    return m_corpusWindow;
 }
 
 QString MainWindow::modelFolder(int index) const

@@ -8,6 +8,7 @@
 #include "render/heatmapdata.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -44,6 +45,7 @@ class ModelLoader;
 class ProgressPanel;
 class TransformerEngine;
 class RunStateBanner;
+class CorpusWindow;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
 // worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
@@ -84,6 +86,8 @@ public:
     // A model folder or a llama.cpp .gguf file.
     void openModelFolder(const QString& path);
     void openGgufFile();
+    // The Corpus census window (issue 17) for the current model; nullptr (status bar says why) without one.
+    CorpusWindow* openCorpusCensus();
     void openHead(int layer, int head);
     // Rings every head labelled sink or no-op in the grid, says how many, and opens the first.
     void findSinkAndNoOpHeads();
@@ -193,6 +197,7 @@ private:
     std::vector<ModelEntry> m_entries;
     std::vector<std::function<void()>> m_retranslators;
     int m_current = -1;
+    QPointer<CorpusWindow> m_corpusWindow;
     std::shared_ptr<const ExplorerResult> m_result;
     AnalysisRunner* m_runner = nullptr;
     QTimer* m_debounce = nullptr;

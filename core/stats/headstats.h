@@ -12,9 +12,10 @@ namespace attnscope {
 struct TokenRoles
 {
     std::vector<bool> special; // one flag per position: [CLS], [SEP], BOS, EOS... (excluded as query rows)
-    std::vector<int> clsPositions; // [CLS] (BERT) or BOS (decoders) positions: "cls_mass"
-    std::vector<int> sepPositions; // [SEP] / EOS positions: "sep_mass"
-    bool causal = false;           // query i sees keys 0..i only (decoders)
+    std::vector<int> clsPositions;         // [CLS] (BERT) or BOS (decoders) positions: "cls_mass"
+    std::vector<int> sepPositions;         // [SEP] / EOS positions: "sep_mass"
+    std::vector<int> punctuationPositions; // tokens that are only punctuation ("." ","): "punct_mass"
+    bool causal = false;                   // query i sees keys 0..i only (decoders)
 
     bool isSpecial(int position) const
     {
@@ -47,6 +48,7 @@ struct HeadStats
     double sink4Mass = 0;         // mean sum_{j<4} P[i, j]
     double sepMass = 0;           // mean sum_{j in [SEP]} P[i, j]
     double clsMass = 0;           // mean sum_{j in [CLS]/BOS} P[i, j]
+    double punctMass = 0;         // mean sum_{j in punctuation} P[i, j] (0 when no position is given)
     double self = 0;              // mean P[i, i]
     double previous = 0;          // mean P[i, i-1] over rows i >= 1
     double next = 0;              // mean P[i, i+1] over rows i + 1 < n_k (0 under a causal mask)

@@ -14,8 +14,8 @@ void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
     for (int r = 0; r < count; ++r) {
         const int query = q0 + r;
         const float* row = rows + size_t(r) * size_t(m_keys);
-        addRow(query, row, m_all);
-        if (!m_roles.isSpecial(query)) addRow(query, row, m_plain);
+        // Each row once: the special rows' sums equal "all rows" whenever the fall-back is taken.
+        addRow(query, row, m_roles.isSpecial(query) ? m_special : m_plain);
     }
 }
 
@@ -46,6 +46,8 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
         if (k >= 0 && k < m_keys) sums.sep += row[k];
     for (int k : m_roles.clsPositions)
         if (k >= 0 && k < m_keys) sums.cls += row[k];
+    for (int k : m_roles.punctuationPositions)
+        if (k >= 0 && k < m_keys) sums.punct += row[k];
     if (query < m_keys) {
         sums.self += row[query];
         ++sums.selfRows;
@@ -62,7 +64,7 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
 
 HeadStats HeadStatsAccumulator::finish(int layer, int head, const LabelThresholds& thresholds) const
 {
-    const Sums& s = m_plain.rows > 0 ? m_plain : m_all;
+    const Sums& s = m_plain.rows > 0 ? m_plain : m_special;
     auto mean = [](double sum, int n) { return n > 0 ? sum / n : 0.0; };
     HeadStats stats;
     stats.layer = layer;
@@ -74,6 +76,7 @@ HeadStats HeadStatsAccumulator::finish(int layer, int head, const LabelThreshold
     stats.sink4Mass = mean(s.sink4, s.rows);
     stats.sepMass = mean(s.sep, s.rows);
     stats.clsMass = mean(s.cls, s.rows);
+    stats.punctMass = mean(s.punct, s.rows);
     stats.self = mean(s.self, s.selfRows);
     stats.previous = mean(s.previous, s.previousRows);
     stats.next = mean(s.next, s.nextRows);

@@ -15,12 +15,12 @@ public:
     HeadStats finish(int layer, int head, const LabelThresholds& thresholds) const;
 
 private:
-    // Sums over the query rows of one kind (non-special rows, and all rows as a fall-back when every
-    // query is a special token).
+    // Sums over the query rows of one kind: non-special rows, and special rows (the fall-back when no
+    // non-special row sees a key; then they are all the rows that do).
     struct Sums
     {
         int rows = 0;
-        double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, self = 0;
+        double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, punct = 0, self = 0;
         int selfRows = 0;
         double normalizedEntropy = 0;
         int normalizedRows = 0;
@@ -33,7 +33,7 @@ private:
 
     const TokenRoles& m_roles;
     int m_queries, m_keys;
-    Sums m_plain, m_all;
+    Sums m_plain, m_special;
 };
 
 } // namespace attnscope

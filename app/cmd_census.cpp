@@ -1,0 +1,300 @@
+// attnscope census: per-head attention statistics averaged over a corpus (issue 17; docs/census.md).
+
+#include "backend/attentionbackend.h"
+#include "backendoption.h"
+#include "census/censusfigures.h"
+#include "census/censusrun.h"
+#include "census/censustables.h"
+#include "command.h"
+#include "modelcommandline.h"
+#include "render/headgridpainter.h"
+#include "tokenizer/tokenizer.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace attnscope {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void onInterrupt(int)
+{
+    g_cancel.store(true);
+}
+
+QString duration(double seconds)
+{
+    if (seconds < 0) return QStringLiteral("?");
+    const int s = int(seconds + 0.5);
+    return s >= 3600 ? QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60)
+           : s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                     : QStringLiteral("%1 s").arg(s);
+}
+
+bool writeText(const QString& path, const QString& text, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+// heads.csv, layers.csv, positions.csv and the figures, from whatever the result holds.
+bool writeReport(const CensusResult& result, const QString& dir, QString* error)
+{
+    const QDir out(dir);
+    if (!writeText(out.filePath(QStringLiteral("heads.csv")), censusHeadsCsv(result.sums), error) ||
+        !writeText(out.filePath(QStringLiteral("layers.csv")), censusLayersCsv(result.sums), error) ||
+        !writeText(out.filePath(QStringLiteral("positions.csv")), censusPositionsCsv(result.sums), error))
+        return false;
+    if (result.inputs() == 0) return true;
+    const QString what = QStringLiteral("%1, %2 inputs").arg(result.model).arg(result.inputs());
+    const LayerCurves curves =
+        clarkLayerCurves(result.sums, QStringLiteral("Attention by layer (%1)").arg(what));
+    for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("svg")}) {
+        if (!writeFigure(
+                out.filePath(QStringLiteral("layers.") + suffix), QSize(720, 440), curves.title,
+                [&](QPainter& p, const QRectF& area) { paintLayerCurves(p, area, curves); }, error))
+            return false;
+        for (CensusMetric metric : {CensusMetric::Sep, CensusMetric::Cls, CensusMetric::FirstToken,
+                                    CensusMetric::Punctuation, CensusMetric::Previous, CensusMetric::Next,
+                                    CensusMetric::Self, CensusMetric::NormalizedEntropy}) {
+            const HeadGridData grid =
+                censusHeadGrid(result.sums, metric,
+                               QStringLiteral("Mean %1 per head (%2)").arg(censusMetricTitle(metric), what));
+            const int width = std::max(420, 60 + 48 * grid.heads),
+                      height = std::max(260, 80 + 40 * grid.layers);
+            if (!writeFigure(
+                    out.filePath(QStringLiteral("heads-%1.%2").arg(censusMetricId(metric), suffix)),
+                    QSize(width, height), grid.title,
+                    [&](QPainter& p, const QRectF& area) {
+                        HeadGridPainter(grid, HeatmapStyle{}).paint(p, area);
+                    },
+                    error))
+                return false;
+        }
+    }
+    return true;
+}
+
+QString problemsLine(const CensusResult& r)
+{
+    QStringList parts;
+    auto lines = [](const std::vector<std::int64_t>& list, std::int64_t count) {
+        QStringList numbers;
+        for (std::int64_t n : list)
+            numbers << QString::number(n);
+        return numbers.join(QLatin1Char(',')) +
+               (count > std::int64_t(list.size()) ? QStringLiteral(",...") : QString());
+    };
+    if (r.problems.emptyLines) parts << QStringLiteral("%1 empty lines skipped").arg(r.problems.emptyLines);
+    if (r.truncated)
+        parts << QStringLiteral("%1 inputs truncated to %2 tokens").arg(r.truncated).arg(r.maxTokens);
+    if (r.refused)
+        parts << QStringLiteral("%1 over-long inputs refused (lines %2)")
+                     .arg(r.refused)
+                     .arg(lines(r.refusedLines, r.refused));
+    if (r.problems.invalidUtf8)
+        parts << QStringLiteral("%1 lines of invalid UTF-8 skipped (lines %2)")
+                     .arg(r.problems.invalidUtf8)
+                     .arg(lines(r.problems.invalidUtf8Lines, r.problems.invalidUtf8));
+    if (r.problems.invalidJson)
+        parts << QStringLiteral("%1 lines not a JSON object with a \"text\" string (lines %2)")
+                     .arg(r.problems.invalidJson)
+                     .arg(lines(r.problems.invalidJsonLines, r.problems.invalidJson));
+    if (r.problems.cutLines) parts << QStringLiteral("%1 lines over 1 MiB cut").arg(r.problems.cutLines);
+    if (r.problems.unpaired) parts << QStringLiteral("%1 lines without a partner").arg(r.problems.unpaired);
+    if (r.failed)
+        parts << QStringLiteral("%1 inputs the model refused (%2)").arg(r.failed).arg(r.firstFailure);
+    return parts.join(QStringLiteral("; "));
+}
+
+int runCensusCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Per-head attention statistics averaged over a corpus (Clark et al. 2019's figures for any model):\n"
+        "per head the mean and spread of attention to the first token, [CLS], [SEP] and punctuation, self /\n"
+        "previous / next token and entropy; per layer the [CLS]/[SEP]/punctuation curves; per position the\n"
+        "sink rate of Gu et al. Writes census.json (resumable), heads/layers/positions.csv and PNG/SVG "
+        "figures.\n"
+        "FILE: plain text, one input per line (--pairs: A<TAB>B or two consecutive lines), or JSONL\n"
+        "{\"text\": ..., \"text_b\": ...}. Ctrl+C stops after the current input; --resume continues."));
+    parser.addHelpOption();
+    parser.addOptions({
+        {QStringLiteral("model"),
+         QStringLiteral("Model folder, built-in model name or Hugging Face cache id."),
+         QStringLiteral("model")},
+        {QStringLiteral("corpus"), QStringLiteral("The corpus file."), QStringLiteral("file")},
+        {QStringLiteral("pairs"), QStringLiteral("Plain text: read inputs as sentence pairs.")},
+        {QStringLiteral("max-tokens"), QStringLiteral("Cut inputs to this many tokens (default 128)."),
+         QStringLiteral("n"), QStringLiteral("128")},
+        {QStringLiteral("refuse-long"),
+         QStringLiteral("Skip inputs longer than --max-tokens instead of cutting them.")},
+        {QStringLiteral("limit"), QStringLiteral("At most this many inputs."), QStringLiteral("n")},
+        {QStringLiteral("out"), QStringLiteral("Output folder (default ./census)."), QStringLiteral("dir"),
+         QStringLiteral("census")},
+        {QStringLiteral("resume"), QStringLiteral("Continue the census saved in --out.")},
+        {QStringLiteral("threads"), QStringLiteral("CPU threads (default: all cores)."), QStringLiteral("n"),
+         QStringLiteral("0")},
+        {QStringLiteral("quiet"), QStringLiteral("No progress lines.")},
+        {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
+    });
+    parser.addOption(backendOption());
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return 0;
+    }
+    if (!parser.isSet(QStringLiteral("model")) || !parser.isSet(QStringLiteral("corpus"))) {
+        printError(QStringLiteral("census: --model and --corpus are required"));
+        return 2;
+    }
+    CensusOptions options;
+    options.corpusPath = parser.value(QStringLiteral("corpus"));
+    options.pairs = parser.isSet(QStringLiteral("pairs"));
+    options.overlong =
+        parser.isSet(QStringLiteral("refuse-long")) ? OverlongPolicy::Refuse : OverlongPolicy::Truncate;
+    bool ok = true;
+    options.maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
+    if (!ok || options.maxTokens < 2) {
+        printError(QStringLiteral("census: --max-tokens must be a whole number of at least 2"));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("limit"))) {
+        options.limit = parser.value(QStringLiteral("limit")).toLongLong(&ok);
+        if (!ok || options.limit < 0) {
+            printError(QStringLiteral("census: --limit must be a whole number >= 0"));
+            return 2;
+        }
+    }
+    options.threads = parser.value(QStringLiteral("threads")).toInt(&ok);
+    if (!ok || options.threads < 0) {
+        printError(QStringLiteral("census: --threads must be a whole number >= 0"));
+        return 2;
+    }
+    QString error;
+    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
+    if (backendName.isEmpty()) {
+        printError(QStringLiteral("census: ") + error);
+        return 2;
+    }
+    const QString outDir = parser.value(QStringLiteral("out"));
+    if (QFileInfo(outDir).exists() && !QFileInfo(outDir).isDir()) {
+        printError(QStringLiteral("%1: exists and is not a folder").arg(outDir));
+        return 1;
+    }
+    if (!QDir().mkpath(outDir)) {
+        printError(QStringLiteral("%1: cannot create the folder").arg(outDir));
+        return 1;
+    }
+    options.resultPath = QDir(outDir).filePath(QStringLiteral("census.json"));
+    std::optional<CensusResult> resumeFrom;
+    if (parser.isSet(QStringLiteral("resume"))) {
+        resumeFrom = readCensusResult(options.resultPath, &error);
+        if (!resumeFrom) {
+            printError(QStringLiteral("census: cannot resume: ") + error);
+            return 1;
+        }
+        if (resumeFrom->status == CensusStatus::Complete) {
+            printOut(QStringLiteral("%1: the census is already complete (%2 inputs)\n")
+                         .arg(options.resultPath)
+                         .arg(resumeFrom->inputs()));
+            return 0;
+        }
+    } else if (QFileInfo::exists(options.resultPath)) {
+        printError(
+            QStringLiteral("%1: a census is already there; use --resume to continue it or another --out")
+                .arg(options.resultPath));
+        return 1;
+    }
+    try {
+        const std::unique_ptr<TransformerModel> model =
+            openModelArgument(parser.value(QStringLiteral("model")));
+        std::unique_ptr<Tokenizer> ownTokenizer;
+        const Tokenizer* tokenizer = model->tokenizer();
+        if (!tokenizer) {
+            ownTokenizer = Tokenizer::fromFolder(model->folder());
+            tokenizer = ownTokenizer.get();
+        }
+        const std::unique_ptr<AttentionBackend> backend =
+            createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
+        options.backend = backend.get();
+        // Unless asked for more, a model with fewer positions than the default 128 gets all it takes.
+        const int positions = model->config().maxPositions;
+        if (!parser.isSet(QStringLiteral("max-tokens")) && positions > 0)
+            options.maxTokens = std::min(options.maxTokens, positions);
+        std::signal(SIGINT, onInterrupt);
+        std::signal(SIGTERM, onInterrupt);
+        const bool quiet = parser.isSet(QStringLiteral("quiet"));
+        QElapsedTimer sincePrint;
+        sincePrint.start();
+        const CensusResult result = runCensus(
+            *model, *tokenizer, options, resumeFrom,
+            [&](const CensusProgress& p) {
+                if (quiet || sincePrint.elapsed() < 1000) return;
+                sincePrint.restart();
+                std::fprintf(stderr, "census: %lld inputs, %.1f%%, %s elapsed, ETA %s\n", (long long)p.inputs,
+                             100.0 * p.fraction, qPrintable(duration(p.elapsedSeconds)),
+                             qPrintable(duration(p.etaSeconds)));
+            },
+            &g_cancel);
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+        if (result.status == CensusStatus::Failed && result.inputs() == 0 && !resumeFrom) {
+            // Nothing was counted: still leave a valid file saying why.
+            QString ignored;
+            writeCensusResult(result, options.resultPath, &ignored);
+            printError(QStringLiteral("census: ") + result.message);
+            return 1;
+        }
+        if (!writeReport(result, outDir, &error)) {
+            printError(QStringLiteral("census: ") + error);
+            return 1;
+        }
+        const QString problems = problemsLine(result);
+        printOut(QStringLiteral("%1: %2 inputs (%3 pairs, %4 single), %5 tokens, %6; %7\n")
+                     .arg(censusStatusName(result.status))
+                     .arg(result.inputs())
+                     .arg(result.pairInputs)
+                     .arg(result.singleInputs)
+                     .arg(result.tokens)
+                     .arg(duration(result.seconds), options.resultPath) +
+                 (problems.isEmpty() ? QString() : problems + QLatin1Char('\n')));
+        switch (result.status) {
+        case CensusStatus::Complete:
+            return 0;
+        case CensusStatus::Cancelled:
+            printError(QStringLiteral("census: cancelled; continue with --resume"));
+            return 130;
+        default:
+            printError(QStringLiteral("census: ") + result.message);
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("census: ") + QString::fromUtf8(e.what()));
+    }
+    return 1;
+}
+
+const CommandRegistration registration(Command{
+    QStringLiteral("census"),
+    QStringLiteral("Per-head statistics averaged over a corpus (Clark et al.'s figures)"), true,
+    &runCensusCommand});
+
+} // namespace
+
+} // namespace attnscope

@@ -1,0 +1,252 @@
+// attnscope census: its numbers against upstream transformers' attention (oracle BERT fixture, by hand
+// from docs/metrics.md), its files (JSON, CSV, PNG, SVG), stopping with SIGTERM and --resume, and one-line
+// errors on bad arguments and files.
+
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+namespace {
+
+const QString kEncoder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr");
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run census(const QStringList& arguments, int timeoutMs = 120000)
+{
+    QProcess process;
+    process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("census")} + arguments);
+    process.waitForFinished(timeoutMs);
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+// The first `count` single sentences of the shipped corpus, as plain text.
+QByteArray sentences(int count)
+{
+    QFile in(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/corpus/census-sentences.jsonl"));
+    in.open(QIODevice::ReadOnly);
+    QByteArray out;
+    for (int i = 0; i < count && !in.atEnd(); ++i)
+        out += QJsonDocument::fromJson(in.readLine())
+                   .object()
+                   .value(QStringLiteral("text"))
+                   .toString()
+                   .toUtf8() +
+               '\n';
+    return out;
+}
+
+} // namespace
+
+class TestCliCensus : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // The oracle sentence twice: every head's mean is the statistic of upstream's P by hand, spread 0.
+    void matchesUpstreamAttentionByHand()
+    {
+        const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
+        const QJsonObject fixture = readJson(folder + QStringLiteral("/case.json"));
+        if (fixture.isEmpty()) QSKIP("oracle fixtures not available");
+        const QString text = fixture.value(QStringLiteral("text")).toString();
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("c.txt")),
+                  (text + QLatin1Char('\n') + text + QLatin1Char('\n')).toUtf8());
+        const Run run = census({QStringLiteral("--model"), folder, QStringLiteral("--corpus"),
+                                dir.filePath(QStringLiteral("c.txt")), QStringLiteral("--out"),
+                                dir.filePath(QStringLiteral("out")), QStringLiteral("--quiet")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(run.out.startsWith(QStringLiteral("complete: 2 inputs")));
+        const QJsonObject result = readJson(dir.filePath(QStringLiteral("out/census.json")));
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("complete"));
+
+        const QJsonArray tokens = fixture.value(QStringLiteral("tokens")).toArray();
+        const int n = tokens.size();
+        const auto special = [&](int i) { return tokens.at(i).toString().startsWith(QLatin1Char('[')); };
+        const auto punctuation = [&](int i) {
+            const QString t = tokens.at(i).toString();
+            return !t.isEmpty() && std::all_of(t.begin(), t.end(), [](QChar c) { return c.isPunct(); });
+        };
+        const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
+        const QJsonArray heads = result.value(QStringLiteral("heads")).toArray();
+        QCOMPARE(heads.size(), attentions.size() * attentions.at(0).toArray().size());
+        for (const QJsonValue& value : heads) {
+            const QJsonObject h = value.toObject();
+            const QJsonArray p = attentions.at(h.value(QStringLiteral("layer")).toInt())
+                                     .toArray()
+                                     .at(h.value(QStringLiteral("head")).toInt())
+                                     .toArray();
+            double first = 0, sep = 0, punct = 0, self = 0, prev = 0, next = 0;
+            int rows = 0;
+            for (int i = 0; i < n; ++i) {
+                if (special(i)) continue;
+                const QJsonArray row = p.at(i).toArray();
+                ++rows;
+                first += row.at(0).toDouble();
+                sep += row.at(n - 1).toDouble();
+                for (int j = 0; j < n; ++j)
+                    if (punctuation(j)) punct += row.at(j).toDouble();
+                self += row.at(i).toDouble();
+                prev += row.at(i - 1).toDouble();
+                next += row.at(i + 1).toDouble();
+            }
+            const std::vector<std::pair<QString, double>> expected{
+                {QStringLiteral("first_token"), first / rows}, {QStringLiteral("cls_mass"), first / rows},
+                {QStringLiteral("sep_mass"), sep / rows},      {QStringLiteral("punct_mass"), punct / rows},
+                {QStringLiteral("self"), self / rows},         {QStringLiteral("prev"), prev / rows},
+                {QStringLiteral("next"), next / rows}};
+            for (const auto& [key, want] : expected) {
+                const QJsonObject stat = h.value(key).toObject();
+                QVERIFY2(std::abs(stat.value(QStringLiteral("mean")).toDouble() - want) < 1e-4,
+                         qPrintable(key));
+                QVERIFY(stat.value(QStringLiteral("std")).toDouble() < 1e-6);
+            }
+        }
+    }
+
+    void writesTablesAndFigures()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("c.txt")), sentences(12));
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                                dir.filePath(QStringLiteral("c.txt")), QStringLiteral("--out"), out,
+                                QStringLiteral("--quiet"), QStringLiteral("--limit"), QStringLiteral("10"),
+                                QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject result = readJson(out + QStringLiteral("/census.json"));
+        QCOMPARE(result.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt(), 10);
+        QFile heads(out + QStringLiteral("/heads.csv"));
+        QVERIFY(heads.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = heads.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 1 + 6 * 8); // header + every head of the 6 × 8 encoder
+        QVERIFY(rows.front().startsWith("layer,head,inputs,first_token_mean,first_token_std"));
+        QVERIFY(rows.at(1).startsWith("0,0,10,"));
+        QImage grid(out + QStringLiteral("/heads-sep_mass.png"));
+        QVERIFY(!grid.isNull() && grid.width() >= 400);
+        QImage curves(out + QStringLiteral("/layers.png"));
+        QVERIFY(!curves.isNull());
+        QFile svg(out + QStringLiteral("/layers.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+        // A second census into the same folder is refused unless resumed; resuming a complete one is a no-op.
+        const Run again = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                                  dir.filePath(QStringLiteral("c.txt")), QStringLiteral("--out"), out});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY(again.err.contains(QStringLiteral("--resume")));
+    }
+
+    // SIGTERM (as Ctrl+C) stops after the current input with a valid partial file; --resume finishes it
+    // with the same counts as one uninterrupted run.
+    void stopAndResume()
+    {
+        QTemporaryDir dir;
+        const QString corpus = dir.filePath(QStringLiteral("c.txt"));
+        writeFile(corpus, sentences(600));
+        const QStringList common{QStringLiteral("--model"),   kEncoder,
+                                 QStringLiteral("--corpus"),  corpus,
+                                 QStringLiteral("--threads"), QStringLiteral("1")};
+        QProcess process;
+        process.start(QStringLiteral(ATTNSCOPE_BINARY),
+                      QStringList{QStringLiteral("census")} + common +
+                          QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("part"))});
+        QVERIFY(process.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY2_WITH_TIMEOUT((err += process.readAllStandardError()).contains("ETA"), err.constData(),
+                                  60000);
+        process.terminate();
+        QVERIFY(process.waitForFinished(60000));
+        if (process.exitCode() == 0) QSKIP("the census finished before it could be stopped");
+        QCOMPARE(process.exitCode(), 130);
+        const QJsonObject partial = readJson(dir.filePath(QStringLiteral("part/census.json")));
+        QCOMPARE(partial.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+        const int done =
+            partial.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt();
+        QVERIFY(done > 0 && done < 600);
+
+        const Run resumed =
+            census(common + QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("part")),
+                                        QStringLiteral("--resume"), QStringLiteral("--quiet")});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const Run whole =
+            census(common + QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("whole")),
+                                        QStringLiteral("--quiet")});
+        QVERIFY2(whole.exitCode == 0, qPrintable(whole.err));
+        const QJsonObject a = readJson(dir.filePath(QStringLiteral("part/census.json")));
+        const QJsonObject b = readJson(dir.filePath(QStringLiteral("whole/census.json")));
+        QCOMPARE(a.value(QStringLiteral("inputs")), b.value(QStringLiteral("inputs")));
+        const QJsonArray ha = a.value(QStringLiteral("heads")).toArray(),
+                         hb = b.value(QStringLiteral("heads")).toArray();
+        for (qsizetype i = 0; i < ha.size(); ++i) {
+            const double ma = ha.at(i)
+                                  .toObject()
+                                  .value(QStringLiteral("sep_mass"))
+                                  .toObject()
+                                  .value(QStringLiteral("mean"))
+                                  .toDouble();
+            const double mb = hb.at(i)
+                                  .toObject()
+                                  .value(QStringLiteral("sep_mass"))
+                                  .toObject()
+                                  .value(QStringLiteral("mean"))
+                                  .toDouble();
+            QVERIFY(std::abs(ma - mb) < 1e-6);
+        }
+    }
+
+    void badArgumentsAndFiles()
+    {
+        QTemporaryDir dir;
+        Run run = census({QStringLiteral("--model"), kEncoder});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
+        run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                      dir.filePath(QStringLiteral("none.txt")), QStringLiteral("--out"),
+                      dir.filePath(QStringLiteral("o"))});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.contains(QStringLiteral("none.txt")));
+        QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
+        // Still a valid result file, saying why.
+        QCOMPARE(readJson(dir.filePath(QStringLiteral("o/census.json")))
+                     .value(QStringLiteral("status"))
+                     .toString(),
+                 QStringLiteral("failed"));
+        run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                      dir.filePath(QStringLiteral("none.txt")), QStringLiteral("--max-tokens"),
+                      QStringLiteral("x")});
+        QCOMPARE(run.exitCode, 2);
+        writeFile(dir.filePath(QStringLiteral("c.txt")), "one line\n");
+        run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                      dir.filePath(QStringLiteral("c.txt")), QStringLiteral("--out"),
+                      dir.filePath(QStringLiteral("r")), QStringLiteral("--resume")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.contains(QStringLiteral("cannot resume")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCensus)
+#include "tst_cli_census.moc"

@@ -1,0 +1,143 @@
+// The Corpus window (issue 17, point 2): a census of the built-in encoder fills in live, can be cancelled,
+// colours the grid by the chosen metric, lists a head's strongest and weakest inputs and hands one to the
+// explorer; the explorer's File menu opens it for the current model.
+
+#include "census/censusviews.h"
+#include "census/corpuswindow.h"
+#include "mainwindow.h"
+#include "settings/appsettings.h"
+
+#include <QAction>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnscope;
+
+namespace {
+
+const QString kEncoder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr");
+
+// The first `count` single sentences of the shipped corpus, as plain text; their texts in `texts`.
+QString writeSentences(const QTemporaryDir& dir, int count, QStringList* texts = nullptr)
+{
+    QFile in(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/corpus/census-sentences.jsonl"));
+    in.open(QIODevice::ReadOnly);
+    const QString path = dir.filePath(QStringLiteral("corpus.txt"));
+    QFile out(path);
+    out.open(QIODevice::WriteOnly);
+    for (int i = 0; i < count && !in.atEnd(); ++i) {
+        const QString text =
+            QJsonDocument::fromJson(in.readLine()).object().value(QStringLiteral("text")).toString();
+        out.write(text.toUtf8() + '\n');
+        if (texts) *texts << text;
+    }
+    return path;
+}
+
+} // namespace
+
+class TestCorpusWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        AppSettings settings;
+        settings.settings().clear();
+    }
+
+    void fillsLiveAndListsInputs()
+    {
+        QTemporaryDir dir;
+        QStringList texts;
+        const QString corpus = writeSentences(dir, 400, &texts);
+        CorpusWindow window(kEncoder);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &CorpusWindow::finished);
+        QVERIFY(window.startCensus(corpus, false));
+        QVERIFY(!window.startCensus(corpus, false)); // one at a time
+        // Live: a partial snapshot is shown before the end.
+        QTRY_VERIFY_WITH_TIMEOUT(window.shownSums().inputs() > 0 || !finished.isEmpty(), 120000);
+        const bool sawPartial = finished.isEmpty() && window.shownSums().inputs() < 400;
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 180000);
+        QCOMPARE(*window.finalStatus(), CensusStatus::Complete);
+        QCOMPARE(window.shownSums().inputs(), 400);
+        if (!sawPartial) qWarning("the census finished before a partial snapshot was seen");
+
+        window.setMetric(CensusMetric::Sep);
+        // Clicking the grid's L1 H3 cell selects that head.
+        CensusGridView* grid = window.gridView();
+        QPoint hit;
+        for (int y = 0; y < grid->height() && hit.isNull(); y += 2)
+            for (int x = 0; x < grid->width(); x += 2)
+                if (grid->headAt(QPointF(x, y)) == std::pair{1, 3}) {
+                    hit = QPoint(x + 4, y + 4);
+                    break;
+                }
+        QVERIFY(!hit.isNull());
+        QTest::mouseClick(grid, Qt::LeftButton, {}, hit);
+        QCOMPARE(window.inputList()->count(), 2 * CensusAccumulator::kExtremes);
+        // The first row is the input where L1 H3's [SEP] share was highest; it names its line and text.
+        const CensusExtreme top = window.shownSums().strongest(1, 3, CensusMetric::Sep).front();
+        const QString first = window.inputList()->item(0)->text();
+        QVERIFY2(first.contains(QStringLiteral("line %1").arg(top.input)), qPrintable(first));
+        QVERIFY(first.contains(texts.at(int(top.input) - 1).left(40)));
+
+        QSignalSpy open(&window, &CorpusWindow::openInExplorer);
+        window.inputList()->setCurrentRow(0);
+        Q_EMIT window.inputList()->itemDoubleClicked(window.inputList()->item(0));
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.at(0).at(0).toString(), texts.at(int(top.input) - 1));
+        window.grab().save(QDir::temp().filePath(QStringLiteral("attnscope-corpuswindow.png")));
+    }
+
+    void cancels()
+    {
+        QTemporaryDir dir;
+        const QString corpus = writeSentences(dir, 3000);
+        CorpusWindow window(kEncoder);
+        QSignalSpy finished(&window, &CorpusWindow::finished);
+        QVERIFY(window.startCensus(corpus, false));
+        QTRY_VERIFY_WITH_TIMEOUT(window.shownSums().inputs() > 0, 120000);
+        window.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(*window.finalStatus(), CensusStatus::Cancelled);
+        QVERIFY(window.shownSums().inputs() < 3000);
+    }
+
+    void badFileSaysSo()
+    {
+        CorpusWindow window(kEncoder);
+        QSignalSpy finished(&window, &CorpusWindow::finished);
+        QVERIFY(window.startCensus(QStringLiteral("/nonexistent/corpus.txt"), false));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(*window.finalStatus(), CensusStatus::Failed);
+        QVERIFY(window.statusLabel()->text().contains(QStringLiteral("corpus.txt")));
+    }
+
+    void explorerMenuOpensIt()
+    {
+        MainWindow window;
+        const int index = window.findModel(QStringLiteral("tiny-bert"));
+        if (index < 0) QSKIP("the built-in encoder is not in the model list");
+        QVERIFY(window.selectEngine(index));
+        QAction* action = window.findChild<QAction*>(QStringLiteral("corpusCensus"));
+        QVERIFY(action);
+        action->trigger();
+        CorpusWindow* corpus = window.findChild<CorpusWindow*>();
+        QVERIFY(corpus);
+        QVERIFY(corpus->isVisible());
+        corpus->close();
+    }
+};
+
+QTEST_MAIN(TestCorpusWindow)
+#include "tst_corpuswindow.moc"

@@ -1,0 +1,88 @@
+#pragma once
+
+// The "Corpus" view (issue 17): run the census of the explorer's model over a text file, watch the grid,
+// the layer curves and the head map fill in live, cancel; pick a metric; click a head to list the inputs
+// where its metric is strongest and weakest, and open one of them in the explorer.
+// The census runs on its own thread (core/census/censusrun.h); the window only paints snapshots.
+
+#include "census/censusaccumulator.h"
+#include "census/censusrun.h"
+
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <thread>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+
+namespace attnscope {
+
+class CensusGridView;
+class HeadMapView;
+class LayerCurvesView;
+
+class CorpusWindow : public QWidget
+{
+    Q_OBJECT
+public:
+    // modelFolder: a model folder or .gguf file (the explorer's current model).
+    explicit CorpusWindow(const QString& modelFolder, QWidget* parent = nullptr);
+    ~CorpusWindow() override; // cancels a running census and waits for it
+
+    // Starts the census of `corpusPath` (false with the reason in the status line when one is running).
+    bool startCensus(const QString& corpusPath, bool pairs, std::int64_t limit = -1);
+    void cancel();
+    bool isRunning() const { return m_worker.joinable() && !m_done; }
+    const CensusAccumulator& shownSums() const { return m_sums; }
+    std::optional<CensusStatus> finalStatus() const { return m_status; }
+    void setMetric(CensusMetric metric);
+    void selectHead(int layer, int head);
+    QListWidget* inputList() const { return m_inputs; }
+    QLabel* statusLabel() const { return m_statusLabel; }
+    CensusGridView* gridView() const { return m_grid; }
+
+Q_SIGNALS:
+    void finished();
+    // An input chosen from the strongest/weakest list (double-click or the button).
+    void openInExplorer(const QString& textA, const QString& textB);
+
+private:
+    void openCorpusFile();
+    void showSnapshot(const CensusAccumulator& sums, const QString& progress);
+    void showFinished(const CensusResult& result);
+    void refreshViews();
+    void refreshInputs();
+    void openSelectedInput();
+    void joinWorker();
+
+    QString m_modelFolder;
+    QString m_corpusPath;
+    bool m_pairs = false;
+    CensusAccumulator m_sums;
+    CensusMetric m_metric = CensusMetric::Sep;
+    int m_layer = -1, m_head = -1;
+    std::optional<CensusStatus> m_status;
+
+    std::thread m_worker;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::atomic<bool> m_done{true};
+
+    QPushButton* m_open = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QCheckBox* m_pairsBox = nullptr;
+    QComboBox* m_metricBox = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    CensusGridView* m_grid = nullptr;
+    LayerCurvesView* m_curves = nullptr;
+    HeadMapView* m_map = nullptr;
+    QListWidget* m_inputs = nullptr;
+};
+
+} // namespace attnscope
