@@ -63,6 +63,7 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     SeriesChartWidget* chart() const { return m_chart; }
     QSpinBox* tokenBox() const { return m_token; }
+    QComboBox* contentsPolicyBox() const { return m_contentsPolicy; } // whose cache is listed
 
 Q_SIGNALS:
     void progressed(int done, int total);
