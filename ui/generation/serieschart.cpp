@@ -69,11 +69,12 @@ QString policyLabel(const CachePolicy& policy)
 {
     switch (policy.kind) {
     case CachePolicyKind::Full:
-        return trChart("full");
+        return trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "full"));
     case CachePolicyKind::Recompute:
-        return trChart("recompute %1").arg(policy.cacheSize);
+        return trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "recompute %1")).arg(policy.cacheSize);
     case CachePolicyKind::SinksWindow:
-        if (policy.sinks == 0) return trChart("window %1").arg(policy.cacheSize);
+        if (policy.sinks == 0)
+            return trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "window %1")).arg(policy.cacheSize);
         return QCoreApplication::translate("attnscope::SeriesChart", "%n sink(s) + %1", nullptr, policy.sinks)
             .arg(policy.window());
     }
@@ -83,8 +84,8 @@ QString policyLabel(const CachePolicy& policy)
 SeriesChartData streamChartData(const std::vector<StreamEvaluation>& evaluations)
 {
     SeriesChartData data;
-    data.title = trChart("Running perplexity");
-    data.xLabel = trChart("token");
+    data.title = trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "Running perplexity"));
+    data.xLabel = trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "token"));
     data.logY = true;
     double low = std::numeric_limits<double>::infinity(), high = 0;
     int firstFull = -1;
@@ -106,7 +107,9 @@ SeriesChartData streamChartData(const std::vector<StreamEvaluation>& evaluations
         data.curves.push_back(std::move(curve));
     }
     if (firstFull >= 0)
-        data.marks.push_back({double(firstFull + 1), trChart("eviction begins"), QColor(120, 120, 120)});
+        data.marks.push_back({double(firstFull + 1),
+                              trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "eviction begins")),
+                              QColor(120, 120, 120)});
     if (high > 0) {
         // Whole decades around the values, so the log axis has labelled ticks.
         data.yMin = std::pow(10.0, std::floor(std::log10(low)));
@@ -122,13 +125,17 @@ SeriesChartData streamChartData(const std::vector<StreamEvaluation>& evaluations
 SeriesChartData sinkShareChartData(const SinkShareSeries& series, int layer, int head, int steps)
 {
     SeriesChartData data;
-    data.title = trChart("Attention to the first token per step");
-    data.xLabel = trChart("step");
+    data.title =
+        trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "Attention to the first token per step"));
+    data.xLabel = trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "step"));
     data.yMin = 0;
     data.yMax = 1;
     data.xCount = std::max(steps, int(series.meanOverHeads.size()));
-    data.curves.push_back({trChart("mean over heads"), curveColor(0), series.meanOverHeads, 0});
-    data.curves.push_back({trChart("L%1 H%2").arg(layer).arg(head), curveColor(1), series.chosenHead, 0});
+    data.curves.push_back({trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "mean over heads")),
+                           curveColor(0), series.meanOverHeads, 0});
+    data.curves.push_back(
+        {trChart(QT_TRANSLATE_NOOP("attnscope::SeriesChart", "L%1 H%2")).arg(layer).arg(head), curveColor(1),
+         series.chosenHead, 0});
     return data;
 }
 
