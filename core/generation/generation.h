@@ -12,7 +12,7 @@
 // ModelConfig::ropeCacheLimit) the cached keys and values of shorter passes would differ, so there each step
 // runs the whole sequence again.
 //
-// Off the GUI thread: a Generation is used by one thread at a time; options.cancel stops a step between
+// Off the GUI thread: the model must outlive the Generation, which is used by one thread at a time; options.cancel stops a step between
 // layers (step() throws OperationCancelled, the finished steps stay). Steps are plain values to copy out.
 
 #include "generation/keyvaluecache.h"

@@ -80,6 +80,7 @@ public:
         const int n = int(m_ids.size());
         const int head = std::min(window, n);
         RunOptions run = runOptions();
+        run.denseLimit = 0; // no capture: the tiled core, never P [heads, window, window] per layer
         const std::vector<float> first =
             m_model.logits(std::vector<int>(m_ids.begin(), m_ids.begin() + head), run, LogitRows::All);
         for (int t = 0; t + 1 < head; ++t)
