@@ -419,7 +419,7 @@
     <message numerus="yes">
         <source>Cancelled after %n token(s).</source>
         <translation>
-            <numerusform>%n token'dan sonra iptal edildi.</numerusform>
+            <numerusform>%n token&apos;dan sonra iptal edildi.</numerusform>
         </translation>
     </message>
     <message>
@@ -604,6 +604,69 @@
     <message>
         <source>%1 → %2: special token, discounted</source>
         <translation>%1 → %2: özel token, dışarıda</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::KvCachePanel</name>
+    <message>
+        <source>FP16 / BF16 (2 bytes)</source>
+        <translation>FP16 / BF16 (2 bayt)</translation>
+    </message>
+    <message>
+        <source>FP8 (1 byte)</source>
+        <translation>FP8 (1 bayt)</translation>
+    </message>
+    <message>
+        <source>FP32 (4 bytes)</source>
+        <translation>FP32 (4 bayt)</translation>
+    </message>
+    <message>
+        <source>Context (tokens)</source>
+        <translation>Bağlam (token)</translation>
+    </message>
+    <message>
+        <source>Cache precision</source>
+        <translation>Önbellek duyarlığı</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Dikkat</translation>
+    </message>
+    <message>
+        <source>Cached per layer</source>
+        <translation>Katman başına önbellekte</translation>
+    </message>
+    <message>
+        <source>Per token</source>
+        <translation>Token başına</translation>
+    </message>
+    <message>
+        <source>Whole context</source>
+        <translation>Tüm bağlam</translation>
+    </message>
+    <message>
+        <source>Against MHA</source>
+        <translation>MHA&apos;ya göre</translation>
+    </message>
+    <message>
+        <source>Each generated token leaves its keys and values in every layer&apos;s cache. MHA keeps them for every head: 2 × heads × head size per layer. GQA lets a group of query heads share one key/value head (Llama-3-8B: 32 query heads, 8 key/value heads), so the cache shrinks by heads ÷ key/value heads; MQA is the extreme, one key/value head for all. MLA (DeepSeek-V2/V3) caches one compressed latent per token (512 numbers) plus a small key that carries the rotary position (64), shared by all 128 heads; the keys and values are rebuilt from the latent when attention is computed.</source>
+        <translation>Üretilen her token, anahtarlarını ve değerlerini her katmanın önbelleğinde bırakır. MHA bunları her kafa için tutar: katman başına 2 × kafa × kafa boyu. GQA bir grup sorgu kafasının tek bir anahtar/değer kafasını paylaşmasına izin verir (Llama-3-8B: 32 sorgu kafası, 8 anahtar/değer kafası), böylece önbellek kafa ÷ anahtar/değer kafası kadar küçülür; MQA uç durumdur, hepsi için tek bir anahtar/değer kafası. MLA (DeepSeek-V2/V3) token başına sıkıştırılmış tek bir gizil vektör (512 sayı) ve döner konumu taşıyan küçük bir anahtar (64) önbelleğe alır, 128 kafanın hepsi bunu paylaşır; anahtarlar ve değerler dikkat hesaplanırken gizil vektörden yeniden kurulur.</translation>
+    </message>
+    <message>
+        <source>latent %1 + RoPE key %2</source>
+        <translation>gizil %1 + RoPE anahtarı %2</translation>
+    </message>
+    <message>
+        <source>2 × %1 KV heads × %2</source>
+        <translation>2 × %1 KV kafası × %2</translation>
+    </message>
+    <message>
+        <source>%1× smaller</source>
+        <translation>%1× daha küçük</translation>
     </message>
 </context>
 <context>
@@ -1002,6 +1065,10 @@
     <message>
         <source>The lesson&apos;s Q and K have d_k = %1 columns, so each of the %2 heads takes %3 of them (and %4 of V&apos;s): the columns a fused projection gives that head. Each head is the same attention, scaled by 1/√%3; their outputs are concatenated. A real layer then mixes them with W_O.</source>
         <translation>Dersin Q ve K matrislerinde d_k = %1 sütun var; %2 kafanın her biri bunların %3 tanesini (ve V&apos;nin %4 sütununu) alır: birleşik bir izdüşümün o kafaya verdiği sütunlar. Her kafa aynı dikkattir, 1/√%3 ile ölçeklenir; çıktıları art arda eklenir. Gerçek bir katman bunları sonra W_O ile karıştırır.</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV önbelleği</translation>
     </message>
 </context>
 <context>
@@ -1670,7 +1737,7 @@
     <message numerus="yes">
         <source>%n token(s) of the text</source>
         <translation>
-            <numerusform>metnin %n token'ı</numerusform>
+            <numerusform>metnin %n token&apos;ı</numerusform>
         </translation>
     </message>
     <message>
@@ -1688,7 +1755,7 @@
     <message numerus="yes">
         <source>At token %1 the cache of %2 holds %n token(s) (sinks in orange): </source>
         <translation>
-            <numerusform>%1. token'da %2 önbelleği %n token tutuyor (kuyular turuncu): </numerusform>
+            <numerusform>%1. token&apos;da %2 önbelleği %n token tutuyor (kuyular turuncu): </numerusform>
         </translation>
     </message>
 </context>

@@ -8,6 +8,7 @@
 #include "generation/serieschart.h"
 #include "generation/streamingtab.h"
 #include "heatmapwidget.h"
+#include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
@@ -84,7 +85,7 @@ private Q_SLOTS:
             QCOMPARE(data.cols, trace.promptTokens + shown); // the last shown step's keys
             for (int r = 0; r < data.rows; ++r) {
                 const GenerationStep& s = trace.steps[size_t(r)];
-                QCOMPARE(data.matrixRow(r), trace.promptTokens - 1 + r);
+                QCOMPARE(data.matrixRow(r) + data.queryOffset, trace.promptTokens - 1 + r);
                 const float* row = s.attentionRow(layer, head, trace.heads);
                 double sum = 0;
                 for (int c = 0; c < data.cols; ++c) {
@@ -203,7 +204,12 @@ private Q_SLOTS:
         const auto model = TransformerModel::open(decoderFolder());
         const GenerationTrace expected = coreTrace(*model, 5);
         QCOMPARE(tab->trace().stepCount(), expected.stepCount());
-        QCOMPARE(tab->trace().labels, expected.labels);
+        // The labels joined are the decoded sequence (spaces included).
+        std::vector<int> all = model->tokenizer()->encode(kPrompt, std::nullopt).ids;
+        for (const GenerationStep& s : expected.steps)
+            all.push_back(s.id);
+        QCOMPARE(tab->trace().labels.join(QString()), model->tokenizer()->decode(all, false));
+        QCOMPARE(tab->trace().labels.size(), int(all.size()));
         for (int s = 0; s < expected.stepCount(); ++s) {
             QCOMPARE(tab->trace().steps[size_t(s)].id, expected.steps[size_t(s)].id);
             // The tab runs on one thread, the reference on all: the same sums in another order.
@@ -384,6 +390,47 @@ private Q_SLOTS:
             QVERIFY2(tab->message().startsWith(path), qPrintable(tab->message()));
             QVERIFY(!tab->message().contains(QLatin1Char('\n')));
             QVERIFY(tab->evaluations().empty());
+        }
+    }
+
+    // Not a check: with ATTNSCOPE_SHOT_DIR set, both tabs after a run at 1280×800 and 1920×1080 in English
+    // and Turkish, saved there to look at.
+    void screenshots()
+    {
+        const QString dir = qEnvironmentVariable("ATTNSCOPE_SHOT_DIR");
+        if (dir.isEmpty()) QSKIP("ATTNSCOPE_SHOT_DIR not set");
+        for (const QString& language : {QStringLiteral("en"), QStringLiteral("tr")}) {
+            LanguageManager languages;
+            QVERIFY(languages.setLanguage(language));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                MainWindow window;
+                window.resize(size);
+                window.show();
+                QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+                window.setTexts(kPrompt);
+                GenerateTab* generate = window.generateTab();
+                window.tabs()->setCurrentWidget(generate);
+                generate->maxNewTokensBox()->setValue(12);
+                QSignalSpy generated(generate, &GenerateTab::runFinished);
+                generate->generate();
+                QVERIFY(generated.wait(60000));
+                generate->setStep(8);
+                QTest::qWait(100);
+                const QString suffix =
+                    QStringLiteral("%1-%2x%3.png").arg(language).arg(size.width()).arg(size.height());
+                QVERIFY(window.grab().save(dir + QStringLiteral("/generate-") + suffix));
+                StreamingTab* streaming = window.streamingTab();
+                window.tabs()->setCurrentWidget(streaming);
+                streaming->cacheSizeBox()->setValue(64);
+                streaming->maxTokensBox()->setValue(400);
+                streaming->sinksBox(1)->setChecked(true);
+                QSignalSpy streamed(streaming, &StreamingTab::runFinished);
+                streaming->run();
+                QVERIFY(streamed.wait(300000));
+                streaming->setInspectedToken(200);
+                QTest::qWait(100);
+                QVERIFY(window.grab().save(dir + QStringLiteral("/streaming-") + suffix));
+            }
         }
     }
 };

@@ -109,6 +109,8 @@ GenerateTab::GenerateTab(std::function<QString()> prompt, QWidget* parent)
     auto* side = new QSplitter(Qt::Vertical, splitter);
     m_grid = new GrowingGridWidget(side);
     m_predictions = new PredictionsWidget(side);
+    m_predictions->setMinimumHeight(
+        int(PredictionPanelGeometry::kHeadingHeight + 5.5 * PredictionPanelGeometry::kRowHeight));
     m_sinkChart = new SeriesChartWidget(side);
     side->addWidget(m_grid);
     side->addWidget(m_predictions);
@@ -280,8 +282,8 @@ void GenerateTab::generate()
     m_trace.layers = engine->model().info().layers;
     m_trace.heads = engine->model().info().heads;
     m_trace.promptTokens = int(ids.size());
-    for (int id : ids)
-        m_trace.labels << tokenizer.decode({id}, false);
+    for (int i = 0; i < int(ids.size()); ++i)
+        m_trace.labels << tokenPiece(tokenizer, ids, i);
     m_step = -1;
     m_ending.clear();
     setMessage(tr("Generating…"));
@@ -294,9 +296,11 @@ void GenerateTab::generate()
             QString ending;
             try {
                 Generation generation(engine->model(), ids, runOptions);
+                std::vector<int> sequence = ids;
                 while (generation.step()) {
+                    sequence.push_back(generation.steps().back().id);
                     StepUpdate update{generation.steps().back(),
-                                      engine->tokenizer().decode({generation.steps().back().id}, false)};
+                                      tokenPiece(engine->tokenizer(), sequence, int(sequence.size()) - 1)};
                     post([this, update = std::move(update)] {
                         m_trace.steps.push_back(update.step);
                         m_trace.labels << update.label;

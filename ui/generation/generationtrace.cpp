@@ -1,9 +1,20 @@
 #include "generation/generationtrace.h"
 
+#include "tokenizer/tokenizer.h"
+
 #include <QCoreApplication>
 #include <algorithm>
 
 namespace attnscope {
+
+QString tokenPiece(const Tokenizer& tokenizer, const std::vector<int>& ids, int index)
+{
+    const std::vector<int> upTo(ids.begin(), ids.begin() + index + 1);
+    const QString whole = tokenizer.decode(upTo, false);
+    const QString before = tokenizer.decode(std::vector<int>(ids.begin(), ids.begin() + index), false);
+    return whole.startsWith(before) ? whole.mid(before.size())
+                                    : tokenizer.decode({ids[size_t(index)]}, false);
+}
 
 HeatmapData growingHeatmap(const GenerationTrace& trace, int step, int layer, int head)
 {
@@ -22,7 +33,7 @@ HeatmapData growingHeatmap(const GenerationTrace& trace, int step, int layer, in
     }
     // Row r's query is step r's: the model attends causally, so cells past it are masked.
     data.causal = true;
-    data.firstRow = trace.steps.front().query;
+    data.queryOffset = trace.steps.front().query;
     for (int c = 0; c < data.cols; ++c)
         data.colLabels << (c < trace.labels.size() ? trace.labels.at(c) : QString());
     for (int r = 0; r < data.rows; ++r) {

@@ -27,6 +27,11 @@ struct GenerationTrace
     int stepCount() const { return int(steps.size()); }
 };
 
+class Tokenizer;
+// The text token `index` adds to the decoded sequence ids[0 .. index] (special tokens kept), so that the
+// labels joined are the decoded text, spaces included (a SentencePiece piece decoded alone loses its space).
+QString tokenPiece(const Tokenizer& tokenizer, const std::vector<int>& ids, int index);
+
 // Steps 0 .. step of one head: row r is step r's attention row (its query is promptTokens − 1 + r), over
 // the keys 0 .. the last shown step's query; cells right of a row's own query are masked.
 HeatmapData growingHeatmap(const GenerationTrace& trace, int step, int layer, int head);

@@ -194,7 +194,8 @@ void SeriesChartPainter::paint(QPainter& painter, const QRectF& area, int highli
         painter.setPen(QColor(220, 220, 220));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(Qt::black);
-        const QString text = QLocale().toString(v, 'g', 4);
+        // Decades in full ("10 000", not "1E+04"); fractions as they are.
+        const QString text = v >= 1 ? QLocale().toString(v, 'f', 0) : QLocale().toString(v, 'g', 3);
         const double width = metrics.horizontalAdvance(text) + 1;
         painter.drawText(QRectF(plot.left() - 6 - width, y - line / 2, width, line),
                          Qt::AlignRight | Qt::AlignVCenter, text);

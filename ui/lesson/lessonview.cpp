@@ -1,6 +1,7 @@
 #include "lesson/lessonview.h"
 
 #include "lesson/dkexperiment.h"
+#include "lesson/kvcachepanel.h"
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonhistogramwidget.h"
 #include "lesson/lessonmatrixtablemodel.h"
@@ -293,6 +294,7 @@ QWidget* LessonView::buildExperimentPanel()
     tabs->addTab(buildCausalTab(), tr("Causal mask"));
     tabs->addTab(buildPositionsTab(), tr("Positions"));
     tabs->addTab(buildMultiHeadTab(), tr("Multi-head"));
+    tabs->addTab(new KvCachePanel, tr("KV cache"));
     return tabs;
 }
 
