@@ -4,6 +4,7 @@
 #include "lesson/kvcachepanel.h"
 #include "lesson/lessonview.h"
 
+#include <QLabel>
 #include <QLocale>
 #include <QTabWidget>
 #include <QTableWidget>
