@@ -120,6 +120,7 @@ StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new Backgro
     m_token->setRange(0, 0);
     m_policyLabel = new QLabel(this);
     m_contentsPolicy = new QComboBox(this);
+    m_contentsPolicy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     tokenRow->addWidget(m_tokenLabel);
     tokenRow->addWidget(m_token);
     tokenRow->addWidget(m_policyLabel);
