@@ -7,6 +7,7 @@
 #include "backendoption.h"
 #include "command.h"
 #include "io/npy.h"
+#include "io/outputfile.h"
 #include "modelcommandline.h"
 
 #include <QCommandLineParser>

@@ -19,6 +19,8 @@
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
+#include "generation/generatetab.h"
+#include "generation/streamingtab.h"
 #include "heatmapwidget.h"
 #include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
@@ -157,11 +159,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_arcs = new ArcWidget(m_tabs);
     m_tabs->addTab(m_arcs, QString());
     m_tabs->addTab(buildStatisticsTab(), QString());
+    m_generateTab = new GenerateTab([this] { return m_textA->toPlainText(); }, m_tabs);
+    m_tabs->addTab(m_generateTab, QString());
+    m_streamingTab = new StreamingTab(m_tabs);
+    m_tabs->addTab(m_streamingTab, QString());
+    // Generation and streaming have their own grid and charts: the explorer's grid pane makes room.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        const QWidget* page = m_tabs->widget(index);
+        if (!m_presenting) m_gridPane->setVisible(page != m_generateTab && page != m_streamingTab);
+    });
     onRetranslate([this] {
         m_tabs->setTabText(0, tr("Heatmap"));
         m_tabs->setTabText(1, tr("Compare heads"));
         m_tabs->setTabText(2, tr("Arcs"));
         m_tabs->setTabText(3, tr("Statistics"));
+        m_tabs->setTabText(4, tr("Generate"));
+        m_tabs->setTabText(5, tr("Streaming"));
     });
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
@@ -780,6 +793,10 @@ bool MainWindow::selectEngine(int index)
     }
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
+    if (switched) {
+        m_generateTab->setEngine(engine);
+        m_streamingTab->setEngine(engine);
+    }
     const auto fixed = engine->fixedText();
     if (fixed) {
         const QSignalBlocker blocker(m_textA);

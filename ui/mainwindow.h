@@ -46,6 +46,8 @@ class ProgressPanel;
 class TransformerEngine;
 class RunStateBanner;
 class CorpusWindow;
+class GenerateTab;
+class StreamingTab;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
 // worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
@@ -122,6 +124,9 @@ public:
     ComparisonWidget* comparison() const { return m_comparison; }
     ArcWidget* arcs() const { return m_arcs; }
     LayerChartWidget* layerChart() const { return m_layerChart; }
+    // Issue 16: step through generation, and the StreamingLLM experiment on the KV cache.
+    GenerateTab* generateTab() const { return m_generateTab; }
+    StreamingTab* streamingTab() const { return m_streamingTab; }
     AnalysisRunner* runner() const { return m_runner; }
     QPlainTextEdit* textAEdit() const { return m_textA; }
     QComboBox* modelBox() const { return m_modelBox; }
@@ -258,6 +263,8 @@ private:
     QMenu* m_exportMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
     MainWindowFeatures* m_features = nullptr;
+    GenerateTab* m_generateTab = nullptr;
+    StreamingTab* m_streamingTab = nullptr;
 };
 
 } // namespace attnscope

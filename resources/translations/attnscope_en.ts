@@ -12,6 +12,23 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GenerateTab</name>
+    <message numerus="yes">
+        <source>Cancelled after %n token(s).</source>
+        <translation>
+            <numerusform>Cancelled after %n token.</numerusform>
+            <numerusform>Cancelled after %n tokens.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Generated %n token(s).</source>
+        <translation>
+            <numerusform>Generated %n token.</numerusform>
+            <numerusform>Generated %n tokens.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LessonView</name>
     <message numerus="yes">
         <source>%1 random queries × %n key(s) each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</source>
@@ -59,6 +76,40 @@
         <translation>
             <numerusform>Run the last %n token</numerusform>
             <numerusform>Run the last %n tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::SeriesChart</name>
+    <message numerus="yes">
+        <source>%n sink(s) + %1</source>
+        <translation>
+            <numerusform>%n sink + %1</numerusform>
+            <numerusform>%n sinks + %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StreamingTab</name>
+    <message numerus="yes">
+        <source>%n sink(s)</source>
+        <translation>
+            <numerusform>%n sink</numerusform>
+            <numerusform>%n sinks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) of the text</source>
+        <translation>
+            <numerusform>%n token of the text</numerusform>
+            <numerusform>%n tokens of the text</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>At token %1 the cache of %2 holds %n token(s) (sinks in orange): </source>
+        <translation>
+            <numerusform>At token %1 the cache of %2 holds %n token (sinks in orange): </numerusform>
+            <numerusform>At token %1 the cache of %2 holds %n tokens (sinks in orange): </numerusform>
         </translation>
     </message>
 </context>

@@ -467,6 +467,129 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GenerateTab</name>
+    <message numerus="yes">
+        <source>Cancelled after %n token(s).</source>
+        <translation>
+            <numerusform>%n token&apos;dan sonra iptal edildi.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Max new tokens</source>
+        <translation>En çok yeni token</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Örnekle</translation>
+    </message>
+    <message>
+        <source>Off: greedy (the most probable token each step). On: sampling with the temperature, top-k, top-p and seed given.</source>
+        <translation>Kapalı: açgözlü (her adımda en olası token). Açık: verilen sıcaklık, top-k, top-p ve tohumla örnekleme.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Sıcaklık</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>0 = every token</source>
+        <translation>0 = her token</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Tohum</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>Üret</translation>
+    </message>
+    <message>
+        <source>Continue Text A with the chosen decoder, one token at a time</source>
+        <translation>Metin A&apos;yı seçilen kod çözücüyle her seferinde bir token sürdür</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ Geri</translation>
+    </message>
+    <message>
+        <source>Previous step (Left)</source>
+        <translation>Önceki adım (Sol)</translation>
+    </message>
+    <message>
+        <source>Forward ▶</source>
+        <translation>İleri ▶</translation>
+    </message>
+    <message>
+        <source>Next step (Right)</source>
+        <translation>Sonraki adım (Sağ)</translation>
+    </message>
+    <message>
+        <source>Layer / head</source>
+        <translation>Katman / kafa</translation>
+    </message>
+    <message>
+        <source>Generation needs a decoder model (a built-in decoder or an opened folder); the worked example and the demos have no model to generate with.</source>
+        <translation>Üretim için bir kod çözücü model gerekir (yerleşik bir kod çözücü ya da açılmış bir klasör); çözümlü örnekte ve demolarda üretecek bir model yok.</translation>
+    </message>
+    <message>
+        <source>%1 is an encoder: it sees the whole text at once and does not generate. Choose a decoder (e.g. tiny-llama-en-tr) to watch generation.</source>
+        <translation>%1 bir kodlayıcı: metnin tamamını bir kerede görür ve üretmez. Üretimi izlemek için bir kod çözücü seçin (örn. tiny-llama-en-tr).</translation>
+    </message>
+    <message>
+        <source>Text A gives no tokens: type a prompt.</source>
+        <translation>Metin A hiç token vermiyor: bir istem yazın.</translation>
+    </message>
+    <message>
+        <source>The prompt has %1 tokens; %2 takes %3 positions, so there is no room to generate.</source>
+        <translation>İstemde %1 token var; %2 %3 konum alır, üretmeye yer kalmıyor.</translation>
+    </message>
+    <message>
+        <source>Generating…</source>
+        <translation>Üretiliyor…</translation>
+    </message>
+    <message>
+        <source>Stopped at the end-of-text token.</source>
+        <translation>Metin sonu token&apos;ında durdu.</translation>
+    </message>
+    <message>
+        <source>Stopped: the sequence fills the model&apos;s positions.</source>
+        <translation>Durdu: dizi modelin konumlarını dolduruyor.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Generated %n token(s).</source>
+        <translation>
+            <numerusform>%n token üretildi.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Adım %1 / %2</translation>
+    </message>
+    <message>
+        <source>Press Generate: each new token&apos;s attention row is added here.</source>
+        <translation>Üret&apos;e basın: her yeni token&apos;ın dikkat satırı buraya eklenir.</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 · step %3 of %4</source>
+        <translation>Katman %1, kafa %2 · adım %3 / %4</translation>
+    </message>
+    <message>
+        <source>Chose “%1” (p = %2)</source>
+        <translation>Seçilen: “%1” (p = %2)</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeadGridWidget</name>
     <message>
         <source>H%1</source>
@@ -533,6 +656,69 @@
     <message>
         <source>%1 → %2: special token, discounted</source>
         <translation>%1 → %2: özel token, dışarıda</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::KvCachePanel</name>
+    <message>
+        <source>FP16 / BF16 (2 bytes)</source>
+        <translation>FP16 / BF16 (2 bayt)</translation>
+    </message>
+    <message>
+        <source>FP8 (1 byte)</source>
+        <translation>FP8 (1 bayt)</translation>
+    </message>
+    <message>
+        <source>FP32 (4 bytes)</source>
+        <translation>FP32 (4 bayt)</translation>
+    </message>
+    <message>
+        <source>Context (tokens)</source>
+        <translation>Bağlam (token)</translation>
+    </message>
+    <message>
+        <source>Cache precision</source>
+        <translation>Önbellek duyarlığı</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Dikkat</translation>
+    </message>
+    <message>
+        <source>Cached per layer</source>
+        <translation>Katman başına önbellekte</translation>
+    </message>
+    <message>
+        <source>Per token</source>
+        <translation>Token başına</translation>
+    </message>
+    <message>
+        <source>Whole context</source>
+        <translation>Tüm bağlam</translation>
+    </message>
+    <message>
+        <source>Against MHA</source>
+        <translation>MHA&apos;ya göre</translation>
+    </message>
+    <message>
+        <source>Each generated token leaves its keys and values in every layer&apos;s cache. MHA keeps them for every head: 2 × heads × head size per layer. GQA lets a group of query heads share one key/value head (Llama-3-8B: 32 query heads, 8 key/value heads), so the cache shrinks by heads ÷ key/value heads; MQA is the extreme, one key/value head for all. MLA (DeepSeek-V2/V3) caches one compressed latent per token (512 numbers) plus a small key that carries the rotary position (64), shared by all 128 heads; the keys and values are rebuilt from the latent when attention is computed.</source>
+        <translation>Üretilen her token, anahtarlarını ve değerlerini her katmanın önbelleğinde bırakır. MHA bunları her kafa için tutar: katman başına 2 × kafa × kafa boyu. GQA bir grup sorgu kafasının tek bir anahtar/değer kafasını paylaşmasına izin verir (Llama-3-8B: 32 sorgu kafası, 8 anahtar/değer kafası), böylece önbellek kafa ÷ anahtar/değer kafası kadar küçülür; MQA uç durumdur, hepsi için tek bir anahtar/değer kafası. MLA (DeepSeek-V2/V3) token başına sıkıştırılmış tek bir gizil vektör (512 sayı) ve döner konumu taşıyan küçük bir anahtar (64) önbelleğe alır, 128 kafanın hepsi bunu paylaşır; anahtarlar ve değerler dikkat hesaplanırken gizil vektörden yeniden kurulur.</translation>
+    </message>
+    <message>
+        <source>latent %1 + RoPE key %2</source>
+        <translation>gizil %1 + RoPE anahtarı %2</translation>
+    </message>
+    <message>
+        <source>2 × %1 KV heads × %2</source>
+        <translation>2 × %1 KV kafası × %2</translation>
+    </message>
+    <message>
+        <source>%1× smaller</source>
+        <translation>%1× daha küçük</translation>
     </message>
 </context>
 <context>
@@ -932,6 +1118,10 @@
         <source>The lesson&apos;s Q and K have d_k = %1 columns, so each of the %2 heads takes %3 of them (and %4 of V&apos;s): the columns a fused projection gives that head. Each head is the same attention, scaled by 1/√%3; their outputs are concatenated. A real layer then mixes them with W_O.</source>
         <translation>Dersin Q ve K matrislerinde d_k = %1 sütun var; %2 kafanın her biri bunların %3 tanesini (ve V&apos;nin %4 sütununu) alır: birleşik bir izdüşümün o kafaya verdiği sütunlar. Her kafa aynı dikkattir, 1/√%3 ile ölçeklenir; çıktıları art arda eklenir. Gerçek bir katman bunları sonra W_O ile karıştırır.</translation>
     </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV önbelleği</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LessonWindow</name>
@@ -1308,6 +1498,14 @@
             <numerusform>%1 klasöründen %n model eklendi</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Generate</source>
+        <translation>Üretim</translation>
+    </message>
+    <message>
+        <source>Streaming</source>
+        <translation>Akış</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -1458,6 +1656,204 @@
     <message>
         <source>Showing the first %1 of %2 tokens (the model takes no more)</source>
         <translation>%2 token&apos;ın ilk %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::SeriesChart</name>
+    <message numerus="yes">
+        <source>%n sink(s) + %1</source>
+        <translation>
+            <numerusform>%n kuyu + %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>tam</translation>
+    </message>
+    <message>
+        <source>recompute %1</source>
+        <translation>yeniden hesapla %1</translation>
+    </message>
+    <message>
+        <source>window %1</source>
+        <translation>pencere %1</translation>
+    </message>
+    <message>
+        <source>Running perplexity</source>
+        <translation>Birikimli şaşkınlık (perplexity)</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>eviction begins</source>
+        <translation>çıkarma başlar</translation>
+    </message>
+    <message>
+        <source>Attention to the first token per step</source>
+        <translation>Adım başına ilk token&apos;a dikkat</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>adım</translation>
+    </message>
+    <message>
+        <source>mean over heads</source>
+        <translation>kafaların ortalaması</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StreamingTab</name>
+    <message>
+        <source>%1: cannot read it (%2)</source>
+        <translation>%1: okunamıyor (%2)</translation>
+    </message>
+    <message>
+        <source>%1: not UTF-8 text</source>
+        <translation>%1: UTF-8 metin değil</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>İptal edildi.</translation>
+    </message>
+    <message>
+        <source>Text file</source>
+        <translation>Metin dosyası</translation>
+    </message>
+    <message>
+        <source>A long UTF-8 text; %1 is the English text shipped with AttnScope</source>
+        <translation>Uzun bir UTF-8 metin; %1, AttnScope ile gelen İngilizce metindir</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Seç…</translation>
+    </message>
+    <message>
+        <source>Cache size</source>
+        <translation>Önbellek boyu</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token&apos;lar</translation>
+    </message>
+    <message>
+        <source>Read at most this many tokens of the text</source>
+        <translation>Metnin en çok bu kadar token&apos;ını oku</translation>
+    </message>
+    <message>
+        <source>Policies:</source>
+        <translation>Politikalar:</translation>
+    </message>
+    <message>
+        <source>window only</source>
+        <translation>yalnız pencere</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sink(s)</source>
+        <translation>
+            <numerusform>%n kuyu</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The %1 most recent tokens, the oldest evicted</source>
+        <translation>En son %1 token; en eskisi çıkarılır</translation>
+    </message>
+    <message>
+        <source>The first %1 tokens kept, plus the %2 most recent</source>
+        <translation>İlk %1 token tutulur, artı en son %2 token</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>yeniden hesapla</translation>
+    </message>
+    <message>
+        <source>Sliding window with re-computation: each token is predicted by a fresh pass over the previous %1 tokens (the costly gold standard)</source>
+        <translation>Yeniden hesaplamalı kayan pencere: her token, önceki %1 token üzerinde yeni bir geçişle tahmin edilir (pahalı altın standart)</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>tam</translation>
+    </message>
+    <message>
+        <source>Every earlier token, up to the model&apos;s positions</source>
+        <translation>Modelin konumlarına kadar önceki her token</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Çalıştır</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
+    </message>
+    <message>
+        <source>Cache at token</source>
+        <translation>Önbellek, token</translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation>politika</translation>
+    </message>
+    <message>
+        <source>The streaming experiment needs a decoder model (a built-in decoder or an opened folder); the worked example and the demos have no KV cache.</source>
+        <translation>Akış deneyi için bir kod çözücü model gerekir (yerleşik bir kod çözücü ya da açılmış bir klasör); çözümlü örnekte ve demolarda KV önbelleği yok.</translation>
+    </message>
+    <message>
+        <source>%1 is an encoder: it has no KV cache to stream through. Choose a decoder (e.g. tiny-llama-en-tr).</source>
+        <translation>%1 bir kodlayıcı: akıtılacak KV önbelleği yok. Bir kod çözücü seçin (örn. tiny-llama-en-tr).</translation>
+    </message>
+    <message>
+        <source>Choose a long text</source>
+        <translation>Uzun bir metin seçin</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>Metin dosyaları (*.txt);;Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>Choose at least one policy.</source>
+        <translation>En az bir politika seçin.</translation>
+    </message>
+    <message>
+        <source>A cache of %1 entries is larger than the %2 positions of %3.</source>
+        <translation>%1 girdilik önbellek, %3 modelinin %2 konumundan büyük.</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 okunuyor…</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 tokens</source>
+        <translation>%1: %3 token&apos;dan %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) of the text</source>
+        <translation>
+            <numerusform>metnin %n token&apos;ı</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: perplexity %2 (%3 s)</source>
+        <translation>%1: şaşkınlık %2 (%3 sn)</translation>
+    </message>
+    <message>
+        <source>Running perplexity (press Run)</source>
+        <translation>Birikimli şaşkınlık (Çalıştır&apos;a basın)</translation>
+    </message>
+    <message>
+        <source>Run a window or sinks policy to see which tokens its cache holds.</source>
+        <translation>Önbelleğin hangi token&apos;ları tuttuğunu görmek için bir pencere ya da kuyu politikası çalıştırın.</translation>
+    </message>
+    <message numerus="yes">
+        <source>At token %1 the cache of %2 holds %n token(s) (sinks in orange): </source>
+        <translation>
+            <numerusform>%1. token&apos;da %2 önbelleği %n token tutuyor (kuyular turuncu): </numerusform>
+        </translation>
     </message>
 </context>
 </TS>

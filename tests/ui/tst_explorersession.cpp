@@ -79,7 +79,7 @@ private Q_SLOTS:
                                   << QStringLiteral("--lang de: AttnScope speaks en, tr");
         QTest::newRow("view") << args({"--view", "grid"})
                               << QStringLiteral(
-                                     "--view grid: use one of heatmap, comparison, arcs, statistics");
+                                     "--view grid: use one of heatmap, comparison, arcs, statistics, generate, streaming");
         QTest::newRow("head") << args({"--head", "2"})
                               << QStringLiteral("--head 2: give LAYER,HEAD, e.g. --head 2,5");
         QTest::newRow("negative head")

@@ -36,6 +36,7 @@ protected:
 
 public:
     const TransformerModel& model() const { return *m_model; }
+    const Tokenizer& tokenizer() const { return *m_tokenizer; }
 
 private:
     TransformerEngine() = default;

@@ -2,6 +2,7 @@
 
 #include "io/outputfile.h"
 #include "lesson/dkexperiment.h"
+#include "lesson/kvcachepanel.h"
 #include "lesson/lessoncsv.h"
 #include "lesson/lessonhistogramwidget.h"
 #include "lesson/lessonmatrixtablemodel.h"
@@ -291,6 +292,7 @@ QWidget* LessonView::buildExperimentPanel()
     tabs->addTab(buildCausalTab(), tr("Causal mask"));
     tabs->addTab(buildPositionsTab(), tr("Positions"));
     tabs->addTab(buildMultiHeadTab(), tr("Multi-head"));
+    tabs->addTab(new KvCachePanel, tr("KV cache"));
     return tabs;
 }
 

@@ -4,7 +4,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace attnscope {
@@ -29,17 +28,21 @@ struct HeatmapData
     // The key columns "discount special tokens" removes: [CLS]/BOS and [SEP]/EOS, never [MASK] (whose column
     // is what a masked-word reader looks at). Empty: specialCols.
     std::vector<bool> discountCols;
-    bool causal = false;       // cells right of the diagonal are masked, drawn hatched
-    int firstRow = 0;          // position of row 0 / col 0 in the whole matrix (for a zoomed block)
+    bool causal = false; // cells right of the diagonal are masked, drawn hatched
+    // Rows that are later queries of a longer sequence (generation: row r is the query queryOffset + r): the
+    // causal mask is shifted by it. 0 for a square attention matrix.
+    int queryOffset = 0;
+    int firstRow = 0; // position of row 0 / col 0 in the whole matrix (for a zoomed block)
     int firstCol = 0;
     // Pooled blocks (overviews of long inputs): cell r covers matrix rows [rowStarts[r], rowStarts[r+1]).
     // Empty: one matrix row per cell, starting at firstRow. Same for columns.
     std::vector<int> rowStarts, colStarts;
-    std::vector<float> rowMax; // per-row maximum over the whole matrix row, for HeatmapScale::RowMax of blocks
+    std::vector<float>
+        rowMax; // per-row maximum over the whole matrix row, for HeatmapScale::RowMax of blocks
     bool signedValues = false; // differences, drawn on the diverging map over [-signedRange, +signedRange]
     float signedRange =
         1.0f; // the colour bar's end: the largest absolute difference (a 0.05 difference is not white)
-    bool discounted = false;   // special key columns removed and rows renormalised (exBERT's option)
+    bool discounted = false; // special key columns removed and rows renormalised (exBERT's option)
     QString title;
     // Long inputs: per matrix row, the attention to the first token and to the [SEP] tokens, drawn as a
     // side bar beside the matrix (empty: none; sideSep empty when the input has no [SEP]).
@@ -47,7 +50,10 @@ struct HeatmapData
 
     float value(int row, int col) const { return values[size_t(row) * size_t(cols) + size_t(col)]; }
     // Causally masked: every matrix cell the (possibly pooled) cell covers lies right of the diagonal.
-    bool isMasked(int row, int col) const { return causal && matrixCol(col) > matrixRowEnd(row) - 1; }
+    bool isMasked(int row, int col) const
+    {
+        return causal && matrixCol(col) > matrixRowEnd(row) - 1 + queryOffset;
+    }
     // Key column dropped by "discount special tokens".
     bool isExcluded(int col) const
     {
@@ -59,9 +65,15 @@ struct HeatmapData
         return matrixColumn >= 0 && size_t(matrixColumn) < flags.size() && flags[size_t(matrixColumn)];
     }
     int matrixRow(int row) const { return rowStarts.empty() ? firstRow + row : rowStarts[size_t(row)]; }
-    int matrixRowEnd(int row) const { return rowStarts.empty() ? firstRow + row + 1 : rowStarts[size_t(row) + 1]; }
+    int matrixRowEnd(int row) const
+    {
+        return rowStarts.empty() ? firstRow + row + 1 : rowStarts[size_t(row) + 1];
+    }
     int matrixCol(int col) const { return colStarts.empty() ? firstCol + col : colStarts[size_t(col)]; }
-    int matrixColEnd(int col) const { return colStarts.empty() ? firstCol + col + 1 : colStarts[size_t(col) + 1]; }
+    int matrixColEnd(int col) const
+    {
+        return colStarts.empty() ? firstCol + col + 1 : colStarts[size_t(col) + 1];
+    }
     // Value mapped to the colour axis 0..1 under the given scale.
     double colorParameter(int row, int col, HeatmapScale scale) const;
 };

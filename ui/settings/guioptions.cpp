@@ -39,8 +39,8 @@ std::optional<std::pair<int, int>> numberPair(const QString& text, QChar separat
 
 QStringList explorerViewNames()
 {
-    return {QStringLiteral("heatmap"), QStringLiteral("comparison"), QStringLiteral("arcs"),
-            QStringLiteral("statistics")};
+    return {QStringLiteral("heatmap"),    QStringLiteral("comparison"), QStringLiteral("arcs"),
+            QStringLiteral("statistics"), QStringLiteral("generate"),   QStringLiteral("streaming")};
 }
 
 QList<QCommandLineOption> GuiOptions::commandLineOptions()
@@ -53,7 +53,8 @@ QList<QCommandLineOption> GuiOptions::commandLineOptions()
          QStringLiteral("M")},
         {kText, QStringLiteral("Text A to show."), QStringLiteral("T")},
         {kTextB, QStringLiteral("Text B (a second sentence for encoders)."), QStringLiteral("T")},
-        {kView, QStringLiteral("The tab to show: heatmap, comparison, arcs or statistics."),
+        {kView,
+         QStringLiteral("The tab to show: heatmap, comparison, arcs, statistics, generate or streaming."),
          QStringLiteral("name")},
         {kHead, QStringLiteral("The head to show, as LAYER,HEAD (from 0)."), QStringLiteral("L,H")},
         {kPresenter, QStringLiteral("Start in presenter mode (large type, dark theme, full screen).")},

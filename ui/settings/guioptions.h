@@ -19,7 +19,7 @@ struct GuiOptions
     std::optional<QString> model;    // a built-in model's name, a model folder, "worked-example", ...
     std::optional<QString> textA;
     std::optional<QString> textB;
-    std::optional<QString> view;             // "heatmap", "comparison", "arcs" or "statistics"
+    std::optional<QString> view; // "heatmap", "comparison", "arcs", "statistics", "generate" or "streaming"
     std::optional<std::pair<int, int>> head; // layer, head
     bool presenter = false;                  // start in presenter mode
     bool lesson = false;                     // also open the lesson on the head shown (or the worked example)

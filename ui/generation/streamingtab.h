@@ -1,0 +1,113 @@
+#pragma once
+
+#include "generation/streamingevaluation.h"
+
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QComboBox;
+
+namespace attnscope {
+
+class AttentionEngine;
+class BackgroundJob;
+class SeriesChartWidget;
+class TransformerEngine;
+
+// The "Streaming" tab: the StreamingLLM experiment on the chosen decoder. A long text is read token by
+// token under the chosen KV-cache policies (core/generation/streamingevaluation) on a worker thread, with
+// progress and cancel; the running perplexity curves are drawn together as they grow (log y) with a mark
+// where eviction begins, and the cache's contents are listed for a chosen token.
+class StreamingTab : public QWidget
+{
+    Q_OBJECT
+public:
+    // The text shipped with the app (resources/corpus/stream-en.txt, a Qt resource).
+    static QString defaultTextFile();
+
+    explicit StreamingTab(QWidget* parent = nullptr);
+    ~StreamingTab() override;
+
+    void setEngine(std::shared_ptr<const AttentionEngine> engine);
+    // The policies the check boxes choose, in chart order.
+    std::vector<CachePolicy> chosenPolicies() const;
+    void run();
+    void cancel();
+    bool isRunning() const;
+    bool waitForIdle(int msecs);
+    QString message() const;
+
+    // Finished (and, while running, partial) evaluations, in policy order.
+    const std::vector<StreamEvaluation>& evaluations() const { return m_evaluations; }
+    // The token whose cache contents are listed; the chart marks it.
+    void setInspectedToken(int token);
+    int inspectedToken() const;
+    QString cacheContentsText() const;
+
+    QLineEdit* fileEdit() const { return m_file; }
+    QSpinBox* cacheSizeBox() const { return m_cacheSize; }
+    QSpinBox* maxTokensBox() const { return m_maxTokens; }
+    QCheckBox* sinksBox(int k) const; // k among 0, 1, 2, 4, 8 (0: window only)
+    QCheckBox* recomputeBox() const { return m_recompute; }
+    QCheckBox* fullBox() const { return m_full; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QProgressBar* progressBar() const { return m_progress; }
+    SeriesChartWidget* chart() const { return m_chart; }
+    QSpinBox* tokenBox() const { return m_token; }
+    QComboBox* contentsPolicyBox() const { return m_contentsPolicy; } // whose cache is listed
+
+Q_SIGNALS:
+    void progressed(int done, int total);
+    void runFinished();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void updateControls();
+    void updateChart();
+    void updateContents();
+    void setMessage(const QString& text);
+    void browse();
+
+    std::shared_ptr<const TransformerEngine> m_engine;
+    QString m_unavailable;
+    BackgroundJob* m_job = nullptr;
+    std::vector<StreamEvaluation> m_evaluations;
+    QStringList m_tokens; // the text's tokens (decoded) of the last run
+    QString m_ending;
+
+    QLabel* m_fileLabel = nullptr;
+    QLineEdit* m_file = nullptr;
+    QPushButton* m_browse = nullptr;
+    QLabel* m_cacheLabel = nullptr;
+    QSpinBox* m_cacheSize = nullptr;
+    QLabel* m_maxTokensLabel = nullptr;
+    QSpinBox* m_maxTokens = nullptr;
+    QLabel* m_policiesLabel = nullptr;
+    std::vector<std::pair<int, QCheckBox*>> m_sinks;
+    QCheckBox* m_recompute = nullptr;
+    QCheckBox* m_full = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_messageLabel = nullptr;
+    SeriesChartWidget* m_chart = nullptr;
+    QLabel* m_tokenLabel = nullptr;
+    QSpinBox* m_token = nullptr;
+    QLabel* m_policyLabel = nullptr;
+    QComboBox* m_contentsPolicy = nullptr;
+    QLabel* m_contents = nullptr;
+};
+
+} // namespace attnscope
