@@ -323,6 +323,13 @@
     </message>
 </context>
 <context>
+    <name>attnscope::CensusGridView</name>
+    <message>
+        <source> (scaled to the largest)</source>
+        <translation> (en büyüğe göre ölçekli)</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::ComparisonWidget</name>
     <message>
         <source>L%1 H%2 · %3</source>
@@ -427,6 +434,101 @@
     <message>
         <source>L%1 H%2 − L%3 H%4 · max |Δ| %5</source>
         <translation>L%1 H%2 − L%3 H%4 · en büyük |Δ| %5</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorpusWindow</name>
+    <message>
+        <source>Corpus census — %1</source>
+        <translation>Derlem taraması — %1</translation>
+    </message>
+    <message>
+        <source>Open text file…</source>
+        <translation>Metin dosyası aç…</translation>
+    </message>
+    <message>
+        <source>Sentence pairs</source>
+        <translation>Cümle çiftleri</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>Renklendir:</translation>
+    </message>
+    <message>
+        <source>Open a text file: one input per line, or JSONL {&quot;text&quot;, &quot;text_b&quot;}.</source>
+        <translation>Bir metin dosyası açın: her satırda bir girdi ya da JSONL {&quot;text&quot;, &quot;text_b&quot;}.</translation>
+    </message>
+    <message>
+        <source>Inputs where the chosen head&apos;s metric is strongest and weakest (double-click to open one in the explorer):</source>
+        <translation>Seçilen kafanın ölçütünün en güçlü ve en zayıf olduğu girdiler (gezginde açmak için çift tıklayın):</translation>
+    </message>
+    <message>
+        <source>Corpus text file</source>
+        <translation>Derlem metin dosyası</translation>
+    </message>
+    <message>
+        <source>Text or JSONL (*.txt *.jsonl *.ndjson);;All files (*)</source>
+        <translation>Metin ya da JSONL (*.txt *.jsonl *.ndjson);;Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>A census is running: cancel it first.</source>
+        <translation>Bir tarama çalışıyor: önce onu iptal edin.</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 açılıyor…</translation>
+    </message>
+    <message>
+        <source>%1 inputs, %2 s, about %3 left</source>
+        <translation>%1 girdi, %2 sn, yaklaşık %3 kaldı</translation>
+    </message>
+    <message>
+        <source>Done: %1 inputs in %2.</source>
+        <translation>Bitti: %2 içinde %1 girdi.</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 inputs.</source>
+        <translation>%1 girdiden sonra iptal edildi.</translation>
+    </message>
+    <message>
+        <source>%1 inputs cut to the token limit.</source>
+        <translation>%1 girdi token sınırına kısaltıldı.</translation>
+    </message>
+    <message>
+        <source>%1 lines of invalid UTF-8 skipped.</source>
+        <translation>%1 geçersiz UTF-8 satırı atlandı.</translation>
+    </message>
+    <message>
+        <source>%1 inputs</source>
+        <translation>%1 girdi</translation>
+    </message>
+    <message>
+        <source>Mean %1 per head (%2)</source>
+        <translation>Kafa başına ortalama %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Attention by layer (%1)</source>
+        <translation>Katmana göre dikkat (%1)</translation>
+    </message>
+    <message>
+        <source>%1  L%2 H%3  %4 = %5  line %6  %7</source>
+        <translation>%1  L%2 H%3  %4 = %5  satır %6  %7</translation>
+    </message>
+    <message>
+        <source>strongest</source>
+        <translation>en güçlü</translation>
+    </message>
+    <message>
+        <source>weakest</source>
+        <translation>en zayıf</translation>
+    </message>
+    <message>
+        <source>%1: line %2 cannot be read again (did the file change?)</source>
+        <translation>%1: %2. satır yeniden okunamıyor (dosya değişti mi?)</translation>
     </message>
 </context>
 <context>
@@ -618,6 +720,13 @@
     <message>
         <source>No result</source>
         <translation>Sonuç yok</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadMapView</name>
+    <message>
+        <source>Heads by similarity (first two principal components of their census means)</source>
+        <translation>Benzerliğe göre kafalar (tarama ortalamalarının ilk iki temel bileşeni)</translation>
     </message>
 </context>
 <context>
@@ -1505,6 +1614,14 @@
     <message>
         <source>Streaming</source>
         <translation>Akış</translation>
+    </message>
+    <message>
+        <source>Corpus census…</source>
+        <translation>Derlem taraması…</translation>
+    </message>
+    <message>
+        <source>The corpus census needs a model: choose a built-in model or open a model folder.</source>
+        <translation>Derlem taraması bir model gerektirir: yerleşik bir model seçin ya da bir model klasörü açın.</translation>
     </message>
 </context>
 <context>
