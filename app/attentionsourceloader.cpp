@@ -62,6 +62,7 @@ std::optional<AttentionExportSource> transformer(const QString& name, const QStr
         // tokens the template added ([CLS], [SEP], BOS).
         source.tokens = input.covered;
         source.special = input.roles.special;
+        source.roles = input.roles;
         // Titles name the model, not the path to it: a folder's own name.
         const QString modelName = model->info().name.isEmpty() ? name : model->info().name;
         source.model = QFileInfo(modelName).isDir() || QFileInfo(modelName).isFile()

@@ -361,6 +361,30 @@ private Q_SLOTS:
         QCOMPARE(values, core);
     }
 
+    // A model's grid carries the explorer's head labels (badge per head, legend), computed from the token
+    // roles with the default thresholds; the worked example has no roles and so no badges.
+    void modelGridCarriesHeadLabels()
+    {
+        const QString svg = m_dir.filePath(QStringLiteral("labelled-grid.svg"));
+        Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("tiny-bert-en-tr"), QStringLiteral("--text"),
+                                QStringLiteral("the cat sat on the mat"), QStringLiteral("--grid"), QStringLiteral("--out"), svg},
+                               m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        for (int head = 0; head < 8; ++head)
+            QCOMPARE(text.count(QStringLiteral(">H%1 ").arg(head).toUtf8()), 6); // one badge per layer
+        const QString plain = m_dir.filePath(QStringLiteral("worked-grid.svg"));
+        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
+                            QStringLiteral("--grid"), QStringLiteral("--out"), plain},
+                           m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile plainFile(plain);
+        QVERIFY(plainFile.open(QIODevice::ReadOnly));
+        QCOMPARE(plainFile.readAll().count(">H0 "), 0);
+    }
+
     void gridAndAllHeads()
     {
         const QString grid = m_dir.filePath(QStringLiteral("grid.png"));

@@ -1,5 +1,7 @@
 #include "export/attentionexportsource.h"
 
+#include "stats/attentionanalysis.h"
+
 #include <QCoreApplication>
 #include <algorithm>
 
@@ -73,7 +75,13 @@ HeadGridData AttentionExportSource::grid(int maxCells) const
         }
     }
     grid.title = title(-1, -1);
-    if (headLabels.size() == size_t(grid.layers) * size_t(grid.heads)) grid.labels = headLabels;
+    if (headLabels.size() == size_t(grid.layers) * size_t(grid.heads)) {
+        grid.labels = headLabels;
+    } else if (roles) {
+        if (const std::optional<AttentionAnalysis> analysis = analyzeAttention(*maps, *roles))
+            for (const HeadStats& stats : analysis->stats)
+                grid.labels.push_back(stats.label);
+    }
     return grid;
 }
 

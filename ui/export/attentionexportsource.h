@@ -3,10 +3,12 @@
 #include "attention/attentionmaps.h"
 #include "render/headgriddata.h"
 #include "render/heatmapdata.h"
+#include "stats/headstats.h"
 
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace attnscope {
@@ -26,6 +28,9 @@ struct AttentionExportSource
     // Each head's label as the explorer shows it (layer-major), for the exported grid's badges and legend;
     // empty: the grid has none.
     std::vector<HeadLabel> headLabels;
+    // The tokens' roles ([CLS]/BOS, [SEP]/EOS): without headLabels, grid() labels the heads from them with
+    // the default thresholds, in the same pass over the matrices as the statistics (the CLI's exports).
+    std::optional<TokenRoles> roles;
 
     // One head's whole matrix as the heatmap view shows it (special tokens discounted when asked).
     HeatmapData heatmap(int layer, int head) const;
