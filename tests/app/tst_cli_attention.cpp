@@ -58,9 +58,14 @@ Result run(const QStringList& arguments,
     QProcess process;
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    process.waitForFinished(60000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput(), process.readAllStandardError()};
+    const bool finished = process.waitForFinished(60000);
+    Result result{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                  process.readAllStandardOutput(), process.readAllStandardError()};
+    if (!finished || process.exitStatus() != QProcess::NormalExit)
+        qWarning("attnscope %s: finished=%d, error %d (%s), exit code %d; stderr: %s",
+                 qPrintable(arguments.join(QLatin1Char(' '))), int(finished), int(process.error()),
+                 qPrintable(process.errorString()), process.exitCode(), result.err.constData());
+    return result;
 }
 
 } // namespace
