@@ -1,20 +1,25 @@
 #include "analysiscommandline.h"
 
+#include "command.h"
 #include "model/transformermodel.h"
 
 namespace attnscope {
 
-bool checkModelInputArguments(const QCommandLineParser& parser, const QString& command, QString* error)
+std::optional<int> parseModelCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                         const QString& command)
 {
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, command)) return done;
+    QString error;
     if (!parser.isSet(QStringLiteral("model")))
-        *error = command + QStringLiteral(": --model is required");
+        error = QStringLiteral("--model is required");
     else if (parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids")))
-        *error = command + QStringLiteral(": give exactly one of --text or --ids");
+        error = QStringLiteral("give exactly one of --text or --ids");
     else if (parser.isSet(QStringLiteral("text-b")) && !parser.isSet(QStringLiteral("text")))
-        *error = command + QStringLiteral(": --text-b needs --text");
+        error = QStringLiteral("--text-b needs --text");
     else
-        return true;
-    return false;
+        return std::nullopt;
+    printError(command + QStringLiteral(": ") + error);
+    return 2;
 }
 
 QJsonObject inputJson(const QString& modelArgument, const TransformerModel& model, const ModelText& input)

@@ -10,14 +10,18 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
+#include <optional>
 
 namespace attnscope {
 
 class TransformerModel;
 
-// --model given, exactly one of --text / --ids, --text-b only with --text. False with *error
-// ("COMMAND: ...") otherwise; the caller exits with 2.
-bool checkModelInputArguments(const QCommandLineParser& parser, const QString& command, QString* error);
+// parseCommandLine (command.h), then the checks of every command that runs a model on one input: --model
+// given, exactly one of --text / --ids, --text-b only with --text (one line "COMMAND: ..." and 2 otherwise).
+// Returns the exit code when the command is done already, nullopt when it should go on.
+std::optional<int> parseModelCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                         const QString& command);
 
 // {"model": the --model argument, "path", "architecture", "tokens", "ids", "causal"}.
 QJsonObject inputJson(const QString& modelArgument, const TransformerModel& model, const ModelText& input);

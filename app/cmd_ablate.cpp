@@ -50,19 +50,9 @@ int runAblate(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("ablate")))
+        return *done;
     QString error;
-    if (!checkModelInputArguments(parser, QStringLiteral("ablate"), &error)) {
-        printError(error);
-        return 2;
-    }
     if (!parser.isSet(QStringLiteral("heads"))) {
         printError(QStringLiteral("ablate: --heads is required (e.g. --heads 3.2,5.7)"));
         return 2;

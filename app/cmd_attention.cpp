@@ -1,6 +1,7 @@
 // attnscope attention: every layer's and head's attention probabilities for one input, as JSON or .npy.
 
 #include "analysis/contributions.h"
+#include "analysiscommandline.h"
 #include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
@@ -88,22 +89,9 @@ int runAttention(const QStringList& arguments)
     });
     parser.addOption(backendOption());
     parser.addOption(maxOutputSizeOption());
-    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("attention")))
+    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("attention")))
         return *done;
     QString error;
-    if (!parser.isSet(QStringLiteral("model"))) {
-        printError(QStringLiteral("attention: --model is required"));
-        return 2;
-    }
-    const bool hasText = parser.isSet(QStringLiteral("text"));
-    if (hasText == parser.isSet(QStringLiteral("ids"))) {
-        printError(QStringLiteral("attention: give exactly one of --text or --ids"));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("text-b")) && !hasText) {
-        printError(QStringLiteral("attention: --text-b needs --text"));
-        return 2;
-    }
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("json") && format != QLatin1String("npy")) {
         printError(QStringLiteral("attention: --format must be json or npy, not '%1'").arg(format));

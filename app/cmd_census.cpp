@@ -151,14 +151,8 @@ int runCensusCommand(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("census")))
+        return *done;
     if (!parser.isSet(QStringLiteral("model")) || !parser.isSet(QStringLiteral("corpus"))) {
         printError(QStringLiteral("census: --model and --corpus are required"));
         return 2;

@@ -85,14 +85,8 @@ int runGenerate(const QStringList& arguments)
         {QStringLiteral("attention"), QStringLiteral("JSON: add each step's attention rows.")},
         {QStringLiteral("json"), QStringLiteral("Print JSON.")},
     });
-    if (!parser.parse(arguments)) {
-        printError(QStringLiteral("generate: ") + parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("generate")))
+        return *done;
     if (!parser.isSet(QStringLiteral("model")) ||
         parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
         printError(QStringLiteral("generate: give --model and exactly one of --text, --text-file or --ids"));

@@ -1,5 +1,6 @@
 // attnscope predict: the model's own top-k, for each [MASK] (encoders) or the next token (decoders).
 
+#include "analysiscommandline.h"
 #include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
@@ -28,14 +29,9 @@ int runPredict(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
-    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("predict")))
+    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("predict")))
         return *done;
     QString error;
-    if (!parser.isSet(QStringLiteral("model")) ||
-        parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
-        printError(QStringLiteral("predict: give --model and exactly one of --text or --ids"));
-        return 2;
-    }
     bool ok = false;
     const int topK = parser.value(QStringLiteral("top")).toInt(&ok);
     if (!ok || topK < 1) {

@@ -42,19 +42,9 @@ int runResidual(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("residual")))
+        return *done;
     QString error;
-    if (!checkModelInputArguments(parser, QStringLiteral("residual"), &error)) {
-        printError(error);
-        return 2;
-    }
     const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
     if (backendName.isEmpty()) {
         printError(QStringLiteral("residual: ") + error);

@@ -44,19 +44,9 @@ int runRollout(const QStringList& arguments)
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
     });
     parser.addOption(backendOption());
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("rollout")))
+        return *done;
     QString error;
-    if (!checkModelInputArguments(parser, QStringLiteral("rollout"), &error)) {
-        printError(error);
-        return 2;
-    }
     const QString measure = parser.value(QStringLiteral("measure"));
     if (measure != QLatin1String("weight") && measure != QLatin1String("norm")) {
         printError(QStringLiteral("rollout: --measure must be weight or norm, not '%1'").arg(measure));

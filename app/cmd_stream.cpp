@@ -98,14 +98,8 @@ int runStream(const QStringList& arguments)
          QStringLiteral("Print CSV: one row per predicted token, one NLL column per policy.")},
         {QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")},
     });
-    if (!parser.parse(arguments)) {
-        printError(QStringLiteral("stream: ") + parser.errorText());
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
-        return 0;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("stream")))
+        return *done;
     if (!parser.isSet(QStringLiteral("model")) ||
         parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
         printError(QStringLiteral("stream: give --model and exactly one of --text-file, --text or --ids"));

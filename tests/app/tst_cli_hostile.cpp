@@ -297,7 +297,8 @@ void TestCliHostile::stdoutWriteErrorsFail()
         qPrintable(full.err));
 }
 
-// Item 9: attention (and predict, stats, tokenize, models) ignored extra positional arguments.
+// Item 9: attention (and predict, stats, tokenize, models) ignored extra positional arguments; so did
+// every command added later until they all parsed through parseCommandLine.
 void TestCliHostile::extraArgumentsAreRefused_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -315,6 +316,14 @@ void TestCliHostile::extraArgumentsAreRefused_data()
     QTest::newRow("tokenize") << QStringList{
         QStringLiteral("tokenize"), QStringLiteral("--model"), gpt2,
         QStringLiteral("--text"),   QStringLiteral("The"),     QStringLiteral("quick")};
+    // The commands that came later (issues 14, 16, 17) and the export/lesson commands: every one refuses.
+    for (const char* command : {"ablate", "residual", "rollout", "generate", "stream", "export"})
+        QTest::newRow(command) << QStringList{
+            QString::fromLatin1(command), QStringLiteral("--model"), gpt2,
+            QStringLiteral("--text"),     QStringLiteral("The"),     QStringLiteral("quick")};
+    QTest::newRow("census") << QStringList{QStringLiteral("census"), QStringLiteral("--model"), gpt2,
+                                           QStringLiteral("quick")};
+    QTest::newRow("lesson") << QStringList{QStringLiteral("lesson"), QStringLiteral("quick")};
     QTest::newRow("models") << QStringList{QStringLiteral("models"), QStringLiteral("quick")};
     QTest::newRow("gpu-info") << QStringList{QStringLiteral("gpu-info"), QStringLiteral("quick")};
 }
