@@ -28,6 +28,20 @@ bool hasDisplay()
            !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
+// A command paints offscreen; it uses the display only to reach a GPU (Vulkan needs the xcb plugin). A
+// display that refuses the connection (a stale DISPLAY after `ssh -X` ended; Xvfb resetting new clients
+// while many connect at once, seen in CI) made Qt abort the whole command ("no Qt platform plugin could be
+// initialized"). Qt tries a ';'-separated list in order, so offscreen is the fallback. A platform the user
+// chose is kept as it is.
+void chooseCommandPlatform()
+{
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) return;
+    QByteArray platforms;
+    if (!qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) platforms += "wayland;";
+    if (!qEnvironmentVariableIsEmpty("DISPLAY")) platforms += "xcb;";
+    qputenv("QT_QPA_PLATFORM", platforms + "offscreen");
+}
+
 void setApplicationInfo()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("AttnScope"));
@@ -43,8 +57,9 @@ QString commandList()
     QString text = QStringLiteral("\nCommands (attnscope COMMAND --help for details):\n");
     for (const Command& command : commands)
         text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
-    text += QStringLiteral("Every command that takes --text (--text-b) also takes --text-file F (--text-b-file F): "
-                           "a UTF-8 file, - for standard input.\n");
+    text += QStringLiteral(
+        "Every command that takes --text (--text-b) also takes --text-file F (--text-b-file F): "
+        "a UTF-8 file, - for standard input.\n");
     return text;
 }
 
@@ -135,7 +150,7 @@ int main(int argc, char** argv)
         std::unique_ptr<QCoreApplication> app;
         if (qEnvironmentVariableIsEmpty("ATTNSCOPE_QT_MESSAGES")) qInstallMessageHandler(quietQtMessages);
         if (command->needsGui) {
-            if (!hasDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");
+            chooseCommandPlatform();
             app = std::make_unique<QGuiApplication>(argc, argv);
         } else {
             app = std::make_unique<QCoreApplication>(argc, argv);

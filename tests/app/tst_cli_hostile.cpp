@@ -121,6 +121,7 @@ class TestCliHostile : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void unreachableDisplayFallsBackToOffscreen();
     void outputsRefuseSpecialFiles_data();
     void outputsRefuseSpecialFiles();
     void lessonFollowsTheExportRules();
@@ -533,6 +534,41 @@ void TestCliHostile::killedBatchExportLeavesNoPartialFiles()
         }
     }
     QVERIFY2(killedWhileRunning >= 10, qPrintable(QString::number(killedWhileRunning)));
+}
+
+// A DISPLAY that refuses connections (a stale `ssh -X` one; Xvfb resetting a new client under load, which
+// failed CI once) aborted every painting command in QGuiApplication. They fall back to offscreen.
+void TestCliHostile::unreachableDisplayFallsBackToOffscreen()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // A display number no server listens on: the socket does not exist, so xcb cannot connect.
+    QString display;
+    for (int number = 4242; number < 4300 && display.isEmpty(); ++number)
+        if (!QFileInfo::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(number)))
+            display = QStringLiteral(":%1").arg(number);
+    QVERIFY(!display.isEmpty());
+    QProcessEnvironment env = commandEnvironment();
+    env.insert(QStringLiteral("DISPLAY"), display);
+    const QString png = dir.filePath(QStringLiteral("grid.png"));
+    for (const QStringList& arguments :
+         {QStringList{QStringLiteral("attention"), QStringLiteral("--model"),
+                      oracleFolder(QStringLiteral("gpt2_s0")), QStringLiteral("--ids"),
+                      QStringLiteral("1,2,3")},
+          QStringList{QStringLiteral("export"), QStringLiteral("--model"),
+                      oracleFolder(QStringLiteral("gpt2_s0")), QStringLiteral("--text"),
+                      QStringLiteral("the cat sat"), QStringLiteral("--grid"), QStringLiteral("--out"),
+                      png}}) {
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
+        QVERIFY(process.waitForFinished(120000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    }
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 100 && image.height() > 100);
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)
