@@ -31,13 +31,18 @@ HeadGridData censusHeadGrid(const CensusAccumulator& sums, CensusMetric metric, 
     return grid;
 }
 
-LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title)
+LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title, LayerCurveMeasure measure)
 {
+    const bool contributions = measure == LayerCurveMeasure::Contributions;
     LayerCurves curves;
     curves.title = title;
     curves.series = {QStringLiteral("[CLS]"), QStringLiteral("[SEP]"), QStringLiteral("punctuation")};
     double top = 0;
-    for (CensusMetric metric : {CensusMetric::Cls, CensusMetric::Sep, CensusMetric::Punctuation}) {
+    for (CensusMetric weight : {CensusMetric::Cls, CensusMetric::Sep, CensusMetric::Punctuation}) {
+        const CensusMetric metric = !contributions                ? weight
+                                    : weight == CensusMetric::Cls ? CensusMetric::ClsContribution
+                                    : weight == CensusMetric::Sep ? CensusMetric::SepContribution
+                                                                  : CensusMetric::PunctuationContribution;
         std::vector<double> line;
         for (int l = 0; l < sums.layers(); ++l) {
             line.push_back(sums.layer(l, metric).mean);
