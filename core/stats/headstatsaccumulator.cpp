@@ -1,5 +1,7 @@
 #include "stats/headstatsaccumulator.h"
 
+#include "kernels/cpukernelselection.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +13,9 @@ HeadStatsAccumulator::HeadStatsAccumulator(const TokenRoles& roles, int queries,
 
 void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
 {
+    // This plain x86-64 loop (a libm log per cell) ran 5x slower after AVX code left the vector registers'
+    // upper halves dirty (cpukernels.h); one vzeroupper per block keeps it at its own speed.
+    kernels::cpuKernels().clearUpperVectorState();
     for (int r = 0; r < count; ++r) {
         const int query = q0 + r;
         const float* row = rows + size_t(r) * size_t(m_keys);
