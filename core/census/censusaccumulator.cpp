@@ -114,7 +114,7 @@ void CensusAccumulator::addInput(const AttentionMaps& maps, const TokenRoles& ro
         if (contributionShares) {
             // The contribution shares C (queries, keys), rows summing to 1 like P's: the same statistics.
             const std::vector<float> c = contributionShares->matrix(layer, head);
-            HeadStatsAccumulator shares(roles, queries, keys);
+            HeadStatsAccumulator shares(roles, queries, keys, /*withEntropy=*/false);
             shares.addRows(0, c.data(), queries);
             contributionStats[size_t(index)] = shares.finish(layer, head, LabelThresholds{});
         }

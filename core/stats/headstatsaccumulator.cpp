@@ -7,8 +7,8 @@
 
 namespace attnscope {
 
-HeadStatsAccumulator::HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys)
-    : m_roles(roles), m_queries(queries), m_keys(keys)
+HeadStatsAccumulator::HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys, bool withEntropy)
+    : m_roles(roles), m_queries(queries), m_keys(keys), m_withEntropy(withEntropy)
 {}
 
 void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
@@ -30,7 +30,7 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
     for (int k = 0; k < m_keys; ++k) {
         const double p = row[k];
         total += p;
-        if (p > 0) entropy -= p * std::log(p);
+        if (m_withEntropy && p > 0) entropy -= p * std::log(p);
     }
     if (total <= 0) // a row that sees no key (padding) says nothing about the head
         return;
