@@ -27,6 +27,7 @@ struct LayerCurves
     QStringList series;                      // "[CLS]", "[SEP]", "punctuation"
     std::vector<std::vector<double>> values; // [series][layer]: mean over inputs of the layer mean
     double yMax = 1;                         // top of the axis: a round number at or above every value
+    QString axisLabel = QStringLiteral("mean share of attention");
 };
 
 enum class LayerCurveMeasure { Weights, Contributions };
