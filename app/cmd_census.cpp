@@ -61,14 +61,32 @@ bool writeReport(const CensusResult& result, const QString& dir, QString* error)
     const QString what = QStringLiteral("%1, %2 inputs").arg(result.model).arg(result.inputs());
     const LayerCurves curves =
         clarkLayerCurves(result.sums, QStringLiteral("Attention by layer (%1)").arg(what));
+    const bool withContributions =
+        result.sums.layers() > 0 && result.sums.layer(0, CensusMetric::SepContribution).count > 0;
+    const LayerCurves contributionCurves =
+        clarkLayerCurves(result.sums, QStringLiteral("Contribution by layer (%1)").arg(what),
+                         LayerCurveMeasure::Contributions);
+    std::vector<CensusMetric> gridMetrics{CensusMetric::Sep,        CensusMetric::Cls,
+                                          CensusMetric::FirstToken, CensusMetric::Punctuation,
+                                          CensusMetric::Previous,   CensusMetric::Next,
+                                          CensusMetric::Self,       CensusMetric::NormalizedEntropy};
+    if (withContributions)
+        gridMetrics.insert(gridMetrics.end(),
+                           {CensusMetric::SepContribution, CensusMetric::ClsContribution,
+                            CensusMetric::FirstTokenContribution, CensusMetric::PunctuationContribution});
     for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("svg")}) {
         if (!writeFigure(
                 out.filePath(QStringLiteral("layers.") + suffix), QSize(720, 440), curves.title,
                 [&](QPainter& p, const QRectF& area) { paintLayerCurves(p, area, curves); }, error))
             return false;
-        for (CensusMetric metric : {CensusMetric::Sep, CensusMetric::Cls, CensusMetric::FirstToken,
-                                    CensusMetric::Punctuation, CensusMetric::Previous, CensusMetric::Next,
-                                    CensusMetric::Self, CensusMetric::NormalizedEntropy}) {
+        if (withContributions &&
+            !writeFigure(
+                out.filePath(QStringLiteral("layers-contrib.") + suffix), QSize(720, 440),
+                contributionCurves.title,
+                [&](QPainter& p, const QRectF& area) { paintLayerCurves(p, area, contributionCurves); },
+                error))
+            return false;
+        for (CensusMetric metric : gridMetrics) {
             const HeadGridData grid =
                 censusHeadGrid(result.sums, metric,
                                QStringLiteral("Mean %1 per head (%2)").arg(censusMetricTitle(metric), what));
@@ -125,8 +143,10 @@ int runCensusCommand(const QStringList& arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Per-head attention statistics averaged over a corpus (Clark et al. 2019's figures for any model):\n"
         "per head the mean and spread of attention to the first token, [CLS], [SEP] and punctuation, self /\n"
-        "previous / next token and entropy; per layer the [CLS]/[SEP]/punctuation curves; per position the\n"
-        "sink rate of Gu et al. Writes census.json (resumable), heads/layers/positions.csv and PNG/SVG "
+        "previous / next token and entropy, and the same four shares of the contributions ||a_ij f(x_j)||\n"
+        "(Kobayashi et al. 2020, \"*_norm\"); per layer the [CLS]/[SEP]/punctuation curves of both; per\n"
+        "position the"
+        " sink rate of Gu et al. Writes census.json (resumable), heads/layers/positions.csv and PNG/SVG "
         "figures.\n"
         "FILE: plain text, one input per line (--pairs: A<TAB>B or two consecutive lines), or JSONL\n"
         "{\"text\": ..., \"text_b\": ...}. Ctrl+C stops after the current input; --resume continues."));

@@ -39,10 +39,10 @@ QJsonObject headJson(const HeadStats& s)
 // contributions: the same statistics over the contribution shares (empty for the worked example).
 QString table(const AttentionAnalysis& analysis, const AttentionAnalysis* contributions)
 {
-    QString out = QStringLiteral("layer head  label            entropy  sink   sink4  [SEP]  [CLS]  self   "
-                                 "prev   next   sink_n [SEP]_n\n");
+    QString out = QStringLiteral("layer head  label            entropy  sink   sink4  [SEP]  [CLS]  punct  "
+                                 "self   prev   next   sink_n [SEP]_n\n");
     for (const HeadStats& s : analysis.stats)
-        out += QStringLiteral("%1 %2  %3 %4 %5 %6 %7 %8 %9 %10 %11")
+        out += QStringLiteral("%1 %2  %3 %4 %5 %6 %7 %8 %9 %10 %11 %12")
                    .arg(s.layer, 5)
                    .arg(s.head, 4)
                    .arg(headLabelName(s.label), -16)
@@ -51,6 +51,7 @@ QString table(const AttentionAnalysis& analysis, const AttentionAnalysis* contri
                    .arg(s.sink4Mass, 6, 'f', 3)
                    .arg(s.sepMass, 6, 'f', 3)
                    .arg(s.clsMass, 6, 'f', 3)
+                   .arg(s.punctMass, 6, 'f', 3)
                    .arg(s.self, 6, 'f', 3)
                    .arg(s.previous, 6, 'f', 3)
                    .arg(s.next, 6, 'f', 3) +
@@ -255,6 +256,7 @@ int runStats(const QStringList& arguments)
                                       {QStringLiteral("sink4_mass"), l.sink4Mass},
                                       {QStringLiteral("sep_mass"), l.sepMass},
                                       {QStringLiteral("cls_mass"), l.clsMass},
+                                      {QStringLiteral("punct_mass"), l.punctMass},
                                       {QStringLiteral("entropy"), l.entropy}});
         root.insert(QStringLiteral("layer_means"), layers);
         const LabelThresholds t;

@@ -5,10 +5,14 @@
 //     extrapolated to --inputs (target: < 10 min for 1,000 × 128).
 //
 //   bench_census [--inputs 1000] [--bert-inputs 100] [--tokens 128] [--threads 0] [--dir DIR]
+//   [--forward-only]
 //
+// --forward-only: after each census, the same inputs through tokenizer and model.run alone (nothing summed),
+// so census minus forward-only is what the statistics cost.
 // Prints JSON lines: wall and process CPU seconds, per-input wall, and resident memory after 10%, 50% and
 // 100% of the inputs (flat memory: the census keeps no per-input data).
 
+#include "census/censusinput.h"
 #include "census/censusrun.h"
 #include "model/transformermodel.h"
 #include "support/benchutil.h"
@@ -96,6 +100,34 @@ void measure(const char* name, const TransformerModel& model, const Tokenizer& t
     std::fflush(stdout);
 }
 
+// The census's own work apart from the forward pass: the same inputs read, tokenized and run through the
+// model exactly as runCensus runs them, with nothing summed. Census minus this is the statistics' cost.
+void measureForwardOnly(const char* name, const TransformerModel& model, const Tokenizer& tokenizer,
+                        const QString& corpus, int inputs, int tokens, int threads)
+{
+    CorpusReader reader(corpus, false);
+    QString error;
+    if (!reader.open(&error)) return;
+    RunOptions run;
+    run.threads = threads;
+    const double cpu0 = processCpuSeconds();
+    QElapsedTimer clock;
+    clock.start();
+    int done = 0;
+    for (; done < inputs; ++done) {
+        const std::optional<CorpusInput> input = reader.next();
+        if (!input) break;
+        const CensusInput prepared = prepareCensusInput(tokenizer, *input, tokens);
+        const AttentionCapture capture = model.run(prepared.encoding.ids, prepared.encoding.typeIds, run);
+        if (capture.layers() == 0) break;
+    }
+    const double wall = clock.elapsed() / 1000.0, cpu = processCpuSeconds() - cpu0;
+    std::printf("{\"bench\":\"forward-only\",\"model\":\"%s\",\"inputs\":%d,\"wall_s\":%.2f,\"cpu_s\":%.2f,"
+                "\"wall_per_input_s\":%.4f,\"cpu_per_input_s\":%.4f}\n",
+                name, done, wall, cpu, wall / std::max(1, done), cpu / std::max(1, done));
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -104,6 +136,7 @@ int main(int argc, char** argv)
     int inputs = 1000, bertInputs = 100, tokens = 128, threads = 0;
     QString folder;
     const QStringList args = app.arguments();
+    const bool forwardOnly = args.contains(QStringLiteral("--forward-only"));
     for (int i = 1; i + 1 < args.size(); ++i) {
         if (args[i] == QLatin1String("--inputs"))
             inputs = args[++i].toInt();
@@ -128,6 +161,8 @@ int main(int argc, char** argv)
         }
         measure("tiny-bert-en-tr", *encoder, tokenizer, corpus, inputs, inputs, tokens, threads,
                 temporary.filePath(QStringLiteral("tiny.json")));
+        if (forwardOnly)
+            measureForwardOnly("tiny-bert-en-tr", *encoder, tokenizer, corpus, inputs, tokens, threads);
         if (bertInputs <= 0) return 0;
         if (folder.isEmpty()) folder = temporary.filePath(QStringLiteral("bert-base-random"));
         if (QFileInfo(folder + QStringLiteral("/model.safetensors")).size() <= 0 &&
@@ -139,6 +174,9 @@ int main(int argc, char** argv)
         const auto bertBase = TransformerModel::open(folder);
         measure("bert-base (random F32)", *bertBase, tokenizer, corpus, bertInputs, inputs, tokens, threads,
                 temporary.filePath(QStringLiteral("base.json")));
+        if (forwardOnly)
+            measureForwardOnly("bert-base (random F32)", *bertBase, tokenizer, corpus, bertInputs, tokens,
+                               threads);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_census: %s\n", e.what());
         return 1;

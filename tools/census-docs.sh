@@ -24,6 +24,7 @@ done
 mkdir -p "$ROOT/docs/census"
 cp "$WORK/pairs/layers.png" "$ROOT/docs/census/layers-pairs.png"
 cp "$WORK/sentences/layers.png" "$ROOT/docs/census/layers-sentences.png"
+cp "$WORK/pairs/layers-contrib.png" "$ROOT/docs/census/layers-contrib-pairs.png"
 cp "$WORK/pairs/heads-sep_mass.png" "$ROOT/docs/census/heads-sep-pairs.png"
 cp "$WORK/sentences/heads-sep_mass.png" "$ROOT/docs/census/heads-sep-sentences.png"
 /usr/bin/python3 "$ROOT/tools/census_markdown.py" --split "$SPLIT" \

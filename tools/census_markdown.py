@@ -38,6 +38,25 @@ def main():
             cells = [(f"**{v:.3f}**" if k == top and key == "sep_mass" else f"{v:.3f}") for k, v in enumerate(vals)]
             w(f"| {label}, {name} | " + " | ".join(cells) + " |")
     w("")
+    w("## Weight or contribution? (Kobayashi et al. 2020)\n")
+    w("The same shares of each head's contributions ||a_ij f(x_j)|| (docs/metrics.md, `*_norm`): how much of what "
+      "the head adds to a token comes from [CLS], [SEP] or punctuation, not only how much weight it puts there.\n")
+    w("| layer | " + " | ".join(str(l) for l in range(layers)) + " |")
+    w("|---|" + "---|" * layers)
+    for name, r in runs.items():
+        for weight, norm, label in (("sep_mass", "sep_mass_norm", "[SEP]"), ("cls_mass", "cls_mass_norm", "[CLS]"),
+                                    ("punct_mass", "punct_mass_norm", "punctuation")):
+            w(f"| {label} weight, {name} | " + " | ".join(f"{l[weight]['mean']:.3f}" for l in r["layers"]) + " |")
+            w(f"| {label} contribution, {name} | " +
+              " | ".join(f"{l[norm]['mean']:.3f}" if l[norm]["mean"] is not None else "–" for l in r["layers"]) + " |")
+    w("")
+    for name, r in runs.items():
+        best = max(r["heads"], key=lambda h: h["sep_mass"]["mean"])
+        w(f"- {name}: the head with the most [SEP] weight, L{best['layer']} H{best['head']}, puts "
+          f"{best['sep_mass']['mean']:.3f} ± {best['sep_mass']['std']:.3f} of its weight on [SEP] and draws "
+          f"{best['sep_mass_norm']['mean']:.3f} ± {best['sep_mass_norm']['std']:.3f} of its contribution from it.")
+    w("")
+    w("![contribution curves, pairs](census/layers-contrib-pairs.png)\n")
     w("## Criteria (issue 17, point 4)\n")
     for name, r in runs.items():
         vals = [l["sep_mass"]["mean"] for l in r["layers"]]
@@ -84,10 +103,14 @@ def main():
       "deviation; the strongest and weakest 3 inputs per head and metric by line; every count below; the running "
       "sums), `heads.csv`, `layers.csv`, `positions.csv`, `layers.png/svg` (the curves above) and "
       "`heads-<metric>.png/svg` (the grid coloured by one metric: first_token, cls_mass, sep_mass, punct_mass, "
-      "prev, next, self, entropy_norm).")
+      "prev, next, self, entropy_norm, and first_token_norm, cls_mass_norm, sep_mass_norm, punct_mass_norm), "
+      "`layers-contrib.png/svg` (the curves of the contribution shares).")
     w("- Metrics per head (one definition each, in core/stats, docs/metrics.md): first_token (`sink_mass`), "
       "cls_mass, sep_mass, punct_mass (tokens whose text is only Unicode punctuation), self, prev, next, entropy "
-      "(nats), entropy_norm. Per position: Gu et al.'s sink rate and mean importance.")
+      "(nats), entropy_norm; and the contribution shares (Kobayashi et al. 2020) first_token_norm, cls_mass_norm, "
+      "sep_mass_norm, punct_mass_norm: the same four shares computed on each input's ||a_ij f(x_j)|| row-normalised "
+      "(null/empty for a model whose pass keeps no value vectors). Per position: Gu et al.'s sink rate and mean "
+      "importance.")
     w("- Progress with an ETA on stderr once a second. Ctrl+C (SIGINT/SIGTERM) stops after the current input; "
       "`census.json` is rewritten atomically (temporary file + rename) every 10 s and at the end, always a whole "
       "JSON document with its `status` (running, complete, cancelled, corpus-changed, failed) and the byte offset "
@@ -97,6 +120,9 @@ def main():
       "counted, or skipped and listed with `--refuse-long`; invalid UTF-8 and bad JSONL lines skipped, counted and "
       "listed (first 100 line numbers); lines over 1 MiB cut; a corpus file that changes during the run stops it "
       "with status corpus-changed (the result covers the inputs read before).")
+    w("- In the window: File > Corpus census… runs the same census for the explorer's model, saving its result "
+      "file as it goes (in the application's data folder, `census/`); after Cancel, Resume continues it, and "
+      "Resume saved… continues (or shows) any saved census, also one written by `attnscope census`.")
     w("- Memory stays flat: per input the model's attention is summed head by head and dropped; the census holds "
       "O(layers x heads x metrics + positions) numbers (see docs/benchmarks.md).")
     w("")
@@ -104,7 +130,7 @@ def main():
     w("The independent python proxy `tools/train-builtin-models/check_clark.py --split held50` (plain torch) "
       "gives the same layer means and best head (L1 H3: 0.671 on pairs, 0.505 on single sentences). Every layer "
       "mean stays far below BERT-base's > 0.5 in layers 6-10: this is a 6-layer, 128-wide model trained for "
-      "minutes. Contribution (value-norm) shares are not in the census yet (see docs/metrics.md).")
+      "minutes.")
     print("\n".join(out))
 
 

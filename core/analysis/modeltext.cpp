@@ -2,6 +2,7 @@
 
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
+#include "stats/encodingroles.h"
 
 namespace attnscope {
 
@@ -47,8 +48,9 @@ ModelText modelText(const Encoding& encoding, const Tokenizer& tokenizer, const 
         const QString& own = sequence == 1 && textB ? *textB : textA;
         text.covered << (!special && sequence >= 0 && end > begin ? substringByCodePoints(own, begin, end)
                                                                   : encoding.tokens.at(i));
-        addRole(text.roles, tokenizer, i, encoding.ids[size_t(i)], special);
     }
+    // The census's rule (stats/encodingroles.h): special, [CLS]/BOS, [SEP]/EOS and punctuation positions.
+    text.roles = tokenRolesFromEncoding(encoding, tokenizer, textA, textB);
     return text;
 }
 

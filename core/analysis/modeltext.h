@@ -31,7 +31,9 @@ struct ModelText
     QStringList tokens;  // vocabulary strings ("[CLS]", "##ing", "Ġthe")
     QStringList covered; // the exact substring of text A or B a token covers; its vocabulary string when it
                          // covers none ([CLS], [SEP], BOS, or ids given without text)
-    TokenRoles roles;    // special flags, [CLS]/BOS and [SEP]/EOS positions (roles.causal: set by the run)
+    // Special flags, [CLS]/BOS, [SEP]/EOS and punctuation positions (tokenRolesFromEncoding; ids given
+    // without text have no punctuation); roles.causal is set by the run.
+    TokenRoles roles;
 
     int size() const { return int(ids.size()); }
 };

@@ -96,11 +96,12 @@ const std::vector<CensusExtreme>& CensusAccumulator::weakest(int layer, int head
 }
 
 void CensusAccumulator::addInput(const AttentionMaps& maps, const TokenRoles& roles, std::int64_t input,
-                                 int threads)
+                                 int threads, const AttentionMaps* contributionShares)
 {
     const int headCount = maps.layers() * maps.heads();
     const int queries = maps.queries(), keys = maps.keys();
     std::vector<HeadStats> stats(static_cast<size_t>(headCount));
+    std::vector<HeadStats> contributionStats(contributionShares ? static_cast<size_t>(headCount) : 0);
     std::vector<std::vector<double>> importance(static_cast<size_t>(headCount));
     parallelFor(headCount, threads, [&](int index) {
         const int layer = index / maps.heads(), head = index % maps.heads();
@@ -110,18 +111,35 @@ void CensusAccumulator::addInput(const AttentionMaps& maps, const TokenRoles& ro
         accumulator.addRows(0, p.data(), queries);
         stats[size_t(index)] = accumulator.finish(layer, head, LabelThresholds{});
         importance[size_t(index)] = keyImportance(p.data(), queries, keys);
+        if (contributionShares) {
+            // The contribution shares C (queries, keys), rows summing to 1 like P's: the same statistics.
+            const std::vector<float> c = contributionShares->matrix(layer, head);
+            HeadStatsAccumulator shares(roles, queries, keys, /*withEntropy=*/false);
+            shares.addRows(0, c.data(), queries);
+            contributionStats[size_t(index)] = shares.finish(layer, head, LabelThresholds{});
+        }
     });
-    addHeadStats(stats, importance, input);
+    addHeadStats(stats, importance, input, contributionStats);
 }
 
 void CensusAccumulator::addHeadStats(const std::vector<HeadStats>& stats,
-                                     const std::vector<std::vector<double>>& importance, std::int64_t input)
+                                     const std::vector<std::vector<double>>& importance, std::int64_t input,
+                                     const std::vector<HeadStats>& contributionStats)
 {
     const std::vector<CensusMetric> metrics = allCensusMetrics();
-    for (const HeadStats& s : stats) {
+    const bool withContributions = contributionStats.size() == stats.size();
+    // The statistics a metric reads for head index i, or null when this input has none.
+    const auto source = [&](size_t i, CensusMetric metric) -> const HeadStats* {
+        if (!censusMetricIsContribution(metric)) return &stats[i];
+        return withContributions ? &contributionStats[i] : nullptr;
+    };
+    for (size_t i = 0; i < stats.size(); ++i) {
+        const HeadStats& s = stats[i];
         if (s.layer < 0 || s.layer >= m_layers || s.head < 0 || s.head >= m_heads) continue;
         for (CensusMetric metric : metrics) {
-            const double value = censusMetricValue(s, metric);
+            const HeadStats* from = source(i, metric);
+            if (!from) continue;
+            const double value = censusMetricValue(*from, metric);
             const size_t slot = headIndex(s.layer, s.head, metric);
             m_head[slot].add(value);
             keepExtreme(m_strongest[slot], {input, value}, true);
@@ -132,11 +150,13 @@ void CensusAccumulator::addHeadStats(const std::vector<HeadStats>& stats,
         for (CensusMetric metric : metrics) {
             double sum = 0;
             int count = 0;
-            for (const HeadStats& s : stats)
-                if (s.layer == layer) {
-                    sum += censusMetricValue(s, metric);
+            for (size_t i = 0; i < stats.size(); ++i) {
+                const HeadStats* from = source(i, metric);
+                if (stats[i].layer == layer && from) {
+                    sum += censusMetricValue(*from, metric);
                     ++count;
                 }
+            }
             if (count > 0) m_layer[size_t(layer) * size_t(m_metrics) + size_t(metric)].add(sum / count);
         }
     size_t reach = 0;

@@ -34,18 +34,24 @@ public:
 
     // One input: every head's HeadStats (core/stats, rows of P fed in blocks) and Gu et al.'s key
     // importance (stats/tokenimportance.h). `input` identifies it in the strongest/weakest lists.
-    void addInput(const AttentionMaps& maps, const TokenRoles& roles, std::int64_t input, int threads = 0);
+    // contributionShares: the same input's contribution shares (ContributionMaps, ContributionScale::Share,
+    // laid out as maps), read for the contribution metrics; null when the capture has no value vectors, and
+    // then those metrics skip this input.
+    void addInput(const AttentionMaps& maps, const TokenRoles& roles, std::int64_t input, int threads = 0,
+                  const AttentionMaps* contributionShares = nullptr);
     // The same from already computed values: stats layer-major (layer * heads + head); importance per head
-    // (same order) alpha_k for the input's positions.
+    // (same order) alpha_k for the input's positions; contributionStats the HeadStats of the contribution
+    // shares in stats' order, or empty.
     void addHeadStats(const std::vector<HeadStats>& stats, const std::vector<std::vector<double>>& importance,
-                      std::int64_t input);
+                      std::int64_t input, const std::vector<HeadStats>& contributionStats = {});
 
     int layers() const { return m_layers; }
     int heads() const { return m_heads; }
     int positions() const { return m_positions; }
     std::int64_t inputs() const { return m_inputs; }
 
-    // Over inputs: the head's per-input value of `metric`.
+    // Over inputs: the head's per-input value of `metric` (contribution metrics: over the inputs that had
+    // contribution shares).
     const RunningStat& head(int layer, int head, CensusMetric metric) const;
     // Over inputs: the per-input mean over the layer's heads (its mean is the Clark curve's point).
     const RunningStat& layer(int layer, CensusMetric metric) const;

@@ -4,9 +4,19 @@ namespace attnscope {
 
 std::vector<CensusMetric> allCensusMetrics()
 {
-    return {CensusMetric::FirstToken,  CensusMetric::Cls,     CensusMetric::Sep,
-            CensusMetric::Punctuation, CensusMetric::Self,    CensusMetric::Previous,
-            CensusMetric::Next,        CensusMetric::Entropy, CensusMetric::NormalizedEntropy};
+    return {CensusMetric::FirstToken,
+            CensusMetric::Cls,
+            CensusMetric::Sep,
+            CensusMetric::Punctuation,
+            CensusMetric::Self,
+            CensusMetric::Previous,
+            CensusMetric::Next,
+            CensusMetric::Entropy,
+            CensusMetric::NormalizedEntropy,
+            CensusMetric::FirstTokenContribution,
+            CensusMetric::ClsContribution,
+            CensusMetric::SepContribution,
+            CensusMetric::PunctuationContribution};
 }
 
 QString censusMetricId(CensusMetric metric)
@@ -30,6 +40,14 @@ QString censusMetricId(CensusMetric metric)
         return QStringLiteral("entropy");
     case CensusMetric::NormalizedEntropy:
         return QStringLiteral("entropy_norm");
+    case CensusMetric::FirstTokenContribution:
+        return QStringLiteral("first_token_norm");
+    case CensusMetric::ClsContribution:
+        return QStringLiteral("cls_mass_norm");
+    case CensusMetric::SepContribution:
+        return QStringLiteral("sep_mass_norm");
+    case CensusMetric::PunctuationContribution:
+        return QStringLiteral("punct_mass_norm");
     }
     return {};
 }
@@ -55,6 +73,14 @@ QString censusMetricTitle(CensusMetric metric)
         return QStringLiteral("entropy (nats)");
     case CensusMetric::NormalizedEntropy:
         return QStringLiteral("normalised entropy");
+    case CensusMetric::FirstTokenContribution:
+        return QStringLiteral("first-token contribution share");
+    case CensusMetric::ClsContribution:
+        return QStringLiteral("[CLS] contribution share");
+    case CensusMetric::SepContribution:
+        return QStringLiteral("[SEP] contribution share");
+    case CensusMetric::PunctuationContribution:
+        return QStringLiteral("punctuation contribution share");
     }
     return {};
 }
@@ -66,9 +92,30 @@ std::optional<CensusMetric> censusMetricFromId(const QString& id)
     return std::nullopt;
 }
 
-double censusMetricValue(const HeadStats& stats, CensusMetric metric)
+CensusMetric censusWeightMetric(CensusMetric metric)
 {
     switch (metric) {
+    case CensusMetric::FirstTokenContribution:
+        return CensusMetric::FirstToken;
+    case CensusMetric::ClsContribution:
+        return CensusMetric::Cls;
+    case CensusMetric::SepContribution:
+        return CensusMetric::Sep;
+    case CensusMetric::PunctuationContribution:
+        return CensusMetric::Punctuation;
+    default:
+        return metric;
+    }
+}
+
+bool censusMetricIsContribution(CensusMetric metric)
+{
+    return censusWeightMetric(metric) != metric;
+}
+
+double censusMetricValue(const HeadStats& stats, CensusMetric metric)
+{
+    switch (censusWeightMetric(metric)) {
     case CensusMetric::FirstToken:
         return stats.sinkMass;
     case CensusMetric::Cls:
@@ -87,6 +134,11 @@ double censusMetricValue(const HeadStats& stats, CensusMetric metric)
         return stats.entropy;
     case CensusMetric::NormalizedEntropy:
         return stats.normalizedEntropy;
+    case CensusMetric::FirstTokenContribution:
+    case CensusMetric::ClsContribution:
+    case CensusMetric::SepContribution:
+    case CensusMetric::PunctuationContribution:
+        break; // censusWeightMetric maps these to their weight counterparts
     }
     return 0;
 }

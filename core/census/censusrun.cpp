@@ -1,5 +1,6 @@
 #include "census/censusrun.h"
 
+#include "analysis/contributions.h"
 #include "census/censusinput.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
@@ -18,7 +19,8 @@ namespace attnscope {
 
 namespace {
 
-constexpr int kFormatVersion = 1;
+// 2: the contribution-share metrics (first_token_contrib, cls_contrib, sep_contrib, punct_contrib).
+constexpr int kFormatVersion = 2;
 
 QJsonArray linesJson(const std::vector<std::int64_t>& lines)
 {
@@ -36,8 +38,12 @@ std::vector<std::int64_t> linesFromJson(const QJsonValue& value)
     return out;
 }
 
+// null for a metric no input had (contribution shares without value vectors).
 QJsonObject metricSummary(const RunningStat& s)
 {
+    if (s.count == 0)
+        return QJsonObject{{QStringLiteral("mean"), QJsonValue::Null},
+                           {QStringLiteral("std"), QJsonValue::Null}};
     return QJsonObject{{QStringLiteral("mean"), s.mean}, {QStringLiteral("std"), s.stddev()}};
 }
 
@@ -137,9 +143,15 @@ QJsonObject CensusResult::toJson() const
 
 std::optional<CensusResult> CensusResult::fromJson(const QJsonObject& root, QString* error)
 {
-    if (root.value(QStringLiteral("format")).toString() != QLatin1String("attnscope-census") ||
-        root.value(QStringLiteral("version")).toInt() != kFormatVersion) {
-        *error = QStringLiteral("not an AttnScope census result (version %1)").arg(kFormatVersion);
+    if (root.value(QStringLiteral("format")).toString() != QLatin1String("attnscope-census")) {
+        *error = QStringLiteral("not an AttnScope census result");
+        return std::nullopt;
+    }
+    if (const int version = root.value(QStringLiteral("version")).toInt(); version != kFormatVersion) {
+        *error = QStringLiteral("a census result of format version %1; this AttnScope reads version %2 "
+                                "(start a new census)")
+                     .arg(version)
+                     .arg(kFormatVersion);
         return std::nullopt;
     }
     CensusResult r;
@@ -351,7 +363,13 @@ CensusResult runCensus(const TransformerModel& model, const Tokenizer& tokenizer
             } else {
                 const AttentionCapture capture =
                     model.run(prepared.encoding.ids, prepared.encoding.typeIds, run);
-                result.sums.addInput(*capture.maps, prepared.roles, input->line, options.threads);
+                // The contribution shares need the capture's value vectors and W_O (kept by every CPU and
+                // GPU pass, at any length); a capture without them only leaves the contribution metrics out.
+                std::shared_ptr<const ContributionMaps> shares;
+                if (!capture.values.empty())
+                    shares = contributionMaps(capture, ContributionScale::Share, cancel, options.threads);
+                result.sums.addInput(*capture.maps, prepared.roles, input->line, options.threads,
+                                     shares.get());
                 result.truncated += prepared.truncated ? 1 : 0;
                 result.tokens += prepared.encoding.size();
                 ++(input->textB ? result.pairInputs : result.singleInputs);

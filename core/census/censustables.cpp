@@ -11,6 +11,13 @@ QString number(double value)
     return QString::number(value, 'g', 8);
 }
 
+// ",mean,std"; empty fields for a metric no input had (contribution shares without value vectors).
+QString statFields(const RunningStat& s)
+{
+    if (s.count == 0) return QStringLiteral(",,");
+    return QLatin1Char(',') + number(s.mean) + QLatin1Char(',') + number(s.stddev());
+}
+
 QString metricHeader()
 {
     QString header;
@@ -28,8 +35,7 @@ QString censusHeadsCsv(const CensusAccumulator& sums)
         for (int h = 0; h < sums.heads(); ++h) {
             out += QStringLiteral("%1,%2,%3").arg(l).arg(h).arg(sums.head(l, h, CensusMetric::Sep).count);
             for (CensusMetric metric : allCensusMetrics()) {
-                const RunningStat& s = sums.head(l, h, metric);
-                out += QLatin1Char(',') + number(s.mean) + QLatin1Char(',') + number(s.stddev());
+                out += statFields(sums.head(l, h, metric));
             }
             out += QLatin1Char('\n');
         }
@@ -42,8 +48,7 @@ QString censusLayersCsv(const CensusAccumulator& sums)
     for (int l = 0; l < sums.layers(); ++l) {
         out += QString::number(l);
         for (CensusMetric metric : allCensusMetrics()) {
-            const RunningStat& s = sums.layer(l, metric);
-            out += QLatin1Char(',') + number(s.mean) + QLatin1Char(',') + number(s.stddev());
+            out += statFields(sums.layer(l, metric));
         }
         out += QLatin1Char('\n');
     }

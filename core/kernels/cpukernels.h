@@ -29,7 +29,7 @@
 namespace attnscope::kernels {
 
 // Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
-constexpr int kCpuKernelsAbi = 2;
+constexpr int kCpuKernelsAbi = 3;
 constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
 
 // Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
@@ -105,6 +105,11 @@ struct CpuKernels
                           const float* beta, double eps) = nullptr;
     void (*rmsNormRows)(const float* x, float* y, int rows, int width, const float* gamma, double eps,
                         float gammaOffset) = nullptr;
+    // Marks the upper halves of the vector registers clean (vzeroupper) in the modules that use AVX; does
+    // nothing in the baseline. Plain x86-64 code run while they are dirty can be several times slower on
+    // some CPUs: the per-head statistics (a libm log per cell, stats/headstatsaccumulator.cpp) ran 5x slower
+    // on the 2-core dev VM (Intel Xeon, AVX-512) until they called this first (docs/bench-census.md).
+    void (*clearUpperVectorState)() = nullptr;
 };
 
 } // namespace attnscope::kernels

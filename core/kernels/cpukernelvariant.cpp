@@ -13,6 +13,9 @@
 #include <cmath>
 #include <limits>
 #include <unsupported/Eigen/SpecialFunctions>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #ifndef ATTNSCOPE_CPU_KERNEL_VARIANT
 #error "ATTNSCOPE_CPU_KERNEL_VARIANT (baseline, avx2, avx512, native) is set by the build"
@@ -223,13 +226,20 @@ void rmsNormRows(const float* x, float* y, int rows, int width, const float* gam
     }
 }
 
+void clearUpperVectorState()
+{
+#if defined(__AVX__)
+    _mm256_zeroupper();
+#endif
+}
+
 // Constant-initialised (no constructor runs when a module is loaded).
 constexpr CpuKernels kTable = {
     kCpuKernelsAbi,     ATTNSCOPE_CPU_KERNEL_VARIANT,
     &fullAttentionHead, &tiledAttentionBlock,
     &probabilityTile,   &product,
     &biasActivation,    &layerNormRows,
-    &rmsNormRows,
+    &rmsNormRows,       &clearUpperVectorState,
 };
 
 } // namespace

@@ -21,6 +21,7 @@ std::vector<LayerSummary> summarizeLayers(const std::vector<HeadStats>& heads, i
         summary.sink4Mass += s.sink4Mass;
         summary.sepMass += s.sepMass;
         summary.clsMass += s.clsMass;
+        summary.punctMass += s.punctMass;
         summary.entropy += s.entropy;
         ++counts[size_t(s.layer)];
     }
@@ -31,6 +32,7 @@ std::vector<LayerSummary> summarizeLayers(const std::vector<HeadStats>& heads, i
         out[l].sink4Mass /= n;
         out[l].sepMass /= n;
         out[l].clsMass /= n;
+        out[l].punctMass /= n;
         out[l].entropy /= n;
     }
     return out;

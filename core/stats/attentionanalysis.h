@@ -15,7 +15,7 @@ class AttentionMaps;
 struct LayerSummary
 {
     int layer = 0;
-    double sinkMass = 0, sink4Mass = 0, sepMass = 0, clsMass = 0, entropy = 0;
+    double sinkMass = 0, sink4Mass = 0, sepMass = 0, clsMass = 0, punctMass = 0, entropy = 0;
 };
 std::vector<LayerSummary> summarizeLayers(const std::vector<HeadStats>& heads, int layers);
 

@@ -65,9 +65,11 @@ std::optional<HeadLabel> headLabelFromName(const QString& name)
 
 std::vector<HeadMetric> allHeadMetrics()
 {
-    return {HeadMetric::Entropy,   HeadMetric::NormalizedEntropy, HeadMetric::SinkMass,
-            HeadMetric::Sink4Mass, HeadMetric::SepMass,           HeadMetric::ClsMass,
-            HeadMetric::Self,      HeadMetric::Previous,          HeadMetric::Next};
+    return {HeadMetric::Entropy,   HeadMetric::NormalizedEntropy,
+            HeadMetric::SinkMass,  HeadMetric::Sink4Mass,
+            HeadMetric::SepMass,   HeadMetric::ClsMass,
+            HeadMetric::PunctMass, HeadMetric::Self,
+            HeadMetric::Previous,  HeadMetric::Next};
 }
 
 double headMetricValue(const HeadStats& stats, HeadMetric metric)
@@ -85,6 +87,8 @@ double headMetricValue(const HeadStats& stats, HeadMetric metric)
         return stats.sepMass;
     case HeadMetric::ClsMass:
         return stats.clsMass;
+    case HeadMetric::PunctMass:
+        return stats.punctMass;
     case HeadMetric::Self:
         return stats.self;
     case HeadMetric::Previous:
@@ -110,6 +114,8 @@ QString headMetricId(HeadMetric metric)
         return QStringLiteral("sep_mass");
     case HeadMetric::ClsMass:
         return QStringLiteral("cls_mass");
+    case HeadMetric::PunctMass:
+        return QStringLiteral("punct_mass");
     case HeadMetric::Self:
         return QStringLiteral("self");
     case HeadMetric::Previous:

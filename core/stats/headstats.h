@@ -67,6 +67,7 @@ enum class HeadMetric {
     Sink4Mass,
     SepMass,
     ClsMass,
+    PunctMass,
     Self,
     Previous,
     Next

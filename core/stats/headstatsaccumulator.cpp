@@ -1,16 +1,21 @@
 #include "stats/headstatsaccumulator.h"
 
+#include "kernels/cpukernelselection.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace attnscope {
 
-HeadStatsAccumulator::HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys)
-    : m_roles(roles), m_queries(queries), m_keys(keys)
+HeadStatsAccumulator::HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys, bool withEntropy)
+    : m_roles(roles), m_queries(queries), m_keys(keys), m_withEntropy(withEntropy)
 {}
 
 void HeadStatsAccumulator::addRows(int q0, const float* rows, int count)
 {
+    // This plain x86-64 loop (a libm log per cell) ran 5x slower after AVX code left the vector registers'
+    // upper halves dirty (cpukernels.h); one vzeroupper per block keeps it at its own speed.
+    kernels::cpuKernels().clearUpperVectorState();
     for (int r = 0; r < count; ++r) {
         const int query = q0 + r;
         const float* row = rows + size_t(r) * size_t(m_keys);
@@ -25,7 +30,7 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
     for (int k = 0; k < m_keys; ++k) {
         const double p = row[k];
         total += p;
-        if (p > 0) entropy -= p * std::log(p);
+        if (m_withEntropy && p > 0) entropy -= p * std::log(p);
     }
     if (total <= 0) // a row that sees no key (padding) says nothing about the head
         return;

@@ -9,7 +9,9 @@ namespace attnscope {
 class HeadStatsAccumulator
 {
 public:
-    HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys);
+    // Without entropy (withEntropy false) the entropies stay 0 and no log is taken: the census's
+    // contribution shares read only the column masses, and the logs are most of the cost.
+    HeadStatsAccumulator(const TokenRoles& roles, int queries, int keys, bool withEntropy = true);
 
     void addRows(int q0, const float* rows, int count);
     HeadStats finish(int layer, int head, const LabelThresholds& thresholds) const;
@@ -33,6 +35,7 @@ private:
 
     const TokenRoles& m_roles;
     int m_queries, m_keys;
+    bool m_withEntropy = true;
     Sums m_plain, m_special;
 };
 

@@ -34,6 +34,8 @@ private Q_SLOTS:
         const QJsonArray tokens = fixture.value(QStringLiteral("tokens")).toArray();
         const int n = tokens.size();
         auto special = [&](int i) { return tokens.at(i).toString().startsWith(QLatin1Char('[')); };
+        // "... lazy dog.": by hand, the one punctuation token is "." just before [SEP].
+        QCOMPARE(tokens.at(n - 2).toString(), QStringLiteral("."));
         const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
         const QJsonArray heads = out.value(QStringLiteral("heads")).toArray();
         QCOMPARE(heads.size(), attentions.size() * attentions.at(0).toArray().size());
@@ -43,7 +45,8 @@ private Q_SLOTS:
                                      .toArray()
                                      .at(h.value(QStringLiteral("head")).toInt())
                                      .toArray();
-            double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, self = 0, prev = 0, next = 0;
+            double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, punct = 0, self = 0, prev = 0,
+                   next = 0;
             int rows = 0;
             for (int i = 0; i < n; ++i) {
                 if (special(i)) continue;
@@ -58,6 +61,7 @@ private Q_SLOTS:
                     sink4 += row.at(j).toDouble();
                 sep += row.at(n - 1).toDouble(); // the only [SEP]
                 cls += row.at(0).toDouble();
+                punct += row.at(n - 2).toDouble(); // the "."
                 self += row.at(i).toDouble();
                 prev += row.at(i - 1).toDouble(); // i >= 1 for every word row
                 next += row.at(i + 1).toDouble(); // i + 1 < n for every word row
@@ -65,8 +69,9 @@ private Q_SLOTS:
             const std::vector<std::pair<QString, double>> expected{
                 {QStringLiteral("entropy"), entropy / rows},  {QStringLiteral("sink_mass"), sink / rows},
                 {QStringLiteral("sink4_mass"), sink4 / rows}, {QStringLiteral("sep_mass"), sep / rows},
-                {QStringLiteral("cls_mass"), cls / rows},     {QStringLiteral("self"), self / rows},
-                {QStringLiteral("prev"), prev / rows},        {QStringLiteral("next"), next / rows}};
+                {QStringLiteral("cls_mass"), cls / rows},     {QStringLiteral("punct_mass"), punct / rows},
+                {QStringLiteral("self"), self / rows},        {QStringLiteral("prev"), prev / rows},
+                {QStringLiteral("next"), next / rows}};
             for (const auto& [key, want] : expected)
                 QVERIFY2(std::abs(h.value(key).toDouble() - want) < 1e-4,
                          qPrintable(QStringLiteral("L%1 H%2 %3: %4 vs %5")

@@ -2,6 +2,8 @@
 // of core/stats averaged independently, resumed against uninterrupted, on bad input, and the built-in
 // encoder's Clark et al. shape on a fixed subset of the shipped corpus.
 
+#include "analysis/contributions.h"
+#include "analysis/modeltext.h"
 #include "attention/attentionmaps.h"
 #include "census/censusinput.h"
 #include "census/censusrun.h"
@@ -129,6 +131,60 @@ private slots:
         QCOMPARE(back->toJson(), sums.toJson());
     }
 
+    // Contribution shares (Kobayashi et al. 2020) of the same 3-token head, [CLS] x [SEP], over two inputs,
+    // by hand. Input 1's [SEP] value vector is zero (norm 0): the head puts 0.8 of its weight on [SEP] and
+    // yet none of its contribution comes from there.
+    void handComputedContributionShares()
+    {
+        TokenRoles roles;
+        roles.special = {true, false, true};
+        roles.clsPositions = {0};
+        roles.sepPositions = {2};
+        roles.punctuationPositions = {1};
+        // Only row 1 is a word row; rows 0 and 2 (special) are not averaged.
+        const std::vector<float> first{1.0f, 0.0f, 0.0f, 0.1f, 0.1f, 0.8f, 0.4f, 0.4f, 0.2f};
+        const std::vector<float> second{0.5f, 0.5f, 0.0f, 0.6f, 0.1f, 0.3f, 0.1f, 0.1f, 0.8f};
+        // ||f(x_j)|| per key. Input 1: contributions 0.1·1, 0.1·3, 0.8·0 -> shares 0.25, 0.75, 0.
+        // Input 2: 0.6·0.5, 0.1·2, 0.3·1 = 0.3, 0.2, 0.3 (sum 0.8) -> shares 0.375, 0.25, 0.375.
+        const auto shares = [](const std::vector<float>& p, std::vector<float> norms) {
+            auto weights = std::make_shared<DenseAttentionMaps>(1, 1, 3, 3, p);
+            ValueNorms v;
+            v.layers = v.heads = 1;
+            v.keys = 3;
+            v.norms = std::move(norms);
+            return std::make_shared<ContributionMaps>(weights, v, ContributionScale::Share);
+        };
+        CensusAccumulator sums(1, 1, 4);
+        sums.addInput(DenseAttentionMaps(1, 1, 3, 3, first), roles, 10, 1,
+                      shares(first, {1.0f, 3.0f, 0.0f}).get());
+        sums.addInput(DenseAttentionMaps(1, 1, 3, 3, second), roles, 20, 1,
+                      shares(second, {0.5f, 2.0f, 1.0f}).get());
+        const auto near = [](double a, double b) { return std::abs(a - b) < 1e-6; };
+        // Weights: [SEP] 0.8 and 0.3.
+        QVERIFY(near(sums.head(0, 0, CensusMetric::Sep).mean, 0.55));
+        // Contributions: [SEP] 0 and 0.375 -> mean 0.1875, sample sd 0.375 / sqrt(2).
+        QCOMPARE(sums.head(0, 0, CensusMetric::SepContribution).count, 2);
+        QVERIFY(near(sums.head(0, 0, CensusMetric::SepContribution).mean, 0.1875));
+        QVERIFY(near(sums.head(0, 0, CensusMetric::SepContribution).stddev(), 0.375 / std::sqrt(2.0)));
+        QVERIFY(near(sums.head(0, 0, CensusMetric::ClsContribution).mean, (0.25 + 0.375) / 2));
+        QVERIFY(near(sums.head(0, 0, CensusMetric::FirstTokenContribution).mean, (0.25 + 0.375) / 2));
+        QVERIFY(near(sums.head(0, 0, CensusMetric::PunctuationContribution).mean, (0.75 + 0.25) / 2));
+        QVERIFY(near(sums.layer(0, CensusMetric::SepContribution).mean, 0.1875));
+        QCOMPARE(sums.weakest(0, 0, CensusMetric::SepContribution).front().input, 10);
+        QVERIFY(near(sums.weakest(0, 0, CensusMetric::SepContribution).front().value, 0.0));
+
+        // An input without value vectors counts for the weight metrics only.
+        sums.addInput(DenseAttentionMaps(1, 1, 3, 3, first), roles, 30, 1);
+        QCOMPARE(sums.head(0, 0, CensusMetric::Sep).count, 3);
+        QCOMPARE(sums.head(0, 0, CensusMetric::SepContribution).count, 2);
+        QCOMPARE(sums.layer(0, CensusMetric::SepContribution).count, 2);
+        QVERIFY(near(sums.head(0, 0, CensusMetric::SepContribution).mean, 0.1875));
+        QString error;
+        const auto back = CensusAccumulator::fromJson(sums.toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->toJson(), sums.toJson());
+    }
+
     // Two sink heads and two previous-token heads: each pair lies closer together than to the other pair.
     void headMapPutsSimilarHeadsTogether()
     {
@@ -192,6 +248,35 @@ private slots:
         QVERIFY(!isPunctuationText(QStringLiteral("a.")));
         QVERIFY(!isPunctuationText(QStringLiteral(" ")));
         QVERIFY(!isPunctuationText(QStringLiteral("$"))); // a symbol, not punctuation
+    }
+
+    // The explorer's and `attnscope stats`'s roles (modelText) mark punctuation as the census does, and
+    // punct_mass sums those columns. Tokens of the built-in encoder, counted by hand:
+    // [CLS] yes , it works . . . really ? ! ( no ) [SEP] -> punctuation at 2, 5, 6, 7, 9, 10, 11, 13.
+    void statsRolesMarkPunctuation()
+    {
+        Encoder encoder;
+        const ModelText text =
+            encodeForModel(*encoder.model, QStringLiteral("Yes, it works... Really?! (No)"));
+        QCOMPARE(text.size(), 15);
+        const std::vector<int> punctuation{2, 5, 6, 7, 9, 10, 11, 13};
+        QCOMPARE(text.roles.punctuationPositions, punctuation);
+        QCOMPARE(text.roles.clsPositions, std::vector<int>{0});
+        QCOMPARE(text.roles.sepPositions, std::vector<int>{14});
+        const AttentionCapture capture = encoder.model->run(text.ids, text.typeIds);
+        const std::optional<AttentionAnalysis> analysis = analyzeAttention(*capture.maps, text.roles);
+        QVERIFY(analysis);
+        const int n = text.size();
+        for (const HeadStats& s : analysis->stats) {
+            const std::vector<float> p = capture.maps->matrix(s.layer, s.head);
+            double sum = 0;
+            int rows = 0;
+            for (int i = 1; i + 1 < n; ++i, ++rows) // the word rows: all but [CLS] and [SEP]
+                for (int j : punctuation)
+                    sum += p[size_t(i * n + j)];
+            QVERIFY(std::abs(s.punctMass - sum / rows) < 1e-6);
+            QCOMPARE(headMetricValue(s, HeadMetric::PunctMass), s.punctMass);
+        }
     }
 
     // [CLS] a a a a a [SEP] b b b [SEP] cut to 8: longest first, A before B on a tie (as check_clark.py).
@@ -286,7 +371,7 @@ private slots:
         QCOMPARE(result.truncated, 0);
 
         const int layers = encoder.model->info().layers, heads = encoder.model->info().heads;
-        std::vector<std::vector<HeadStats>> perInput;
+        std::vector<std::vector<HeadStats>> perInput, perInputContributions;
         for (const QString& line : lines) {
             const Encoding e = encoder.tokenizer().encode(line);
             TokenRoles roles;
@@ -297,31 +382,41 @@ private slots:
             }
             const AttentionCapture capture = encoder.model->run(e.ids, e.typeIds);
             perInput.push_back(analyzeAttention(*capture.maps, roles)->stats);
+            const auto shares = contributionMaps(capture, ContributionScale::Share);
+            perInputContributions.push_back(analyzeAttention(*shares, roles)->stats);
         }
         const std::vector<std::pair<CensusMetric, double HeadStats::*>> fields{
             {CensusMetric::FirstToken, &HeadStats::sinkMass}, {CensusMetric::Cls, &HeadStats::clsMass},
             {CensusMetric::Sep, &HeadStats::sepMass},         {CensusMetric::Self, &HeadStats::self},
             {CensusMetric::Previous, &HeadStats::previous},   {CensusMetric::Next, &HeadStats::next},
             {CensusMetric::Entropy, &HeadStats::entropy}};
-        for (const auto& [metric, field] : fields)
-            for (int l = 0; l < layers; ++l) {
-                double layerMean = 0;
-                for (int h = 0; h < heads; ++h) {
-                    double mean = 0;
-                    for (const auto& stats : perInput)
-                        mean += stats[size_t(l * heads + h)].*field;
-                    mean /= double(perInput.size());
-                    double ss = 0;
-                    for (const auto& stats : perInput)
-                        ss += std::pow(stats[size_t(l * heads + h)].*field - mean, 2);
-                    const RunningStat& s = result.sums.head(l, h, metric);
-                    // 1e-6: the two paths run the model separately (float rounding of threaded sums).
-                    QVERIFY2(std::abs(s.mean - mean) < 1e-6, qPrintable(censusMetricId(metric)));
-                    QVERIFY(std::abs(s.stddev() - std::sqrt(ss / double(perInput.size() - 1))) < 1e-6);
-                    layerMean += mean / heads;
+        // The contribution metrics: the same fields of the contribution shares' statistics.
+        const std::vector<std::pair<CensusMetric, double HeadStats::*>> contributionFields{
+            {CensusMetric::FirstTokenContribution, &HeadStats::sinkMass},
+            {CensusMetric::ClsContribution, &HeadStats::clsMass},
+            {CensusMetric::SepContribution, &HeadStats::sepMass}};
+        for (bool contributions : {false, true})
+            for (const auto& [metric, field] : contributions ? contributionFields : fields)
+                for (int l = 0; l < layers; ++l) {
+                    const auto& inputs = contributions ? perInputContributions : perInput;
+                    double layerMean = 0;
+                    for (int h = 0; h < heads; ++h) {
+                        double mean = 0;
+                        for (const auto& stats : inputs)
+                            mean += stats[size_t(l * heads + h)].*field;
+                        mean /= double(inputs.size());
+                        double ss = 0;
+                        for (const auto& stats : inputs)
+                            ss += std::pow(stats[size_t(l * heads + h)].*field - mean, 2);
+                        const RunningStat& s = result.sums.head(l, h, metric);
+                        QCOMPARE(s.count, std::int64_t(inputs.size()));
+                        // 1e-6: the two paths run the model separately (float rounding of threaded sums).
+                        QVERIFY2(std::abs(s.mean - mean) < 1e-6, qPrintable(censusMetricId(metric)));
+                        QVERIFY(std::abs(s.stddev() - std::sqrt(ss / double(inputs.size() - 1))) < 1e-6);
+                        layerMean += mean / heads;
+                    }
+                    QVERIFY(std::abs(result.sums.layer(l, metric).mean - layerMean) < 1e-6);
                 }
-                QVERIFY(std::abs(result.sums.layer(l, metric).mean - layerMean) < 1e-6);
-            }
     }
 
     void resumeEqualsUninterrupted()

@@ -2,6 +2,7 @@
 // colours the grid by the chosen metric, lists a head's strongest and weakest inputs and hands one to the
 // explorer; the explorer's File menu opens it for the current model.
 
+#include "census/censusrun.h"
 #include "census/censusviews.h"
 #include "census/corpuswindow.h"
 #include "mainwindow.h"
@@ -12,6 +13,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -59,6 +61,7 @@ private Q_SLOTS:
         QStringList texts;
         const QString corpus = writeSentences(dir, 400, &texts);
         CorpusWindow window(kEncoder);
+        window.setResultDirectory(dir.filePath(QStringLiteral("results")));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy finished(&window, &CorpusWindow::finished);
@@ -104,6 +107,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString corpus = writeSentences(dir, 3000);
         CorpusWindow window(kEncoder);
+        window.setResultDirectory(dir.filePath(QStringLiteral("results")));
         QSignalSpy finished(&window, &CorpusWindow::finished);
         QVERIFY(window.startCensus(corpus, false));
         QTRY_VERIFY_WITH_TIMEOUT(window.shownSums().inputs() > 0, 120000);
@@ -113,9 +117,65 @@ private Q_SLOTS:
         QVERIFY(window.shownSums().inputs() < 3000);
     }
 
+    // Cancel, then Resume: the census goes on from its saved file to the end of the corpus; a later window
+    // shows the finished file; a broken one is named in the status line.
+    void resumesWhereItStopped()
+    {
+        QTemporaryDir dir;
+        const QString corpus = writeSentences(dir, 300);
+        CorpusWindow window(kEncoder);
+        window.setResultDirectory(dir.filePath(QStringLiteral("results")));
+        QSignalSpy finished(&window, &CorpusWindow::finished);
+        QVERIFY(!window.resumeButton()->isEnabled());
+        QVERIFY(window.startCensus(corpus, false));
+        QTRY_VERIFY_WITH_TIMEOUT(window.shownSums().inputs() > 0 || !finished.isEmpty(), 120000);
+        window.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        if (*window.finalStatus() != CensusStatus::Cancelled) QSKIP("the census ended before the cancel");
+        const std::int64_t before = window.shownSums().inputs();
+        QVERIFY(before > 0 && before < 300);
+        QVERIFY(window.resultPath().startsWith(dir.filePath(QStringLiteral("results"))));
+        QString error;
+        const std::optional<CensusResult> saved = readCensusResult(window.resultPath(), &error);
+        QVERIFY2(saved, qPrintable(error));
+        QCOMPARE(saved->status, CensusStatus::Cancelled);
+        QCOMPARE(saved->inputs(), before);
+        QVERIFY(window.resumeButton()->isEnabled());
+
+        QTest::mouseClick(window.resumeButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 180000);
+        QCOMPARE(*window.finalStatus(), CensusStatus::Complete);
+        QCOMPARE(window.shownSums().inputs(), 300);
+        QCOMPARE(window.shownSums().head(1, 3, CensusMetric::Sep).count, 300);
+        QCOMPARE(window.shownSums().head(1, 3, CensusMetric::SepContribution).count, 300);
+        QVERIFY(!window.resumeButton()->isEnabled());
+        const std::optional<CensusResult> done = readCensusResult(window.resultPath(), &error);
+        QVERIFY2(done, qPrintable(error));
+        QCOMPARE(done->status, CensusStatus::Complete);
+        QCOMPARE(done->inputs(), 300);
+        QCOMPARE(done->singleInputs, 300);
+
+        // A later session: the saved, finished census is shown without running the model.
+        CorpusWindow later(kEncoder);
+        QSignalSpy laterFinished(&later, &CorpusWindow::finished);
+        QVERIFY(later.resumeCensus(window.resultPath()));
+        QCOMPARE(laterFinished.size(), 1);
+        QCOMPARE(later.shownSums().inputs(), 300);
+
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"attnscope-census\"");
+        file.close();
+        QVERIFY(!later.resumeCensus(broken));
+        QVERIFY(later.statusLabel()->text().contains(QStringLiteral("broken.json")));
+    }
+
     void badFileSaysSo()
     {
+        QTemporaryDir dir;
         CorpusWindow window(kEncoder);
+        window.setResultDirectory(dir.filePath(QStringLiteral("results")));
         QSignalSpy finished(&window, &CorpusWindow::finished);
         QVERIFY(window.startCensus(QStringLiteral("/nonexistent/corpus.txt"), false));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);

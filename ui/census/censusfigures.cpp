@@ -31,13 +31,19 @@ HeadGridData censusHeadGrid(const CensusAccumulator& sums, CensusMetric metric, 
     return grid;
 }
 
-LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title)
+LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title, LayerCurveMeasure measure)
 {
+    const bool contributions = measure == LayerCurveMeasure::Contributions;
     LayerCurves curves;
     curves.title = title;
+    if (contributions) curves.axisLabel = QStringLiteral("mean share of contribution");
     curves.series = {QStringLiteral("[CLS]"), QStringLiteral("[SEP]"), QStringLiteral("punctuation")};
     double top = 0;
-    for (CensusMetric metric : {CensusMetric::Cls, CensusMetric::Sep, CensusMetric::Punctuation}) {
+    for (CensusMetric weight : {CensusMetric::Cls, CensusMetric::Sep, CensusMetric::Punctuation}) {
+        const CensusMetric metric = !contributions                ? weight
+                                    : weight == CensusMetric::Cls ? CensusMetric::ClsContribution
+                                    : weight == CensusMetric::Sep ? CensusMetric::SepContribution
+                                                                  : CensusMetric::PunctuationContribution;
         std::vector<double> line;
         for (int l = 0; l < sums.layers(); ++l) {
             line.push_back(sums.layer(l, metric).mean);
@@ -100,7 +106,7 @@ void paintLayerCurves(QPainter& painter, const QRectF& area, const LayerCurves& 
     painter.translate(area.left() + line * 0.6, plotRect.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-plotRect.height() / 2, -line / 2, plotRect.height(), line), Qt::AlignCenter,
-                     QStringLiteral("mean share of attention"));
+                     curves.axisLabel);
     painter.restore();
     for (int l = 0; l < layers; ++l) {
         const QPointF p = geometry.point(l, 0);

@@ -2,7 +2,8 @@
 
 // The census's figures, painted from plain data onto any QPainter (screen, PNG, SVG):
 //  - the layer × head grid coloured by one metric (the explorer's HeadGridPainter with one cell per head);
-//  - Clark et al.'s layer curves: the share of attention to [CLS], [SEP] and punctuation by layer.
+//  - Clark et al.'s layer curves: the share of attention to [CLS], [SEP] and punctuation by layer, of the
+//    attention weights or of the contributions (Kobayashi et al. 2020).
 
 #include "census/censusaccumulator.h"
 #include "render/headgriddata.h"
@@ -26,9 +27,12 @@ struct LayerCurves
     QStringList series;                      // "[CLS]", "[SEP]", "punctuation"
     std::vector<std::vector<double>> values; // [series][layer]: mean over inputs of the layer mean
     double yMax = 1;                         // top of the axis: a round number at or above every value
+    QString axisLabel = QStringLiteral("mean share of attention");
 };
 
-LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title);
+enum class LayerCurveMeasure { Weights, Contributions };
+LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title,
+                             LayerCurveMeasure measure = LayerCurveMeasure::Weights);
 
 // Plot area and data-to-pixel mapping of the curves, plain and testable.
 class LayerCurvesGeometry

@@ -75,10 +75,11 @@ LayerCurvesView::LayerCurvesView(QWidget* parent) : QWidget(parent)
     setMinimumSize(240, 160);
 }
 
-void LayerCurvesView::setData(const CensusAccumulator& sums, const QString& title)
+void LayerCurvesView::setData(const CensusAccumulator& sums, const QString& title, LayerCurveMeasure measure)
 {
     m_sums = sums;
     m_title = title;
+    m_measure = measure;
     update();
 }
 
@@ -87,7 +88,8 @@ void LayerCurvesView::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.fillRect(rect(), Qt::white);
     if (m_sums.inputs() == 0) return;
-    paintLayerCurves(painter, QRectF(rect()).adjusted(6, 6, -6, -6), clarkLayerCurves(m_sums, m_title));
+    paintLayerCurves(painter, QRectF(rect()).adjusted(6, 6, -6, -6),
+                     clarkLayerCurves(m_sums, m_title, m_measure));
 }
 
 HeadMapView::HeadMapView(QWidget* parent) : QWidget(parent)

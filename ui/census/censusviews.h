@@ -5,6 +5,7 @@
 // (census/headmap.h). Clicking a head in the grid or the map emits headClicked.
 
 #include "census/censusaccumulator.h"
+#include "census/censusfigures.h"
 #include "census/headmap.h"
 #include "render/headgriddata.h"
 
@@ -41,7 +42,8 @@ class LayerCurvesView : public QWidget
     Q_OBJECT
 public:
     explicit LayerCurvesView(QWidget* parent = nullptr);
-    void setData(const CensusAccumulator& sums, const QString& title);
+    void setData(const CensusAccumulator& sums, const QString& title,
+                 LayerCurveMeasure measure = LayerCurveMeasure::Weights);
     QSize sizeHint() const override { return {480, 300}; }
 
 protected:
@@ -50,6 +52,7 @@ protected:
 private:
     CensusAccumulator m_sums;
     QString m_title;
+    LayerCurveMeasure m_measure = LayerCurveMeasure::Weights;
 };
 
 // Heads as points on their first two principal components, labelled "L1H3", coloured by layer.

@@ -8,6 +8,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCryptographicHash>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -18,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 
 namespace attnscope {
@@ -43,6 +46,14 @@ CorpusWindow::CorpusWindow(const QString& modelFolder, QWidget* parent)
     m_pairsBox = new QCheckBox(tr("Sentence pairs"), this);
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_cancelButton->setEnabled(false);
+    m_resumeButton = new QPushButton(tr("Resume"), this);
+    m_resumeButton->setEnabled(false);
+    m_resumeButton->setToolTip(tr("Continue the cancelled census from where it stopped"));
+    m_openSaved = new QPushButton(tr("Resume saved…"), this);
+    m_openSaved->setToolTip(tr("Continue or show a saved census (this window's or attnscope census's "
+                               "census.json)"));
+    m_resultDirectory = QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+                            .filePath(QStringLiteral("census"));
     m_metricBox = new QComboBox(this);
     for (CensusMetric metric : allCensusMetrics())
         m_metricBox->addItem(censusMetricTitle(metric), censusMetricId(metric));
@@ -52,6 +63,8 @@ CorpusWindow::CorpusWindow(const QString& modelFolder, QWidget* parent)
     bar->addWidget(m_open);
     bar->addWidget(m_pairsBox);
     bar->addWidget(m_cancelButton);
+    bar->addWidget(m_resumeButton);
+    bar->addWidget(m_openSaved);
     bar->addWidget(new QLabel(tr("Colour by:"), this));
     bar->addWidget(m_metricBox);
     bar->addWidget(m_progress, 1);
@@ -76,6 +89,8 @@ CorpusWindow::CorpusWindow(const QString& modelFolder, QWidget* parent)
 
     connect(m_open, &QPushButton::clicked, this, &CorpusWindow::openCorpusFile);
     connect(m_cancelButton, &QPushButton::clicked, this, &CorpusWindow::cancel);
+    connect(m_resumeButton, &QPushButton::clicked, this, [this] { resumeCensus(m_resultPath); });
+    connect(m_openSaved, &QPushButton::clicked, this, &CorpusWindow::openSavedCensus);
     connect(m_metricBox, qOverload<int>(&QComboBox::activated), this,
             [this](int index) { setMetric(allCensusMetrics()[size_t(index)]); });
     connect(m_grid, &CensusGridView::headClicked, this, &CorpusWindow::selectHead);
@@ -102,17 +117,81 @@ void CorpusWindow::openCorpusFile()
     if (!path.isEmpty()) startCensus(path, m_pairsBox->isChecked());
 }
 
+void CorpusWindow::openSavedCensus()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Saved census"), m_resultDirectory,
+                                                      tr("Census result (*.json);;All files (*)"));
+    if (!path.isEmpty()) resumeCensus(path);
+}
+
 bool CorpusWindow::startCensus(const QString& corpusPath, bool pairs, std::int64_t limit)
 {
     if (isRunning()) {
         m_statusLabel->setText(tr("A census is running: cancel it first."));
         return false;
     }
+    CensusOptions options;
+    options.corpusPath = corpusPath;
+    options.pairs = pairs;
+    options.limit = limit;
+    options.maxTokens = -1; // the default (128), or fewer for a model with fewer positions: set on open
+    // One file per model, corpus file and pairing; a new census of the same replaces it.
+    const QString key = QFileInfo(m_modelFolder).absoluteFilePath() + QLatin1Char('\n') +
+                        QFileInfo(corpusPath).absoluteFilePath() +
+                        (pairs ? QStringLiteral("\npairs") : QString());
+    const QString name =
+        QStringLiteral("%1-%2%3-%4.json")
+            .arg(QFileInfo(corpusPath).completeBaseName(), QFileInfo(m_modelFolder).fileName(),
+                 pairs ? QStringLiteral("-pairs") : QString(),
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Md5).toHex().left(8)));
+    if (!m_resultDirectory.isEmpty() && QDir().mkpath(m_resultDirectory))
+        options.resultPath = QDir(m_resultDirectory).filePath(name);
+    return launch(options, std::nullopt);
+}
+
+bool CorpusWindow::resumeCensus(const QString& resultPath)
+{
+    if (isRunning()) {
+        m_statusLabel->setText(tr("A census is running: cancel it first."));
+        return false;
+    }
+    QString error;
+    const std::optional<CensusResult> saved = readCensusResult(resultPath, &error);
+    if (!saved) {
+        m_statusLabel->setText(error);
+        return false;
+    }
+    m_pairsBox->setChecked(saved->pairs);
+    if (saved->status == CensusStatus::Complete) { // nothing left to do: show it
+        joinWorker();
+        m_corpusPath = saved->corpusPath;
+        m_pairs = saved->pairs;
+        m_resultPath = resultPath;
+        m_layer = m_head = -1;
+        showFinished(*saved);
+        return true;
+    }
+    CensusOptions options;
+    options.corpusPath = saved->corpusPath;
+    options.pairs = saved->pairs;
+    options.maxTokens = saved->maxTokens;
+    options.limit = saved->limit;
+    options.overlong = saved->overlong;
+    options.resultPath = resultPath;
+    return launch(options, saved);
+}
+
+bool CorpusWindow::launch(const CensusOptions& options, const std::optional<CensusResult>& resumeFrom)
+{
     joinWorker();
-    m_corpusPath = corpusPath;
-    m_pairs = pairs;
+    m_corpusPath = options.corpusPath;
+    m_pairs = options.pairs;
+    m_resultPath = options.resultPath;
+    m_resumeButton->setEnabled(false);
+    m_openSaved->setEnabled(false);
     m_status.reset();
-    m_sums = CensusAccumulator();
+    m_sums = resumeFrom ? resumeFrom->sums : CensusAccumulator();
     m_layer = m_head = -1;
     m_inputs->clear();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
@@ -124,57 +203,57 @@ bool CorpusWindow::startCensus(const QString& corpusPath, bool pairs, std::int64
     QPointer<CorpusWindow> self(this);
     const QString folder = m_modelFolder;
     std::shared_ptr<std::atomic<bool>> cancelFlag = m_cancel;
-    m_worker = std::thread([self, folder, corpusPath, pairs, limit, cancelFlag, this] {
-        CensusResult result;
-        try {
-            const std::unique_ptr<TransformerModel> model = TransformerModel::open(folder);
-            std::unique_ptr<Tokenizer> own;
-            const Tokenizer* tokenizer = model->tokenizer();
-            if (!tokenizer) {
-                own = Tokenizer::fromFolder(model->folder());
-                tokenizer = own.get();
+    m_worker =
+        std::thread([self, folder, options = CensusOptions(options), resumeFrom, cancelFlag, this]() mutable {
+            CensusResult result;
+            try {
+                const std::unique_ptr<TransformerModel> model = TransformerModel::open(folder);
+                std::unique_ptr<Tokenizer> own;
+                const Tokenizer* tokenizer = model->tokenizer();
+                if (!tokenizer) {
+                    own = Tokenizer::fromFolder(model->folder());
+                    tokenizer = own.get();
+                }
+                if (options.maxTokens < 0) {
+                    options.maxTokens = CensusOptions{}.maxTokens;
+                    const int positions = model->config().maxPositions;
+                    if (positions > 0) options.maxTokens = std::min(options.maxTokens, positions);
+                }
+                QElapsedTimer sinceShown;
+                sinceShown.start();
+                result = runCensus(
+                    *model, *tokenizer, options, resumeFrom,
+                    [&](const CensusProgress& p) {
+                        if (sinceShown.elapsed() < 250) return;
+                        sinceShown.restart();
+                        const CensusAccumulator snapshot = *p.sums; // small: layers × heads × metrics
+                        const QString text = tr("%1 inputs, %2 s, about %3 left")
+                                                 .arg(p.inputs)
+                                                 .arg(int(p.elapsedSeconds))
+                                                 .arg(duration(p.etaSeconds));
+                        const int value = int(1000 * p.fraction);
+                        QMetaObject::invokeMethod(
+                            this,
+                            [self, snapshot, text, value] {
+                                if (!self) return;
+                                self->m_progress->setValue(value);
+                                self->showSnapshot(snapshot, text);
+                            },
+                            Qt::QueuedConnection);
+                    },
+                    cancelFlag.get());
+            } catch (const std::exception& e) {
+                result.status = CensusStatus::Failed;
+                result.message = QString::fromUtf8(e.what());
             }
-            CensusOptions options;
-            options.corpusPath = corpusPath;
-            options.pairs = pairs;
-            options.limit = limit;
-            const int positions = model->config().maxPositions;
-            if (positions > 0) options.maxTokens = std::min(options.maxTokens, positions);
-            QElapsedTimer sinceShown;
-            sinceShown.start();
-            result = runCensus(
-                *model, *tokenizer, options, std::nullopt,
-                [&](const CensusProgress& p) {
-                    if (sinceShown.elapsed() < 250) return;
-                    sinceShown.restart();
-                    const CensusAccumulator snapshot = *p.sums; // small: layers × heads × metrics
-                    const QString text = tr("%1 inputs, %2 s, about %3 left")
-                                             .arg(p.inputs)
-                                             .arg(int(p.elapsedSeconds))
-                                             .arg(duration(p.etaSeconds));
-                    const int value = int(1000 * p.fraction);
-                    QMetaObject::invokeMethod(
-                        this,
-                        [self, snapshot, text, value] {
-                            if (!self) return;
-                            self->m_progress->setValue(value);
-                            self->showSnapshot(snapshot, text);
-                        },
-                        Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [self, result] {
+                    if (self) self->showFinished(result);
                 },
-                cancelFlag.get());
-        } catch (const std::exception& e) {
-            result.status = CensusStatus::Failed;
-            result.message = QString::fromUtf8(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [self, result] {
-                if (self) self->showFinished(result);
-            },
-            Qt::QueuedConnection);
-        m_done = true;
-    });
+                Qt::QueuedConnection);
+            m_done = true;
+        });
     return true;
 }
 
@@ -195,7 +274,11 @@ void CorpusWindow::showFinished(const CensusResult& result)
     joinWorker();
     m_status = result.status;
     m_open->setEnabled(true);
+    m_openSaved->setEnabled(true);
     m_cancelButton->setEnabled(false);
+    // Only a cancelled census stopped where it can go on (a changed corpus cannot be resumed).
+    m_resumeButton->setEnabled(result.status == CensusStatus::Cancelled && !m_resultPath.isEmpty() &&
+                               QFileInfo::exists(m_resultPath));
     if (result.sums.layers() > 0) m_sums = result.sums;
     QString text;
     switch (result.status) {
@@ -204,7 +287,10 @@ void CorpusWindow::showFinished(const CensusResult& result)
         text = tr("Done: %1 inputs in %2.").arg(result.inputs()).arg(duration(result.seconds));
         break;
     case CensusStatus::Cancelled:
-        text = tr("Cancelled after %1 inputs.").arg(result.inputs());
+        text = m_resultPath.isEmpty() ? tr("Cancelled after %1 inputs.").arg(result.inputs())
+                                      : tr("Cancelled after %1 inputs; saved in %2: Resume continues it.")
+                                            .arg(result.inputs())
+                                            .arg(QDir::toNativeSeparators(m_resultPath));
         break;
     default:
         text = result.message;
@@ -240,7 +326,12 @@ void CorpusWindow::refreshViews()
     if (m_sums.layers() == 0) return;
     const QString what = tr("%1 inputs").arg(m_sums.inputs());
     m_grid->setData(m_sums, m_metric, tr("Mean %1 per head (%2)").arg(censusMetricTitle(m_metric), what));
-    m_curves->setData(m_sums, tr("Attention by layer (%1)").arg(what));
+    // A contribution metric shows the contribution curves, any other the attention weights'.
+    if (censusMetricIsContribution(m_metric))
+        m_curves->setData(m_sums, tr("Contribution by layer (%1)").arg(what),
+                          LayerCurveMeasure::Contributions);
+    else
+        m_curves->setData(m_sums, tr("Attention by layer (%1)").arg(what));
     m_map->setPoints(censusHeadMap(m_sums));
     refreshInputs();
 }

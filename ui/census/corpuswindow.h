@@ -4,6 +4,9 @@
 // the layer curves and the head map fill in live, cancel; pick a metric; click a head to list the inputs
 // where its metric is strongest and weakest, and open one of them in the explorer.
 // The census runs on its own thread (core/census/censusrun.h); the window only paints snapshots.
+// Each census saves its result file as it goes (atomically, as `attnscope census` does) in the result
+// directory, so a cancelled one can be resumed, in this session (Resume) or a later one (Resume saved…,
+// which also continues a census.json written by `attnscope census`).
 
 #include "census/censusaccumulator.h"
 #include "census/censusrun.h"
@@ -37,6 +40,17 @@ public:
 
     // Starts the census of `corpusPath` (false with the reason in the status line when one is running).
     bool startCensus(const QString& corpusPath, bool pairs, std::int64_t limit = -1);
+    // Continues the census saved in `resultPath` over its own corpus file, with its own options, saving to
+    // the same file (a finished one is only shown). False with the reason in the status line when the file
+    // cannot be read or a census is running; a saved census that does not fit this model or its corpus
+    // file ends as Failed with the reason.
+    bool resumeCensus(const QString& resultPath);
+    // Where new censuses keep their result files (default: the application's data folder, "census").
+    void setResultDirectory(const QString& directory) { m_resultDirectory = directory; }
+    // The result file of the current or last census; empty when it could not be saved.
+    QString resultPath() const { return m_resultPath; }
+    // Enabled after a cancelled census: continues it.
+    QPushButton* resumeButton() const { return m_resumeButton; }
     void cancel();
     bool isRunning() const { return m_worker.joinable() && !m_done; }
     const CensusAccumulator& shownSums() const { return m_sums; }
@@ -54,6 +68,8 @@ Q_SIGNALS:
 
 private:
     void openCorpusFile();
+    void openSavedCensus();
+    bool launch(const CensusOptions& options, const std::optional<CensusResult>& resumeFrom);
     void showSnapshot(const CensusAccumulator& sums, const QString& progress);
     void showFinished(const CensusResult& result);
     void refreshViews();
@@ -63,6 +79,8 @@ private:
 
     QString m_modelFolder;
     QString m_corpusPath;
+    QString m_resultDirectory;
+    QString m_resultPath;
     bool m_pairs = false;
     CensusAccumulator m_sums;
     CensusMetric m_metric = CensusMetric::Sep;
@@ -75,6 +93,8 @@ private:
 
     QPushButton* m_open = nullptr;
     QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_resumeButton = nullptr;
+    QPushButton* m_openSaved = nullptr;
     QCheckBox* m_pairsBox = nullptr;
     QComboBox* m_metricBox = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -41,6 +41,8 @@ QString headMetricDisplayName(HeadMetric metric)
         return QCoreApplication::translate("attnscope", "[SEP] mass");
     case HeadMetric::ClsMass:
         return QCoreApplication::translate("attnscope", "[CLS] mass");
+    case HeadMetric::PunctMass:
+        return QCoreApplication::translate("attnscope", "Punctuation mass");
     case HeadMetric::Self:
         return QCoreApplication::translate("attnscope", "Self");
     case HeadMetric::Previous:
