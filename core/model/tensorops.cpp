@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
-#include <string>
-#include <strings.h>
 
 #if defined(ATTNSCOPE_HAVE_OPENBLAS) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -53,25 +51,6 @@ bool openBlasRunsHere()
     return runs;
 }
 
-// OpenBLAS falls back to its SSE3 "Prescott" kernels for an Intel CPU model it does not know, as on the dev
-// VM ("Intel Xeon Processor" with AVX-512). There our own AVX2/AVX-512 product is about 3x faster: a
-// BERT-base forward pass at 128 tokens took 0.34 CPU-s with it against 0.91-1.19 with Prescott, and 0.31
-// with OpenBLAS forced to its SkylakeX kernels (bench_census --forward-only, docs/bench-census.md).
-bool openBlasFellBackToSse()
-{
-    static const bool generic = [] {
-        const char* core = openblas_get_corename();
-        const std::string variant = kernels::cpuKernels().variant;
-        return core && strcasecmp(core, "Prescott") == 0 && (variant == "avx2" || variant == "avx512");
-    }();
-    return generic;
-}
-
-bool useOpenBlas()
-{
-    return openBlasRunsHere() && !openBlasFellBackToSse();
-}
-
 // y (n × width, row-major, stride yStride) = x (n × in, stride xStride) · W-block, via column-major sgemm
 // on the transposes: yᵀ = Wᵀ-block · xᵀ. OutIn: W is [out, in], the block is its rows [col, col+width).
 // InOut: W is [in, out], the block is its columns [col, col+width).
@@ -102,9 +81,6 @@ std::string productLibrary()
     const char* core = openblas_get_corename();
     if (!openBlasRunsHere())
         return std::string("Eigen (OpenBLAS's ") + core + " kernels need 3DNow!, which this CPU lacks)";
-    if (openBlasFellBackToSse())
-        return std::string("Eigen, ") + kernels::cpuKernels().variant + " (OpenBLAS chose its SSE3 " + core +
-               " kernels for this CPU)";
     return std::string("OpenBLAS (") + (core ? core : "?") + " kernels)";
 #else
     return "Eigen";
@@ -139,7 +115,7 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const Activation* act = activation ? &*activation : nullptr;
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
-    const bool blas = useOpenBlas();
+    const bool blas = openBlasRunsHere();
 #else
     const bool blas = false;
 #endif
