@@ -4,6 +4,7 @@
 #include "defaultheatmaps.h"
 #include "explorerstartup.h"
 #include "io/outputfile.h"
+#include "model/openblas.h"
 #include "settings/guioptions.h"
 #include "textfileargument.h"
 
@@ -43,8 +44,9 @@ QString commandList()
     QString text = QStringLiteral("\nCommands (attnscope COMMAND --help for details):\n");
     for (const Command& command : commands)
         text += QStringLiteral("  %1  %2\n").arg(command.name.leftJustified(10), command.summary);
-    text += QStringLiteral("Every command that takes --text (--text-b) also takes --text-file F (--text-b-file F): "
-                           "a UTF-8 file, - for standard input.\n");
+    text += QStringLiteral(
+        "Every command that takes --text (--text-b) also takes --text-file F (--text-b-file F): "
+        "a UTF-8 file, - for standard input.\n");
     return text;
 }
 
@@ -126,6 +128,8 @@ int runGui(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // Before any thread exists (setenv): OpenBLAS's kernels for this CPU, unless the user named some.
+    ops::chooseOpenBlasCore();
     if (!argumentsAreText(argc, argv)) return 2;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (const Command* command = CommandRegistry::find(first)) {
