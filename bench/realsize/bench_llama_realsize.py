@@ -7,7 +7,13 @@ of the machine's FMA peak.
 
     cd /work/oracle && . ./env.sh && cd -        # transformers from the oracle kit (PYTHONPATH)
     /usr/bin/python3 bench/realsize/bench_llama_realsize.py --shape 1b --tokens 128,512 --reps 3 \\
-        --attnscope build/dev/app/attnscope --dir /tmp/llama-1b-random --peak-gflops 574
+        --attnscope build/dev/app/attnscope --dir /tmp/llama-1b-random --peak-gflops 574 \\
+        --transformers-openblas default,SkylakeX
+
+--attnscope before=OLD,after=NEW compares two builds (LABEL=BINARY@SkylakeX sets OPENBLAS_CORETYPE for one);
+every side runs once per round (interleaved).
+torch (Debian's 1.13) computes with the system's OpenBLAS too, so --transformers-openblas also measures it
+with the kernels that fit the CPU (OpenBLAS 0.3.21 falls back to Prescott's on CPUs newer than itself).
 
 --shape 8b writes a 16 GB folder and transformers' float32 copy needs ~32 GB: run it only on a machine
 with that much free memory (--skip-transformers keeps AttnScope's side alone, peak RSS target ≤ 18 GB).
@@ -144,13 +150,25 @@ print(json.dumps(dict(forward_s=forward, layers=len(out.attentions))))
 """
 
 
+def environment(openblas_core):
+    """os.environ with OPENBLAS_CORETYPE removed ("default": the program's own choice) or set."""
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    if openblas_core != "default":
+        env["OPENBLAS_CORETYPE"] = openblas_core
+    return env
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--shape", choices=sorted(SHAPES), default="1b")
     parser.add_argument("--tokens", default="128,512")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--attnscope", default="build/dev/app/attnscope")
+    parser.add_argument("--attnscope", default="build/dev/app/attnscope",
+                        help="binary, or LABEL=BINARY,LABEL=BINARY,... (e.g. before=/tmp/old/attnscope,after=...)")
+    parser.add_argument("--transformers-openblas", default="default",
+                        help="OPENBLAS_CORETYPE for transformers' runs, comma-separated: default (unset), SkylakeX, ...")
     parser.add_argument("--dir", default=None)
     parser.add_argument("--peak-gflops", type=float, default=0.0, help="measured fp32 FMA peak (bench_attention)")
     parser.add_argument("--skip-transformers", action="store_true")
@@ -159,38 +177,45 @@ def main():
     c = write_folder(folder, args.shape)
     weights = os.path.join(folder, "model.safetensors")
     weight_bytes = os.path.getsize(weights)
-    h, L = c["hidden_size"], c["num_hidden_layers"]
-    H, d = c["num_attention_heads"], c["head_dim"]
+    H, d, L = c["num_attention_heads"], c["head_dim"], c["num_hidden_layers"]
     non_embedding = sum(int(np.prod(s)) for n, s in tensors_of(c) if "embed" not in n and "lm_head" not in n)
     out = os.path.join(tempfile.gettempdir(), "bench-llama-attention.npy")
+    # LABEL=BINARY[@OPENBLAS_CORETYPE]: a build, optionally with OpenBLAS's kernels named by hand.
+    binaries = []
+    for item in args.attnscope.split(","):
+        label, binary = item.split("=", 1) if "=" in item else ("attnscope", item)
+        binary, core = binary.split("@", 1) if "@" in binary else (binary, "default")
+        binaries.append((label, binary, core))
+    cores = [] if args.skip_transformers else args.transformers_openblas.split(",")
     for n in [int(t) for t in args.tokens.split(",")]:
         ids = ",".join(str(128000 if i == 0 else 1000 + (i * 7919) % 120000) for i in range(n))
         # Projections and MLP 2·params·n, attention 4·n²·d·H halved for causal.
         flops = 2.0 * non_embedding * n + 2.0 * n * n * d * H * L
-        walls, rss, cpus = [], [], []
+        # Every side once per round, so that all of them see the same machine.
+        sides = [("attnscope:" + label, [binary, "attention", "--model", folder, "--ids", ids, "--format", "npy",
+                                         "--out", out, "--force"], environment(core)) for label, binary, core in binaries]
+        sides += [("transformers_eager_f32:openblas=" + core,
+                   [sys.executable, "-c", TRANSFORMERS_RUN, os.path.join(folder, "config.json"), weights, ids,
+                    str(args.threads)], environment(core)) for core in cores]
+        runs = {name: [] for name, _, _ in sides}
         for _ in range(args.reps):
-            s, r, cpu, _ = timed([args.attnscope, "attention", "--model", folder, "--ids", ids, "--format", "npy",
-                                  "--out", out, "--force"])
-            walls.append(s), rss.append(r), cpus.append(cpu)
-        line = dict(bench="llama_realsize", shape=args.shape, side="attnscope", tokens=n, reps=args.reps,
-                    median_s=statistics.median(walls), median_cpu_s=statistics.median(cpus),
-                    peak_rss_mib=max(rss) / 1024, weights_mib=weight_bytes / 2**20,
-                    rss_over_weights=max(rss) * 1024 / weight_bytes, gflop=flops / 1e9)
-        if args.peak_gflops:
-            line["fraction_of_fma_peak"] = flops / 1e9 / line["median_s"] / args.peak_gflops
-        print(json.dumps(line), flush=True)
-        if args.skip_transformers:
-            continue
-        walls, rss, forwards, cpus = [], [], [], []
-        for _ in range(args.reps):
-            s, r, cpu, stdout = timed([sys.executable, "-c", TRANSFORMERS_RUN, os.path.join(folder, "config.json"),
-                                       weights, ids, str(args.threads)], env=os.environ)
-            walls.append(s), rss.append(r), cpus.append(cpu)
-            forwards.append(json.loads(stdout.strip().splitlines()[-1])["forward_s"])
-        print(json.dumps(dict(bench="llama_realsize", shape=args.shape, side="transformers_eager_f32", tokens=n,
-                              reps=args.reps, median_forward_s=statistics.median(forwards),
-                              median_process_s=statistics.median(walls), median_cpu_s=statistics.median(cpus),
-                              peak_rss_mib=max(rss) / 1024)), flush=True)
+            for name, command, env in sides:
+                runs[name].append(timed(command, env=env))
+        for name, _, _ in sides:
+            walls = [r[0] for r in runs[name]]
+            line = dict(bench="llama_realsize", shape=args.shape, side=name, tokens=n, reps=args.reps,
+                        median_s=statistics.median(walls), all_s=[round(w, 3) for w in walls],
+                        median_cpu_s=statistics.median(r[2] for r in runs[name]),
+                        peak_rss_mib=max(r[1] for r in runs[name]) / 1024, gflop=flops / 1e9)
+            if name.startswith("attnscope"):
+                line.update(weights_mib=weight_bytes / 2**20,
+                            rss_over_weights=line["peak_rss_mib"] * 2**20 / weight_bytes)
+            else:
+                line["median_forward_s"] = statistics.median(
+                    json.loads(r[3].strip().splitlines()[-1])["forward_s"] for r in runs[name])
+            if args.peak_gflops:
+                line["fraction_of_fma_peak"] = flops / 1e9 / line["median_s"] / args.peak_gflops
+            print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "io/inputfile.h"
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
+#include "util/parallel.h"
 #include "util/prefetch.h"
 
 #include <QDir>
@@ -12,7 +13,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSysInfo>
+#include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <new>
+#include <sys/mman.h>
 
 namespace attnscope {
 
@@ -32,6 +37,31 @@ WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> 
     auto storage = std::make_shared<const std::vector<float>>(std::move(values));
     WeightTensor t;
     t.m_data = storage->data();
+    t.m_owner = std::move(storage);
+    t.m_shape = std::move(shape);
+    return t;
+}
+
+WeightTensor WeightTensor::converted(qint64 count, std::vector<qint64> shape,
+                                     const std::function<void(float*)>& fill)
+{
+    constexpr size_t kHugePage = size_t(2) << 20;
+    const size_t bytes = size_t(std::max<qint64>(count, 1)) * sizeof(float);
+    float* data = nullptr;
+    if (bytes >= 2 * kHugePage) {
+        const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+        data = static_cast<float*>(std::aligned_alloc(kHugePage, rounded));
+#ifdef MADV_HUGEPAGE
+        if (data) madvise(data, rounded, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages as before
+#endif
+    } else {
+        data = static_cast<float*>(std::malloc(bytes));
+    }
+    if (!data) throw std::bad_alloc();
+    std::shared_ptr<float> storage(data, [](float* p) { std::free(p); });
+    fill(data);
+    WeightTensor t;
+    t.m_data = data;
     t.m_owner = std::move(storage);
     t.m_shape = std::move(shape);
     return t;
@@ -226,9 +256,17 @@ WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 
     if (!shape.empty()) shape.front() = rowCount;
     if (const float* direct = file->directFloats(tensor))
         return WeightTensor::view(file, direct + firstRow * rowElements, shape);
-    std::vector<float> values(size_t(rowCount * rowElements));
-    file->convertRange(tensor, firstRow * rowElements, rowCount * rowElements, values.data());
-    return WeightTensor::owned(std::move(values), shape);
+    // F16/BF16 → f32 in pieces of 1 Mi values over all cores: it is memory-bound, and the other core would
+    // otherwise wait for it between one layer's products and the next.
+    const qint64 first = firstRow * rowElements, count = rowCount * rowElements;
+    constexpr qint64 kPiece = qint64(1) << 20;
+    return WeightTensor::converted(count, shape, [&](float* out) {
+        const int pieces = int((count + kPiece - 1) / kPiece);
+        parallelFor(pieces, count >= 4 * kPiece ? 0 : 1, [&](int piece) {
+            const qint64 begin = qint64(piece) * kPiece;
+            file->convertRange(tensor, first + begin, std::min(kPiece, count - begin), out + begin);
+        });
+    });
 }
 
 WeightTensor WeightStore::loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const
