@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <new>
 #include <sys/mman.h>
 
@@ -42,26 +43,81 @@ WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> 
     return t;
 }
 
+namespace {
+
+// Freed large conversion buffers, kept for the next tensor of the same size: a model's layers have the same
+// shapes, so from the second layer on a pass converts into memory that is already mapped, instead of the
+// kernel clearing fresh pages for every tensor. At most kPoolLimit bytes are kept.
+struct ConversionBufferPool
+{
+    std::mutex mutex;
+    std::multimap<size_t, void*> free;
+    size_t bytes = 0;
+};
+constexpr size_t kPoolLimit = size_t(1) << 30;
+constexpr size_t kHugePage = size_t(2) << 20;
+
+ConversionBufferPool& conversionBufferPool()
+{
+    static auto* buffers = new ConversionBufferPool; // never destroyed: tensors may be freed during exit
+    return *buffers;
+}
+
+void returnConversionBuffer(float* data, size_t rounded)
+{
+    ConversionBufferPool& buffers = conversionBufferPool();
+    {
+        std::lock_guard<std::mutex> lock(buffers.mutex);
+        if (buffers.bytes + rounded <= kPoolLimit) {
+            buffers.free.emplace(rounded, data);
+            buffers.bytes += rounded;
+            return;
+        }
+    }
+    std::free(data);
+}
+
+std::shared_ptr<float> largeConversionBuffer(size_t bytes)
+{
+    const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    ConversionBufferPool& buffers = conversionBufferPool();
+    void* data = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(buffers.mutex);
+        if (const auto it = buffers.free.find(rounded); it != buffers.free.end()) {
+            data = it->second;
+            buffers.free.erase(it);
+            buffers.bytes -= rounded;
+        }
+    }
+    if (!data) {
+        data = std::aligned_alloc(kHugePage, rounded);
+        if (!data) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        madvise(data, rounded, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages
+#endif
+    }
+    return std::shared_ptr<float>(static_cast<float*>(data),
+                                  [rounded](float* p) { returnConversionBuffer(p, rounded); });
+}
+
+} // namespace
+
 WeightTensor WeightTensor::converted(qint64 count, std::vector<qint64> shape,
                                      const std::function<void(float*)>& fill)
 {
-    constexpr size_t kHugePage = size_t(2) << 20;
     const size_t bytes = size_t(std::max<qint64>(count, 1)) * sizeof(float);
-    float* data = nullptr;
+    std::shared_ptr<float> storage;
     if (bytes >= 2 * kHugePage) {
-        const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-        data = static_cast<float*>(std::aligned_alloc(kHugePage, rounded));
-#ifdef MADV_HUGEPAGE
-        if (data) madvise(data, rounded, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages as before
-#endif
+        storage = largeConversionBuffer(bytes);
     } else {
-        data = static_cast<float*>(std::malloc(bytes));
+        float* data = static_cast<float*>(std::malloc(bytes));
+        if (!data) throw std::bad_alloc();
+        storage.reset(data, [](float* p) { std::free(p); });
     }
-    if (!data) throw std::bad_alloc();
-    std::shared_ptr<float> storage(data, [](float* p) { std::free(p); });
-    fill(data);
+    fill(storage.get());
     WeightTensor t;
-    t.m_data = data;
+    t.m_data = storage.get();
     t.m_owner = std::move(storage);
     t.m_shape = std::move(shape);
     return t;

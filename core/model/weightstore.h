@@ -20,9 +20,10 @@ public:
     WeightTensor() = default;
     static WeightTensor view(std::shared_ptr<const void> owner, const float* data, std::vector<qint64> shape);
     static WeightTensor owned(std::vector<float> values, std::vector<qint64> shape);
-    // `count` floats of fresh, uninitialised memory for a converted tensor, which `fill` writes (large ones
-    // on transparent huge pages: a layer of Llama-3.2-1B is 240 MB of new memory, and with 4 KiB pages its
-    // page faults cost as much as the conversion itself).
+    // `count` floats of uninitialised memory for a converted tensor, which `fill` writes. Large ones (4 MiB
+    // and more) reuse a freed buffer of the same size (up to 1 GiB is kept: a model's layers repeat their
+    // shapes), else are new and advised for transparent huge pages: a layer of Llama-3.2-1B is 240 MB, and
+    // the kernel clearing fresh pages for every layer cost more than the conversion.
     static WeightTensor converted(qint64 count, std::vector<qint64> shape,
                                   const std::function<void(float*)>& fill);
 
