@@ -4,6 +4,7 @@
 #include "defaultheatmaps.h"
 #include "explorerstartup.h"
 #include "io/outputfile.h"
+#include "model/openblas.h"
 #include "settings/guioptions.h"
 #include "textfileargument.h"
 
@@ -141,6 +142,8 @@ int runGui(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // Before any thread exists (setenv): OpenBLAS's kernels for this CPU, unless the user named some.
+    ops::chooseOpenBlasCore();
     if (!argumentsAreText(argc, argv)) return 2;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (const Command* command = CommandRegistry::find(first)) {

@@ -45,6 +45,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # Qt's platform plugins (xcb, offscreen) are loaded at run time, so shlibdeps cannot see them.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+# OpenBLAS is loaded at run time too (core/model/openblas.h), so shlibdeps cannot see it either.
+get_property(attnscope_openblas_soname GLOBAL PROPERTY ATTNSCOPE_OPENBLAS_SONAME)
+if(attnscope_openblas_soname STREQUAL "libopenblas.so.0")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenblas0")
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/attnscope")
 include(CPack)

@@ -41,26 +41,39 @@ def main():
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--attnscope", default="build/dev/app/attnscope")
+    parser.add_argument("--transformers-openblas", default=None, help="OPENBLAS_CORETYPE for transformers (default: unset)")
     args = parser.parse_args()
     ids = ",".join(["101"] + [str(1000 + (i * 7919) % 28000) for i in range(args.tokens - 2)] + ["102"])
     out = os.path.join(tempfile.gettempdir(), "bench-bert-attention.npy")
-    sides = {
-        "attnscope_cli": [args.attnscope, "attention", "--model", args.dir, "--ids", ids, "--format", "npy",
-                          "--out", out, "--force"],
-        "transformers_eager_f32_process": [sys.executable, "-c", TRANSFORMERS_RUN, args.dir, ids, str(args.threads)],
-    }
+    # --attnscope LABEL=BINARY[@OPENBLAS_CORETYPE],...: several builds side by side (as bench_llama_realsize.py).
+    sides, environments = {}, {}
+    for item in args.attnscope.split(","):
+        label, binary = item.split("=", 1) if "=" in item else ("", item)
+        binary, core = binary.split("@", 1) if "@" in binary else (binary, None)
+        name = "attnscope_cli" + (":" + label if label else "")
+        sides[name] = [binary, "attention", "--model", args.dir, "--ids", ids, "--format", "npy", "--out", out,
+                       "--force"]
+        environments[name] = core
+    sides["transformers_eager_f32_process"] = [sys.executable, "-c", TRANSFORMERS_RUN, args.dir, ids,
+                                               str(args.threads)]
+    environments["transformers_eager_f32_process"] = args.transformers_openblas
     results = {name: [] for name in sides}
     forwards = []
     for _ in range(args.reps):  # interleaved, so both sides see the same machine
         for name, command in sides.items():
+            env = dict(os.environ)
+            env.pop("OPENBLAS_CORETYPE", None)
+            if environments[name]:
+                env["OPENBLAS_CORETYPE"] = environments[name]
             start = time.perf_counter()
-            run = subprocess.run(command, capture_output=True, text=True)
+            run = subprocess.run(command, capture_output=True, text=True, env=env)
             results[name].append(time.perf_counter() - start)
             if run.returncode != 0:
                 sys.exit(run.stderr[-2000:])
             if name.startswith("transformers"):
                 forwards.append(json.loads(run.stdout.strip().splitlines()[-1])["forward_s"])
     line = {name: statistics.median(times) for name, times in results.items()}
+    line["all_s"] = {name: [round(t, 3) for t in times] for name, times in results.items()}
     line["transformers_forward_only"] = statistics.median(forwards)
     line.update(bench="bert_base_cli", tokens=args.tokens, reps=args.reps)
     print(json.dumps(line))

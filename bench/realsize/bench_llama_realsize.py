@@ -7,7 +7,13 @@ of the machine's FMA peak.
 
     cd /work/oracle && . ./env.sh && cd -        # transformers from the oracle kit (PYTHONPATH)
     /usr/bin/python3 bench/realsize/bench_llama_realsize.py --shape 1b --tokens 128,512 --reps 3 \\
-        --attnscope build/dev/app/attnscope --dir /tmp/llama-1b-random --peak-gflops 574
+        --attnscope build/dev/app/attnscope --dir /tmp/llama-1b-random --peak-gflops 574 \\
+        --transformers-openblas default,SkylakeX
+
+--attnscope before=OLD,after=NEW compares two builds (LABEL=BINARY@SkylakeX sets OPENBLAS_CORETYPE for one);
+every side runs once per round (interleaved).
+torch (Debian's 1.13) computes with the system's OpenBLAS too, so --transformers-openblas also measures it
+with the kernels that fit the CPU (OpenBLAS 0.3.21 falls back to Prescott's on CPUs newer than itself).
 
 --shape 8b writes a 16 GB folder and transformers' float32 copy needs ~32 GB: run it only on a machine
 with that much free memory (--skip-transformers keeps AttnScope's side alone, peak RSS target ≤ 18 GB).
@@ -22,6 +28,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -102,38 +109,76 @@ def write_folder(folder, shape):
     return c
 
 
-def timed(command, env=None):
-    """Whole-process wall seconds and peak RSS (KiB) from /usr/bin/time -v."""
-    result = subprocess.run(["/usr/bin/time", "-v"] + command, capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command[:3])}...\n{result.stderr[-2000:]}")
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", result.stderr)
+def rss_kib(pid):
+    """Resident KiB of a process and its children (0 once gone)."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            total += int(next((l.split()[1] for l in f if l.startswith("VmRSS:")), 0))
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            total += sum(rss_kib(int(child)) for child in f.read().split())
+    except (OSError, ValueError):
+        pass
+    return total
+
+
+def timed(command, env=None, rss_limit_mib=0):
+    """Whole-process wall seconds and peak RSS (KiB) from /usr/bin/time -v. With rss_limit_mib the process is
+    killed when it grows past that (the team's memory rule on a shared machine): None is returned then."""
+    process = subprocess.Popen(["/usr/bin/time", "-v"] + command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env)
+    if rss_limit_mib:
+        while process.poll() is None:
+            if rss_kib(process.pid) > rss_limit_mib * 1024:
+                process.kill()
+                subprocess.run(["pkill", "-KILL", "-P", str(process.pid)])
+                process.communicate()
+                print(json.dumps(dict(killed=command[:3], over_mib=rss_limit_mib)), flush=True)
+                return None
+            time.sleep(0.2)
+    stdout, stderr = process.communicate()
+    if process.returncode != 0:
+        sys.exit(f"failed: {' '.join(command[:3])}...\n{stderr[-2000:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", stderr)
     seconds = (int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3)))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1))
-    cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", result.stderr))
-    return seconds, rss, cpu, result.stdout
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr).group(1))
+    cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", stderr))
+    return seconds, rss, cpu, stdout
 
 
 TRANSFORMERS_RUN = r"""
-import json, sys, time, torch
+import json, struct, sys, time, numpy as np, torch
 from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.modeling_utils import no_init_weights
-from safetensors import safe_open
 config_path, weights, ids_text, threads = sys.argv[1:5]
 torch.set_num_threads(int(threads))
 config = json.load(open(config_path))
 config.pop("rope_scaling", None)  # transformers 4.36 predates rope_type llama3; the cost is the same
 config.pop("head_dim", None)      # 4.36 derives it (hidden / heads, the same here)
+# 4.36 precomputes RoPE's cos/sin for every position in every layer (1 GB at 131,072 positions): without
+# rope scaling, positions past the input change nothing.
+config["max_position_embeddings"] = 4096
 cfg = LlamaConfig(**config)
 cfg._attn_implementation = "eager"
 with no_init_weights():
     model = LlamaForCausalLM(cfg)  # float32, as upstream computes
 model.tie_weights()
 params = dict(model.named_parameters())
-with safe_open(weights, "pt") as f:  # one tensor at a time: the float32 model is the only full copy
-    for name in f.keys():
-        with torch.no_grad():
-            params[name].copy_(f.get_tensor(name))
+# The bf16 file read in pieces with plain reads (not mapped: mapped pages would count in this process's RSS
+# on top of the float32 model, and push it past the shared machine's 8 GB rule).
+with open(weights, "rb") as fh:
+    length = struct.unpack("<Q", fh.read(8))[0]
+    header, base = json.loads(fh.read(length)), 8 + length
+    for name, meta in header.items():
+        if name == "__metadata__":
+            continue
+        begin, end = meta["data_offsets"]
+        target, count, piece = params[name].data.view(-1), (end - begin) // 2, 1 << 24
+        for start in range(0, count, piece):
+            n = min(piece, count - start)
+            fh.seek(base + begin + 2 * start)
+            raw = np.frombuffer(fh.read(2 * n), dtype=np.uint16)
+            target[start:start + n].copy_(torch.from_numpy((raw.astype(np.uint32) << 16).view(np.float32)))
 model.eval()
 ids = torch.tensor([[int(x) for x in ids_text.split(",")]])
 with torch.no_grad():
@@ -144,53 +189,77 @@ print(json.dumps(dict(forward_s=forward, layers=len(out.attentions))))
 """
 
 
+def environment(openblas_core):
+    """os.environ with OPENBLAS_CORETYPE removed ("default": the program's own choice) or set."""
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    if openblas_core != "default":
+        env["OPENBLAS_CORETYPE"] = openblas_core
+    return env
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--shape", choices=sorted(SHAPES), default="1b")
     parser.add_argument("--tokens", default="128,512")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--attnscope", default="build/dev/app/attnscope")
+    parser.add_argument("--attnscope", default="build/dev/app/attnscope",
+                        help="binary, or LABEL=BINARY,LABEL=BINARY,... (e.g. before=/tmp/old/attnscope,after=...)")
+    parser.add_argument("--transformers-openblas", default="default",
+                        help="OPENBLAS_CORETYPE for transformers' runs, comma-separated: default (unset), SkylakeX, ...")
     parser.add_argument("--dir", default=None)
     parser.add_argument("--peak-gflops", type=float, default=0.0, help="measured fp32 FMA peak (bench_attention)")
     parser.add_argument("--skip-transformers", action="store_true")
+    parser.add_argument("--rss-limit-mib", type=int, default=7800, help="kill transformers' run past this (0: none)")
     args = parser.parse_args()
     folder = args.dir or os.path.join(tempfile.gettempdir(), f"llama-{args.shape}-random")
     c = write_folder(folder, args.shape)
     weights = os.path.join(folder, "model.safetensors")
     weight_bytes = os.path.getsize(weights)
-    h, L = c["hidden_size"], c["num_hidden_layers"]
-    H, d = c["num_attention_heads"], c["head_dim"]
+    H, d, L = c["num_attention_heads"], c["head_dim"], c["num_hidden_layers"]
     non_embedding = sum(int(np.prod(s)) for n, s in tensors_of(c) if "embed" not in n and "lm_head" not in n)
     out = os.path.join(tempfile.gettempdir(), "bench-llama-attention.npy")
+    # LABEL=BINARY[@OPENBLAS_CORETYPE]: a build, optionally with OpenBLAS's kernels named by hand.
+    binaries = []
+    for item in args.attnscope.split(","):
+        label, binary = item.split("=", 1) if "=" in item else ("attnscope", item)
+        binary, core = binary.split("@", 1) if "@" in binary else (binary, "default")
+        binaries.append((label, binary, core))
+    cores = [] if args.skip_transformers else args.transformers_openblas.split(",")
     for n in [int(t) for t in args.tokens.split(",")]:
         ids = ",".join(str(128000 if i == 0 else 1000 + (i * 7919) % 120000) for i in range(n))
         # Projections and MLP 2·params·n, attention 4·n²·d·H halved for causal.
         flops = 2.0 * non_embedding * n + 2.0 * n * n * d * H * L
-        walls, rss, cpus = [], [], []
+        # Every side once per round, so that all of them see the same machine.
+        sides = [("attnscope:" + label, [binary, "attention", "--model", folder, "--ids", ids, "--format", "npy",
+                                         "--out", out, "--force"], environment(core)) for label, binary, core in binaries]
+        sides += [("transformers_eager_f32:openblas=" + core,
+                   [sys.executable, "-c", TRANSFORMERS_RUN, os.path.join(folder, "config.json"), weights, ids,
+                    str(args.threads)], environment(core)) for core in cores]
+        runs = {name: [] for name, _, _ in sides}
         for _ in range(args.reps):
-            s, r, cpu, _ = timed([args.attnscope, "attention", "--model", folder, "--ids", ids, "--format", "npy",
-                                  "--out", out, "--force"])
-            walls.append(s), rss.append(r), cpus.append(cpu)
-        line = dict(bench="llama_realsize", shape=args.shape, side="attnscope", tokens=n, reps=args.reps,
-                    median_s=statistics.median(walls), median_cpu_s=statistics.median(cpus),
-                    peak_rss_mib=max(rss) / 1024, weights_mib=weight_bytes / 2**20,
-                    rss_over_weights=max(rss) * 1024 / weight_bytes, gflop=flops / 1e9)
-        if args.peak_gflops:
-            line["fraction_of_fma_peak"] = flops / 1e9 / line["median_s"] / args.peak_gflops
-        print(json.dumps(line), flush=True)
-        if args.skip_transformers:
-            continue
-        walls, rss, forwards, cpus = [], [], [], []
-        for _ in range(args.reps):
-            s, r, cpu, stdout = timed([sys.executable, "-c", TRANSFORMERS_RUN, os.path.join(folder, "config.json"),
-                                       weights, ids, str(args.threads)], env=os.environ)
-            walls.append(s), rss.append(r), cpus.append(cpu)
-            forwards.append(json.loads(stdout.strip().splitlines()[-1])["forward_s"])
-        print(json.dumps(dict(bench="llama_realsize", shape=args.shape, side="transformers_eager_f32", tokens=n,
-                              reps=args.reps, median_forward_s=statistics.median(forwards),
-                              median_process_s=statistics.median(walls), median_cpu_s=statistics.median(cpus),
-                              peak_rss_mib=max(rss) / 1024)), flush=True)
+            for name, command, env in sides:
+                result = timed(command, env=env, rss_limit_mib=0 if name.startswith("attnscope") else args.rss_limit_mib)
+                if result:
+                    runs[name].append(result)
+        for name, _, _ in sides:
+            if not runs[name]:
+                continue
+            walls = [r[0] for r in runs[name]]
+            line = dict(bench="llama_realsize", shape=args.shape, side=name, tokens=n, reps=args.reps,
+                        median_s=statistics.median(walls), all_s=[round(w, 3) for w in walls],
+                        median_cpu_s=statistics.median(r[2] for r in runs[name]),
+                        peak_rss_mib=max(r[1] for r in runs[name]) / 1024, gflop=flops / 1e9)
+            if name.startswith("attnscope"):
+                line.update(weights_mib=weight_bytes / 2**20,
+                            rss_over_weights=line["peak_rss_mib"] * 2**20 / weight_bytes)
+            else:
+                line["median_forward_s"] = statistics.median(
+                    json.loads(r[3].strip().splitlines()[-1])["forward_s"] for r in runs[name])
+            if args.peak_gflops:
+                line["fraction_of_fma_peak"] = flops / 1e9 / line["median_s"] / args.peak_gflops
+            print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,90 +1,43 @@
 #include "model/tensorops.h"
 
 #include "kernels/cpukernelselection.h"
+#include "model/openblas.h"
 #include "util/parallel.h"
 
 #include <algorithm>
-#include <cstring>
-#include <mutex>
-
-#if defined(ATTNSCOPE_HAVE_OPENBLAS) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <cpuid.h>
-#endif
-
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-// The Fortran BLAS interface (column-major), declared here so that no cblas header is needed.
-extern "C" void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
-                       const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
-                       const float* beta, float* c, const int* ldc);
-extern "C" void openblas_set_num_threads(int threads);
-extern "C" char* openblas_get_corename(void);
-#endif
 
 // The arithmetic is in core/kernels (one build per instruction-set level, see cpukernels.h); this file splits
-// it into blocks over threads. OpenBLAS, where the build has it, does its own run-time choice of kernels.
+// it into blocks over threads. OpenBLAS, where the build has it and it loads, computes the products
+// (openblas.h).
 
 namespace attnscope::ops {
 
 namespace {
 
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-// OpenBLAS (0.3.21 in Debian 12, and upstream to date) takes its "Opteron" kernels for any CPU that calls
-// itself AuthenticAMD family 15, and those use 3DNow!'s femms. qemu's default CPU model, qemu64, says exactly
-// that without 3DNow!, so sgemm dies with SIGILL in such a VM (and under qemu-user). There Eigen computes
-// the products instead.
-bool cpuHas3dNow()
-{
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    return __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) && (edx & (1u << 31)) != 0;
-#else
-    return true;
-#endif
-}
-
-bool openBlasRunsHere()
-{
-    static const bool runs = [] {
-        const char* core = openblas_get_corename();
-        return !(core && std::strncmp(core, "Opteron", 7) == 0 && !cpuHas3dNow());
-    }();
-    return runs;
-}
-
 // y (n × width, row-major, stride yStride) = x (n × in, stride xStride) · W-block, via column-major sgemm
 // on the transposes: yᵀ = Wᵀ-block · xᵀ. OutIn: W is [out, in], the block is its rows [col, col+width).
 // InOut: W is [in, out], the block is its columns [col, col+width).
-void blasProduct(const float* x, int n, int xStride, const LinearWeight& w, int col, int width, float* y,
-                 int yStride)
+// (OpenBLAS runs single-threaded: each column block already has a thread of its own, see openblas.cpp.)
+void blasProduct(const OpenBlas& blas, const float* x, int n, int xStride, const LinearWeight& w, int col,
+                 int width, float* y, int yStride)
 {
-    // Each column block already runs on its own thread (parallelFor): OpenBLAS must not start more.
-    static std::once_flag singleThreaded;
-    std::call_once(singleThreaded, [] { openblas_set_num_threads(1); });
     const float one = 1.0f, zero = 0.0f;
     const int in = w.in;
     if (w.layout == WeightLayout::OutIn) {
         const int lda = w.in;
-        sgemm_("T", "N", &width, &n, &in, &one, w.weight + qint64(col) * w.in, &lda, x, &xStride, &zero, y,
-               &yStride);
+        blas.sgemm("T", "N", &width, &n, &in, &one, w.weight + qint64(col) * w.in, &lda, x, &xStride, &zero,
+                   y, &yStride);
     } else {
         const int lda = w.out;
-        sgemm_("N", "N", &width, &n, &in, &one, w.weight + col, &lda, x, &xStride, &zero, y, &yStride);
+        blas.sgemm("N", "N", &width, &n, &in, &one, w.weight + col, &lda, x, &xStride, &zero, y, &yStride);
     }
 }
-#endif
 
 } // namespace
 
 std::string productLibrary()
 {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-    const char* core = openblas_get_corename();
-    if (!openBlasRunsHere())
-        return std::string("Eigen (OpenBLAS's ") + core + " kernels need 3DNow!, which this CPU lacks)";
-    return std::string("OpenBLAS (") + (core ? core : "?") + " kernels)";
-#else
-    return "Eigen";
-#endif
+    return openBlasDescription();
 }
 
 void activate(float* x, qint64 count, Activation activation)
@@ -114,19 +67,13 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     const int blocks = (columns + blockWidth - 1) / blockWidth;
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const Activation* act = activation ? &*activation : nullptr;
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-    const bool blas = openBlasRunsHere();
-#else
-    const bool blas = false;
-#endif
+    const OpenBlas* blas = openBlas();
 
     parallelFor(blocks, threads, [&](int block) {
         const int b0 = block * blockWidth;
         const int width = std::min(columns, b0 + blockWidth) - b0;
         if (blas) {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-            blasProduct(x, n, xStride, w, c0 + b0, width, y + b0, yStride);
-#endif
+            blasProduct(*blas, x, n, xStride, w, c0 + b0, width, y + b0, yStride);
         } else if (w.layout == WeightLayout::OutIn) { // W is [out, in]: rows c0+b0 .. of W, transposed
             cpu.product(x, n, w.in, xStride, w.weight + qint64(c0 + b0) * w.in, w.in, true, y + b0, width,
                         yStride);

@@ -45,8 +45,8 @@ void layerNorm(const float* x, float* y, int n, int width, const float* gamma, c
 void rmsNorm(const float* x, float* y, int n, int width, const float* gamma, double eps, int threads,
              float gammaOffset = 0.0f);
 
-// What computes linear's products here: "OpenBLAS (Haswell kernels)", "Eigen", or Eigen with the reason
-// OpenBLAS is not used on this CPU.
+// What computes linear's products here: "OpenBLAS (SkylakeX kernels; how they were chosen)", or Eigen
+// with the reason OpenBLAS is not used (openblas.h).
 std::string productLibrary();
 
 } // namespace attnscope::ops

@@ -3,6 +3,7 @@
 #include "io/inputfile.h"
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
+#include "util/parallel.h"
 #include "util/prefetch.h"
 
 #include <QDir>
@@ -12,7 +13,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSysInfo>
+#include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <mutex>
+#include <new>
+#include <sys/mman.h>
 
 namespace attnscope {
 
@@ -32,6 +38,86 @@ WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> 
     auto storage = std::make_shared<const std::vector<float>>(std::move(values));
     WeightTensor t;
     t.m_data = storage->data();
+    t.m_owner = std::move(storage);
+    t.m_shape = std::move(shape);
+    return t;
+}
+
+namespace {
+
+// Freed large conversion buffers, kept for the next tensor of the same size: a model's layers have the same
+// shapes, so from the second layer on a pass converts into memory that is already mapped, instead of the
+// kernel clearing fresh pages for every tensor. At most kPoolLimit bytes are kept.
+struct ConversionBufferPool
+{
+    std::mutex mutex;
+    std::multimap<size_t, void*> free;
+    size_t bytes = 0;
+};
+constexpr size_t kPoolLimit = size_t(1) << 30;
+constexpr size_t kHugePage = size_t(2) << 20;
+
+ConversionBufferPool& conversionBufferPool()
+{
+    static auto* buffers = new ConversionBufferPool; // never destroyed: tensors may be freed during exit
+    return *buffers;
+}
+
+void returnConversionBuffer(float* data, size_t rounded)
+{
+    ConversionBufferPool& buffers = conversionBufferPool();
+    {
+        std::lock_guard<std::mutex> lock(buffers.mutex);
+        if (buffers.bytes + rounded <= kPoolLimit) {
+            buffers.free.emplace(rounded, data);
+            buffers.bytes += rounded;
+            return;
+        }
+    }
+    std::free(data);
+}
+
+std::shared_ptr<float> largeConversionBuffer(size_t bytes)
+{
+    const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    ConversionBufferPool& buffers = conversionBufferPool();
+    void* data = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(buffers.mutex);
+        if (const auto it = buffers.free.find(rounded); it != buffers.free.end()) {
+            data = it->second;
+            buffers.free.erase(it);
+            buffers.bytes -= rounded;
+        }
+    }
+    if (!data) {
+        data = std::aligned_alloc(kHugePage, rounded);
+        if (!data) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        madvise(data, rounded, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages
+#endif
+    }
+    return std::shared_ptr<float>(static_cast<float*>(data),
+                                  [rounded](float* p) { returnConversionBuffer(p, rounded); });
+}
+
+} // namespace
+
+WeightTensor WeightTensor::converted(qint64 count, std::vector<qint64> shape,
+                                     const std::function<void(float*)>& fill)
+{
+    const size_t bytes = size_t(std::max<qint64>(count, 1)) * sizeof(float);
+    std::shared_ptr<float> storage;
+    if (bytes >= 2 * kHugePage) {
+        storage = largeConversionBuffer(bytes);
+    } else {
+        float* data = static_cast<float*>(std::malloc(bytes));
+        if (!data) throw std::bad_alloc();
+        storage.reset(data, [](float* p) { std::free(p); });
+    }
+    fill(storage.get());
+    WeightTensor t;
+    t.m_data = storage.get();
     t.m_owner = std::move(storage);
     t.m_shape = std::move(shape);
     return t;
@@ -226,9 +312,17 @@ WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 
     if (!shape.empty()) shape.front() = rowCount;
     if (const float* direct = file->directFloats(tensor))
         return WeightTensor::view(file, direct + firstRow * rowElements, shape);
-    std::vector<float> values(size_t(rowCount * rowElements));
-    file->convertRange(tensor, firstRow * rowElements, rowCount * rowElements, values.data());
-    return WeightTensor::owned(std::move(values), shape);
+    // F16/BF16 → f32 in pieces of 1 Mi values over all cores: it is memory-bound, and the other core would
+    // otherwise wait for it between one layer's products and the next.
+    const qint64 first = firstRow * rowElements, count = rowCount * rowElements;
+    constexpr qint64 kPiece = qint64(1) << 20;
+    return WeightTensor::converted(count, shape, [&](float* out) {
+        const int pieces = int((count + kPiece - 1) / kPiece);
+        parallelFor(pieces, count >= 4 * kPiece ? 0 : 1, [&](int piece) {
+            const qint64 begin = qint64(piece) * kPiece;
+            file->convertRange(tensor, first + begin, std::min(kPiece, count - begin), out + begin);
+        });
+    });
 }
 
 WeightTensor WeightStore::loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const

@@ -20,6 +20,12 @@ public:
     WeightTensor() = default;
     static WeightTensor view(std::shared_ptr<const void> owner, const float* data, std::vector<qint64> shape);
     static WeightTensor owned(std::vector<float> values, std::vector<qint64> shape);
+    // `count` floats of uninitialised memory for a converted tensor, which `fill` writes. Large ones (4 MiB
+    // and more) reuse a freed buffer of the same size (up to 1 GiB is kept: a model's layers repeat their
+    // shapes), else are new and advised for transparent huge pages: a layer of Llama-3.2-1B is 240 MB, and
+    // the kernel clearing fresh pages for every layer cost more than the conversion.
+    static WeightTensor converted(qint64 count, std::vector<qint64> shape,
+                                  const std::function<void(float*)>& fill);
 
     const float* data() const { return m_data; }
     const std::vector<qint64>& shape() const { return m_shape; }

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 using namespace attnscope;
@@ -29,6 +31,7 @@ private Q_SLOTS:
     void oracleHeaderMatchesCase_data();
     void oracleHeaderMatchesCase();
     void writeReadRoundTrip();
+    void largeBf16ReusesBuffers();
     void f32IsUsedInPlace();
     void npyRoundTrip_data();
     void npyRoundTrip();
@@ -100,6 +103,43 @@ void TestSafetensorsNpy::oracleHeaderMatchesCase()
             shape.push_back(d.toInteger());
         QCOMPARE(info->shape, shape);
     }
+}
+
+// Tensors of 4 MiB and more are converted over all cores into buffers that are reused once freed (a later
+// tensor of the same size gets the memory of an earlier one, with its old values): every value must still be
+// the bf16 bit pattern shifted up by 16 (the definition of bf16), rows and the SIMD tail included.
+void TestSafetensorsNpy::largeBf16ReusesBuffers()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.safetensors"));
+    const qint64 rows = 1027, cols = 1023; // 1,050,621 values (4.2 MB as f32), not a multiple of 8
+    const auto pattern = [&](std::uint16_t seed) {
+        QByteArray bytes(int(rows * cols * 2), Qt::Uninitialized);
+        for (qint64 i = 0; i < rows * cols; ++i) {
+            const std::uint16_t v = std::uint16_t(seed + i * 40503u);
+            std::memcpy(bytes.data() + 2 * i, &v, 2);
+        }
+        return bytes;
+    };
+    writeSafetensors(path, {{QStringLiteral("a"), TensorDtype::BF16, {rows, cols}, pattern(7)},
+                            {QStringLiteral("b"), TensorDtype::BF16, {rows, cols}, pattern(11)}});
+    const WeightStore store = WeightStore::openFiles({path});
+    for (const char* name : {"a", "b", "a", "b"}) {
+        const std::uint16_t seed = name[0] == 'a' ? 7 : 11;
+        const WeightTensor t = store.load(QString::fromLatin1(name));
+        QCOMPARE(t.size(), rows * cols);
+        qint64 wrong = 0;
+        for (qint64 i = 0; i < rows * cols; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, t.data() + i, 4);
+            wrong += bits != (std::uint32_t(std::uint16_t(seed + i * 40503u)) << 16);
+        }
+        QCOMPARE(wrong, qint64(0));
+    }
+    const WeightTensor rowsOnly = store.loadRows(QStringLiteral("b"), 3, 2);
+    std::uint32_t bits;
+    std::memcpy(&bits, rowsOnly.data() + 5, 4);
+    QCOMPARE(bits, std::uint32_t(std::uint16_t(11 + (3 * cols + 5) * 40503u)) << 16);
 }
 
 void TestSafetensorsNpy::writeReadRoundTrip()
