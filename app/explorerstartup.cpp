@@ -134,6 +134,17 @@ int runExplorer(QApplication& app, const GuiOptions& options)
         printError(error);
         return 2;
     }
+    // The screenshot's path under the output policy (io/outputfile.h), as every command checks --out before
+    // it computes: a missing folder, a folder, a device or a FIFO is refused now, not after the window has
+    // run. An existing regular file is replaced (there is no --force: the documentation's screenshots are
+    // taken again and again).
+    if (!options.screenshot.isEmpty()) {
+        const OutputCheck output = checkOutputPath(options.screenshot, true);
+        if (output.refusal != OutputRefusal::None) {
+            printError(output.error);
+            return 2;
+        }
+    }
     if (options.model && isWorkedExampleKey(*options.model) && options.textA) {
         printError(QStringLiteral(
             "--text: the worked example's text is fixed (kedi mindere oturdu); choose another --model"));

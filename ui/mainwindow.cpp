@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "attention/attentionmaps.h"
+#include "census/corpuswindow.h"
 #include "explorer/arcwidget.h"
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
@@ -13,13 +14,14 @@
 #include "explorer/modeldetails.h"
 #include "explorer/modelloader.h"
 #include "explorer/modelpickerdelegate.h"
-#include "explorer/progresspanel.h"
 #include "explorer/predictionswidget.h"
+#include "explorer/progresspanel.h"
 #include "explorer/runstatebanner.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "generation/generatetab.h"
+#include "generation/kvcachesize.h"
 #include "generation/streamingtab.h"
 #include "heatmapwidget.h"
 #include "lesson/lessonlauncher.h"
@@ -31,7 +33,6 @@
 #include "model/transformermodel.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
-#include "census/corpuswindow.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -71,6 +72,15 @@ namespace attnscope {
 
 namespace {
 constexpr int kColorByLabel = -1; // the grid colour box's "Label" entry
+
+// The chosen model's KV cache for the lesson's calculator: decoders only (an encoder keeps no cache, a demo
+// has no model).
+std::optional<KvCacheShape> kvCacheShapeOf(const AttentionEngine& engine)
+{
+    const auto* transformer = dynamic_cast<const TransformerEngine*>(&engine);
+    if (!transformer || !transformer->model().config().isDecoder()) return std::nullopt;
+    return kvCacheShape(transformer->model().config(), engine.displayName());
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -796,6 +806,7 @@ bool MainWindow::selectEngine(int index)
     if (switched) {
         m_generateTab->setEngine(engine);
         m_streamingTab->setEngine(engine);
+        m_lessons->setLoadedModel(kvCacheShapeOf(*engine));
     }
     const auto fixed = engine->fixedText();
     if (fixed) {

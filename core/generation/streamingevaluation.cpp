@@ -4,6 +4,7 @@
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
 #include "util/operationcancelled.h"
+#include "util/parallel.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -85,10 +86,25 @@ public:
             m_model.logits(std::vector<int>(m_ids.begin(), m_ids.begin() + head), run, LogitRows::All);
         for (int t = 0; t + 1 < head; ++t)
             record(first.data() + size_t(t) * size_t(m_vocab), t + 1);
-        for (int t = window; t < n; ++t) {
-            const std::vector<float> last = m_model.logits(
-                std::vector<int>(m_ids.begin() + (t - window), m_ids.begin() + t), run, LogitRows::Last);
-            record(last.data(), t);
+        // The windows are independent passes, so threads take whole windows, one thread each: a pass of a
+        // few hundred tokens split over threads op by op scales poorly (small products, a thread start per
+        // op). Batches of a few windows per thread keep progress and cancellation prompt; the NLLs are
+        // recorded in order.
+        const int threads = m_options.threads > 0 ? m_options.threads : defaultThreadCount();
+        RunOptions onePass = run;
+        onePass.threads = 1;
+        const int batch = 4 * threads;
+        std::vector<std::vector<float>> last(static_cast<size_t>(batch));
+        for (int t0 = window; t0 < n; t0 += batch) {
+            const int count = std::min(batch, n - t0);
+            parallelFor(count, threads, [&](int i) {
+                const int t = t0 + i; // predicted from ids[t − window .. t − 1]
+                last[size_t(i)] =
+                    m_model.logits(std::vector<int>(m_ids.begin() + (t - window), m_ids.begin() + t), onePass,
+                                   LogitRows::Last);
+            });
+            for (int i = 0; i < count; ++i)
+                record(last[size_t(i)].data(), t0 + i);
         }
     }
 
@@ -192,6 +208,10 @@ StreamEvaluation evaluateStream(const TransformerModel& model, const std::vector
     const int n = int(ids.size());
     const int length = policy.kind == CachePolicyKind::Full ? std::min(n, config.maxPositions) : n;
     StreamRun run(model, ids, options, result, length - 1);
+    // Every policy but Full runs one pass per token: converting F16 weights once, not once a pass, saves
+    // about a tenth of a re-computation pass and more of a one-token step. The budget bounds the copies for
+    // a large model (their values are a fresh conversion's either way).
+    const auto keepWeights = model.keepConvertedWeights(qint64(256) << 20);
     switch (policy.kind) {
     case CachePolicyKind::Full:
         run.full(length);

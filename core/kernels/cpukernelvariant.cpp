@@ -53,12 +53,26 @@ void softCapScores(RowMatrix& scores, float cap)
     if (cap > 0.0f) scores = ((scores.array() / cap).tanh() * cap).matrix();
 }
 
-// Writes -inf into the masked cells of the score block whose top-left cell is (q0, k0).
+// Writes -inf into the masked cells of the score block whose top-left cell is (q0, k0): the cells
+// KeyMask::masked names. The causal and sliding-window rules leave each row one visible run of keys, so a row
+// is two fills (a cell-by-cell test of masked() took a fifth of a decoder's pass); padding goes by cell.
 void maskScores(RowMatrix& scores, int q0, int k0, const KeyMask& mask)
 {
-    for (int r = 0; r < scores.rows(); ++r)
-        for (int c = 0; c < scores.cols(); ++c)
-            if (mask.masked(q0 + r, k0 + c)) scores(r, c) = kNegativeInfinity;
+    const int cols = int(scores.cols());
+    for (int r = 0; r < scores.rows(); ++r) {
+        const long long query = (long long)q0 + r + mask.queryPositionOffset; // its position among the keys
+        // Visible keys of this row, relative to k0: [begin, end).
+        long long begin = 0, end = cols;
+        if (mask.causal) end = std::clamp<long long>(query - k0 + 1, 0, cols);
+        if (mask.slidingWindow > 0)
+            begin = std::clamp<long long>(query - mask.slidingWindow + 1 - k0, 0, cols);
+        float* row = &scores(r, 0);
+        std::fill(row, row + begin, kNegativeInfinity);
+        std::fill(row + end, row + cols, kNegativeInfinity);
+        if (mask.keyPadding)
+            for (int c = 0; c < cols; ++c)
+                if (mask.keyPadding[k0 + c] == 0) row[c] = kNegativeInfinity;
+    }
 }
 
 void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, float softCap, const KeyMask* mask,

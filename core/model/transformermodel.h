@@ -79,6 +79,12 @@ public:
     {
         m_weights.store().prefetch(progress, cancel);
     }
+    // While the returned object lives, each converted (F16, BF16, GGUF) weight is converted once and kept,
+    // up to budgetBytes of fp32 copies: for callers that run many passes (WeightStore::KeepConverted).
+    std::unique_ptr<WeightStore::KeepConverted> keepConvertedWeights(qint64 budgetBytes) const
+    {
+        return std::make_unique<WeightStore::KeepConverted>(m_weights.store(), budgetBytes);
+    }
     // The LM head's logits [rows, vocab] (rows: the last token or every token; soft cap applied), from a
     // pass that captures no attention: what a perplexity evaluation needs. Throws as run() does, and
     // ModelError when the checkpoint has no LM head.

@@ -284,8 +284,44 @@ QString WeightStore::primaryFile() const
 
 WeightTensor WeightStore::load(const QString& name) const
 {
+    ConvertedCache& cache = *m_converted;
+    bool keep = false;
+    {
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        keep = cache.scopes > 0;
+        if (keep) {
+            if (const auto it = cache.tensors.constFind(name); it != cache.tensors.cend()) return *it;
+        }
+    }
     const TensorInfo* tensor = info(name);
-    return loadRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
+    WeightTensor loaded = loadRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
+    if (keep && !loaded.isView()) {
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        const qint64 bytes = loaded.size() * qint64(sizeof(float));
+        if (cache.scopes > 0 && cache.usedBytes + bytes <= cache.budgetBytes &&
+            !cache.tensors.contains(name)) {
+            cache.tensors.insert(name, loaded);
+            cache.usedBytes += bytes;
+        }
+    }
+    return loaded;
+}
+
+WeightStore::KeepConverted::KeepConverted(const WeightStore& store, qint64 budgetBytes)
+    : m_cache(store.m_converted)
+{
+    const std::lock_guard<std::mutex> lock(m_cache->mutex);
+    ++m_cache->scopes;
+    m_cache->budgetBytes = std::max(m_cache->budgetBytes, budgetBytes);
+}
+
+WeightStore::KeepConverted::~KeepConverted()
+{
+    const std::lock_guard<std::mutex> lock(m_cache->mutex);
+    if (--m_cache->scopes > 0) return;
+    m_cache->tensors.clear();
+    m_cache->usedBytes = 0;
+    m_cache->budgetBytes = 0;
 }
 
 WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace attnscope {
@@ -41,6 +42,16 @@ private:
     const float* m_data = nullptr;
     std::vector<qint64> m_shape;
     bool m_isView = false;
+};
+
+// fp32 copies of converted tensors, kept while a WeightStore::KeepConverted lives.
+struct ConvertedCache
+{
+    std::mutex mutex;
+    int scopes = 0;
+    qint64 budgetBytes = 0;
+    qint64 usedBytes = 0;
+    QHash<QString, WeightTensor> tensors;
 };
 
 // The tensors of a model by their Hugging Face names: model.safetensors, or the shards named by
@@ -86,6 +97,22 @@ public:
     // The GGUF file (null for safetensors).
     const std::shared_ptr<const GgufFile>& ggufFile() const { return m_ggufFile; }
 
+    // While one of these lives, load() keeps the fp32 copies it converts (F16, BF16, GGUF blocks), up to
+    // budgetBytes of them, and hands out the same copy again: a run of thousands of passes over a small
+    // model (the StreamingLLM evaluation) converts each tensor once instead of once a pass. The values are
+    // those of a fresh conversion; the copies are dropped when the last scope ends. Thread-safe.
+    class KeepConverted
+    {
+    public:
+        KeepConverted(const WeightStore& store, qint64 budgetBytes);
+        ~KeepConverted();
+        KeepConverted(const KeepConverted&) = delete;
+        KeepConverted& operator=(const KeepConverted&) = delete;
+
+    private:
+        std::shared_ptr<ConvertedCache> m_cache;
+    };
+
 private:
     struct GgufEntry
     {
@@ -99,6 +126,8 @@ private:
     std::shared_ptr<const GgufFile> m_ggufFile;
     QHash<QString, GgufEntry> m_gguf; // Hugging Face name -> where it is in m_ggufFile
     qint64 m_totalBytes = 0;
+    // Shared by copies of the store (they read the same files); empty unless a KeepConverted lives.
+    std::shared_ptr<ConvertedCache> m_converted = std::make_shared<ConvertedCache>();
 };
 
 } // namespace attnscope

@@ -829,6 +829,10 @@
         <source>%1× smaller</source>
         <translation>%1× daha küçük</translation>
     </message>
+    <message>
+        <source>Layers</source>
+        <translation>Katmanlar</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LanguageMenu</name>

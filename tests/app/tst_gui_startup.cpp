@@ -154,27 +154,46 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(shot(QStringLiteral("never.png"))));
     }
 
-    // --screenshot writes under the output policy (issue 18): a FIFO (or a device) at the path is refused
-    // in one line and left as it is; QSaveFile's rename used to replace it with a regular file.
-    void screenshotNeverReplacesASpecialFile()
+    // --screenshot's path is checked under the output policy (issue 18) before any window shows, as the
+    // commands check --out: a missing folder, a folder, a device or a FIFO is one line and exit code 2
+    // (the window used to run first and fail at the end with 1), and the FIFO stays a FIFO (QSaveFile's
+    // rename used to replace it with a regular file).
+    void screenshotPathIsRefusedUpFront_data()
     {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("no such folder")
+            << shot(QStringLiteral("missing/shot.png")) << QStringLiteral(": the folder ");
+        QTest::newRow("a folder") << m_runtime.path() << QStringLiteral(": is a folder, not a file");
 #ifdef Q_OS_UNIX
-        const QString fifo = shot(QStringLiteral("fifo.png"));
-        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QTest::newRow("a device") << QStringLiteral("/dev/null")
+                                  << QStringLiteral(": not a regular file but a character device");
+        QTest::newRow("a FIFO") << shot(QStringLiteral("fifo.png"))
+                                << QStringLiteral(": not a regular file but a FIFO");
+#endif
+    }
+
+    void screenshotPathIsRefusedUpFront()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, problem);
+#ifdef Q_OS_UNIX
+        const bool fifo = path.endsWith(QLatin1String("fifo.png"));
+        if (fifo) QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+#endif
         const Run r =
-            run({QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--screenshot"), fifo});
-        QCOMPARE(r.exitCode, 1);
-        // One line of ours (the window's platform plugin may add its own chatter on stderr).
-        const QStringList ours =
-            r.err.split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("^attnscope: ")));
-        QCOMPARE(ours.size(), 1);
-        QVERIFY2(ours.first().startsWith(QStringLiteral("attnscope: ") + fifo +
-                                         QStringLiteral(": not a regular file but a FIFO")),
+            run({QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--screenshot"), path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out)); // no picture was described: nothing ran
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnscope: ") + QDir::toNativeSeparators(path) + problem),
                  qPrintable(r.err));
-        QT_STATBUF status;
-        QVERIFY(QT_LSTAT(QFile::encodeName(fifo).constData(), &status) == 0 && S_ISFIFO(status.st_mode));
-#else
-        QSKIP("FIFOs are Unix");
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+#ifdef Q_OS_UNIX
+        if (fifo) {
+            QT_STATBUF status;
+            QVERIFY(QT_LSTAT(QFile::encodeName(path).constData(), &status) == 0 && S_ISFIFO(status.st_mode));
+            QFile::remove(path);
+        }
 #endif
     }
 };

@@ -311,8 +311,8 @@ private Q_SLOTS:
         const auto model = TransformerModel::open(decoderFolder());
         QFile file(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/corpus/stream-en.txt"));
         QVERIFY(file.open(QIODevice::ReadOnly));
-        std::vector<int> ids =
-            model->tokenizer()->encode(QString::fromUtf8(file.readAll()), std::nullopt).ids;
+        const QString fileText = QString::fromUtf8(file.readAll());
+        std::vector<int> ids = model->tokenizer()->encode(fileText, std::nullopt).ids;
         ids.resize(60);
         std::vector<StreamEvaluation> expected;
         for (const CachePolicy& policy : policies)
@@ -343,6 +343,25 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral(">3:")) && text.contains(QStringLiteral(">29:")) &&
                      text.contains(QStringLiteral(">40:")) && !text.contains(QStringLiteral(">28:")),
                  qPrintable(text));
+
+        // Each token is listed as the heatmap labels it: the text it covers, with the vocabulary's word-start
+        // marker "▁" where it begins a word (decoding a token alone drops that space). With the marker read
+        // as a space, the labels of tokens 29..40 spell the text they cover, spaces included.
+        const Encoding encoding = model->tokenizer()->encode(fileText, std::nullopt);
+        const QStringList& labels = tab->tokenLabels();
+        QCOMPARE(labels.size(), 60);
+        const std::u32string points = fileText.toStdU32String();
+        const size_t from = size_t(encoding.offsets[29].first), to = size_t(encoding.offsets[40].second);
+        const QString covered = QString::fromStdU32String(points.substr(from, to - from));
+        QString spelled, wordStarts;
+        for (int i = 29; i <= 40; ++i) {
+            spelled += QString(labels[i]).replace(QChar(0x2581), QLatin1Char(' '));
+            if (labels[i].startsWith(QChar(0x2581))) wordStarts += labels[i];
+            QVERIFY2(text.contains(QStringLiteral(">%1:%2<").arg(i).arg(labels[i].toHtmlEscaped())),
+                     qPrintable(labels[i]));
+        }
+        QVERIFY2(!wordStarts.isEmpty(), qPrintable(covered)); // the span has words to separate
+        QCOMPARE(spelled.trimmed(), covered.trimmed());
     }
 
     // A long recompute run cancels within a moment, and the GUI keeps running meanwhile.

@@ -1,10 +1,13 @@
 // "Open in lesson" in the explorer: triggering the action on a real model's head opens a LessonWindow
 // whose softmax step equals that head's attention (the P the explorer shows) to 1e-5, with the tokens'
-// labels; the synthetic demo (no Q/K/V) leave the action disabled.
+// labels; the synthetic demo (no Q/K/V) leave the action disabled. The lesson's KV-cache calculator shows
+// the explorer's decoder.
 
 #include "attention/attentionmaps.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
+#include "lesson/kvcachepanel.h"
+#include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "mainwindow.h"
@@ -12,8 +15,8 @@
 #include <QAction>
 #include <QFileInfo>
 #include <QMenu>
+#include <QTableWidget>
 #include <QtTest>
-
 #include <cmath>
 
 using namespace attnscope;
@@ -31,7 +34,8 @@ private Q_SLOTS:
         // Causal, GQA, RoPE: a longer input, the first 16 tokens are an exact prefix.
         QTest::newRow("tiny-llama L2 H5")
             << QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr")
-            << QStringLiteral("The cat sat on the mat because it was warm and the sun was shining.") << 2 << 5;
+            << QStringLiteral("The cat sat on the mat because it was warm and the sun was shining.") << 2
+            << 5;
         // Bidirectional: the whole input fits in 16 tokens.
         QTest::newRow("bert_s0 L1 H2") << QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0")
                                        << QStringLiteral("the quick brown fox") << 1 << 2;
@@ -43,14 +47,14 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(int, layer);
         QFETCH(int, head);
-        if (!QFileInfo::exists(folder + QStringLiteral("/config.json")))
-            QSKIP("model folder not available");
+        if (!QFileInfo::exists(folder + QStringLiteral("/config.json"))) QSKIP("model folder not available");
         MainWindow window;
         QVERIFY(window.runner()->waitForIdle(10000));
         QVERIFY(window.selectEngine(window.addEngine(TransformerEngine::open(folder, 1))));
         window.setTexts(text);
         QTRY_VERIFY_WITH_TIMEOUT(window.runner()->waitForIdle(100) && window.currentResult() &&
-                                     window.currentResult()->textA == text && window.currentResult()->run.capture,
+                                     window.currentResult()->textA == text &&
+                                     window.currentResult()->run.capture,
                                  20000);
         window.openHead(layer, head);
         QAction* action = window.openInLessonAction();
@@ -77,6 +81,50 @@ private Q_SLOTS:
             for (int j = 0; j < count; ++j)
                 worst = std::max(worst, std::abs(p(i, j) - double(expected[size_t(i * count + j)])));
         QVERIFY2(worst <= 1e-5, qPrintable(QStringLiteral("max |P_lesson - P_head| = %1").arg(worst)));
+    }
+
+    // The calculator's first row is the chosen decoder, with its layers, KV heads and head size as its
+    // config.json gives them and the bytes by hand; a lesson window already open follows a change of
+    // model, and an encoder (it keeps no KV cache) leaves only the published models.
+    void kvCalculatorShowsTheChosenDecoder()
+    {
+        MainWindow window;
+        QVERIFY(window.runner()->waitForIdle(10000));
+        auto firstRow = [](const LessonWindow* lesson) {
+            const QTableWidget* table = lesson->view()->kvCachePanel()->table();
+            QStringList cells;
+            for (int c = 0; c < table->columnCount(); ++c)
+                cells << table->item(0, c)->text();
+            return cells;
+        };
+        // tiny-llama-en-tr: 4 layers, 8 heads, 4 KV heads, hidden 128 (head size 16). Per token:
+        // 4 × 2 × 4 × 16 numbers × 2 bytes (FP16) = 1,024 bytes.
+        auto tiny = TransformerEngine::open(
+            QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr"), 1);
+        const QString tinyName = tiny->displayName();
+        QVERIFY(window.selectEngine(window.addEngine(std::move(tiny))));
+        LessonWindow* lesson = window.lessonLauncher()->openWorkedExample();
+        QCOMPARE(firstRow(lesson).mid(0, 5),
+                 (QStringList{tinyName, QStringLiteral("GQA"), QStringLiteral("4"),
+                              QStringLiteral("2 × 4 KV heads × 16"), formatBytesForPeople(1024)}));
+
+        // An encoder: the published models only.
+        QVERIFY(window.selectEngine(window.addEngine(
+            TransformerEngine::open(QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0"), 1))));
+        QCOMPARE(firstRow(lesson).first(), QStringLiteral("Llama-3-8B"));
+        QCOMPARE(lesson->view()->kvCachePanel()->table()->rowCount(), int(kvCachePresets().size()));
+
+        // gpt2_s0: 2 layers, 4 heads (each its own keys and values: MHA), n_embd 32 (head size 8):
+        // 2 × 2 × 4 × 8 × 2 = 256 bytes.
+        auto oracle = TransformerEngine::open(QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/gpt2_s0"), 1);
+        const QString oracleName = oracle->displayName();
+        QVERIFY(window.selectEngine(window.addEngine(std::move(oracle))));
+        QCOMPARE(firstRow(lesson).mid(0, 5),
+                 (QStringList{oracleName, QStringLiteral("MHA"), QStringLiteral("2"),
+                              QStringLiteral("2 × 4 KV heads × 8"), formatBytesForPeople(256)}));
+        // A window opened now starts with it too.
+        QCOMPARE(firstRow(window.lessonLauncher()->openWorkedExample()).first(), oracleName);
+        QVERIFY(window.runner()->waitForIdle(20000));
     }
 
     void demoEngineLeavesTheActionDisabled()

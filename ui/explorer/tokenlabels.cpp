@@ -1,5 +1,7 @@
 #include "explorer/tokenlabels.h"
 
+#include "analysis/modeltext.h"
+
 namespace attnscope {
 
 QString subwordLabel(const QString& vocabularyToken, const QString& coveredText)
@@ -14,6 +16,16 @@ QString subwordLabel(const QString& vocabularyToken, const QString& coveredText)
         if (vocabularyToken.startsWith(marker) && !coveredText.startsWith(marker))
             return marker + coveredText.trimmed();
     return coveredText;
+}
+
+QStringList tokenLabels(const ModelText& text)
+{
+    QStringList labels;
+    labels.reserve(text.size());
+    for (int i = 0; i < text.size(); ++i)
+        labels << (text.roles.isSpecial(i) ? text.covered.at(i)
+                                           : subwordLabel(text.tokens.at(i), text.covered.at(i)));
+    return labels;
 }
 
 } // namespace attnscope

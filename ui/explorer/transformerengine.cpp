@@ -103,14 +103,10 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
         run.totalTokens = total;
         run.keptFromEnd = window.fromEnd;
     }
-    const int n = encoding.size();
     const ModelText text = modelText(encoding, *m_tokenizer, textA, textB);
-    for (int i = 0; i < n; ++i) {
-        // The covered text with the vocabulary's subword marker kept ("ke" "##di").
-        run.labels << (encoding.special[size_t(i)] ? text.covered.at(i)
-                                                   : subwordLabel(encoding.tokens.at(i), text.covered.at(i)));
-        run.tokens << encoding.tokens.at(i);
-    }
+    // The covered text with the vocabulary's subword marker kept ("ke" "##di").
+    run.labels = tokenLabels(text);
+    run.tokens = text.tokens;
     run.roles = text.roles;
     // Held for the whole run: a backend switched meanwhile stays alive until this run ends.
     const std::shared_ptr<AttentionBackend> backend = m_backend ? m_backend->current() : nullptr;

@@ -1,5 +1,7 @@
 #include "generation/streamingtab.h"
 
+#include "analysis/modeltext.h"
+#include "explorer/tokenlabels.h"
 #include "explorer/transformerengine.h"
 #include "generation/backgroundjob.h"
 #include "generation/serieschart.h"
@@ -312,11 +314,14 @@ void StreamingTab::run()
         QString ending;
         try {
             const QString text = readTextFile(path);
-            std::vector<int> ids = engine->tokenizer().encode(text, std::nullopt).ids;
+            const Encoding encoding = engine->tokenizer().encode(text, std::nullopt);
+            std::vector<int> ids = encoding.ids;
             if (int(ids.size()) > maxTokens) ids.resize(size_t(maxTokens));
-            QStringList tokens;
-            for (int id : ids)
-                tokens << engine->tokenizer().decode({id}, false);
+            // Labelled as the heatmap labels them: word-start markers ("▁the", "Ġthe") keep the spaces
+            // that decoding each token alone drops.
+            const QStringList tokens =
+                attnscope::tokenLabels(modelText(encoding, engine->tokenizer(), text, std::nullopt))
+                    .mid(0, int(ids.size()));
             post([this, tokens] { m_tokens = tokens; });
             const int count = int(ids.size());
             for (size_t p = 0; p < policies.size(); ++p) {

@@ -51,6 +51,8 @@ public:
     void setInspectedToken(int token);
     int inspectedToken() const;
     QString cacheContentsText() const;
+    // The last run's tokens as the list names them: tokenLabels, as the heatmap labels tokens.
+    const QStringList& tokenLabels() const { return m_tokens; }
 
     QLineEdit* fileEdit() const { return m_file; }
     QSpinBox* cacheSizeBox() const { return m_cacheSize; }
@@ -84,7 +86,7 @@ private:
     QString m_unavailable;
     BackgroundJob* m_job = nullptr;
     std::vector<StreamEvaluation> m_evaluations;
-    QStringList m_tokens; // the text's tokens (decoded) of the last run
+    QStringList m_tokens; // the labels of the last run's tokens (explorer/tokenlabels.h)
     QString m_ending;
 
     QLabel* m_fileLabel = nullptr;

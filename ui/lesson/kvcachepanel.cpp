@@ -32,9 +32,9 @@ KvCachePanel::KvCachePanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Cache precision"), m_precision);
     layout->addLayout(form);
     m_table = new QTableWidget(this);
-    m_table->setColumnCount(6);
-    m_table->setHorizontalHeaderLabels({tr("Model"), tr("Attention"), tr("Cached per layer"), tr("Per token"),
-                                        tr("Whole context"), tr("Against MHA")});
+    m_table->setColumnCount(7);
+    m_table->setHorizontalHeaderLabels({tr("Model"), tr("Attention"), tr("Layers"), tr("Cached per layer"),
+                                        tr("Per token"), tr("Whole context"), tr("Against MHA")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -97,6 +97,7 @@ void KvCachePanel::refresh()
             double(s.mhaElementsPerToken()) / double(std::max<std::int64_t>(1, s.elementsPerToken()));
         const QStringList cells{s.name,
                                 attention,
+                                locale.toString(s.layers),
                                 cached,
                                 formatBytesForPeople(s.bytesPerToken(bytesPerElement)),
                                 formatBytesForPeople(s.bytes(context, bytesPerElement)),
@@ -105,7 +106,7 @@ void KvCachePanel::refresh()
                                     : tr("%1× smaller").arg(locale.toString(saving, 'f', 1))};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
-            if (c >= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == 2 || c >= 4) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(r, c, item);
         }
     }

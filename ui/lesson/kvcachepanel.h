@@ -15,7 +15,8 @@ namespace attnscope {
 
 // The lesson's KV-cache calculator (issue 16): for MHA, GQA, MQA and MLA models, the bytes one token adds to
 // the cache and the bytes of a whole context, with what each saves against MHA, and a short text on GQA and
-// MLA. The numbers come from core/generation/kvcachesize; rows() is what the table shows.
+// MLA. The numbers come from core/generation/kvcachesize. Columns: model, attention, layers, cached per
+// layer, per token, whole context, against MHA.
 class KvCachePanel : public QWidget
 {
     Q_OBJECT

@@ -2,6 +2,7 @@
 
 #include "explorer/explorerresult.h"
 #include "explorer/transformerengine.h"
+#include "lesson/kvcachepanel.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "model/attentioncapture.h"
@@ -43,10 +44,26 @@ void LessonLauncher::retranslate()
             .arg(LessonModel::kMaxHeadTokens));
 }
 
-LessonWindow* LessonLauncher::openWorkedExample()
+void LessonLauncher::setLoadedModel(std::optional<KvCacheShape> shape)
+{
+    m_loadedModel = std::move(shape);
+    if (!m_window) return;
+    const QList<LessonWindow*> windows = m_window->findChildren<LessonWindow*>(Qt::FindDirectChildrenOnly);
+    for (LessonWindow* window : windows)
+        window->view()->kvCachePanel()->setLoadedModel(m_loadedModel);
+}
+
+LessonWindow* LessonLauncher::newWindow()
 {
     auto* window = new LessonWindow(m_window);
     window->setAttribute(Qt::WA_DeleteOnClose);
+    window->view()->kvCachePanel()->setLoadedModel(m_loadedModel);
+    return window;
+}
+
+LessonWindow* LessonLauncher::openWorkedExample()
+{
+    LessonWindow* window = newWindow();
     window->setWindowTitle(tr("Lesson — worked example: kedi mindere oturdu"));
     window->show();
     return window;
@@ -69,8 +86,7 @@ LessonWindow* LessonLauncher::openHead(const ExplorerResult* result, int layer, 
     }
     const int n = capture.tokens();
     const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
-    auto* window = new LessonWindow(m_window);
-    window->setAttribute(Qt::WA_DeleteOnClose);
+    LessonWindow* window = newWindow();
     const size_t at = size_t(layer);
     if (!window->view()->openHead(capture.queries.at(at), capture.keys.at(at), capture.values.at(at), head, 0,
                                   count, result->run.labels.mid(0, count), capture.scales.at(at),

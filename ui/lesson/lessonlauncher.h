@@ -1,7 +1,10 @@
 #pragma once
 
+#include "generation/kvcachesize.h"
+
 #include <QObject>
 #include <QPointer>
+#include <optional>
 
 class QAction;
 class QMainWindow;
@@ -18,7 +21,8 @@ class LessonWindow;
 //   LessonModel::kMaxHeadTokens tokens, labelled with the tokens.
 // For causal models that prefix reproduces the head's attention exactly; for bidirectional ones only when
 // the whole input fits (else each row is renormalised over the keys shown, and the notice says so).
-// The windows are children of the explorer window and delete themselves when closed.
+// The windows are children of the explorer window and delete themselves when closed. Each one's KV-cache
+// calculator shows the explorer's model (setLoadedModel), those open already and those opened later.
 class LessonLauncher : public QObject
 {
     Q_OBJECT
@@ -35,16 +39,22 @@ public:
     // *message is empty or a notice (the lesson shows only the first tokens).
     LessonWindow* openHead(const ExplorerResult* result, int layer, int head, QString* message);
 
+    // The decoder the explorer has chosen, for the KV-cache calculators (none: a demo, an encoder).
+    void setLoadedModel(std::optional<KvCacheShape> shape);
+    const std::optional<KvCacheShape>& loadedModel() const { return m_loadedModel; }
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
+    LessonWindow* newWindow();
 
     QPointer<QMainWindow> m_window;
     QMenu* m_menu;
     QAction* m_workedExample;
     QAction* m_openHead;
+    std::optional<KvCacheShape> m_loadedModel;
 };
 
 } // namespace attnscope

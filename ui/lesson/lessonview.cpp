@@ -292,7 +292,8 @@ QWidget* LessonView::buildExperimentPanel()
     tabs->addTab(buildCausalTab(), tr("Causal mask"));
     tabs->addTab(buildPositionsTab(), tr("Positions"));
     tabs->addTab(buildMultiHeadTab(), tr("Multi-head"));
-    tabs->addTab(new KvCachePanel, tr("KV cache"));
+    m_kvCachePanel = new KvCachePanel;
+    tabs->addTab(m_kvCachePanel, tr("KV cache"));
     return tabs;
 }
 

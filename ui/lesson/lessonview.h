@@ -22,6 +22,7 @@ class QTableView;
 
 namespace attnscope {
 
+class KvCachePanel;
 class LessonHistogramWidget;
 class LessonMatrixTableModel;
 class LessonRopeDialsWidget;
@@ -62,6 +63,8 @@ public:
     QString dkExperimentText() const;
     const std::vector<LessonStepWidget*>& multiHeadWidgets() const { return m_multiHeadWidgets; }
     QTabWidget* experimentTabs() const { return m_experimentTabs; }
+    // The KV-cache calculator's tab: LessonLauncher gives it the explorer's model (setLoadedModel).
+    KvCachePanel* kvCachePanel() const { return m_kvCachePanel; }
 
     // Exports, written atomically (QSaveFile). They return false and set *error on failure.
     QImage renderStep(int step, QSize size) const;
@@ -120,6 +123,7 @@ private:
 
     QSplitter* m_root = nullptr;
     QTabWidget* m_experimentTabs = nullptr;
+    KvCachePanel* m_kvCachePanel = nullptr;
     LessonTokenTableModel* m_tokenModel = nullptr;
     std::array<LessonMatrixTableModel*, kLessonInputCount> m_matrixModels{};
     std::array<QTableView*, kLessonInputCount> m_matrixViews{};
