@@ -1,5 +1,7 @@
 #include "mainwindowfeatures.h"
 
+#include "explorer/attentionmeasure.h"
+
 #include "explorer/arcwidget.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/headheatmap.h"
@@ -95,6 +97,8 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
     source.causal = result.run.roles.causal;
     source.discountSpecial = m_window->heatmap()->discountSpecial();
     source.model = result.modelName;
+    source.measure = measureName(result.run.measure);
+    source.colorBarCaption = measureScaleCaption(result.run.measure);
     source.text = result.textA;
     source.textB = result.textB.value_or(QString());
     for (const HeadStats& stats : m_window->grid()->stats())
