@@ -1041,7 +1041,7 @@ void MainWindow::ablateHeads(const std::vector<HeadAblation>& heads, const QStri
 
 void MainWindow::scanAllHeads(AblationMode mode)
 {
-    if (!ablationUnavailableReason().isEmpty() || m_ablation->isRunning()) return;
+    if (!ablationUnavailableReason().isEmpty() || m_ablation->isScanning()) return;
     auto engine = std::dynamic_pointer_cast<const TransformerEngine>(currentEngine());
     m_ablationInput = m_result->run.ids;
     m_scanMode = mode;
