@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "attention/attentionmaps.h"
+#include "census/corpuswindow.h"
 #include "explorer/ablationrunner.h"
 #include "explorer/arcwidget.h"
 #include "explorer/attentionmeasure.h"
@@ -15,8 +16,8 @@
 #include "explorer/modeldetails.h"
 #include "explorer/modelloader.h"
 #include "explorer/modelpickerdelegate.h"
-#include "explorer/progresspanel.h"
 #include "explorer/predictionswidget.h"
+#include "explorer/progresspanel.h"
 #include "explorer/runstatebanner.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
@@ -33,7 +34,6 @@
 #include "model/transformermodel.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
-#include "census/corpuswindow.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -52,13 +52,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QMenu>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -438,10 +438,10 @@ QWidget* MainWindow::buildGridPane()
         measureLabel->setText(tr("Measure:"));
         m_measureBox->setItemText(0, measureName(AttentionMeasure::Weight));
         m_measureBox->setItemText(1, measureName(AttentionMeasure::Contribution));
-        m_measureBox->setToolTip(
-            tr("What every view shows: the attention weight α, or the contribution ‖αf(x)‖ of each key to the "
-               "query's output (Kobayashi et al. 2020). Contributions are shown per row as shares of the row's "
-               "total; the read-out gives the absolute size."));
+        m_measureBox->setToolTip(tr(
+            "What every view shows: the attention weight α, or the contribution ‖αf(x)‖ of each key to the "
+            "query's output (Kobayashi et al. 2020). Contributions are shown per row as shares of the row's "
+            "total; the read-out gives the absolute size."));
         updateMeasureNote();
     });
     connect(m_measureBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::remeasure);
@@ -526,9 +526,8 @@ QWidget* MainWindow::buildGridPane()
         m_scanProgress->setRange(0, total);
         m_scanProgress->setValue(done);
     });
-    connect(m_ablation, &AblationRunner::failed, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 10000);
-    });
+    connect(m_ablation, &AblationRunner::failed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_ablation, &AblationRunner::finished, this, [this](bool cancelled) {
         if (cancelled) m_scanNote->setText(tr("Scan cancelled"));
         updateAblationControls();
@@ -978,7 +977,8 @@ QString MainWindow::ablationUnavailableReason() const
         return predictionGapMessage(m_result->run.predictionGap).isEmpty()
                    ? tr("The model has nothing to predict for this input.")
                    : (m_result->run.predictionGap == PredictionGap::NoMaskToken
-                          ? tr("Type [MASK] in the text: ablation measures the change of the model's prediction.")
+                          ? tr("Type [MASK] in the text: ablation measures the change of the model's "
+                               "prediction.")
                           : predictionGapMessage(m_result->run.predictionGap));
     return {};
 }
@@ -1008,15 +1008,19 @@ QMenu* MainWindow::headContextMenu(int layer, int head)
     add(QStringLiteral("ablateHeadMean"), tr("Ablate this head (mean)"), [this, layer, head] {
         ablateHeads({{layer, head, AblationMode::Mean}}, tr("L%1 H%2 (mean)").arg(layer).arg(head));
     });
-    add(QStringLiteral("ablateLayerZero"), tr("Ablate layer %1 (zero)").arg(layer), [this, layer, layerHeads] {
-        ablateHeads(layerHeads(AblationMode::Zero), tr("layer %1 (zero)").arg(layer));
-    });
-    add(QStringLiteral("ablateLayerMean"), tr("Ablate layer %1 (mean)").arg(layer), [this, layer, layerHeads] {
-        ablateHeads(layerHeads(AblationMode::Mean), tr("layer %1 (mean)").arg(layer));
-    });
+    add(QStringLiteral("ablateLayerZero"), tr("Ablate layer %1 (zero)").arg(layer),
+        [this, layer, layerHeads] {
+            ablateHeads(layerHeads(AblationMode::Zero), tr("layer %1 (zero)").arg(layer));
+        });
+    add(QStringLiteral("ablateLayerMean"), tr("Ablate layer %1 (mean)").arg(layer),
+        [this, layer, layerHeads] {
+            ablateHeads(layerHeads(AblationMode::Mean), tr("layer %1 (mean)").arg(layer));
+        });
     menu->addSeparator();
-    add(QStringLiteral("scanHeadsZero"), tr("Scan all heads (zero)"), [this] { scanAllHeads(AblationMode::Zero); });
-    add(QStringLiteral("scanHeadsMean"), tr("Scan all heads (mean)"), [this] { scanAllHeads(AblationMode::Mean); });
+    add(QStringLiteral("scanHeadsZero"), tr("Scan all heads (zero)"),
+        [this] { scanAllHeads(AblationMode::Zero); });
+    add(QStringLiteral("scanHeadsMean"), tr("Scan all heads (mean)"),
+        [this] { scanAllHeads(AblationMode::Mean); });
     QAction* clear = menu->addAction(tr("Clear ablation results"));
     clear->setObjectName(QStringLiteral("clearAblation"));
     clear->setEnabled(!m_ablationDescription.isEmpty() || !m_grid->effect().empty());
@@ -1094,9 +1098,10 @@ void MainWindow::updateAblationControls()
     m_scanNote->setVisible(!scanning);
     const QString reason = ablationUnavailableReason();
     m_scanButton->setEnabled(reason.isEmpty() && !scanning);
-    m_scanButton->setToolTip(reason.isEmpty() ? tr("Switch off every head once and colour the grid by how much "
-                                                   "the model's prediction changes (KL divergence)")
-                                              : reason);
+    m_scanButton->setToolTip(reason.isEmpty()
+                                 ? tr("Switch off every head once and colour the grid by how much "
+                                      "the model's prediction changes (KL divergence)")
+                                 : reason);
 }
 
 AttentionMeasure MainWindow::measure() const
@@ -1132,7 +1137,8 @@ void MainWindow::updateMeasureNote()
     QString reason;
     if (m_result && measure() == AttentionMeasure::Contribution)
         reason = contributionUnavailableReason(m_result->run);
-    m_measureNote->setText(reason.isEmpty() ? QString() : tr("%1 Showing the attention weight α.").arg(reason));
+    m_measureNote->setText(reason.isEmpty() ? QString()
+                                            : tr("%1 Showing the attention weight α.").arg(reason));
     m_measureNote->setVisible(!reason.isEmpty());
 }
 

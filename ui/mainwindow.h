@@ -4,13 +4,11 @@
 #include "explorer/analysisrunner.h"
 #include "model/modelinfo.h"
 #include "model/runoptions.h"
-
-#include <QElapsedTimer>
 #include "render/heatmapdata.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
-
 #include <functional>
 #include <memory>
 #include <vector>

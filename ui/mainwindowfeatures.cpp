@@ -1,12 +1,11 @@
 #include "mainwindowfeatures.h"
 
-#include "explorer/attentionmeasure.h"
-
 #include "explorer/arcwidget.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/comparisonwidget.h"
+#include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/layerchartwidget.h"
-#include "explorer/headgridwidget.h"
 #include "export/exportcontroller.h"
 #include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
@@ -16,10 +15,10 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QMenu>
 #include <QTabWidget>
-#include <QCoreApplication>
 #include <QTimer>
 
 namespace attnscope {

@@ -61,7 +61,8 @@ double maxRelativeDifference(const std::vector<float>& a, const std::vector<floa
     if (a.size() != b.size()) return INFINITY;
     double worst = 0;
     for (size_t i = 0; i < a.size(); ++i)
-        worst = std::max(worst, std::abs(double(a[i]) - double(b[i])) / std::max(1.0, std::abs(double(b[i]))));
+        worst =
+            std::max(worst, std::abs(double(a[i]) - double(b[i])) / std::max(1.0, std::abs(double(b[i]))));
     return worst;
 }
 
@@ -138,7 +139,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("folder");
         QTest::addColumn<QString>("text");
         for (const char* name : {"bert_s0", "gpt2_s0"})
-            QTest::newRow(name) << oracleFolder(QLatin1String(name)) << caseText(oracleFolder(QLatin1String(name)));
+            QTest::newRow(name) << oracleFolder(QLatin1String(name))
+                                << caseText(oracleFolder(QLatin1String(name)));
         QTest::newRow("tiny-llama-en-tr (GQA)")
             << builtinFolder(QStringLiteral("tiny-llama-en-tr")) << QStringLiteral("Kedi mindere oturdu.");
     }
@@ -187,7 +189,7 @@ private Q_SLOTS:
         const AttentionRun run = engine->run(text, std::nullopt, nullptr);
         QVERIFY2(run.maps->queries() > TransformerEngine::kQueryKeyLimit,
                  qPrintable(QString::number(run.maps->queries())));
-        QVERIFY(!run.capture); // the lesson's capture is not kept ...
+        QVERIFY(!run.capture);   // the lesson's capture is not kept ...
         QVERIFY(run.valueNorms); // ... the contribution measure's norms are
         QVERIFY(contributionUnavailableReason(run).isEmpty());
         checkContributionView(dir.path(), run);
@@ -205,7 +207,8 @@ private Q_SLOTS:
     void scanEqualsHeadByHead()
     {
         const auto engine = openEngine(builtinFolder(QStringLiteral("tiny-bert-en-tr")));
-        const AttentionRun run = engine->run(QStringLiteral("Kupa [MASK] sığmadı çünkü çok büyüktü."), std::nullopt, nullptr);
+        const AttentionRun run =
+            engine->run(QStringLiteral("Kupa [MASK] sığmadı çünkü çok büyüktü."), std::nullopt, nullptr);
         QVERIFY(!run.predictions.empty());
         AblationRunner runner;
         QSignalSpy done(&runner, &AblationRunner::scanFinished);
@@ -224,8 +227,10 @@ private Q_SLOTS:
             for (int h = 0; h < scan.heads; ++h) {
                 const AblationEffect alone = study.ablate({{l, h, AblationMode::Zero}});
                 const AblationEffect& scanned = scan.at(l, h);
-                QVERIFY2(std::abs(scanned.kl - alone.kl) <= 1e-9 * std::max(1.0, alone.kl),
-                         qPrintable(QStringLiteral("L%1 H%2: %3 vs %4").arg(l).arg(h).arg(scanned.kl).arg(alone.kl)));
+                QVERIFY2(
+                    std::abs(scanned.kl - alone.kl) <= 1e-9 * std::max(1.0, alone.kl),
+                    qPrintable(
+                        QStringLiteral("L%1 H%2: %3 vs %4").arg(l).arg(h).arg(scanned.kl).arg(alone.kl)));
                 QCOMPARE(scanned.top.size(), alone.top.size());
                 for (size_t p = 0; p < alone.top.size(); ++p) {
                     QCOMPARE(scanned.top[p].top.front().id, alone.top[p].top.front().id);
@@ -264,7 +269,8 @@ private Q_SLOTS:
         const int seen = progress.count();
         QTest::qWait(300);
         QCOMPARE(progress.count(), seen);
-        QVERIFY2(progress.last().at(0).toInt() < 48, qPrintable(QString::number(progress.last().at(0).toInt())));
+        QVERIFY2(progress.last().at(0).toInt() < 48,
+                 qPrintable(QString::number(progress.last().at(0).toInt())));
     }
 
     void contextMenuActions()
@@ -273,9 +279,10 @@ private Q_SLOTS:
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        const QStringList ablationActions{QStringLiteral("ablateHeadZero"), QStringLiteral("ablateHeadMean"),
-                                          QStringLiteral("ablateLayerZero"), QStringLiteral("ablateLayerMean"),
-                                          QStringLiteral("scanHeadsZero"), QStringLiteral("scanHeadsMean")};
+        const QStringList ablationActions{
+            QStringLiteral("ablateHeadZero"),  QStringLiteral("ablateHeadMean"),
+            QStringLiteral("ablateLayerZero"), QStringLiteral("ablateLayerMean"),
+            QStringLiteral("scanHeadsZero"),   QStringLiteral("scanHeadsMean")};
         auto actionsOf = [](QMenu* menu) {
             QMap<QString, QAction*> byName;
             for (QAction* action : menu->actions())

@@ -20,7 +20,8 @@ AblationStudyOptions studyOptions(const std::atomic<bool>& cancel)
 
 AblationRunner::AblationRunner(QObject* parent) : QObject(parent), m_job(new BackgroundJob(this))
 {
-    connect(m_job, &BackgroundJob::finished, this, [this](quint64, bool cancelled) { Q_EMIT finished(cancelled); });
+    connect(m_job, &BackgroundJob::finished, this,
+            [this](quint64, bool cancelled) { Q_EMIT finished(cancelled); });
 }
 
 void AblationRunner::cancel()
@@ -50,20 +51,20 @@ void AblationRunner::scan(std::shared_ptr<const TransformerEngine> engine, std::
                           std::vector<int> typeIds, AblationMode mode)
 {
     m_scanning = true;
-    m_job->start([this, engine, ids, typeIds, mode](const std::atomic<bool>& cancel,
-                                                    const BackgroundJob::Post& post) {
-        try {
-            const AblationStudy study(engine->model(), ids, typeIds, studyOptions(cancel));
-            const AblationScan result = study.scan(mode, [this, &post](int done, int total) {
-                post([this, done, total] { Q_EMIT scanProgress(done, total); });
-            });
-            post([this, result] { Q_EMIT scanFinished(result); });
-        } catch (const OperationCancelled&) {
-        } catch (const std::exception& e) {
-            const QString message = QString::fromStdString(e.what());
-            post([this, message] { Q_EMIT failed(message); });
-        }
-    });
+    m_job->start(
+        [this, engine, ids, typeIds, mode](const std::atomic<bool>& cancel, const BackgroundJob::Post& post) {
+            try {
+                const AblationStudy study(engine->model(), ids, typeIds, studyOptions(cancel));
+                const AblationScan result = study.scan(mode, [this, &post](int done, int total) {
+                    post([this, done, total] { Q_EMIT scanProgress(done, total); });
+                });
+                post([this, result] { Q_EMIT scanFinished(result); });
+            } catch (const OperationCancelled&) {
+            } catch (const std::exception& e) {
+                const QString message = QString::fromStdString(e.what());
+                post([this, message] { Q_EMIT failed(message); });
+            }
+        });
 }
 
 } // namespace attnscope

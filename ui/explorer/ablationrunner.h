@@ -30,8 +30,8 @@ public:
     explicit AblationRunner(QObject* parent = nullptr);
 
     // The model's input as it ran (AttentionRun::ids, typeIds); the engine is kept alive by the job.
-    void ablate(std::shared_ptr<const TransformerEngine> engine, std::vector<int> ids, std::vector<int> typeIds,
-                std::vector<HeadAblation> heads);
+    void ablate(std::shared_ptr<const TransformerEngine> engine, std::vector<int> ids,
+                std::vector<int> typeIds, std::vector<HeadAblation> heads);
     void scan(std::shared_ptr<const TransformerEngine> engine, std::vector<int> ids, std::vector<int> typeIds,
               AblationMode mode);
     void cancel();

@@ -50,8 +50,8 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
             },
             Qt::QueuedConnection);
     };
-    const quint64 job = startWork([engine, textA, textB, options, window, measure,
-                                   layerProgress](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+    const quint64 job = startWork([engine, textA, textB, options, window, measure, layerProgress](
+                                      const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
         QElapsedTimer timer;
         timer.start();
         auto result = std::make_shared<ExplorerResult>();
@@ -80,20 +80,21 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
 quint64 AnalysisRunner::remeasure(std::shared_ptr<const ExplorerResult> base, AttentionMeasure measure,
                                   const AnalysisOptions& options)
 {
-    return startWork([base, measure, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
-        QElapsedTimer timer;
-        timer.start();
-        auto result = std::make_shared<ExplorerResult>(*base);
-        result->run = measuredRun(base->run, measure, &cancel);
-        AnalysisOptions analysisOptions = options;
-        analysisOptions.cancel = &cancel;
-        std::optional<AttentionAnalysis> analysis =
-            analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
-        if (!analysis) return nullptr;
-        result->analysis = std::move(*analysis);
-        result->seconds = timer.nsecsElapsed() * 1e-9;
-        return result;
-    });
+    return startWork(
+        [base, measure, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+            QElapsedTimer timer;
+            timer.start();
+            auto result = std::make_shared<ExplorerResult>(*base);
+            result->run = measuredRun(base->run, measure, &cancel);
+            AnalysisOptions analysisOptions = options;
+            analysisOptions.cancel = &cancel;
+            std::optional<AttentionAnalysis> analysis =
+                analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
+            if (!analysis) return nullptr;
+            result->analysis = std::move(*analysis);
+            result->seconds = timer.nsecsElapsed() * 1e-9;
+            return result;
+        });
 }
 
 quint64 AnalysisRunner::startWork(Work work)

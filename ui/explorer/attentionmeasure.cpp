@@ -40,10 +40,9 @@ AttentionRun measuredRun(const AttentionRun& run, AttentionMeasure measure, cons
         out.maps = weights;
         return out;
     }
-    if (!run.valueNorms)
-        throw std::invalid_argument(contributionUnavailableReason(run).toStdString());
-    out.maps = std::make_shared<const ContributionMaps>(weights, *run.valueNorms, ContributionScale::Share,
-                                                        cancel);
+    if (!run.valueNorms) throw std::invalid_argument(contributionUnavailableReason(run).toStdString());
+    out.maps =
+        std::make_shared<const ContributionMaps>(weights, *run.valueNorms, ContributionScale::Share, cancel);
     out.contributionNorms =
         std::make_shared<const ContributionMaps>(weights, *run.valueNorms, ContributionScale::Norm);
     return out;

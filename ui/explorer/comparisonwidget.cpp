@@ -1,8 +1,7 @@
 #include "explorer/comparisonwidget.h"
 
-#include "explorer/attentionmeasure.h"
-
 #include "attention/attentionmaps.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/tokenalignment.h"

@@ -1,8 +1,8 @@
 #include "explorer/headgridwidget.h"
-#include "render/headgriddata.h"
 
 #include "attention/attentionmaps.h"
 #include "explorer/headstatsmodel.h"
+#include "render/headgriddata.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -189,7 +189,8 @@ QString HeadGridWidget::headToolTip(int layer, int head) const
     text +=
         QLatin1Char('\n') + tr("entropy %1 (normalised)").arg(locale.toString(s.normalizedEntropy, 'f', 3));
     if (index < m_effect.size())
-        text += QLatin1Char('\n') + m_effectCaption + QStringLiteral(": ") + locale.toString(m_effect[index], 'g', 3);
+        text += QLatin1Char('\n') + m_effectCaption + QStringLiteral(": ") +
+                locale.toString(m_effect[index], 'g', 3);
     return text;
 }
 
@@ -328,7 +329,8 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
     }
     if (!m_effect.empty()) {
         // A line of its own, under the metric or label legend.
-        const double top = legendTop + ((m_colorMetric || m_colorByLabel) ? fontMetrics().height() * 1.6 + 4 : 0);
+        const double top =
+            legendTop + ((m_colorMetric || m_colorByLabel) ? fontMetrics().height() * 1.6 + 4 : 0);
         double ex = 8;
         const double max = *std::max_element(m_effect.begin(), m_effect.end());
         const QString name = m_effectCaption + QStringLiteral(":");

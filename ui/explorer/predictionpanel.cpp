@@ -68,10 +68,10 @@ PredictionPanel buildAblationPanel(const AttentionRun& run, const QString& ablat
         if (!before.top.isEmpty()) {
             const PredictedToken& top = before.top.front();
             const double p0 = double(top.probability);
-            group.heading =
-                QCoreApplication::translate("attnscope::PredictionPanel", "%1: “%2” %3 → %4")
-                    .arg(at, (top.decoded.isEmpty() ? top.text : top.decoded).trimmed(), formatProbability(p0),
-                         formatProbability(std::clamp(p0 + topProbDelta[g], 0.0, 1.0)));
+            group.heading = QCoreApplication::translate("attnscope::PredictionPanel", "%1: “%2” %3 → %4")
+                                .arg(at, (top.decoded.isEmpty() ? top.text : top.decoded).trimmed(),
+                                     formatProbability(p0),
+                                     formatProbability(std::clamp(p0 + topProbDelta[g], 0.0, 1.0)));
         } else {
             group.heading = at;
         }
