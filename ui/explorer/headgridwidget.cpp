@@ -266,12 +266,12 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                 const double max = *std::max_element(m_effect.begin(), m_effect.end());
                 const double fraction = max > 0 ? m_effect[index] / max : 0.0;
                 QColor colour = effectColor(fraction);
-                colour.setAlpha(215);
+                colour.setAlpha(190); // the head's pattern still shows through
                 painter.fillRect(t, colour);
-                if (m_layout.slotSize() >= 30) {
+                const QString value = QLocale().toString(m_effect[index], 'g', 2);
+                if (metrics.horizontalAdvance(value) + 2 <= t.width()) {
                     painter.setPen(fraction > 0.55 ? Qt::white : Qt::black);
-                    painter.drawText(t.adjusted(1, 0, -1, -1), Qt::AlignHCenter | Qt::AlignBottom,
-                                     QLocale().toString(m_effect[index], 'g', 2));
+                    painter.drawText(t.adjusted(1, 0, -1, -1), Qt::AlignHCenter | Qt::AlignBottom, value);
                 }
             }
             if (m_colorByLabel && index < m_stats.size()) {
