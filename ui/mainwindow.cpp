@@ -8,6 +8,7 @@
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
+#include "explorer/flowview.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
@@ -167,6 +168,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs->addTab(m_generateTab, QString());
     m_streamingTab = new StreamingTab(m_tabs);
     m_tabs->addTab(m_streamingTab, QString());
+    m_flow = new FlowView(m_tabs);
+    m_tabs->addTab(m_flow, QString());
     // Generation and streaming have their own grid and charts: the explorer's grid pane makes room.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         const QWidget* page = m_tabs->widget(index);
@@ -179,6 +182,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_tabs->setTabText(3, tr("Statistics"));
         m_tabs->setTabText(4, tr("Generate"));
         m_tabs->setTabText(5, tr("Streaming"));
+        m_tabs->setTabText(6, tr("Flow"));
+        m_tabs->setTabToolTip(6, tr("Attention rollout and the residual stream's size per layer and token"));
     });
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
@@ -1177,6 +1182,7 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_head = std::min(m_head, m_result->analysis.heads - 1);
     m_comparison->setResult(m_result);
     m_arcs->setResult(m_result);
+    m_flow->setResult(m_result);
     PredictionPanel predictions = buildPredictionPanel(m_result->run);
     m_predictionsBox->setVisible(!predictions.groups.isEmpty() || !predictions.note.isEmpty());
     if (m_result->run.ids != m_ablationInput) {
@@ -1221,6 +1227,7 @@ void MainWindow::clearViews(const QString& reason)
     m_layerChart->setSummaries({});
     m_comparison->setResult(nullptr);
     m_arcs->setResult(nullptr);
+    m_flow->setResult(nullptr);
     m_predictionsBox->setVisible(false);
     m_predictions->setPanel(PredictionPanel{});
     m_openInLesson->setEnabled(false);
@@ -1316,6 +1323,7 @@ void MainWindow::applyStyle()
     HeatmapStyle compareStyle = m_style;
     compareStyle.showValues = true;
     m_comparison->setStyle(compareStyle);
+    m_flow->setStyle(m_style);
 }
 
 void MainWindow::applyThresholds()

@@ -36,6 +36,7 @@ struct AblationScan;
 class ArcWidget;
 class ComparisonWidget;
 class ExplorerBackend;
+class FlowView;
 class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
@@ -150,6 +151,8 @@ public:
     QSortFilterProxyModel* statsProxy() const { return m_statsProxy; }
     ComparisonWidget* comparison() const { return m_comparison; }
     ArcWidget* arcs() const { return m_arcs; }
+    // Attention rollout and the residual stream (issue 14).
+    FlowView* flowView() const { return m_flow; }
     LayerChartWidget* layerChart() const { return m_layerChart; }
     // Issue 16: step through generation, and the StreamingLLM experiment on the KV cache.
     GenerateTab* generateTab() const { return m_generateTab; }
@@ -278,6 +281,7 @@ private:
     QCheckBox* m_wordLevel = nullptr;
     ComparisonWidget* m_comparison = nullptr;
     ArcWidget* m_arcs = nullptr;
+    FlowView* m_flow = nullptr;
     HeadStatsModel* m_statsModel = nullptr;
     QSortFilterProxyModel* m_statsProxy = nullptr;
     QTableView* m_statsTable = nullptr;

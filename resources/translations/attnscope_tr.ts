@@ -303,6 +303,50 @@
         <source>The contribution ‖αf(x)‖ needs a real model&apos;s value vectors; this demo has none.</source>
         <translation>Katkı ‖αf(x)‖ gerçek bir modelin değer vektörlerini ister; bu örnekte yok.</translation>
     </message>
+    <message>
+        <source>Nothing is shown yet.</source>
+        <translation>Henüz gösterilen bir şey yok.</translation>
+    </message>
+    <message>
+        <source>The residual stream needs a real model; this demo has none.</source>
+        <translation>Artık akış gerçek bir model ister; bu örnekte yok.</translation>
+    </message>
+    <message>
+        <source>%1 · rollout over %2 layers · %3</source>
+        <translation>%1 · %2 katman boyunca rollout · %3</translation>
+    </message>
+    <message>
+        <source>contribution-weighted ‖αf(x)‖</source>
+        <translation>katkı ağırlıklı ‖αf(x)‖</translation>
+    </message>
+    <message>
+        <source>share of what the token draws on (rows sum to 1)</source>
+        <translation>token&apos;ın dayandığı kaynaklardaki pay (satır toplamı 1)</translation>
+    </message>
+    <message>
+        <source>into L%1</source>
+        <translation>L%1 girişi</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>çıkış</translation>
+    </message>
+    <message>
+        <source>%1 · residual stream · %2</source>
+        <translation>%1 · artık akış · %2</translation>
+    </message>
+    <message>
+        <source>largest |activation|</source>
+        <translation>en büyük |aktivasyon|</translation>
+    </message>
+    <message>
+        <source>norm ‖x‖</source>
+        <translation>norm ‖x‖</translation>
+    </message>
+    <message>
+        <source>per layer, against its largest token</source>
+        <translation>her katmanda, en büyük token&apos;a göre</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -582,6 +626,37 @@
     <message>
         <source>Export all heads into folder</source>
         <translation>Tüm kafaları bir klasöre aktar</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::FlowView</name>
+    <message>
+        <source>Show:</source>
+        <translation>Göster:</translation>
+    </message>
+    <message>
+        <source>Rollout of the attention weights</source>
+        <translation>Dikkat ağırlıklarının rollout&apos;u</translation>
+    </message>
+    <message>
+        <source>Rollout of the contributions ‖αf(x)‖</source>
+        <translation>Katkıların rollout&apos;u ‖αf(x)‖</translation>
+    </message>
+    <message>
+        <source>Residual stream: norm per layer and token</source>
+        <translation>Artık akış: katman ve token başına norm</translation>
+    </message>
+    <message>
+        <source>Residual stream: largest |activation|</source>
+        <translation>Artık akış: en büyük |aktivasyon|</translation>
+    </message>
+    <message>
+        <source>No result</source>
+        <translation>Sonuç yok</translation>
+    </message>
+    <message>
+        <source>Computing the rollout…</source>
+        <translation>Rollout hesaplanıyor…</translation>
     </message>
 </context>
 <context>
@@ -1752,6 +1827,14 @@
     <message>
         <source>%1 Showing the attention weight α.</source>
         <translation>%1 Dikkat ağırlığı α gösteriliyor.</translation>
+    </message>
+    <message>
+        <source>Flow</source>
+        <translation>Akış</translation>
+    </message>
+    <message>
+        <source>Attention rollout and the residual stream&apos;s size per layer and token</source>
+        <translation>Dikkat rollout&apos;u ve artık akışın katman ve token başına büyüklüğü</translation>
     </message>
 </context>
 <context>

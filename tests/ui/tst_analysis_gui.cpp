@@ -7,9 +7,12 @@
 
 #include "analysis/contributions.h"
 #include "analysis/headablation.h"
+#include "analysis/residualprofile.h"
+#include "analysis/rollout.h"
 #include "attention/attentionmaps.h"
 #include "explorer/ablationrunner.h"
 #include "explorer/attentionmeasure.h"
+#include "explorer/flowview.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/predictionswidget.h"
@@ -201,6 +204,47 @@ private Q_SLOTS:
         const AttentionRun run = demo.run(QStringLiteral("a b c"), std::nullopt, nullptr);
         QVERIFY(!contributionUnavailableReason(run).isEmpty());
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measuredRun(run, AttentionMeasure::Contribution));
+    }
+
+    // The Flow tab's data: core's rollout (raw and of the contribution shares) and residual profile of a direct
+    // forward pass on the same ids.
+    void flowViewsEqualCore()
+    {
+        const QString folder = oracleFolder(QStringLiteral("bert_s0"));
+        const auto engine = openEngine(folder);
+        const AttentionRun run = engine->run(caseText(folder), std::nullopt, nullptr);
+        const std::unique_ptr<TransformerModel> model = TransformerModel::open(folder);
+        const AttentionCapture capture = model->run(run.ids, run.typeIds, RunOptions{});
+        const int n = int(run.ids.size());
+        for (bool weighted : {false, true}) {
+            const HeatmapData shown = rolloutHeatmap(run, engine->displayName(), weighted);
+            const std::vector<double> expected =
+                weighted ? attentionRollout(*contributionMaps(capture, ContributionScale::Share)).back()
+                         : attentionRollout(*capture.maps).back();
+            QCOMPARE(shown.rows, n);
+            QCOMPARE(shown.values.size(), expected.size());
+            for (size_t i = 0; i < expected.size(); ++i)
+                QVERIFY(std::abs(double(shown.values[i]) - expected[i]) < 1e-5);
+            for (int r = 0; r < n; ++r) {
+                double sum = 0;
+                for (int c = 0; c < n; ++c)
+                    sum += shown.value(r, c);
+                QVERIFY(std::abs(sum - 1.0) < 1e-4); // rollout rows are distributions
+            }
+        }
+        const ResidualProfile profile = residualProfile(capture);
+        for (bool maxAbs : {false, true}) {
+            const HeatmapData shown = residualHeatmap(run, engine->displayName(), maxAbs);
+            QCOMPARE(shown.rows, profile.boundaries);
+            QCOMPARE(shown.rows, model->info().layers + 1);
+            QCOMPARE(shown.cols, n);
+            QVERIFY(maxRelativeDifference(shown.values, maxAbs ? profile.maxAbs : profile.norms) < 1e-5);
+        }
+        const SyntheticEngine demo(SyntheticEngine::Config{});
+        const AttentionRun demoRun = demo.run(QStringLiteral("a b c"), std::nullopt, nullptr);
+        QVERIFY(flowUnavailableReason(demoRun, FlowKind::RolloutWeight).isEmpty());
+        QVERIFY(!flowUnavailableReason(demoRun, FlowKind::ResidualNorm).isEmpty());
+        QVERIFY(!flowUnavailableReason(demoRun, FlowKind::RolloutContribution).isEmpty());
     }
 
     // The runner's scan equals core's AblationStudy run head by head.

@@ -17,6 +17,7 @@ namespace attnscope {
 class AttentionMaps;
 struct AttentionCapture;
 struct ValueNorms;
+struct ResidualProfile;
 
 // What the explorer's views show of each head: the attention weight α_ij, or the contribution
 // ‖α_ij f(x_j)‖ of Kobayashi et al. 2020 (explorer/attentionmeasure.h).
@@ -48,6 +49,8 @@ struct AttentionRun
     // Measure Contribution: the contributions in the residual stream's units (ContributionScale::Norm), for
     // the read-outs; null otherwise.
     std::shared_ptr<const AttentionMaps> contributionNorms;
+    // The residual stream's norm and largest |x| per layer boundary and token, from the same pass (real models).
+    std::shared_ptr<const ResidualProfile> residuals;
     // The token ids and type ids the model ran (real models only): what an ablation reruns.
     std::vector<int> ids, typeIds;
     QString backend; // "CPU (8 threads)", "Vulkan: ..."

@@ -2,6 +2,7 @@
 
 #include "analysis/contributions.h"
 #include "analysis/modeltext.h"
+#include "analysis/residualprofile.h"
 #include "explorer/backenddescription.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/tokenlabels.h"
@@ -135,6 +136,7 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
         } catch (const std::invalid_argument&) {
             // A pass without value vectors: the contribution measure says it is unavailable.
         }
+        run.residuals = std::make_shared<const ResidualProfile>(residualProfile(*capture));
         run.ids = encoding.ids;
         run.typeIds = encoding.typeIds;
         run.predictions = std::move(capture->predictions);

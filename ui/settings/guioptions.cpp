@@ -42,7 +42,8 @@ std::optional<std::pair<int, int>> numberPair(const QString& text, QChar separat
 QStringList explorerViewNames()
 {
     return {QStringLiteral("heatmap"),    QStringLiteral("comparison"), QStringLiteral("arcs"),
-            QStringLiteral("statistics"), QStringLiteral("generate"),   QStringLiteral("streaming")};
+            QStringLiteral("statistics"), QStringLiteral("generate"),   QStringLiteral("streaming"),
+            QStringLiteral("flow")};
 }
 
 QList<QCommandLineOption> GuiOptions::commandLineOptions()
@@ -56,7 +57,7 @@ QList<QCommandLineOption> GuiOptions::commandLineOptions()
         {kText, QStringLiteral("Text A to show."), QStringLiteral("T")},
         {kTextB, QStringLiteral("Text B (a second sentence for encoders)."), QStringLiteral("T")},
         {kView,
-         QStringLiteral("The tab to show: heatmap, comparison, arcs, statistics, generate or streaming."),
+         QStringLiteral("The tab to show: heatmap, comparison, arcs, statistics, generate, streaming or flow."),
          QStringLiteral("name")},
         {kHead, QStringLiteral("The head to show, as LAYER,HEAD (from 0)."), QStringLiteral("L,H")},
         {kMeasure,
