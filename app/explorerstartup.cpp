@@ -175,13 +175,12 @@ int runExplorer(QApplication& app, const GuiOptions& options)
         const AblationMode mode =
             *options.scanHeads == QLatin1String("mean") ? AblationMode::Mean : AblationMode::Zero;
         auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = QObject::connect(window->runner(), &AnalysisRunner::resultReady, window,
-                                       [window, connection, mode] {
-                                           QObject::disconnect(*connection);
-                                           QMetaObject::invokeMethod(
-                                               window, [window, mode] { window->scanAllHeads(mode); },
-                                               Qt::QueuedConnection);
-                                       });
+        *connection = QObject::connect(
+            window->runner(), &AnalysisRunner::resultReady, window, [window, connection, mode] {
+                QObject::disconnect(*connection);
+                QMetaObject::invokeMethod(
+                    window, [window, mode] { window->scanAllHeads(mode); }, Qt::QueuedConnection);
+            });
     }
     if (!options.screenshot.isEmpty()) {
         new ExplorerScreenshot(window, options);

@@ -206,8 +206,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measuredRun(run, AttentionMeasure::Contribution));
     }
 
-    // The Flow tab's data: core's rollout (raw and of the contribution shares) and residual profile of a direct
-    // forward pass on the same ids.
+    // The Flow tab's data: core's rollout (raw and of the contribution shares) and residual profile of a
+    // direct forward pass on the same ids.
     void flowViewsEqualCore()
     {
         const QString folder = oracleFolder(QStringLiteral("bert_s0"));

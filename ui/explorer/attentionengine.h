@@ -49,7 +49,8 @@ struct AttentionRun
     // Measure Contribution: the contributions in the residual stream's units (ContributionScale::Norm), for
     // the read-outs; null otherwise.
     std::shared_ptr<const AttentionMaps> contributionNorms;
-    // The residual stream's norm and largest |x| per layer boundary and token, from the same pass (real models).
+    // The residual stream's norm and largest |x| per layer boundary and token, from the same pass (real
+    // models).
     std::shared_ptr<const ResidualProfile> residuals;
     // The token ids and type ids the model ran (real models only): what an ablation reruns.
     std::vector<int> ids, typeIds;

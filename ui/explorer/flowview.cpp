@@ -24,15 +24,17 @@ QString flowUnavailableReason(const AttentionRun& run, FlowKind kind)
     case FlowKind::RolloutWeight:
         return {};
     case FlowKind::RolloutContribution:
-        return run.valueNorms ? QString()
-                              : QCoreApplication::translate(
-                                    "attnscope",
-                                    "The contribution ‖αf(x)‖ needs a real model's value vectors; this demo has none.");
+        return run.valueNorms
+                   ? QString()
+                   : QCoreApplication::translate(
+                         "attnscope",
+                         "The contribution ‖αf(x)‖ needs a real model's value vectors; this demo has none.");
     case FlowKind::ResidualNorm:
     case FlowKind::ResidualMaxAbs:
-        return run.residuals ? QString()
-                             : QCoreApplication::translate(
-                                   "attnscope", "The residual stream needs a real model; this demo has none.");
+        return run.residuals
+                   ? QString()
+                   : QCoreApplication::translate(
+                         "attnscope", "The residual stream needs a real model; this demo has none.");
     }
     return {};
 }
@@ -46,7 +48,8 @@ HeatmapData rolloutHeatmap(const AttentionRun& run, const QString& model, bool c
     const std::shared_ptr<const AttentionMaps> weights = run.weights ? run.weights : run.maps;
     std::shared_ptr<const AttentionMaps> fed = weights;
     if (contributionWeighted)
-        fed = std::make_shared<const ContributionMaps>(weights, *run.valueNorms, ContributionScale::Share, cancel);
+        fed = std::make_shared<const ContributionMaps>(weights, *run.valueNorms, ContributionScale::Share,
+                                                       cancel);
     const std::vector<std::vector<double>> rollout = attentionRollout(*fed, cancel);
     HeatmapData data;
     data.rows = fed->queries();
@@ -162,7 +165,8 @@ void FlowView::setStyle(const HeatmapStyle& style)
 {
     m_style = style;
     HeatmapStyle shown = style;
-    if (kind() == FlowKind::ResidualNorm || kind() == FlowKind::ResidualMaxAbs) shown.scale = HeatmapScale::RowMax;
+    if (kind() == FlowKind::ResidualNorm || kind() == FlowKind::ResidualMaxAbs)
+        shown.scale = HeatmapScale::RowMax;
     m_heatmap->setStyle(shown);
 }
 
@@ -187,7 +191,8 @@ void FlowView::rebuild()
     }
     if (shown == FlowKind::ResidualNorm || shown == FlowKind::ResidualMaxAbs) {
         m_job->cancel();
-        m_heatmap->setData(residualHeatmap(m_result->run, m_result->modelName, shown == FlowKind::ResidualMaxAbs));
+        m_heatmap->setData(
+            residualHeatmap(m_result->run, m_result->modelName, shown == FlowKind::ResidualMaxAbs));
         return;
     }
     // Rollout multiplies n × n matrices per layer: on a worker, the last request wins.
@@ -195,8 +200,8 @@ void FlowView::rebuild()
     const auto result = m_result;
     m_job->start([this, result, shown](const std::atomic<bool>& cancel, const BackgroundJob::Post& post) {
         try {
-            HeatmapData data =
-                rolloutHeatmap(result->run, result->modelName, shown == FlowKind::RolloutContribution, &cancel);
+            HeatmapData data = rolloutHeatmap(result->run, result->modelName,
+                                              shown == FlowKind::RolloutContribution, &cancel);
             post([this, data = std::move(data)] {
                 m_heatmap->setStale(QString());
                 m_heatmap->setData(data);

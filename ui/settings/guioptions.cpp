@@ -57,7 +57,8 @@ QList<QCommandLineOption> GuiOptions::commandLineOptions()
         {kText, QStringLiteral("Text A to show."), QStringLiteral("T")},
         {kTextB, QStringLiteral("Text B (a second sentence for encoders)."), QStringLiteral("T")},
         {kView,
-         QStringLiteral("The tab to show: heatmap, comparison, arcs, statistics, generate, streaming or flow."),
+         QStringLiteral(
+             "The tab to show: heatmap, comparison, arcs, statistics, generate, streaming or flow."),
          QStringLiteral("name")},
         {kHead, QStringLiteral("The head to show, as LAYER,HEAD (from 0)."), QStringLiteral("L,H")},
         {kMeasure,
@@ -65,8 +66,9 @@ QList<QCommandLineOption> GuiOptions::commandLineOptions()
                         "contribution ||alpha f(x)||, Kobayashi et al. 2020)."),
          QStringLiteral("measure")},
         {kScanHeads,
-         QStringLiteral("Ablate every head once (zero or mean) on the first input shown and colour the grid by "
-                        "the prediction's KL divergence."),
+         QStringLiteral(
+             "Ablate every head once (zero or mean) on the first input shown and colour the grid by "
+             "the prediction's KL divergence."),
          QStringLiteral("mode")},
         {kPresenter, QStringLiteral("Start in presenter mode (large type, dark theme, full screen).")},
         {kLesson,
