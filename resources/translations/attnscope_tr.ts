@@ -1830,7 +1830,7 @@
     </message>
     <message>
         <source>Flow</source>
-        <translation>Akış</translation>
+        <translation>Bilgi akışı</translation>
     </message>
     <message>
         <source>Attention rollout and the residual stream&apos;s size per layer and token</source>

@@ -28,12 +28,12 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head)
     QString label;
     if (layer < result.analysis.layers && head < result.analysis.heads)
         label = headLabelDisplayName(result.analysis.at(layer, head).label); // translated, like the grid's
+    // The measure right after the model: the head's label stays last, where the lessons and tests read it.
     data.title = QCoreApplication::translate("attnscope", "%1 · layer %2 head %3 (%4)")
-                     .arg(result.modelName)
+                     .arg(result.modelName + QStringLiteral(" · ") + measureName(result.run.measure))
                      .arg(layer)
                      .arg(head)
-                     .arg(label) +
-                 QStringLiteral(" · ") + measureName(result.run.measure);
+                     .arg(label);
     data.colorBarCaption = measureScaleCaption(result.run.measure);
     if (layer < result.run.maps->layers() && head < result.run.maps->heads())
         data.rowTotals = contributionRowTotals(result.run, layer, head);
