@@ -164,6 +164,9 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     if (options.textB) start.textB = *options.textB;
     if (options.view) start.view = *options.view;
     if (options.head) std::tie(start.layer, start.head) = *options.head;
+    if (options.measure)
+        window->setMeasure(*options.measure == QLatin1String("norm") ? AttentionMeasure::Contribution
+                                                                     : AttentionMeasure::Weight);
     if (!applyExplorerSession(*window, start, &error) && options.model) {
         printError(error);
         return 2;
@@ -178,6 +181,18 @@ int runExplorer(QApplication& app, const GuiOptions& options)
         window->setGeometry(window->screen()->availableGeometry()); // the picture shows the whole screen
     host.show();
     if (options.presenter) window->features()->presenter()->setActive(true);
+    if (options.scanHeads) {
+        // Once, on the first result shown.
+        const AblationMode mode =
+            *options.scanHeads == QLatin1String("mean") ? AblationMode::Mean : AblationMode::Zero;
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = QObject::connect(
+            window->runner(), &AnalysisRunner::resultReady, window, [window, connection, mode] {
+                QObject::disconnect(*connection);
+                QMetaObject::invokeMethod(
+                    window, [window, mode] { window->scanAllHeads(mode); }, Qt::QueuedConnection);
+            });
+    }
     if (!options.screenshot.isEmpty()) {
         new ExplorerScreenshot(window, options);
     } else if (options.lesson) {

@@ -168,7 +168,12 @@ QString HeatmapWidget::cellText(int row, int col) const
         return tr("%1 → %2: masked (causal)").arg(query, key);
     if (m_data.isExcluded(col))
         return tr("%1 → %2: special token, discounted").arg(query, key);
-    return tr("%1 → %2: %3").arg(query, key, formatAttention(double(valueAt(row, col))));
+    const double value = double(valueAt(row, col));
+    if (size_t(row) < m_data.rowTotals.size() && !m_data.discounted)
+        return tr("%1 → %2: ‖αf(x)‖ %3 (%4 of the row)")
+            .arg(query, key, QLocale().toString(value * double(m_data.rowTotals[size_t(row)]), 'g', 3),
+                 formatAttention(value));
+    return tr("%1 → %2: %3").arg(query, key, formatAttention(value));
 }
 
 QString HeatmapWidget::hoverText(QPointF position) const

@@ -2,11 +2,14 @@
 
 #include "attention/attentionmaps.h"
 #include "census/corpuswindow.h"
+#include "explorer/ablationrunner.h"
 #include "explorer/arcwidget.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorerbackend.h"
+#include "explorer/flowview.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
@@ -51,11 +54,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -173,6 +178,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs->addTab(m_generateTab, QString());
     m_streamingTab = new StreamingTab(m_tabs);
     m_tabs->addTab(m_streamingTab, QString());
+    m_flow = new FlowView(m_tabs);
+    m_tabs->addTab(m_flow, QString());
     // Generation and streaming have their own grid and charts: the explorer's grid pane makes room.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         const QWidget* page = m_tabs->widget(index);
@@ -185,6 +192,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_tabs->setTabText(3, tr("Statistics"));
         m_tabs->setTabText(4, tr("Generate"));
         m_tabs->setTabText(5, tr("Streaming"));
+        m_tabs->setTabText(6, tr("Flow"));
+        m_tabs->setTabToolTip(6, tr("Attention rollout and the residual stream's size per layer and token"));
     });
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
@@ -430,6 +439,31 @@ QWidget* MainWindow::buildGridPane()
     auto* pane = new QWidget(this);
     auto* layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto* measureRow = new QHBoxLayout;
+    auto* measureLabel = new QLabel(pane);
+    m_measureBox = new QComboBox(pane);
+    m_measureBox->setObjectName(QStringLiteral("measureBox"));
+    m_measureBox->addItem(QString(), int(AttentionMeasure::Weight));
+    m_measureBox->addItem(QString(), int(AttentionMeasure::Contribution));
+    m_measureNote = new QLabel(pane);
+    m_measureNote->setObjectName(QStringLiteral("measureNote"));
+    m_measureNote->setWordWrap(true);
+    m_measureNote->setVisible(false);
+    onRetranslate([this, measureLabel] {
+        measureLabel->setText(tr("Measure:"));
+        m_measureBox->setItemText(0, measureName(AttentionMeasure::Weight));
+        m_measureBox->setItemText(1, measureName(AttentionMeasure::Contribution));
+        m_measureBox->setToolTip(tr(
+            "What every view shows: the attention weight α, or the contribution ‖αf(x)‖ of each key to the "
+            "query's output (Kobayashi et al. 2020). Contributions are shown per row as shares of the row's "
+            "total; the read-out gives the absolute size."));
+        updateMeasureNote();
+    });
+    connect(m_measureBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::remeasure);
+    measureRow->addWidget(measureLabel);
+    measureRow->addWidget(m_measureBox, 1);
+    layout->addLayout(measureRow);
+    layout->addWidget(m_measureNote);
     auto* controls = new QHBoxLayout;
     m_sortBox = new QComboBox(pane);
     m_colorByBox = new QComboBox(pane);
@@ -476,6 +510,50 @@ QWidget* MainWindow::buildGridPane()
     connect(m_findSpecialHeads, &QPushButton::clicked, this, &MainWindow::findSinkAndNoOpHeads);
     m_grid = new HeadGridWidget(pane);
     layout->addWidget(m_grid, 1);
+    // Ablation scan: every head switched off once, the grid coloured by the prediction's KL.
+    auto* scanRow = new QHBoxLayout;
+    m_scanButton = new QPushButton(pane);
+    m_scanButton->setObjectName(QStringLiteral("scanHeadsButton"));
+    m_scanProgress = new QProgressBar(pane);
+    m_scanProgress->setObjectName(QStringLiteral("scanProgress"));
+    m_scanProgress->setVisible(false);
+    m_scanCancel = new QPushButton(pane);
+    m_scanCancel->setObjectName(QStringLiteral("scanCancel"));
+    m_scanCancel->setVisible(false);
+    m_scanNote = new QLabel(pane);
+    m_scanNote->setObjectName(QStringLiteral("scanNote"));
+    scanRow->addWidget(m_scanButton);
+    scanRow->addWidget(m_scanProgress, 1);
+    scanRow->addWidget(m_scanCancel);
+    scanRow->addWidget(m_scanNote, 1);
+    layout->addLayout(scanRow);
+    onRetranslate([this] {
+        m_scanButton->setText(tr("Scan all heads"));
+        m_scanCancel->setText(tr("Cancel"));
+        updateAblationControls();
+    });
+    m_ablation = new AblationRunner(this);
+    connect(m_scanButton, &QPushButton::clicked, this, [this] { scanAllHeads(AblationMode::Zero); });
+    connect(m_scanCancel, &QPushButton::clicked, m_ablation, &AblationRunner::cancel);
+    connect(m_ablation, &AblationRunner::ablated, this, &MainWindow::showAblation);
+    connect(m_ablation, &AblationRunner::scanFinished, this, &MainWindow::showScan);
+    connect(m_ablation, &AblationRunner::scanProgress, this, [this](int done, int total) {
+        m_scanProgress->setRange(0, total);
+        m_scanProgress->setValue(done);
+    });
+    connect(m_ablation, &AblationRunner::failed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(m_ablation, &AblationRunner::finished, this, [this](bool cancelled) {
+        if (cancelled) m_scanNote->setText(tr("Scan cancelled"));
+        updateAblationControls();
+    });
+    connect(m_grid, &HeadGridWidget::headContextMenuRequested, this,
+            [this](int layer, int head, const QPoint& where) {
+                openHead(layer, head);
+                QMenu* menu = headContextMenu(layer, head);
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                menu->popup(where);
+            });
     // The model's own top-5 for the next token or each [MASK]: users see that the model works.
     m_predictionsBox = new QGroupBox(pane);
     auto* predictionsLayout = new QVBoxLayout(m_predictionsBox);
@@ -903,7 +981,181 @@ void MainWindow::runNow()
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     options.overviewSize = 128; // the zoomed-out heatmap of a long input shows this overview
-    m_runner->start(engine, m_textA->toPlainText(), textB, options, m_tokenWindow);
+    m_runner->start(engine, m_textA->toPlainText(), textB, options, m_tokenWindow, measure());
+}
+
+QString MainWindow::ablationUnavailableReason() const
+{
+    if (!m_result) return tr("Nothing is shown yet.");
+    if (!std::dynamic_pointer_cast<const TransformerEngine>(currentEngine()) || m_result->run.ids.empty())
+        return tr("Ablation needs a real model; the demos have none.");
+    if (m_result->run.predictions.empty())
+        return predictionGapMessage(m_result->run.predictionGap).isEmpty()
+                   ? tr("The model has nothing to predict for this input.")
+                   : (m_result->run.predictionGap == PredictionGap::NoMaskToken
+                          ? tr("Type [MASK] in the text: ablation measures the change of the model's "
+                               "prediction.")
+                          : predictionGapMessage(m_result->run.predictionGap));
+    return {};
+}
+
+QMenu* MainWindow::headContextMenu(int layer, int head)
+{
+    auto* menu = new QMenu(this);
+    const QString reason = ablationUnavailableReason();
+    const bool can = reason.isEmpty() && !m_ablation->isScanning();
+    auto add = [&](const QString& name, const QString& text, std::function<void()> action) {
+        QAction* a = menu->addAction(text);
+        a->setObjectName(name);
+        a->setEnabled(can);
+        connect(a, &QAction::triggered, this, std::move(action));
+        return a;
+    };
+    const int heads = m_result ? m_result->analysis.heads : 0;
+    auto layerHeads = [layer, heads](AblationMode mode) {
+        std::vector<HeadAblation> all;
+        for (int h = 0; h < heads; ++h)
+            all.push_back({layer, h, mode});
+        return all;
+    };
+    add(QStringLiteral("ablateHeadZero"), tr("Ablate this head (zero)"), [this, layer, head] {
+        ablateHeads({{layer, head, AblationMode::Zero}}, tr("L%1 H%2 (zero)").arg(layer).arg(head));
+    });
+    add(QStringLiteral("ablateHeadMean"), tr("Ablate this head (mean)"), [this, layer, head] {
+        ablateHeads({{layer, head, AblationMode::Mean}}, tr("L%1 H%2 (mean)").arg(layer).arg(head));
+    });
+    add(QStringLiteral("ablateLayerZero"), tr("Ablate layer %1 (zero)").arg(layer),
+        [this, layer, layerHeads] {
+            ablateHeads(layerHeads(AblationMode::Zero), tr("layer %1 (zero)").arg(layer));
+        });
+    add(QStringLiteral("ablateLayerMean"), tr("Ablate layer %1 (mean)").arg(layer),
+        [this, layer, layerHeads] {
+            ablateHeads(layerHeads(AblationMode::Mean), tr("layer %1 (mean)").arg(layer));
+        });
+    menu->addSeparator();
+    add(QStringLiteral("scanHeadsZero"), tr("Scan all heads (zero)"),
+        [this] { scanAllHeads(AblationMode::Zero); });
+    add(QStringLiteral("scanHeadsMean"), tr("Scan all heads (mean)"),
+        [this] { scanAllHeads(AblationMode::Mean); });
+    QAction* clear = menu->addAction(tr("Clear ablation results"));
+    clear->setObjectName(QStringLiteral("clearAblation"));
+    clear->setEnabled(!m_ablationDescription.isEmpty() || !m_grid->effect().empty());
+    connect(clear, &QAction::triggered, this, &MainWindow::clearAblation);
+    if (!reason.isEmpty()) {
+        menu->addSeparator();
+        menu->addAction(reason)->setEnabled(false);
+    }
+    return menu;
+}
+
+void MainWindow::ablateHeads(const std::vector<HeadAblation>& heads, const QString& description)
+{
+    if (!ablationUnavailableReason().isEmpty() || m_ablation->isScanning()) return;
+    auto engine = std::dynamic_pointer_cast<const TransformerEngine>(currentEngine());
+    m_ablationInput = m_result->run.ids;
+    m_ablationDescription = description;
+    m_predictionsBox->setTitle(tr("Predictions — ablating %1…").arg(description));
+    m_ablation->ablate(engine, m_result->run.ids, m_result->run.typeIds, heads);
+    updateAblationControls();
+}
+
+void MainWindow::scanAllHeads(AblationMode mode)
+{
+    if (!ablationUnavailableReason().isEmpty() || m_ablation->isScanning()) return;
+    auto engine = std::dynamic_pointer_cast<const TransformerEngine>(currentEngine());
+    m_ablationInput = m_result->run.ids;
+    m_scanMode = mode;
+    m_scanNote->clear();
+    m_scanProgress->setRange(0, m_result->analysis.layers * m_result->analysis.heads);
+    m_scanProgress->setValue(0);
+    m_ablation->scan(engine, m_result->run.ids, m_result->run.typeIds, mode);
+    updateAblationControls();
+}
+
+void MainWindow::clearAblation()
+{
+    m_ablation->cancel();
+    m_ablationDescription.clear();
+    m_grid->setEffect({}, QString());
+    m_scanNote->clear();
+    if (m_result) {
+        m_predictions->setPanel(buildPredictionPanel(m_result->run));
+        m_predictionsBox->setTitle(tr("Predictions"));
+    }
+    updateAblationControls();
+}
+
+void MainWindow::showAblation(const AblationOutcome& outcome)
+{
+    if (!m_result || m_result->run.ids != m_ablationInput) return;
+    m_predictions->setPanel(buildAblationPanel(m_result->run, m_ablationDescription, outcome.effect.kl,
+                                               outcome.originalTop, outcome.effect.topProbDelta,
+                                               outcome.effect.top));
+    m_predictionsBox->setTitle(tr("Predictions — %1 ablated").arg(m_ablationDescription));
+    m_predictionsBox->setVisible(true);
+}
+
+void MainWindow::showScan(const AblationScan& scan)
+{
+    if (!m_result || m_result->run.ids != m_ablationInput) return;
+    std::vector<double> kl;
+    for (const AblationEffect& effect : scan.effects)
+        kl.push_back(effect.kl);
+    m_grid->setEffect(std::move(kl), scan.mode == AblationMode::Zero ? tr("ablation KL, nats (zero)")
+                                                                     : tr("ablation KL, nats (mean)"));
+    m_scanNote->setText(tr("Scan done: %n head(s)", nullptr, int(scan.effects.size())));
+}
+
+void MainWindow::updateAblationControls()
+{
+    const bool scanning = m_ablation && m_ablation->isScanning();
+    m_scanProgress->setVisible(scanning);
+    m_scanCancel->setVisible(scanning);
+    m_scanNote->setVisible(!scanning);
+    const QString reason = ablationUnavailableReason();
+    m_scanButton->setEnabled(reason.isEmpty() && !scanning);
+    m_scanButton->setToolTip(reason.isEmpty()
+                                 ? tr("Switch off every head once and colour the grid by how much "
+                                      "the model's prediction changes (KL divergence)")
+                                 : reason);
+}
+
+AttentionMeasure MainWindow::measure() const
+{
+    return AttentionMeasure(m_measureBox->currentData().toInt());
+}
+
+void MainWindow::setMeasure(AttentionMeasure measure)
+{
+    m_measureBox->setCurrentIndex(m_measureBox->findData(int(measure)));
+}
+
+void MainWindow::remeasure()
+{
+    updateMeasureNote();
+    if (m_runner->isBusy()) {
+        runNow(); // a newer input is computing: rerun it under the new measure
+        return;
+    }
+    if (!m_result) return;
+    if (m_result->run.measure == measure()) return;
+    if (measure() == AttentionMeasure::Contribution &&
+        !contributionUnavailableReason(m_result->run).isEmpty())
+        return; // the note says why; the weights stay
+    AnalysisOptions options;
+    options.threads = explorerWorkerThreads();
+    options.overviewSize = 128;
+    m_runner->remeasure(m_result, measure(), options);
+}
+
+void MainWindow::updateMeasureNote()
+{
+    QString reason;
+    if (m_result && measure() == AttentionMeasure::Contribution)
+        reason = contributionUnavailableReason(m_result->run);
+    m_measureNote->setText(reason.isEmpty() ? QString()
+                                            : tr("%1 Showing the attention weight α.").arg(reason));
+    m_measureNote->setVisible(!reason.isEmpty());
 }
 
 void MainWindow::setTokenWindow(const TokenWindow& window)
@@ -941,10 +1193,22 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_head = std::min(m_head, m_result->analysis.heads - 1);
     m_comparison->setResult(m_result);
     m_arcs->setResult(m_result);
+    m_flow->setResult(m_result);
     PredictionPanel predictions = buildPredictionPanel(m_result->run);
     m_predictionsBox->setVisible(!predictions.groups.isEmpty() || !predictions.note.isEmpty());
-    m_predictions->setPanel(std::move(predictions));
+    if (m_result->run.ids != m_ablationInput) {
+        // Another input: an ablation or scan of the previous one no longer applies.
+        m_ablation->cancel();
+        m_ablationInput.clear();
+        m_ablationDescription.clear();
+        m_grid->setEffect({}, QString());
+        m_scanNote->clear();
+        m_predictionsBox->setTitle(tr("Predictions"));
+        m_predictions->setPanel(std::move(predictions));
+    } // else: the same input under another measure keeps its ablation panel and scan colours
+    updateAblationControls();
     openHead(m_layer, m_head);
+    updateMeasureNote();
     setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
 }
 
@@ -974,9 +1238,14 @@ void MainWindow::clearViews(const QString& reason)
     m_layerChart->setSummaries({});
     m_comparison->setResult(nullptr);
     m_arcs->setResult(nullptr);
+    m_flow->setResult(nullptr);
     m_predictionsBox->setVisible(false);
     m_predictions->setPanel(PredictionPanel{});
     m_openInLesson->setEnabled(false);
+    m_ablation->cancel();
+    m_ablationInput.clear();
+    m_ablationDescription.clear();
+    updateAblationControls();
 }
 
 void MainWindow::findSinkAndNoOpHeads()
@@ -1065,6 +1334,7 @@ void MainWindow::applyStyle()
     HeatmapStyle compareStyle = m_style;
     compareStyle.showValues = true;
     m_comparison->setStyle(compareStyle);
+    m_flow->setStyle(m_style);
 }
 
 void MainWindow::applyThresholds()

@@ -3,13 +3,12 @@
 #include "backend/attentionbackend.h"
 #include "explorer/analysisrunner.h"
 #include "model/modelinfo.h"
-
-#include <QElapsedTimer>
+#include "model/runoptions.h"
 #include "render/heatmapdata.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
-
 #include <functional>
 #include <memory>
 #include <vector>
@@ -22,6 +21,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
@@ -30,9 +30,13 @@ class QTimer;
 
 namespace attnscope {
 
+class AblationRunner;
+struct AblationOutcome;
+struct AblationScan;
 class ArcWidget;
 class ComparisonWidget;
 class ExplorerBackend;
+class FlowView;
 class HeadGridWidget;
 class HeadStatsModel;
 class HeatmapWidget;
@@ -114,6 +118,30 @@ public:
     LessonLauncher* lessonLauncher() const { return m_lessons; }
     // Shown under Text A while the model has fixed text (the worked example): why typing does nothing.
     QLabel* fixedTextNote() const { return m_fixedTextNote; }
+    // The "Measure" switch (explorer/attentionmeasure.h): attention weight α or contribution ‖αf(x)‖ in
+    // every view and export. Switching re-measures the shown run off the GUI thread (no new forward pass).
+    // When the run cannot show contributions (the demos), the views show the weights and measureNote()
+    // says why.
+    void setMeasure(AttentionMeasure measure);
+    AttentionMeasure measure() const;
+    QComboBox* measureBox() const { return m_measureBox; }
+    QLabel* measureNote() const { return m_measureNote; }
+    // Head ablation (issue 14), computed off the GUI thread by core's AblationStudy: the grid's context menu
+    // for a head (actions named ablateHeadZero, ablateHeadMean, ablateLayerZero, ablateLayerMean,
+    // scanHeadsZero, scanHeadsMean, clearAblation; the caller owns the menu), an ablation of some heads (the
+    // Predictions panel then shows the change), and the scan of every head (progress and Cancel under the
+    // grid; the grid is coloured by each head's KL).
+    QMenu* headContextMenu(int layer, int head);
+    // Why ablation is not offered for the shown run ("" when it is): the demos, a model without an LM head,
+    // an encoder input without [MASK].
+    QString ablationUnavailableReason() const;
+    void ablateHeads(const std::vector<HeadAblation>& heads, const QString& description);
+    void scanAllHeads(AblationMode mode);
+    void clearAblation();
+    AblationRunner* ablationRunner() const { return m_ablation; }
+    QProgressBar* scanProgressBar() const { return m_scanProgress; }
+    QPushButton* scanButton() const { return m_scanButton; }
+    QPushButton* scanCancelButton() const { return m_scanCancel; }
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
     HeadGridWidget* grid() const { return m_grid; }
@@ -123,6 +151,8 @@ public:
     QSortFilterProxyModel* statsProxy() const { return m_statsProxy; }
     ComparisonWidget* comparison() const { return m_comparison; }
     ArcWidget* arcs() const { return m_arcs; }
+    // Attention rollout and the residual stream (issue 14).
+    FlowView* flowView() const { return m_flow; }
     LayerChartWidget* layerChart() const { return m_layerChart; }
     // Issue 16: step through generation, and the StreamingLLM experiment on the KV cache.
     GenerateTab* generateTab() const { return m_generateTab; }
@@ -224,6 +254,21 @@ private:
     HeadGridWidget* m_grid = nullptr;
     QGroupBox* m_predictionsBox = nullptr;
     PredictionsWidget* m_predictions = nullptr;
+    void remeasure();
+    void showAblation(const AblationOutcome& outcome);
+    void showScan(const AblationScan& scan);
+    void updateAblationControls();
+    AblationRunner* m_ablation = nullptr;
+    QProgressBar* m_scanProgress = nullptr;
+    QPushButton* m_scanButton = nullptr;
+    QPushButton* m_scanCancel = nullptr;
+    QLabel* m_scanNote = nullptr;
+    std::vector<int> m_ablationInput; // the ids the shown ablation or scan belongs to
+    QString m_ablationDescription;
+    AblationMode m_scanMode = AblationMode::Zero;
+    void updateMeasureNote();
+    QComboBox* m_measureBox = nullptr;
+    QLabel* m_measureNote = nullptr;
     QComboBox* m_sortBox = nullptr;
     QComboBox* m_colorByBox = nullptr;
     QPushButton* m_findSpecialHeads = nullptr;
@@ -236,6 +281,7 @@ private:
     QCheckBox* m_wordLevel = nullptr;
     ComparisonWidget* m_comparison = nullptr;
     ArcWidget* m_arcs = nullptr;
+    FlowView* m_flow = nullptr;
     HeadStatsModel* m_statsModel = nullptr;
     QSortFilterProxyModel* m_statsProxy = nullptr;
     QTableView* m_statsTable = nullptr;

@@ -1,10 +1,11 @@
 #include "mainwindowfeatures.h"
 
 #include "explorer/arcwidget.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/comparisonwidget.h"
+#include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/layerchartwidget.h"
-#include "explorer/headgridwidget.h"
 #include "export/exportcontroller.h"
 #include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
@@ -14,10 +15,10 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QMenu>
 #include <QTabWidget>
-#include <QCoreApplication>
 #include <QTimer>
 
 namespace attnscope {
@@ -95,6 +96,8 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
     source.causal = result.run.roles.causal;
     source.discountSpecial = m_window->heatmap()->discountSpecial();
     source.model = result.modelName;
+    source.measure = measureName(result.run.measure);
+    source.colorBarCaption = measureScaleCaption(result.run.measure);
     source.text = result.textA;
     source.textB = result.textB.value_or(QString());
     for (const HeadStats& stats : m_window->grid()->stats())

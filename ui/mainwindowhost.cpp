@@ -41,6 +41,7 @@ void MainWindowHost::rebuild()
     const QString textB = old->textB();
     const auto [layer, head] = old->grid()->selected();
     const int tab = old->tabs()->currentIndex();
+    const AttentionMeasure measure = old->measure();
     const bool presenting = old->features()->presenter()->isActive();
     const bool wasVisible = old->isVisible();
     old->features()->presenter()->setActive(false);
@@ -53,6 +54,7 @@ void MainWindowHost::rebuild()
         window->addEngine(engines[i]);
     window->restoreGeometry(geometry);
     window->restoreState(state);
+    window->setMeasure(measure);
     window->selectEngine(engine);
     if (!window->textAEdit()->isReadOnly())
         window->setTexts(textA, textB);

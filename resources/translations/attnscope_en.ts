@@ -61,6 +61,13 @@
             <numerusform>%n models added from %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Scan done: %n head(s)</source>
+        <translation>
+            <numerusform>Scan done: %n head</numerusform>
+            <numerusform>Scan done: %n heads</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnscope::RunStateBanner</name>

@@ -287,6 +287,66 @@
         <source>%1 is not loaded: it needs about %2 (%3 of weights, %4 working memory at %5 tokens) but only %6 is available (MemAvailable in /proc/meminfo).</source>
         <translation>%1 yüklenmedi: yaklaşık %2 bellek gerekiyor (%3 ağırlık, %5 token için %4 çalışma belleği) ama yalnızca %6 boş (/proc/meminfo içindeki MemAvailable).</translation>
     </message>
+    <message>
+        <source>contribution ‖αf(x)‖</source>
+        <translation>katkı ‖αf(x)‖</translation>
+    </message>
+    <message>
+        <source>attention weight α</source>
+        <translation>dikkat ağırlığı α</translation>
+    </message>
+    <message>
+        <source>share of the row&apos;s ‖αf(x)‖, not a probability</source>
+        <translation>satırın ‖αf(x)‖ toplamındaki pay, olasılık değil</translation>
+    </message>
+    <message>
+        <source>The contribution ‖αf(x)‖ needs a real model&apos;s value vectors; this demo has none.</source>
+        <translation>Katkı ‖αf(x)‖ gerçek bir modelin değer vektörlerini ister; bu örnekte yok.</translation>
+    </message>
+    <message>
+        <source>Nothing is shown yet.</source>
+        <translation>Henüz gösterilen bir şey yok.</translation>
+    </message>
+    <message>
+        <source>The residual stream needs a real model; this demo has none.</source>
+        <translation>Artık akış gerçek bir model ister; bu örnekte yok.</translation>
+    </message>
+    <message>
+        <source>%1 · rollout over %2 layers · %3</source>
+        <translation>%1 · %2 katman boyunca rollout · %3</translation>
+    </message>
+    <message>
+        <source>contribution-weighted ‖αf(x)‖</source>
+        <translation>katkı ağırlıklı ‖αf(x)‖</translation>
+    </message>
+    <message>
+        <source>share of what the token draws on (rows sum to 1)</source>
+        <translation>token&apos;ın dayandığı kaynaklardaki pay (satır toplamı 1)</translation>
+    </message>
+    <message>
+        <source>into L%1</source>
+        <translation>L%1 girişi</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>çıkış</translation>
+    </message>
+    <message>
+        <source>%1 · residual stream · %2</source>
+        <translation>%1 · artık akış · %2</translation>
+    </message>
+    <message>
+        <source>largest |activation|</source>
+        <translation>en büyük |aktivasyon|</translation>
+    </message>
+    <message>
+        <source>norm ‖x‖</source>
+        <translation>norm ‖x‖</translation>
+    </message>
+    <message>
+        <source>per layer, against its largest token</source>
+        <translation>her katmanda, en büyük token&apos;a göre</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -569,6 +629,37 @@
     </message>
 </context>
 <context>
+    <name>attnscope::FlowView</name>
+    <message>
+        <source>Show:</source>
+        <translation>Göster:</translation>
+    </message>
+    <message>
+        <source>Rollout of the attention weights</source>
+        <translation>Dikkat ağırlıklarının rollout&apos;u</translation>
+    </message>
+    <message>
+        <source>Rollout of the contributions ‖αf(x)‖</source>
+        <translation>Katkıların rollout&apos;u ‖αf(x)‖</translation>
+    </message>
+    <message>
+        <source>Residual stream: norm per layer and token</source>
+        <translation>Artık akış: katman ve token başına norm</translation>
+    </message>
+    <message>
+        <source>Residual stream: largest |activation|</source>
+        <translation>Artık akış: en büyük |aktivasyon|</translation>
+    </message>
+    <message>
+        <source>No result</source>
+        <translation>Sonuç yok</translation>
+    </message>
+    <message>
+        <source>Computing the rollout…</source>
+        <translation>Rollout hesaplanıyor…</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::GenerateTab</name>
     <message numerus="yes">
         <source>Cancelled after %n token(s).</source>
@@ -765,6 +856,10 @@
     <message>
         <source>%1 → %2: special token, discounted</source>
         <translation>%1 → %2: özel token, dışarıda</translation>
+    </message>
+    <message>
+        <source>%1 → %2: ‖αf(x)‖ %3 (%4 of the row)</source>
+        <translation>%1 → %2: ‖αf(x)‖ %3 (satırın %4 kadarı)</translation>
     </message>
 </context>
 <context>
@@ -1627,6 +1722,124 @@
         <source>The corpus census needs a model: choose a built-in model or open a model folder.</source>
         <translation>Derlem taraması bir model gerektirir: yerleşik bir model seçin ya da bir model klasörü açın.</translation>
     </message>
+    <message>
+        <source>Measure:</source>
+        <translation>Ölçü:</translation>
+    </message>
+    <message>
+        <source>What every view shows: the attention weight α, or the contribution ‖αf(x)‖ of each key to the query&apos;s output (Kobayashi et al. 2020). Contributions are shown per row as shares of the row&apos;s total; the read-out gives the absolute size.</source>
+        <translation>Her görünümün gösterdiği: dikkat ağırlığı α ya da her anahtarın sorgunun çıktısına katkısı ‖αf(x)‖ (Kobayashi vd. 2020). Katkılar her satırda satır toplamındaki payları olarak gösterilir; değer göstergesi mutlak büyüklüğü verir.</translation>
+    </message>
+    <message>
+        <source>Scan all heads</source>
+        <translation>Tüm kafaları tara</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
+    </message>
+    <message>
+        <source>Scan cancelled</source>
+        <translation>Tarama iptal edildi</translation>
+    </message>
+    <message>
+        <source>Nothing is shown yet.</source>
+        <translation>Henüz gösterilen bir şey yok.</translation>
+    </message>
+    <message>
+        <source>Ablation needs a real model; the demos have none.</source>
+        <translation>Ablasyon gerçek bir model ister; örneklerde model yok.</translation>
+    </message>
+    <message>
+        <source>The model has nothing to predict for this input.</source>
+        <translation>Model bu girdi için tahmin edecek bir şey bulmuyor.</translation>
+    </message>
+    <message>
+        <source>Type [MASK] in the text: ablation measures the change of the model&apos;s prediction.</source>
+        <translation>Metne [MASK] yazın: ablasyon, modelin tahminindeki değişimi ölçer.</translation>
+    </message>
+    <message>
+        <source>Ablate this head (zero)</source>
+        <translation>Bu kafayı kapat (sıfır)</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 (zero)</source>
+        <translation>L%1 H%2 (sıfır)</translation>
+    </message>
+    <message>
+        <source>Ablate this head (mean)</source>
+        <translation>Bu kafayı kapat (ortalama)</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 (mean)</source>
+        <translation>L%1 H%2 (ortalama)</translation>
+    </message>
+    <message>
+        <source>Ablate layer %1 (zero)</source>
+        <translation>Bu katmanı kapat (katman %1, sıfır)</translation>
+    </message>
+    <message>
+        <source>layer %1 (zero)</source>
+        <translation>katman %1 (sıfır)</translation>
+    </message>
+    <message>
+        <source>Ablate layer %1 (mean)</source>
+        <translation>Bu katmanı kapat (katman %1, ortalama)</translation>
+    </message>
+    <message>
+        <source>layer %1 (mean)</source>
+        <translation>katman %1 (ortalama)</translation>
+    </message>
+    <message>
+        <source>Scan all heads (zero)</source>
+        <translation>Tüm kafaları tara (sıfır)</translation>
+    </message>
+    <message>
+        <source>Scan all heads (mean)</source>
+        <translation>Tüm kafaları tara (ortalama)</translation>
+    </message>
+    <message>
+        <source>Clear ablation results</source>
+        <translation>Ablasyon sonuçlarını temizle</translation>
+    </message>
+    <message>
+        <source>Predictions — ablating %1…</source>
+        <translation>Tahminler — %1 kapatılıyor…</translation>
+    </message>
+    <message>
+        <source>Predictions — %1 ablated</source>
+        <translation>Tahminler — %1 kapalı</translation>
+    </message>
+    <message>
+        <source>ablation KL, nats (zero)</source>
+        <translation>ablasyon KL, nat (sıfır)</translation>
+    </message>
+    <message>
+        <source>ablation KL, nats (mean)</source>
+        <translation>ablasyon KL, nat (ortalama)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Scan done: %n head(s)</source>
+        <translation>
+            <numerusform>Tarama bitti: %n kafa</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Switch off every head once and colour the grid by how much the model&apos;s prediction changes (KL divergence)</source>
+        <translation>Her kafayı bir kez kapat ve ızgarayı modelin tahmininin ne kadar değiştiğine göre renklendir (KL ıraksaması)</translation>
+    </message>
+    <message>
+        <source>%1 Showing the attention weight α.</source>
+        <translation>%1 Dikkat ağırlığı α gösteriliyor.</translation>
+    </message>
+    <message>
+        <source>Flow</source>
+        <translation>Bilgi akışı</translation>
+    </message>
+    <message>
+        <source>Attention rollout and the residual stream&apos;s size per layer and token</source>
+        <translation>Dikkat rollout&apos;u ve artık akışın katman ve token başına büyüklüğü</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -1700,6 +1913,14 @@
     <message>
         <source>Type [MASK] in the text to see what the model predicts there.</source>
         <translation>Modelin orada ne tahmin ettiğini görmek için metne [MASK] yazın.</translation>
+    </message>
+    <message>
+        <source>Ablated %1 · KL %2 nats</source>
+        <translation>%1 kapalı · KL %2 nat</translation>
+    </message>
+    <message>
+        <source>%1: “%2” %3 → %4</source>
+        <translation>%1: “%2” %3 → %4</translation>
     </message>
 </context>
 <context>

@@ -79,7 +79,7 @@ private Q_SLOTS:
                                   << QStringLiteral("--lang de: AttnScope speaks en, tr");
         QTest::newRow("view") << args({"--view", "grid"})
                               << QStringLiteral(
-                                     "--view grid: use one of heatmap, comparison, arcs, statistics, generate, streaming");
+                                     "--view grid: use one of heatmap, comparison, arcs, statistics, generate, streaming, flow");
         QTest::newRow("head") << args({"--head", "2"})
                               << QStringLiteral("--head 2: give LAYER,HEAD, e.g. --head 2,5");
         QTest::newRow("negative head")
@@ -87,6 +87,10 @@ private Q_SLOTS:
         QTest::newRow("size") << args({"--size", "10x10"})
                               << QStringLiteral(
                                      "--size 10x10: give WxH with each side from 200 to 16000 pixels");
+        QTest::newRow("measure") << args({"--measure", "alpha"})
+                                 << QStringLiteral("--measure alpha: use weight or norm");
+        QTest::newRow("scan-heads") << args({"--scan-heads", "all"})
+                                    << QStringLiteral("--scan-heads all: use zero or mean");
         QTest::newRow("empty model") << args({"--model", ""})
                                      << QStringLiteral("--model: give a model name or folder");
         QTest::newRow("stray word") << args({"hello"})

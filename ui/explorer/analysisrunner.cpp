@@ -1,6 +1,8 @@
 #include "explorer/analysisrunner.h"
 
 #include "attention/attentionmaps.h"
+#include "explorer/attentionmeasure.h"
+#include "util/operationcancelled.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -35,7 +37,7 @@ void AnalysisRunner::cancel()
 
 quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
                               const std::optional<QString>& textB, const AnalysisOptions& options,
-                              const TokenWindow& window)
+                              const TokenWindow& window, AttentionMeasure measure)
 {
     // The job's number is known once startWork returns; progress before that is not shown.
     auto jobNumber = std::make_shared<std::atomic<quint64>>(0);
@@ -48,8 +50,8 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
             },
             Qt::QueuedConnection);
     };
-    const quint64 job = startWork([engine, textA, textB, options, window,
-                                   layerProgress](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+    const quint64 job = startWork([engine, textA, textB, options, window, measure, layerProgress](
+                                      const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
         QElapsedTimer timer;
         timer.start();
         auto result = std::make_shared<ExplorerResult>();
@@ -58,6 +60,10 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
         result->modelName = engine->displayName();
         result->run = engine->run(textA, textB, &cancel, window, layerProgress);
         if (!result->run.maps || cancel.load()) return nullptr;
+        // A measure the run cannot show (the demos' contributions) falls back to the weights; the window
+        // says why beside the switch.
+        if (measure == AttentionMeasure::Contribution && contributionUnavailableReason(result->run).isEmpty())
+            result->run = measuredRun(result->run, measure, &cancel);
         AnalysisOptions analysisOptions = options;
         analysisOptions.cancel = &cancel;
         std::optional<AttentionAnalysis> analysis =
@@ -69,6 +75,26 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
     });
     jobNumber->store(job);
     return job;
+}
+
+quint64 AnalysisRunner::remeasure(std::shared_ptr<const ExplorerResult> base, AttentionMeasure measure,
+                                  const AnalysisOptions& options)
+{
+    return startWork(
+        [base, measure, options](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+            QElapsedTimer timer;
+            timer.start();
+            auto result = std::make_shared<ExplorerResult>(*base);
+            result->run = measuredRun(base->run, measure, &cancel);
+            AnalysisOptions analysisOptions = options;
+            analysisOptions.cancel = &cancel;
+            std::optional<AttentionAnalysis> analysis =
+                analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
+            if (!analysis) return nullptr;
+            result->analysis = std::move(*analysis);
+            result->seconds = timer.nsecsElapsed() * 1e-9;
+            return result;
+        });
 }
 
 quint64 AnalysisRunner::startWork(Work work)
@@ -85,6 +111,8 @@ quint64 AnalysisRunner::startWork(Work work)
         Failure failure;
         try {
             result = work(*cancelFlag);
+        } catch (const OperationCancelled&) {
+            result = nullptr; // cancelled: nothing to show
         } catch (const InputTooLongError& e) {
             failure = Failure{QString::fromStdString(e.what()), e.tokens(), e.limit()};
         } catch (const std::exception& e) {

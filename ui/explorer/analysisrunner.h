@@ -30,7 +30,11 @@ public:
     // The ordinary job: engine->run on the text, then analyzeAttention.
     quint64 start(std::shared_ptr<const AttentionEngine> engine, const QString& textA,
                   const std::optional<QString>& textB, const AnalysisOptions& options = {},
-                  const TokenWindow& window = {});
+                  const TokenWindow& window = {}, AttentionMeasure measure = AttentionMeasure::Weight);
+    // The same run under another measure (explorer/attentionmeasure.h): no new forward pass, only the
+    // maps and the statistics and overviews of what they hold. The result keeps base's text and model.
+    quint64 remeasure(std::shared_ptr<const ExplorerResult> base, AttentionMeasure measure,
+                      const AnalysisOptions& options = {});
     // Any work, for tests (a slow job, a failing job). The result's job id is filled in.
     quint64 startWork(Work work);
     void cancel();

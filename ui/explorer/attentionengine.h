@@ -16,6 +16,12 @@ namespace attnscope {
 
 class AttentionMaps;
 struct AttentionCapture;
+struct ValueNorms;
+struct ResidualProfile;
+
+// What the explorer's views show of each head: the attention weight α_ij, or the contribution
+// ‖α_ij f(x_j)‖ of Kobayashi et al. 2020 (explorer/attentionmeasure.h).
+enum class AttentionMeasure { Weight, Contribution };
 
 // A message a user can act on ("model.safetensors: ..."): thrown by AttentionEngine::run.
 class EngineError : public std::runtime_error
@@ -30,7 +36,24 @@ struct AttentionRun
     QStringList labels; // per token: the exact substring of the typed text, or the token itself ([CLS])
     QStringList tokens; // vocabulary strings
     TokenRoles roles;   // special flags, [CLS]/[SEP] positions, causal
+    // What the views show: the weights, or (measure Contribution) each query row's contributions scaled to
+    // sum 1 (ContributionScale::Share), in the same layout.
     std::shared_ptr<const AttentionMaps> maps;
+    AttentionMeasure measure = AttentionMeasure::Weight;
+    // The attention weights α of the pass, whatever the measure; null for a run that keeps them in maps only
+    // (the demos: then maps are the weights).
+    std::shared_ptr<const AttentionMaps> weights;
+    // ‖f_h(x_j)‖ of every layer, head and token from the same pass (core valueNorms()); null when the engine
+    // has no value vectors (the demos). Kept for every length: it is layers × heads × n floats.
+    std::shared_ptr<const ValueNorms> valueNorms;
+    // Measure Contribution: the contributions in the residual stream's units (ContributionScale::Norm), for
+    // the read-outs; null otherwise.
+    std::shared_ptr<const AttentionMaps> contributionNorms;
+    // The residual stream's norm and largest |x| per layer boundary and token, from the same pass (real
+    // models).
+    std::shared_ptr<const ResidualProfile> residuals;
+    // The token ids and type ids the model ran (real models only): what an ablation reruns.
+    std::vector<int> ids, typeIds;
     QString backend; // "CPU (8 threads)", "Vulkan: ..."
     // A real model's forward pass with every layer's rotated Q, K, V and score scale ("Open in lesson");
     // null for the demos and for inputs longer than TransformerEngine::kQueryKeyLimit.

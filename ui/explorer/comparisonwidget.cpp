@@ -1,6 +1,7 @@
 #include "explorer/comparisonwidget.h"
 
 #include "attention/attentionmaps.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/tokenalignment.h"
@@ -39,9 +40,10 @@ void setDifferenceScale(HeatmapData& diff)
 QString shortTitle(const ExplorerResult& result, int layer, int head)
 {
     return ComparisonWidget::tr("L%1 H%2 · %3")
-        .arg(layer)
-        .arg(head)
-        .arg(headLabelDisplayName(result.analysis.at(layer, head).label));
+               .arg(layer)
+               .arg(head)
+               .arg(headLabelDisplayName(result.analysis.at(layer, head).label)) +
+           QStringLiteral(" · ") + measureName(result.run.measure);
 }
 } // namespace
 
@@ -378,10 +380,11 @@ void ComparisonWidget::runSecond()
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     if (m_mode == Mode::TwoSentences && m_engine)
-        m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options);
+        m_secondRunner->start(m_engine, m_sentence->text(), std::nullopt, options, {}, m_result->run.measure);
     else if (m_mode == Mode::TwoModels && m_secondEngine)
         m_secondRunner->start(m_secondEngine, m_result->textA,
-                              m_secondEngine->supportsTextB() ? m_result->textB : std::nullopt, options);
+                              m_secondEngine->supportsTextB() ? m_result->textB : std::nullopt, options, {},
+                              m_result->run.measure);
 }
 
 QRectF ComparisonWidget::pageTitleRect(const QPaintDevice* device, const QRectF& area)
@@ -440,7 +443,8 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
     titleFont.setBold(true);
     painter.setFont(titleFont);
     const QFontMetricsF titleMetrics(titleFont, painter.device());
-    const QString title = m_result ? tr("%1 · %2").arg(m_modeBox->currentText(), m_result->modelName)
+    const QString title = m_result ? tr("%1 · %2").arg(m_modeBox->currentText(), m_result->modelName) +
+                                         QStringLiteral(" · ") + measureName(m_result->run.measure)
                                    : m_modeBox->currentText();
     const QRectF titleRect = pageTitleRect(painter.device(), area);
     painter.setPen(Qt::black);

@@ -1,9 +1,10 @@
 #include "explorer/headgridwidget.h"
-#include "render/headgriddata.h"
 
 #include "attention/attentionmaps.h"
 #include "explorer/headstatsmodel.h"
+#include "render/headgriddata.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
@@ -24,8 +25,14 @@ HeadGridWidget::HeadGridWidget(QWidget* parent) : QWidget(parent)
 
 void HeadGridWidget::setResult(std::shared_ptr<const ExplorerResult> result)
 {
+    const bool sameShape = m_result && result && m_result->analysis.layers == result->analysis.layers &&
+                           m_result->analysis.heads == result->analysis.heads;
     m_result = std::move(result);
     m_highlighted.clear();
+    if (!sameShape) {
+        m_effect.clear();
+        m_effectCaption.clear();
+    }
     m_stats = m_result ? m_result->analysis.stats : std::vector<HeadStats>{};
     if (m_result) {
         m_layer = std::clamp(m_layer, 0, std::max(0, m_result->analysis.layers - 1));
@@ -124,7 +131,8 @@ void HeadGridWidget::rebuildImages()
 
 double HeadGridWidget::legendHeight() const
 {
-    return (m_colorMetric || m_colorByLabel) ? fontMetrics().height() * 1.6 + 4 : 0.0;
+    const double line = fontMetrics().height() * 1.6 + 4;
+    return ((m_colorMetric || m_colorByLabel) ? line : 0.0) + (m_effect.empty() ? 0.0 : line);
 }
 
 void HeadGridWidget::relayout()
@@ -180,6 +188,9 @@ QString HeadGridWidget::headToolTip(int layer, int head) const
         text += QLatin1Char('\n') + tr("[SEP] mass %1").arg(locale.toString(s.sepMass, 'f', 3));
     text +=
         QLatin1Char('\n') + tr("entropy %1 (normalised)").arg(locale.toString(s.normalizedEntropy, 'f', 3));
+    if (index < m_effect.size())
+        text += QLatin1Char('\n') + m_effectCaption + QStringLiteral(": ") +
+                locale.toString(m_effect[index], 'g', 3);
     return text;
 }
 
@@ -250,6 +261,19 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                     QRectF(t.left(), t.bottom() - t.height() * 0.14, t.width(), t.height() * 0.14),
                     QColor::fromRgb(colorMapColor(ColorMapKind::Magma, 0.15 + 0.85 * x)));
             }
+            if (index < m_effect.size()) {
+                // The effect over the thumbnail, its value written when there is room.
+                const double max = *std::max_element(m_effect.begin(), m_effect.end());
+                const double fraction = max > 0 ? m_effect[index] / max : 0.0;
+                QColor colour = effectColor(fraction);
+                colour.setAlpha(190); // the head's pattern still shows through
+                painter.fillRect(t, colour);
+                const QString value = QLocale().toString(m_effect[index], 'g', 2);
+                if (metrics.horizontalAdvance(value) + 2 <= t.width()) {
+                    painter.setPen(fraction > 0.55 ? Qt::white : Qt::black);
+                    painter.drawText(t.adjusted(1, 0, -1, -1), Qt::AlignHCenter | Qt::AlignBottom, value);
+                }
+            }
             if (m_colorByLabel && index < m_stats.size()) {
                 painter.setPen(QPen(labelColor(m_stats[index].label), 3));
                 painter.setBrush(Qt::NoBrush);
@@ -303,6 +327,27 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                          top);
         x += metrics.horizontalAdvance(top) + 16;
     }
+    if (!m_effect.empty()) {
+        // A line of its own, under the metric or label legend.
+        const double top =
+            legendTop + ((m_colorMetric || m_colorByLabel) ? fontMetrics().height() * 1.6 + 4 : 0);
+        double ex = 8;
+        const double max = *std::max_element(m_effect.begin(), m_effect.end());
+        const QString name = m_effectCaption + QStringLiteral(":");
+        const double nameWidth = metrics.horizontalAdvance(name) + 1;
+        painter.setPen(palette().text().color());
+        painter.drawText(QRectF(ex, top, nameWidth, metrics.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+                         name);
+        ex += nameWidth + 6;
+        painter.drawText(QRectF(ex, top, 12, metrics.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+                         QStringLiteral("0"));
+        ex += 12;
+        const QRectF bar(ex, top + metrics.height() * 0.3, 80, metrics.height() * 0.8);
+        for (int i = 0; i < 80; ++i)
+            painter.fillRect(QRectF(bar.left() + i, bar.top(), 1.5, bar.height()), effectColor(i / 79.0));
+        painter.drawText(QRectF(bar.right() + 4, top, 80, metrics.height() * 1.4),
+                         Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(max, 'g', 3));
+    }
     if (m_colorByLabel) {
         // The labels this grid has, in a fixed order (absent labels would crowd out present ones).
         for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken,
@@ -324,6 +369,38 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
     if (m_stale) {
         painter.fillRect(rect(), QColor(255, 255, 255, 170));
     }
+}
+
+void HeadGridWidget::setEffect(std::vector<double> values, const QString& caption)
+{
+    const size_t heads = m_result ? size_t(m_result->analysis.layers) * size_t(m_result->analysis.heads) : 0;
+    if (!values.empty() && values.size() != heads) values.clear();
+    m_effect = std::move(values);
+    m_effectCaption = caption;
+    relayout();
+    update();
+}
+
+QColor HeadGridWidget::effectColor(double fraction)
+{
+    // Pale yellow (no effect) to dark red (the largest effect): reads apart from the thumbnails' viridis.
+    const double t = std::clamp(fraction, 0.0, 1.0);
+    const QColor low(255, 245, 200), mid(240, 120, 40), high(120, 0, 20);
+    const auto mix = [](const QColor& a, const QColor& b, double u) {
+        return QColor(int(a.red() + (b.red() - a.red()) * u), int(a.green() + (b.green() - a.green()) * u),
+                      int(a.blue() + (b.blue() - a.blue()) * u));
+    };
+    return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, (t - 0.5) * 2);
+}
+
+void HeadGridWidget::contextMenuEvent(QContextMenuEvent* event)
+{
+    const auto slot = m_layout.slotAt(event->pos());
+    if (!slot) return;
+    m_layer = slot->first;
+    m_head = m_layout.headAt(slot->first, slot->second);
+    update();
+    Q_EMIT headContextMenuRequested(m_layer, m_head, event->globalPos());
 }
 
 void HeadGridWidget::mousePressEvent(QMouseEvent* event)

@@ -48,6 +48,13 @@ public:
     void select(int layer, int head);
     // The thumbnails belong to a previous run (another model is computing): drawn greyed out.
     void setStale(bool stale);
+    // Colour every head by an effect (the ablation scan's KL per head, [layers][heads] layer-major) over
+    // 0 .. max of the values, with `caption` in the legend ("ablation KL, nats (zero)"); empty values: none.
+    // Kept until cleared or until a result of another shape arrives.
+    void setEffect(std::vector<double> values, const QString& caption);
+    const std::vector<double>& effect() const { return m_effect; }
+    // The effect's colour for a value on the 0 .. max axis (what the legend shows).
+    static QColor effectColor(double fraction);
     bool isStale() const { return m_stale; }
     std::pair<int, int> selected() const { return {m_layer, m_head}; }
     const HeadGridLayout& layoutForTests() const { return m_layout; }
@@ -55,6 +62,8 @@ public:
 
 Q_SIGNALS:
     void headActivated(int layer, int head);
+    // Right-click on a head (it is selected first): the window offers its actions there.
+    void headContextMenuRequested(int layer, int head, const QPoint& globalPosition);
 
 protected:
     bool event(QEvent* event) override;
@@ -62,6 +71,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void rebuildImages();
@@ -79,6 +89,8 @@ private:
     HeadGridLayout m_layout;
     int m_layer = 0, m_head = 0;
     bool m_stale = false;
+    std::vector<double> m_effect;
+    QString m_effectCaption;
 };
 
 } // namespace attnscope

@@ -2,6 +2,7 @@
 
 #include "attention/attentionmaps.h"
 #include "attention/wordlevel.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/headstatsmodel.h"
 #include "heatmapwidget.h"
 #include "render/heatmappainter.h"
@@ -27,11 +28,15 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head)
     QString label;
     if (layer < result.analysis.layers && head < result.analysis.heads)
         label = headLabelDisplayName(result.analysis.at(layer, head).label); // translated, like the grid's
+    // The measure right after the model: the head's label stays last, where the lessons and tests read it.
     data.title = QCoreApplication::translate("attnscope", "%1 · layer %2 head %3 (%4)")
-                     .arg(result.modelName)
+                     .arg(result.modelName + QStringLiteral(" · ") + measureName(result.run.measure))
                      .arg(layer)
                      .arg(head)
                      .arg(label);
+    data.colorBarCaption = measureScaleCaption(result.run.measure);
+    if (layer < result.run.maps->layers() && head < result.run.maps->heads())
+        data.rowTotals = contributionRowTotals(result.run, layer, head);
     if (result.run.totalTokens > 0)
         data.title += result.run.keptFromEnd
                           ? QCoreApplication::translate("attnscope", " · last %1 of %2 tokens")
@@ -91,6 +96,7 @@ HeatmapData headWordHeatmap(const ExplorerResult& result, int layer, int head)
     data.discountCols = groups.special;
     // Pieces of one word see each other under a causal mask, so word cells are not masked as a block.
     data.causal = false;
+    data.colorBarCaption = tokens.colorBarCaption; // word rows are means of token rows: still shares
     data.title =
         tokens.title + QCoreApplication::translate("attnscope", " · words (to: sum of pieces, from: mean)");
     return data;

@@ -48,6 +48,41 @@ PredictionPanel buildPredictionPanel(const AttentionRun& run)
     return panel;
 }
 
+PredictionPanel buildAblationPanel(const AttentionRun& run, const QString& ablated, double kl,
+                                   const std::vector<Prediction>& originalTop,
+                                   const std::vector<double>& topProbDelta,
+                                   const std::vector<Prediction>& newTop)
+{
+    PredictionPanel panel;
+    PredictionPanelGroup summary;
+    summary.heading = QCoreApplication::translate("attnscope::PredictionPanel", "Ablated %1 · KL %2 nats")
+                          .arg(ablated, QLocale().toString(kl, 'g', 3));
+    panel.groups.push_back(summary);
+    const size_t count = std::min({originalTop.size(), topProbDelta.size(), newTop.size()});
+    for (size_t g = 0; g < count; ++g) {
+        PredictionPanelGroup group;
+        const Prediction& before = originalTop[g];
+        const QString at = before.position >= 0 && before.position < run.labels.size()
+                               ? run.labels.at(before.position).trimmed()
+                               : QString::number(before.position);
+        if (!before.top.isEmpty()) {
+            const PredictedToken& top = before.top.front();
+            const double p0 = double(top.probability);
+            group.heading = QCoreApplication::translate("attnscope::PredictionPanel", "%1: “%2” %3 → %4")
+                                .arg(at, (top.decoded.isEmpty() ? top.text : top.decoded).trimmed(),
+                                     formatProbability(p0),
+                                     formatProbability(std::clamp(p0 + topProbDelta[g], 0.0, 1.0)));
+        } else {
+            group.heading = at;
+        }
+        for (const PredictedToken& token : newTop[g].top)
+            group.rows.push_back({token.decoded.isEmpty() ? token.text : token.decoded, token.text,
+                                  double(token.probability)});
+        panel.groups.push_back(group);
+    }
+    return panel;
+}
+
 double PredictionPanelGeometry::groupTop(const PredictionPanel& panel, int group) const
 {
     double top = m_area.top();

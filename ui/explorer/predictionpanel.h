@@ -32,6 +32,14 @@ struct PredictionPanel
 // From a finished run: groups for run.predictions, or advice for run.predictionGap.
 PredictionPanel buildPredictionPanel(const AttentionRun& run);
 
+// After an ablation (core AblationStudy): a heading line with what was ablated and the KL divergence
+// (summed over the scored positions, nats), then per scored position the original top token's probability
+// before → after, and the ablated pass's new top-k as rows.
+PredictionPanel buildAblationPanel(const AttentionRun& run, const QString& ablated, double kl,
+                                   const std::vector<Prediction>& originalTop,
+                                   const std::vector<double>& topProbDelta,
+                                   const std::vector<Prediction>& newTop);
+
 // Where the panel paints each piece inside `area`; rows are a fixed height, bars use a fixed 0..1 axis
 // so that a 0.9 prediction reads as 0.9.
 class PredictionPanelGeometry

@@ -1,6 +1,8 @@
 #include "explorer/transformerengine.h"
 
+#include "analysis/contributions.h"
 #include "analysis/modeltext.h"
+#include "analysis/residualprofile.h"
 #include "explorer/backenddescription.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/tokenlabels.h"
@@ -11,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <algorithm>
+#include <stdexcept>
 
 namespace attnscope {
 
@@ -121,6 +124,17 @@ AttentionRun TransformerEngine::compute(const QString& textA, const std::optiona
         auto capture =
             std::make_shared<AttentionCapture>(m_model->run(encoding.ids, encoding.typeIds, options));
         run.maps = capture->maps;
+        run.weights = capture->maps;
+        // The contribution measure's norms from this same pass, for any length (the capture with Q and K is
+        // kept only up to kQueryKeyLimit tokens, the value vectors are not kept at all).
+        try {
+            run.valueNorms = std::make_shared<const ValueNorms>(valueNorms(*capture, cancel, m_threads));
+        } catch (const std::invalid_argument&) {
+            // A pass without value vectors: the contribution measure says it is unavailable.
+        }
+        run.residuals = std::make_shared<const ResidualProfile>(residualProfile(*capture));
+        run.ids = encoding.ids;
+        run.typeIds = encoding.typeIds;
         run.predictions = std::move(capture->predictions);
         run.predictionGap = capture->predictionGap;
         run.roles.causal = capture->causal;

@@ -22,6 +22,7 @@ HeatmapData AttentionExportSource::heatmap(int layer, int head) const
     data.causal = causal;
     if (discountSpecial) discountSpecialTokens(data, QString()); // the title below says so
     data.title = title(layer, head);
+    data.colorBarCaption = colorBarCaption;
     return data;
 }
 
@@ -93,6 +94,7 @@ QString AttentionExportSource::title(int layer, int head) const
         head < 0 ? QCoreApplication::translate("attnscope", "all heads")
                  : QCoreApplication::translate("attnscope", "layer %1, head %2").arg(layer).arg(head);
     QString result = QStringLiteral("%1 · %2 · %3").arg(model, where, quoted);
+    if (!measure.isEmpty()) result += QStringLiteral(" · ") + measure;
     if (discountSpecial) result += QCoreApplication::translate("attnscope", " · special tokens discounted");
     return result;
 }

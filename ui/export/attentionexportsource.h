@@ -23,6 +23,10 @@ struct AttentionExportSource
     bool causal = false;
     bool discountSpecial = false; // renormalise each row without the special keys, as exBERT does
     QString model;
+    // What maps hold, named in every title ("attention weight α", "contribution ‖αf(x)‖"); empty: not
+    // named (the command line's exports of weights). colorBarCaption: see HeatmapData.
+    QString measure;
+    QString colorBarCaption;
     QString text;
     QString textB;
     // Each head's label as the explorer shows it (layer-major), for the exported grid's badges and legend;

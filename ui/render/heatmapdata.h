@@ -44,6 +44,13 @@ struct HeatmapData
         1.0f; // the colour bar's end: the largest absolute difference (a 0.05 difference is not white)
     bool discounted = false; // special key columns removed and rows renormalised (exBERT's option)
     QString title;
+    // Written along the colour bar when not empty: what its 0..1 axis means when the values are not
+    // probabilities ("share of the row's ‖αf(x)‖, not a probability").
+    QString colorBarCaption;
+    // Per matrix row (all rows, not only this block's) the absolute total the row's values are shares of
+    // (the contribution measure: Σ_j ‖α_ij f(x_j)‖); empty when the values are what they are. The read-out
+    // shows value × total beside the share.
+    std::vector<float> rowTotals;
     // Long inputs: per matrix row, the attention to the first token and to the [SEP] tokens, drawn as a
     // side bar beside the matrix (empty: none; sideSep empty when the input has no [SEP]).
     std::vector<float> sideFirst, sideSep;

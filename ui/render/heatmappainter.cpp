@@ -147,7 +147,8 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
     const double barSpace =
         (m_style.showColorBar
-             ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap
+             ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap +
+                   (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
              : 0.0) +
         sideBarWidth(metrics.ascent() + metrics.descent());
     // The cells get what the labels leave: labels measured at `labelPixels`, in `lanes` staggered lanes.
@@ -523,6 +524,16 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
         painter.drawText(QRectF(bar.right() + 5, top, metrics.horizontalAdvance(text) + 1, metrics.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, text);
     };
+    if (!m_data.colorBarCaption.isEmpty()) {
+        // Along the bar, right of the tick labels, read bottom to top.
+        const double x = bar.right() + 5 + metrics.horizontalAdvance(QStringLiteral("−0.000")) + kGap;
+        painter.save();
+        painter.translate(x, bar.bottom());
+        painter.rotate(-90);
+        painter.drawText(QRectF(0, 0, bar.height(), metrics.height()), Qt::AlignCenter,
+                         metrics.elidedText(m_data.colorBarCaption, Qt::ElideRight, bar.height()));
+        painter.restore();
+    }
     if (m_data.signedValues) {
         const double range = m_data.signedRange;
         tick(0, QStringLiteral("−") + tickText(range)), tick(0.5, QStringLiteral("0")),

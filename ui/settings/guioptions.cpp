@@ -15,6 +15,8 @@ const QString kTextB = QStringLiteral("text-b");
 const QString kView = QStringLiteral("view");
 const QString kHead = QStringLiteral("head");
 const QString kPresenter = QStringLiteral("presenter");
+const QString kMeasure = QStringLiteral("measure");
+const QString kScanHeads = QStringLiteral("scan-heads");
 const QString kLesson = QStringLiteral("lesson");
 const QString kScreenshot = QStringLiteral("screenshot");
 const QString kSize = QStringLiteral("size");
@@ -40,7 +42,8 @@ std::optional<std::pair<int, int>> numberPair(const QString& text, QChar separat
 QStringList explorerViewNames()
 {
     return {QStringLiteral("heatmap"),    QStringLiteral("comparison"), QStringLiteral("arcs"),
-            QStringLiteral("statistics"), QStringLiteral("generate"),   QStringLiteral("streaming")};
+            QStringLiteral("statistics"), QStringLiteral("generate"),   QStringLiteral("streaming"),
+            QStringLiteral("flow")};
 }
 
 QList<QCommandLineOption> GuiOptions::commandLineOptions()
@@ -54,9 +57,19 @@ QList<QCommandLineOption> GuiOptions::commandLineOptions()
         {kText, QStringLiteral("Text A to show."), QStringLiteral("T")},
         {kTextB, QStringLiteral("Text B (a second sentence for encoders)."), QStringLiteral("T")},
         {kView,
-         QStringLiteral("The tab to show: heatmap, comparison, arcs, statistics, generate or streaming."),
+         QStringLiteral(
+             "The tab to show: heatmap, comparison, arcs, statistics, generate, streaming or flow."),
          QStringLiteral("name")},
         {kHead, QStringLiteral("The head to show, as LAYER,HEAD (from 0)."), QStringLiteral("L,H")},
+        {kMeasure,
+         QStringLiteral("What the views show: weight (the attention weight alpha, default) or norm (the "
+                        "contribution ||alpha f(x)||, Kobayashi et al. 2020)."),
+         QStringLiteral("measure")},
+        {kScanHeads,
+         QStringLiteral(
+             "Ablate every head once (zero or mean) on the first input shown and colour the grid by "
+             "the prediction's KL divergence."),
+         QStringLiteral("mode")},
         {kPresenter, QStringLiteral("Start in presenter mode (large type, dark theme, full screen).")},
         {kLesson,
          QStringLiteral("Also open the lesson on the head shown (the seed's numbers with worked-example).")},
@@ -98,6 +111,16 @@ std::optional<GuiOptions> GuiOptions::fromParser(const QCommandLineParser& parse
             *error = QStringLiteral("--head %1: give LAYER,HEAD, e.g. --head 2,5").arg(*head);
             return std::nullopt;
         }
+    }
+    if ((options.measure = valueOf(parser, kMeasure)) && *options.measure != QLatin1String("weight") &&
+        *options.measure != QLatin1String("norm")) {
+        *error = QStringLiteral("--measure %1: use weight or norm").arg(*options.measure);
+        return std::nullopt;
+    }
+    if ((options.scanHeads = valueOf(parser, kScanHeads)) && *options.scanHeads != QLatin1String("zero") &&
+        *options.scanHeads != QLatin1String("mean")) {
+        *error = QStringLiteral("--scan-heads %1: use zero or mean").arg(*options.scanHeads);
+        return std::nullopt;
     }
     options.presenter = parser.isSet(kPresenter);
     options.lesson = parser.isSet(kLesson);

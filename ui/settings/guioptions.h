@@ -21,6 +21,9 @@ struct GuiOptions
     std::optional<QString> textB;
     std::optional<QString> view; // "heatmap", "comparison", "arcs", "statistics", "generate" or "streaming"
     std::optional<std::pair<int, int>> head; // layer, head
+    std::optional<QString>
+        measure; // "weight" (α) or "norm" (the contribution ‖αf(x)‖), as `attention --measure`
+    std::optional<QString> scanHeads; // "zero" or "mean": run the ablation scan on the first input shown
     bool presenter = false;                  // start in presenter mode
     bool lesson = false;                     // also open the lesson on the head shown (or the worked example)
     QString screenshot;                      // write this PNG once the first result is shown, then quit
