@@ -347,6 +347,10 @@
         <source>per layer, against its largest token</source>
         <translation>her katmanda, en büyük token&apos;a göre</translation>
     </message>
+    <message>
+        <source>Punctuation mass</source>
+        <translation>Noktalama kütlesi</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -589,6 +593,38 @@
     <message>
         <source>%1: line %2 cannot be read again (did the file change?)</source>
         <translation>%1: %2. satır yeniden okunamıyor (dosya değişti mi?)</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Sürdür</translation>
+    </message>
+    <message>
+        <source>Continue the cancelled census from where it stopped</source>
+        <translation>İptal edilen taramayı kaldığı yerden sürdür</translation>
+    </message>
+    <message>
+        <source>Resume saved…</source>
+        <translation>Kayıtlıyı sürdür…</translation>
+    </message>
+    <message>
+        <source>Continue or show a saved census (this window&apos;s or attnscope census&apos;s census.json)</source>
+        <translation>Kayıtlı bir taramayı sürdür ya da göster (bu pencerenin ya da attnscope census&apos;un census.json dosyası)</translation>
+    </message>
+    <message>
+        <source>Saved census</source>
+        <translation>Kayıtlı tarama</translation>
+    </message>
+    <message>
+        <source>Census result (*.json);;All files (*)</source>
+        <translation>Tarama sonucu (*.json);;Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 inputs; saved in %2: Resume continues it.</source>
+        <translation>%1 girdiden sonra iptal edildi; %2 içine kaydedildi: Sürdür ile devam eder.</translation>
+    </message>
+    <message>
+        <source>Contribution by layer (%1)</source>
+        <translation>Katmana göre katkı (%1)</translation>
     </message>
 </context>
 <context>
