@@ -2,6 +2,7 @@
 // step the chosen token, its probability, the top 5 and, with --attention, the query's attention row of every
 // head.
 
+#include "analysiscommandline.h"
 #include "command.h"
 #include "generation/generation.h"
 #include "modelcommandline.h"
@@ -16,17 +17,6 @@
 namespace attnscope {
 
 namespace {
-
-QJsonArray topJson(const Prediction& prediction)
-{
-    QJsonArray top;
-    for (const PredictedToken& t : prediction.top)
-        top.append(QJsonObject{{QStringLiteral("id"), t.id},
-                               {QStringLiteral("token"), t.text},
-                               {QStringLiteral("text"), t.decoded},
-                               {QStringLiteral("probability"), double(t.probability)}});
-    return top;
-}
 
 // [layers][heads][keys] of one step.
 QJsonArray attentionJson(const GenerationStep& step, int layers, int heads)
