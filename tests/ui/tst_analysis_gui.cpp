@@ -267,18 +267,23 @@ private Q_SLOTS:
         AblationStudyOptions options;
         options.topK = TransformerEngine::kPredictionCount;
         const AblationStudy study(engine->model(), run.ids, run.typeIds, options);
+        // Float32 forward passes: OpenBLAS's AVX-512 (SkylakeX) sgemm rounds differently from call to call
+        // with the buffers' placement, so the scan and the one-head run agree to float rounding, not to the
+        // bit (KL ~2e-3 differed by ~1e-8 here; with the SSE3 kernels they were bit-equal). A different head's
+        // effect differs by orders of magnitude more.
+        const auto closeKl = [](double a, double b) { return std::abs(a - b) <= 1e-7 + 1e-5 * std::abs(b); };
         for (int l = 0; l < scan.layers; ++l)
             for (int h = 0; h < scan.heads; ++h) {
                 const AblationEffect alone = study.ablate({{l, h, AblationMode::Zero}});
                 const AblationEffect& scanned = scan.at(l, h);
                 QVERIFY2(
-                    std::abs(scanned.kl - alone.kl) <= 1e-9 * std::max(1.0, alone.kl),
+                    closeKl(scanned.kl, alone.kl),
                     qPrintable(
-                        QStringLiteral("L%1 H%2: %3 vs %4").arg(l).arg(h).arg(scanned.kl).arg(alone.kl)));
+                        QStringLiteral("L%1 H%2: %3 vs %4").arg(l).arg(h).arg(scanned.kl, 0, 'g', 17).arg(alone.kl, 0, 'g', 17)));
                 QCOMPARE(scanned.top.size(), alone.top.size());
                 for (size_t p = 0; p < alone.top.size(); ++p) {
                     QCOMPARE(scanned.top[p].top.front().id, alone.top[p].top.front().id);
-                    QVERIFY(std::abs(scanned.topProbDelta[p] - alone.topProbDelta[p]) < 1e-9);
+                    QVERIFY(std::abs(scanned.topProbDelta[p] - alone.topProbDelta[p]) < 1e-6);
                 }
             }
         // One head through the runner's single ablation gives the same effect as well.
@@ -286,7 +291,7 @@ private Q_SLOTS:
         runner.ablate(engine, run.ids, run.typeIds, {{3, 2, AblationMode::Mean}});
         QVERIFY(ablated.wait(30000));
         const AblationOutcome outcome = ablated.first().first().value<AblationOutcome>();
-        QVERIFY(std::abs(outcome.effect.kl - study.ablate({{3, 2, AblationMode::Mean}}).kl) < 1e-9);
+        QVERIFY(closeKl(outcome.effect.kl, study.ablate({{3, 2, AblationMode::Mean}}).kl));
         QCOMPARE(outcome.originalTop.front().top.front().id, run.predictions.front().top.front().id);
     }
 
