@@ -121,12 +121,15 @@ quint64 AnalysisRunner::startWork(Work work)
         if (result) result->job = job;
         // Back to the GUI thread; the runner outlives its pool's jobs (the destructor waits for them).
         QMetaObject::invokeMethod(
-            this, [this, job, result, failure] { deliver(job, result, failure); }, Qt::QueuedConnection);
+            this,
+            [this, job, result, failure, cancelFlag] { deliver(job, result, failure, cancelFlag->load()); },
+            Qt::QueuedConnection);
     });
     return job;
 }
 
-void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const Failure& failure)
+void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const Failure& failure,
+                             bool cancelled)
 {
     --m_running;
     if (!m_tracker.isCurrent(job)) {
@@ -134,6 +137,7 @@ void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result
         return;
     }
     m_currentDelivered = true;
+    if (cancelled) return; // nothing to show, as when the work itself stopped
     if (failure.limit > 0) Q_EMIT inputTooLong(job, failure.message, failure.tokens, failure.limit);
     if (!failure.message.isEmpty())
         Q_EMIT failed(job, failure.message);

@@ -59,7 +59,9 @@ private:
         QString message;
         int tokens = 0, limit = 0; // InputTooLongError
     };
-    void deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const Failure& failure);
+    // `cancelled` is read here, on the GUI thread: a Cancel clicked after the work finished but before this
+    // delivery still means nothing is shown.
+    void deliver(quint64 job, std::shared_ptr<ExplorerResult> result, const Failure& failure, bool cancelled);
 
     JobTracker m_tracker;
     std::shared_ptr<std::atomic<bool>> m_cancel;
