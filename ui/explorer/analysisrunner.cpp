@@ -13,6 +13,25 @@
 
 namespace attnscope {
 
+namespace {
+
+// The statistics of a measured run (both a fresh run and a re-measured one end here); null when cancelled.
+std::shared_ptr<ExplorerResult> analyzed(std::shared_ptr<ExplorerResult> result,
+                                         const AnalysisOptions& options, const std::atomic<bool>& cancel,
+                                         const QElapsedTimer& timer)
+{
+    AnalysisOptions analysisOptions = options;
+    analysisOptions.cancel = &cancel;
+    std::optional<AttentionAnalysis> analysis =
+        analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
+    if (!analysis) return nullptr;
+    result->analysis = std::move(*analysis);
+    result->seconds = timer.nsecsElapsed() * 1e-9;
+    return result;
+}
+
+} // namespace
+
 int explorerWorkerThreads()
 {
     return std::max(1, QThread::idealThreadCount() - 1);
@@ -64,14 +83,7 @@ quint64 AnalysisRunner::start(std::shared_ptr<const AttentionEngine> engine, con
         // says why beside the switch.
         if (measure == AttentionMeasure::Contribution && contributionUnavailableReason(result->run).isEmpty())
             result->run = measuredRun(result->run, measure, &cancel);
-        AnalysisOptions analysisOptions = options;
-        analysisOptions.cancel = &cancel;
-        std::optional<AttentionAnalysis> analysis =
-            analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
-        if (!analysis) return nullptr;
-        result->analysis = std::move(*analysis);
-        result->seconds = timer.nsecsElapsed() * 1e-9;
-        return result;
+        return analyzed(std::move(result), options, cancel, timer);
     });
     jobNumber->store(job);
     return job;
@@ -86,14 +98,7 @@ quint64 AnalysisRunner::remeasure(std::shared_ptr<const ExplorerResult> base, At
             timer.start();
             auto result = std::make_shared<ExplorerResult>(*base);
             result->run = measuredRun(base->run, measure, &cancel);
-            AnalysisOptions analysisOptions = options;
-            analysisOptions.cancel = &cancel;
-            std::optional<AttentionAnalysis> analysis =
-                analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
-            if (!analysis) return nullptr;
-            result->analysis = std::move(*analysis);
-            result->seconds = timer.nsecsElapsed() * 1e-9;
-            return result;
+            return analyzed(std::move(result), options, cancel, timer);
         });
 }
 
