@@ -855,6 +855,14 @@
         <source>Heads by similarity (first two principal components of their census means)</source>
         <translation>Benzerliğe göre kafalar (tarama ortalamalarının ilk iki temel bileşeni)</translation>
     </message>
+    <message>
+        <source>layer</source>
+        <translation>katman</translation>
+    </message>
+    <message>
+        <source>layer %1, head %2</source>
+        <translation>katman %1, kafa %2</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadStatsModel</name>

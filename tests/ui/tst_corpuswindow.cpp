@@ -99,6 +99,33 @@ private Q_SLOTS:
         Q_EMIT window.inputList()->itemDoubleClicked(window.inputList()->item(0));
         QCOMPARE(open.size(), 1);
         QCOMPARE(open.at(0).at(0).toString(), texts.at(int(top.input) - 1));
+        // The map's labels: the selected head keeps its label, no label covers another or another head's
+        // point, and every head is named by its tooltip even where its label is left out.
+        const HeadMapView* map = window.mapView();
+        const std::vector<HeadMapPoint>& points = map->points();
+        QCOMPARE(int(points.size()), 6 * 8);
+        const std::vector<std::optional<QRectF>> boxes = map->labelBoxes();
+        QCOMPARE(boxes.size(), points.size());
+        int labelled = 0;
+        for (size_t i = 0; i < points.size(); ++i) {
+            if (points[i].layer == 1 && points[i].head == 3) QVERIFY(boxes[i].has_value());
+            if (!boxes[i]) continue;
+            ++labelled;
+            QVERIFY(QRectF(map->rect()).contains(*boxes[i]));
+            const bool selected = points[i].layer == 1 && points[i].head == 3; // drawn on a box, over a crowd
+            for (size_t j = 0; j < points.size(); ++j) {
+                const QPointF at = map->position(points[j]);
+                if (!selected || j == i)
+                    QVERIFY2(!boxes[i]->intersects(QRectF(at - QPointF(4, 4), QSizeF(8, 8))),
+                             qPrintable(HeadMapView::headLabel(points[i]) + QStringLiteral(" covers ") +
+                                        HeadMapView::headLabel(points[j])));
+                if (j != i && boxes[j])
+                    QVERIFY2(!boxes[i]->intersects(*boxes[j]),
+                             qPrintable(HeadMapView::headLabel(points[i]) + QStringLiteral(" overlaps ") +
+                                        HeadMapView::headLabel(points[j])));
+            }
+        }
+        QVERIFY2(labelled >= 12, qPrintable(QString::number(labelled))); // not an empty map either
         window.grab().save(QDir::temp().filePath(QStringLiteral("attnscope-corpuswindow.png")));
     }
 

@@ -10,6 +10,8 @@
 #include "render/headgriddata.h"
 
 #include <QWidget>
+#include <optional>
+#include <vector>
 
 namespace attnscope {
 
@@ -55,7 +57,8 @@ private:
     LayerCurveMeasure m_measure = LayerCurveMeasure::Weights;
 };
 
-// Heads as points on their first two principal components, labelled "L1H3", coloured by layer.
+// Heads as points on their first two principal components, labelled "L1H3" where the label fits without
+// covering another (census/pointlabels.h; the tooltip names every point), coloured by layer with a key.
 class HeadMapView : public QWidget
 {
     Q_OBJECT
@@ -66,6 +69,9 @@ public:
     // Widget position of a point (same mapping as the paint).
     QPointF position(const HeadMapPoint& point) const;
     const std::vector<HeadMapPoint>& points() const { return m_points; }
+    // Where each point's label is drawn (same order as points()), or nothing where it is left out.
+    std::vector<std::optional<QRectF>> labelBoxes() const;
+    static QString headLabel(const HeadMapPoint& point);
     QSize sizeHint() const override { return {360, 300}; }
 
 Q_SIGNALS:
@@ -74,8 +80,12 @@ Q_SIGNALS:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
+    static QColor layerColor(int layer, int layers);
+    double keyHeight() const; // the layer colour key's row at the bottom
+    const HeadMapPoint* pointAt(QPointF where) const;
     std::vector<HeadMapPoint> m_points;
     int m_layer = -1, m_head = -1;
 };

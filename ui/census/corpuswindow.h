@@ -60,6 +60,7 @@ public:
     QListWidget* inputList() const { return m_inputs; }
     QLabel* statusLabel() const { return m_statusLabel; }
     CensusGridView* gridView() const { return m_grid; }
+    HeadMapView* mapView() const { return m_map; }
 
 Q_SIGNALS:
     void finished();
