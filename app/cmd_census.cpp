@@ -108,32 +108,40 @@ bool writeReport(const CensusResult& result, const QString& dir, QString* error)
 QString problemsLine(const CensusResult& r)
 {
     QStringList parts;
-    auto lines = [](const std::vector<std::int64_t>& list, std::int64_t count) {
+    // "1 line ... (line 7)", "3 lines ... (lines 2,5,9)": a count with its noun, then where.
+    auto counted = [](std::int64_t n, const char* one, const char* many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    auto where = [](const std::vector<std::int64_t>& list, std::int64_t count) {
         QStringList numbers;
         for (std::int64_t n : list)
             numbers << QString::number(n);
-        return numbers.join(QLatin1Char(',')) +
+        return QLatin1String(count == 1 ? "line " : "lines ") + numbers.join(QLatin1Char(',')) +
                (count > std::int64_t(list.size()) ? QStringLiteral(",...") : QString());
     };
-    if (r.problems.emptyLines) parts << QStringLiteral("%1 empty lines skipped").arg(r.problems.emptyLines);
+    if (r.problems.emptyLines)
+        parts << counted(r.problems.emptyLines, "empty line", "empty lines") + QStringLiteral(" skipped");
     if (r.truncated)
-        parts << QStringLiteral("%1 inputs truncated to %2 tokens").arg(r.truncated).arg(r.maxTokens);
+        parts << counted(r.truncated, "input", "inputs") +
+                     QStringLiteral(" truncated to %1 tokens").arg(r.maxTokens);
     if (r.refused)
-        parts << QStringLiteral("%1 over-long inputs refused (lines %2)")
-                     .arg(r.refused)
-                     .arg(lines(r.refusedLines, r.refused));
+        parts << counted(r.refused, "over-long input", "over-long inputs") +
+                     QStringLiteral(" refused (%1)").arg(where(r.refusedLines, r.refused));
     if (r.problems.invalidUtf8)
-        parts << QStringLiteral("%1 lines of invalid UTF-8 skipped (lines %2)")
-                     .arg(r.problems.invalidUtf8)
-                     .arg(lines(r.problems.invalidUtf8Lines, r.problems.invalidUtf8));
+        parts << counted(r.problems.invalidUtf8, "line", "lines") +
+                     QStringLiteral(" of invalid UTF-8 skipped (%1)")
+                         .arg(where(r.problems.invalidUtf8Lines, r.problems.invalidUtf8));
     if (r.problems.invalidJson)
-        parts << QStringLiteral("%1 lines not a JSON object with a \"text\" string (lines %2)")
-                     .arg(r.problems.invalidJson)
-                     .arg(lines(r.problems.invalidJsonLines, r.problems.invalidJson));
-    if (r.problems.cutLines) parts << QStringLiteral("%1 lines over 1 MiB cut").arg(r.problems.cutLines);
-    if (r.problems.unpaired) parts << QStringLiteral("%1 lines without a partner").arg(r.problems.unpaired);
+        parts << counted(r.problems.invalidJson, "line", "lines") +
+                     QStringLiteral(" not a JSON object with a \"text\" string (%1)")
+                         .arg(where(r.problems.invalidJsonLines, r.problems.invalidJson));
+    if (r.problems.cutLines)
+        parts << counted(r.problems.cutLines, "line", "lines") + QStringLiteral(" over 1 MiB cut");
+    if (r.problems.unpaired)
+        parts << counted(r.problems.unpaired, "line", "lines") + QStringLiteral(" without a partner");
     if (r.failed)
-        parts << QStringLiteral("%1 inputs the model refused (%2)").arg(r.failed).arg(r.firstFailure);
+        parts << counted(r.failed, "input", "inputs") +
+                     QStringLiteral(" the model refused (%1)").arg(r.firstFailure);
     return parts.join(QStringLiteral("; "));
 }
 

@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>attnscope::CorpusWindow</name>
+    <message numerus="yes">
+        <source>%n input(s) cut to the token limit.</source>
+        <translation>
+            <numerusform>%n input cut to the token limit.</numerusform>
+            <numerusform>%n inputs cut to the token limit.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) of invalid UTF-8 skipped.</source>
+        <translation>
+            <numerusform>%n line of invalid UTF-8 skipped.</numerusform>
+            <numerusform>%n lines of invalid UTF-8 skipped.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnscope::ExportController</name>
     <message numerus="yes">
         <source>%n file(s) already exist, for example %1. Replace them?</source>

@@ -559,14 +559,6 @@
         <translation>%1 girdiden sonra iptal edildi.</translation>
     </message>
     <message>
-        <source>%1 inputs cut to the token limit.</source>
-        <translation>%1 girdi token sınırına kısaltıldı.</translation>
-    </message>
-    <message>
-        <source>%1 lines of invalid UTF-8 skipped.</source>
-        <translation>%1 geçersiz UTF-8 satırı atlandı.</translation>
-    </message>
-    <message>
         <source>%1 inputs</source>
         <translation>%1 girdi</translation>
     </message>
@@ -625,6 +617,18 @@
     <message>
         <source>Contribution by layer (%1)</source>
         <translation>Katmana göre katkı (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input(s) cut to the token limit.</source>
+        <translation>
+            <numerusform>%n girdi token sınırına kısaltıldı.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) of invalid UTF-8 skipped.</source>
+        <translation>
+            <numerusform>%n geçersiz UTF-8 satırı atlandı.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

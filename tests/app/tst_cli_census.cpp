@@ -246,6 +246,31 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains(QStringLiteral("cannot resume")));
     }
+
+    // Skipped lines are counted and located, in English that reads right for one and for several.
+    void reportsSkippedLines()
+    {
+        QTemporaryDir dir;
+        // Line 2 empty, line 3 invalid UTF-8; then lines 5 and 6 invalid, 4 and 7 empty.
+        writeFile(dir.filePath(QStringLiteral("one.txt")), "The cat sat.\n\n\xff bad\nA dog ran.\n");
+        Run run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                          dir.filePath(QStringLiteral("one.txt")), QStringLiteral("--out"),
+                          dir.filePath(QStringLiteral("o1"))});
+        QCOMPARE(run.exitCode, 0);
+        const QString all1 = run.out + run.err;
+        QVERIFY2(all1.contains(QStringLiteral("1 empty line skipped")), qPrintable(all1));
+        QVERIFY2(all1.contains(QStringLiteral("1 line of invalid UTF-8 skipped (line 3)")), qPrintable(all1));
+        writeFile(dir.filePath(QStringLiteral("two.txt")),
+                  "The cat sat.\nA dog ran.\n\xfe\n\n\xff x\n\xc3 y\n\n");
+        run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                      dir.filePath(QStringLiteral("two.txt")), QStringLiteral("--out"),
+                      dir.filePath(QStringLiteral("o2"))});
+        QCOMPARE(run.exitCode, 0);
+        const QString all2 = run.out + run.err;
+        QVERIFY2(all2.contains(QStringLiteral("2 empty lines skipped")), qPrintable(all2));
+        QVERIFY2(all2.contains(QStringLiteral("3 lines of invalid UTF-8 skipped (lines 3,5,6)")),
+                 qPrintable(all2));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliCensus)

@@ -297,9 +297,10 @@ void CorpusWindow::showFinished(const CensusResult& result)
         break;
     }
     if (result.truncated)
-        text += QLatin1Char(' ') + tr("%1 inputs cut to the token limit.").arg(result.truncated);
+        text += QLatin1Char(' ') + tr("%n input(s) cut to the token limit.", nullptr, int(result.truncated));
     if (result.problems.invalidUtf8)
-        text += QLatin1Char(' ') + tr("%1 lines of invalid UTF-8 skipped.").arg(result.problems.invalidUtf8);
+        text += QLatin1Char(' ') +
+                tr("%n line(s) of invalid UTF-8 skipped.", nullptr, int(result.problems.invalidUtf8));
     m_statusLabel->setText(text);
     refreshViews();
     Q_EMIT finished();
