@@ -162,12 +162,28 @@ void probabilityTile(ConstRows q, int firstQuery, ConstRows k, int firstKey, con
     const RowMatrix scaledQueries = view(q) * scale;
     RowMatrix scores = scaledQueries * view(k).transpose();
     softCapScores(scores, softCap);
+    // exp in double, as before, but a row at a time through Eigen's vectorised exp (a libm call per cell was
+    // 14% of a BERT-base pass at 512 tokens), and only over the columns the causal mask and the sliding
+    // window leave visible: they are one contiguous run per row.
+    Eigen::ArrayXd shifted(cols);
     for (int r = 0; r < rows; ++r) {
         const double lse = logSumExp[r];
         if (std::isinf(lse)) continue;
-        for (int c = 0; c < cols; ++c)
-            if (!(mask && mask->masked(firstQuery + r, firstKey + c)))
-                tile(r, c) = float(std::exp(double(scores(r, c)) - lse));
+        int c0 = 0, c1 = cols; // visible columns [c0, c1)
+        if (mask) {
+            const int position = firstQuery + r + mask->queryPositionOffset;
+            if (mask->causal) c1 = std::min(c1, position - firstKey + 1);
+            if (mask->slidingWindow > 0) c0 = std::max(c0, position - mask->slidingWindow + 1 - firstKey);
+        }
+        if (c1 <= c0) continue;
+        const int width = c1 - c0;
+        auto run = shifted.head(width);
+        run = scores.row(r).segment(c0, width).transpose().array().cast<double>() - lse;
+        run = run.exp();
+        tile.row(r).segment(c0, width) = run.cast<float>().transpose().matrix();
+        if (mask && mask->keyPadding)
+            for (int c = c0; c < c1; ++c)
+                if (mask->keyPadding[firstKey + c] == 0) tile(r, c) = 0.0f;
     }
 }
 
