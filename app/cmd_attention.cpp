@@ -163,6 +163,10 @@ int runAttention(const QStringList& arguments)
         const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
         RunOptions runOptions;
         runOptions.backend = backend.get();
+        // The dump is written one matrix at a time, so the pass keeps each layer's Q, K and row logsumexp
+        // and the writer recomputes P = exp(S − L) per head (TiledAttentionMaps), rather than holding every
+        // layer's dense P: 512 MiB of it for a Llama-3.2-1B shape at 512 tokens (issue 15's memory target).
+        runOptions.denseLimit = 0;
         // Map the weights in ahead of the pass in large reads, not one page fault at a time inside the
         // GEMMs (prefetch.h).
         model->prefetchWeights();
