@@ -70,8 +70,12 @@ def tensors_of(c):
     return out
 
 
-def write_folder(folder, shape):
-    """Random BF16 weights (normal, std 0.02; norms 1), written tensor by tensor: never the whole model in memory."""
+def write_folder(folder, shape, sparse=False):
+    """Random BF16 weights (normal, std 0.02; norms 1), written tensor by tensor: never the whole model in memory.
+
+    sparse: the matrices are left as holes of the file (zeros; no disk blocks), only the norms written. For the
+    8B shape on a disk without 16 GB free: the timing and the memory do not depend on the values (reading a
+    hole still fills the page cache), but every activation is then 0 and the attention uniform."""
     c = config_of(shape)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "model.safetensors")
@@ -94,6 +98,14 @@ def write_folder(folder, shape):
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(blob)))
         f.write(blob)
+        if sparse:
+            base = 8 + len(blob)
+            for name, dims in tensors:
+                if len(dims) == 1:
+                    f.seek(base + header[name]["data_offsets"][0])
+                    f.write(one[:dims[0]].tobytes())
+            f.truncate(base + offset)
+            tensors = []
         for index, (name, dims) in enumerate(tensors):
             n = int(np.prod(dims))
             for start in range(0, n, 1 << 24):
@@ -211,10 +223,12 @@ def main():
     parser.add_argument("--dir", default=None)
     parser.add_argument("--peak-gflops", type=float, default=0.0, help="measured fp32 FMA peak (bench_attention)")
     parser.add_argument("--skip-transformers", action="store_true")
+    parser.add_argument("--sparse", action="store_true",
+                        help="leave the matrices as holes in the file (zeros): for the 8B shape on a small disk")
     parser.add_argument("--rss-limit-mib", type=int, default=7800, help="kill transformers' run past this (0: none)")
     args = parser.parse_args()
     folder = args.dir or os.path.join(tempfile.gettempdir(), f"llama-{args.shape}-random")
-    c = write_folder(folder, args.shape)
+    c = write_folder(folder, args.shape, args.sparse)
     weights = os.path.join(folder, "model.safetensors")
     weight_bytes = os.path.getsize(weights)
     H, d, L = c["num_attention_heads"], c["head_dim"], c["num_hidden_layers"]
