@@ -4,7 +4,9 @@
 //                  weights written by the bench) at --tokens; target: < 30% of the plain forward pass.
 //   ablation scan  every head ablated alone (AblationStudy::scan, zero) on --scan-model (default the built-in
 //                  encoder, 6 × 8) at --scan-tokens with one [MASK]; reported in units of single-layer passes
-//                  (forward time / layers): target < 2 × layers × heads. --scan-bert also scans BERT-base.
+//                  (forward time / layers): target < 2 × layers × heads. Both methods side by side: batched
+//                  (a layer's heads as copies of one pass, the default) and one pass per head (the reference).
+//                  --scan-bert also scans BERT-base.
 //
 //   bench_analysis [--tokens 128] [--reps 5] [--threads 0] [--scan-tokens 64] [--scan-model DIR]
 //   [--scan-bert]
@@ -147,10 +149,11 @@ void benchScan(const TransformerModel& model, int n, int reps, int threads)
     const double forward = medianSeconds([&] { model.run(ids, {}, options); }, reps);
     AblationStudyOptions studyOptions;
     studyOptions.threads = threads;
-    double baseline = 0, scan = 0;
-    baseline = medianSeconds([&] { AblationStudy(model, ids, {}, studyOptions); }, std::max(1, reps / 2));
+    const double baseline = medianSeconds([&] { AblationStudy(model, ids, {}, studyOptions); }, reps);
     const AblationStudy study(model, ids, {}, studyOptions);
-    scan = medianSeconds([&] { study.scan(AblationMode::Zero); }, std::max(1, reps / 2));
+    const double scan = medianSeconds([&] { study.scan(AblationMode::Zero); }, reps);
+    const double scanPerHead =
+        medianSeconds([&] { study.scan(AblationMode::Zero, {}, ScanMethod::OnePassPerHead); }, reps);
     const double firstLayer = medianSeconds([&] { study.ablate({{0, 0, AblationMode::Zero}}); }, reps);
     const double lastLayer = medianSeconds(
         [&] {
@@ -163,11 +166,13 @@ void benchScan(const TransformerModel& model, int n, int reps, int threads)
     std::printf(
         "{\"bench\":\"ablation_scan\",\"model\":\"%s\",\"tokens\":%d,\"layers\":%d,\"heads\":%d,"
         "\"forward_median_s\":%.4f,\"baseline_s\":%.4f,\"ablate_layer0_s\":%.4f,\"ablate_last_layer_s\":%.4f,"
-        "\"scan_median_s\":%.4f,"
-        "\"scan_in_single_layer_passes\":%.1f,\"target_single_layer_passes\":%d,"
+        "\"scan_median_s\":%.4f,\"scan_one_pass_per_head_median_s\":%.4f,"
+        "\"scan_in_single_layer_passes\":%.1f,\"scan_one_pass_per_head_in_single_layer_passes\":%.1f,"
+        "\"target_single_layer_passes\":%d,"
         "\"layers_run_by_scan\":%.0f,\"scan_over_layers_x_heads_passes\":%.2f}\n",
         qPrintable(model.info().name), n, layers, heads, forward, baseline, firstLayer, lastLayer, scan,
-        scan / singleLayer, 2 * layers * heads, layersRun, scan / (singleLayer * layers * heads));
+        scanPerHead, scan / singleLayer, scanPerHead / singleLayer, 2 * layers * heads, layersRun,
+        scan / (singleLayer * layers * heads));
     std::fflush(stdout);
 }
 
