@@ -4,7 +4,9 @@
 //                  weights written by the bench) at --tokens; target: < 30% of the plain forward pass.
 //   ablation scan  every head ablated alone (AblationStudy::scan, zero) on --scan-model (default the built-in
 //                  encoder, 6 × 8) at --scan-tokens with one [MASK]; reported in units of single-layer passes
-//                  (forward time / layers): target < 2 × layers × heads. --scan-bert also scans BERT-base.
+//                  (forward time / layers): target < 2 × layers × heads. Both methods side by side: batched
+//                  (a layer's heads as copies of one pass, the default) and one pass per head (the reference).
+//                  --scan-bert also scans BERT-base.
 //
 //   bench_analysis [--tokens 128] [--reps 5] [--threads 0] [--scan-tokens 64] [--scan-model DIR]
 //   [--scan-bert]
@@ -23,8 +25,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
+#include <functional>
 
 using namespace attnscope;
 using namespace attnscope::bench;
@@ -112,6 +117,13 @@ void writeBertBase(const QString& folder)
     file.write(QJsonDocument(config).toJson());
 }
 
+double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 std::vector<int> inputIds(int n, int vocab, int mask)
 {
     std::vector<int> ids(static_cast<size_t>(n));
@@ -147,10 +159,11 @@ void benchScan(const TransformerModel& model, int n, int reps, int threads)
     const double forward = medianSeconds([&] { model.run(ids, {}, options); }, reps);
     AblationStudyOptions studyOptions;
     studyOptions.threads = threads;
-    double baseline = 0, scan = 0;
-    baseline = medianSeconds([&] { AblationStudy(model, ids, {}, studyOptions); }, std::max(1, reps / 2));
+    const double baseline = medianSeconds([&] { AblationStudy(model, ids, {}, studyOptions); }, reps);
     const AblationStudy study(model, ids, {}, studyOptions);
-    scan = medianSeconds([&] { study.scan(AblationMode::Zero); }, std::max(1, reps / 2));
+    const double scan = medianSeconds([&] { study.scan(AblationMode::Zero); }, reps);
+    const double scanPerHead =
+        medianSeconds([&] { study.scan(AblationMode::Zero, {}, ScanMethod::OnePassPerHead); }, reps);
     const double firstLayer = medianSeconds([&] { study.ablate({{0, 0, AblationMode::Zero}}); }, reps);
     const double lastLayer = medianSeconds(
         [&] {
@@ -160,14 +173,44 @@ void benchScan(const TransformerModel& model, int n, int reps, int threads)
     const double singleLayer = forward / layers;
     // Layers run by the scan: head h of layer l runs layers l .. L-1.
     const double layersRun = double(heads) * layers * (layers + 1) / 2.0;
+    // The same ratios taken rep by rep (forward, batched scan, one pass per head back to back), median of
+    // the reps: a shared machine's load drifts less within a rep than across the runs above.
+    // Also in process CPU time, which another process's load does not stretch (single thread: the wall
+    // time of a long run is stretched more by preemption than a short one's).
+    std::vector<double> batchedUnits, perHeadUnits, batchedCpuUnits, perHeadCpuUnits;
+    const auto cpuSeconds = [](const std::function<void()>& fn) {
+        const double start = processCpuSeconds();
+        fn();
+        return processCpuSeconds() - start;
+    };
+    for (int r = 0; r < reps; ++r) {
+        const double f = medianSeconds([&] { model.run(ids, {}, options); }, 1) / layers;
+        batchedUnits.push_back(medianSeconds([&] { study.scan(AblationMode::Zero); }, 1) / f);
+        perHeadUnits.push_back(
+            medianSeconds([&] { study.scan(AblationMode::Zero, {}, ScanMethod::OnePassPerHead); }, 1) / f);
+        const double fc = cpuSeconds([&] { model.run(ids, {}, options); }) / layers;
+        batchedCpuUnits.push_back(cpuSeconds([&] { study.scan(AblationMode::Zero); }) / fc);
+        perHeadCpuUnits.push_back(
+            cpuSeconds([&] { study.scan(AblationMode::Zero, {}, ScanMethod::OnePassPerHead); }) / fc);
+    }
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
     std::printf(
         "{\"bench\":\"ablation_scan\",\"model\":\"%s\",\"tokens\":%d,\"layers\":%d,\"heads\":%d,"
         "\"forward_median_s\":%.4f,\"baseline_s\":%.4f,\"ablate_layer0_s\":%.4f,\"ablate_last_layer_s\":%.4f,"
-        "\"scan_median_s\":%.4f,"
-        "\"scan_in_single_layer_passes\":%.1f,\"target_single_layer_passes\":%d,"
+        "\"scan_median_s\":%.4f,\"scan_one_pass_per_head_median_s\":%.4f,"
+        "\"scan_in_single_layer_passes\":%.1f,\"scan_one_pass_per_head_in_single_layer_passes\":%.1f,"
+        "\"paired_scan_in_single_layer_passes\":%.1f,\"paired_one_pass_per_head_in_single_layer_passes\":%.1f,"
+        "\"cpu_time_scan_in_single_layer_passes\":%.1f,"
+        "\"cpu_time_one_pass_per_head_in_single_layer_passes\":%.1f,"
+        "\"target_single_layer_passes\":%d,"
         "\"layers_run_by_scan\":%.0f,\"scan_over_layers_x_heads_passes\":%.2f}\n",
         qPrintable(model.info().name), n, layers, heads, forward, baseline, firstLayer, lastLayer, scan,
-        scan / singleLayer, 2 * layers * heads, layersRun, scan / (singleLayer * layers * heads));
+        scanPerHead, scan / singleLayer, scanPerHead / singleLayer, median(batchedUnits), median(perHeadUnits),
+        median(batchedCpuUnits), median(perHeadCpuUnits), 2 * layers * heads, layersRun,
+        scan / (singleLayer * layers * heads));
     std::fflush(stdout);
 }
 

@@ -1068,6 +1068,10 @@ void MainWindow::scanAllHeads(AblationMode mode)
     m_scanNote->clear();
     m_scanProgress->setRange(0, m_result->analysis.layers * m_result->analysis.heads);
     m_scanProgress->setValue(0);
+    // The scan's passes run on the CPU core whatever the views use: said on the bar, not left to guess.
+    m_scanBackendNote = scanBackendNote(m_explorerBackend->current().get());
+    m_scanProgress->setFormat(m_scanBackendNote.isEmpty() ? QStringLiteral("%p%")
+                                                          : tr("%p% · %1").arg(m_scanBackendNote));
     m_ablation->scan(engine, m_result->run.ids, m_result->run.typeIds, mode);
     updateAblationControls();
 }
@@ -1103,7 +1107,9 @@ void MainWindow::showScan(const AblationScan& scan)
         kl.push_back(effect.kl);
     m_grid->setEffect(std::move(kl), scan.mode == AblationMode::Zero ? tr("ablation KL, nats (zero)")
                                                                      : tr("ablation KL, nats (mean)"));
-    m_scanNote->setText(tr("Scan done: %n head(s)", nullptr, int(scan.effects.size())));
+    QString note = tr("Scan done: %n head(s)", nullptr, int(scan.effects.size()));
+    if (!m_scanBackendNote.isEmpty()) note += QStringLiteral(" · ") + m_scanBackendNote;
+    m_scanNote->setText(note);
 }
 
 void MainWindow::updateAblationControls()

@@ -142,6 +142,7 @@ public:
     QProgressBar* scanProgressBar() const { return m_scanProgress; }
     QPushButton* scanButton() const { return m_scanButton; }
     QPushButton* scanCancelButton() const { return m_scanCancel; }
+    QLabel* scanNote() const { return m_scanNote; }
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
     HeadGridWidget* grid() const { return m_grid; }
@@ -266,6 +267,7 @@ private:
     std::vector<int> m_ablationInput; // the ids the shown ablation or scan belongs to
     QString m_ablationDescription;
     AblationMode m_scanMode = AblationMode::Zero;
+    QString m_scanBackendNote; // the scan runs on the CPU although a GPU backend is chosen: said while and after
     void updateMeasureNote();
     QComboBox* m_measureBox = nullptr;
     QLabel* m_measureNote = nullptr;

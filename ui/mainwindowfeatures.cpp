@@ -102,6 +102,8 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
     source.textB = result.textB.value_or(QString());
     for (const HeadStats& stats : m_window->grid()->stats())
         source.headLabels.push_back(stats.label);
+    source.headEffect = m_window->grid()->effect(); // the scan's colouring, when the grid shows one
+    source.headEffectCaption = m_window->grid()->effectCaption();
     return source;
 }
 
@@ -211,6 +213,7 @@ void MainWindowFeatures::restoreSettings()
     };
     select(m_window->colorMapBox(), int(settings.colorMap()));
     select(m_window->scaleBox(), int(settings.scale()));
+    m_window->setMeasure(settings.measure()); // before any run: --measure on the command line comes after
     if (settings.presenterMode())
         m_presenter->setActive(true);
 }
@@ -228,6 +231,7 @@ void MainWindowFeatures::saveSettings() const
         settings.setColorMap(ColorMapKind(box->currentData().toInt()));
     if (QComboBox* box = m_window->scaleBox())
         settings.setScale(HeatmapScale(box->currentData().toInt()));
+    settings.setMeasure(m_window->measure());
     settings.setPresenterMode(presenting);
 }
 

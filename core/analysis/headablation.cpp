@@ -27,6 +27,7 @@ AblationStudy::AblationStudy(const TransformerModel& model, std::vector<int> ids
     run.threads = options.threads;
     run.cancel = options.cancel;
     run.keepResiduals = true;
+    run.keepHeadOutputs = true;
     run.keepDistributions = true;
     run.predictTopK = options.topK;
     AttentionCapture baseline = m_model.run(m_ids, m_typeIds, run);
@@ -35,6 +36,7 @@ AblationStudy::AblationStudy(const TransformerModel& model, std::vector<int> ids
                          QStringLiteral("nothing to ablate against: ") +
                              predictionGapMessage(baseline.predictionGap));
     m_residuals = std::move(baseline.residuals);
+    m_headOutputs = std::move(baseline.headOutputs);
     m_positions = std::move(baseline.scoredPositions);
     m_distributions = std::move(baseline.distributions);
     m_originalTop = std::move(baseline.predictions);
@@ -52,8 +54,6 @@ int AblationStudy::heads() const
 
 AblationEffect AblationStudy::ablate(const std::vector<HeadAblation>& heads) const
 {
-    AblationEffect effect;
-    effect.heads = heads;
     RunOptions run;
     run.backend = m_options.backend;
     run.threads = m_options.threads;
@@ -69,24 +69,41 @@ AblationEffect AblationStudy::ablate(const std::vector<HeadAblation>& heads) con
         run.firstLayer = first;
         run.startResidual = &m_residuals[size_t(first)];
     }
-    const AttentionCapture ablated = m_model.run(m_ids, m_typeIds, run);
-    for (size_t r = 0; r < m_positions.size() && r < ablated.distributions.size(); ++r) {
+    AttentionCapture ablated = m_model.run(m_ids, m_typeIds, run);
+    return effectOf(heads, ablated.distributions, std::move(ablated.predictions));
+}
+
+AblationEffect AblationStudy::effectOf(std::vector<HeadAblation> heads,
+                                       const std::vector<std::vector<double>>& distributions,
+                                       std::vector<Prediction> top) const
+{
+    AblationEffect effect;
+    effect.heads = std::move(heads);
+    for (size_t r = 0; r < m_positions.size() && r < distributions.size(); ++r) {
         const std::vector<double>& p = m_distributions[r];
-        const std::vector<double>& q = ablated.distributions[r];
+        const std::vector<double>& q = distributions[r];
         effect.kl += klDivergence(p, q);
-        const size_t top = size_t(std::max_element(p.begin(), p.end()) - p.begin());
-        effect.topProbDelta.push_back(q[top] - p[top]);
+        const size_t topId = size_t(std::max_element(p.begin(), p.end()) - p.begin());
+        effect.topProbDelta.push_back(q[topId] - p[topId]);
     }
-    effect.top = ablated.predictions;
+    effect.top = std::move(top);
     return effect;
 }
 
-AblationScan AblationStudy::scan(AblationMode mode, const std::function<void(int, int)>& progress) const
+AblationScan AblationStudy::scan(AblationMode mode, const std::function<void(int, int)>& progress,
+                                 ScanMethod method) const
 {
     AblationScan result;
     result.mode = mode;
     result.layers = layers();
     result.heads = heads();
+    // Every layer runs many times: F16/BF16 weights converted once, not once a pass (the budget bounds the
+    // copies of a large model; their values are a fresh conversion's either way).
+    const auto keepWeights = m_model.keepConvertedWeights(qint64(256) << 20);
+    if (method == ScanMethod::Batched) {
+        scanBatched(result, progress);
+        return result;
+    }
     const int total = result.layers * result.heads;
     for (int l = 0; l < result.layers; ++l)
         for (int h = 0; h < result.heads; ++h) {
@@ -94,6 +111,34 @@ AblationScan AblationStudy::scan(AblationMode mode, const std::function<void(int
             if (progress) progress(int(result.effects.size()), total);
         }
     return result;
+}
+
+void AblationStudy::scanBatched(AblationScan& result, const std::function<void(int, int)>& progress) const
+{
+    const int n = int(m_ids.size()), total = result.layers * result.heads;
+    // Rows per batched pass: the heads of a layer at once on short inputs; fewer copies per pass on long
+    // ones, so the MLP's activations stay about [kRowsPerPass, intermediate].
+    constexpr int kRowsPerPass = 4096;
+    const int copiesPerPass = std::max(1, kRowsPerPass / std::max(1, n));
+    for (int l = 0; l < result.layers; ++l)
+        for (int first = 0; first < result.heads; first += copiesPerPass) {
+            AblationBatch batch;
+            for (int h = first; h < std::min(result.heads, first + copiesPerPass); ++h)
+                batch.copies.push_back({HeadAblation{l, h, result.mode}});
+            batch.headOutputs = size_t(l) < m_headOutputs.size() ? &m_headOutputs[size_t(l)] : nullptr;
+            batch.outputRows = m_positions;
+            RunOptions run;
+            run.threads = m_options.threads;
+            run.cancel = m_options.cancel;
+            run.firstLayer = l;
+            if (l > 0) run.startResidual = &m_residuals[size_t(l)];
+            std::vector<TransformerModel::CopyPredictions> copies =
+                m_model.ablatedPredictions(m_ids, m_typeIds, batch, run, m_options.topK);
+            for (size_t c = 0; c < copies.size(); ++c)
+                result.effects.push_back(
+                    effectOf(batch.copies[c], copies[c].distributions, std::move(copies[c].top)));
+            if (progress) progress(int(result.effects.size()), total);
+        }
 }
 
 bool parseHeadList(const QString& text, int layers, int heads, AblationMode mode,

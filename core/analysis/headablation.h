@@ -5,8 +5,13 @@
 // encoders. One baseline pass keeps the residual stream at every layer boundary, so a pass with heads of
 // layer l ablated starts at layer l from the stored stream: the layers below run once for the whole study.
 //
+// The scan runs the heads of a layer as copies of one batched pass (ScanMethod::Batched): the layer's
+// attention output is reused from the baseline with the head replaced, the layers above run once over every
+// copy's rows, the last one for the scored rows only. The result is each head's exact effect, as ablate()
+// gives it one head at a time (ScanMethod::OnePassPerHead), to float rounding.
+//
 // Usable off the GUI thread: every call takes the study's cancel flag (OperationCancelled) and the scan
-// reports progress after each head.
+// reports progress after each batch of heads (a layer's, or fewer on long inputs).
 
 #include "model/prediction.h"
 #include "model/runoptions.h"
@@ -51,6 +56,11 @@ struct AblationScan
 // KL(p ‖ q) in nats; q entries of 0 where p > 0 count as 1e-300 (a finite, very large term).
 double klDivergence(const std::vector<double>& p, const std::vector<double>& q);
 
+enum class ScanMethod {
+    Batched,        // a layer's heads as copies of one pass (RunOptions::ablationBatch)
+    OnePassPerHead, // ablate() for every head: the reference the batched scan is checked against
+};
+
 class AblationStudy
 {
 public:
@@ -69,14 +79,23 @@ public:
     // lacks, OperationCancelled.
     AblationEffect ablate(const std::vector<HeadAblation>& heads) const;
 
-    // Every head alone, layer by layer; progress(done, total) after each head (from the calling thread).
-    AblationScan scan(AblationMode mode, const std::function<void(int done, int total)>& progress = {}) const;
+    // Every head alone, layer by layer; progress(done heads, total) after each batch of heads (each head
+    // with OnePassPerHead), from the calling thread. The attention runs on the CPU (the options' backend is
+    // not used by the batched passes).
+    AblationScan scan(AblationMode mode, const std::function<void(int done, int total)>& progress = {},
+                      ScanMethod method = ScanMethod::Batched) const;
 
 private:
+    // What the ablated pass's distributions and top-k mean against the baseline's.
+    AblationEffect effectOf(std::vector<HeadAblation> heads, const std::vector<std::vector<double>>& distributions,
+                            std::vector<Prediction> top) const;
+    void scanBatched(AblationScan& result, const std::function<void(int, int)>& progress) const;
+
     const TransformerModel& m_model;
     std::vector<int> m_ids, m_typeIds;
     AblationStudyOptions m_options;
     std::vector<std::vector<float>> m_residuals; // the baseline's stream at each boundary [n · hidden]
+    std::vector<HeadTensor> m_headOutputs;       // the baseline's attention output per layer, O [n, H, d]
     std::vector<int> m_positions;
     std::vector<std::vector<double>> m_distributions;
     std::vector<Prediction> m_originalTop;

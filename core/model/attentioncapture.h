@@ -79,6 +79,9 @@ struct AttentionCapture
     std::vector<std::vector<float>> residualNorms;
     std::vector<std::vector<float>> residualMaxAbs;
     std::vector<std::vector<float>> residuals;
+    // Only with RunOptions::keepHeadOutputs: per layer the attention output O [n, H, d] before W_O, as
+    // computed (before any ablation).
+    std::vector<HeadTensor> headOutputs;
     // Only with RunOptions::keepKeyValues: per layer this pass's keys (before RoPE), values and positions.
     std::vector<LayerKeyValues> keyValues;
 

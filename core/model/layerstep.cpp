@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
+#include <stdexcept>
 
 namespace attnscope {
 
@@ -33,6 +35,68 @@ HeadTensor concatenate(const HeadTensor& a, const HeadTensor& b)
     return all;
 }
 
+// count tokens of t from `first` on.
+HeadTensor tokenRange(const HeadTensor& t, int first, int count)
+{
+    HeadTensor part(count, t.heads, t.dim);
+    const auto begin = t.values.begin() + std::ptrdiff_t(t.offset(first, 0));
+    std::copy(begin, begin + std::ptrdiff_t(part.values.size()), part.values.begin());
+    return part;
+}
+
+// The tokens `rows` of t, in that order.
+HeadTensor tokenRows(const HeadTensor& t, const std::vector<int>& rows)
+{
+    HeadTensor part(int(rows.size()), t.heads, t.dim);
+    for (size_t r = 0; r < rows.size(); ++r)
+        std::copy_n(t.vector(rows[r], 0), t.tokenStride(), part.vector(int(r), 0));
+    return part;
+}
+
+// Replaces the heads of `layer` that `ablations` name in O [n, H, d]: zero, or each head's mean over the n
+// positions.
+void replaceHeads(HeadTensor& o, const std::vector<HeadAblation>& ablations, int layer)
+{
+    for (const HeadAblation& ablation : ablations) {
+        if (ablation.layer != layer) continue;
+        const int h = ablation.head;
+        std::vector<double> mean(size_t(o.dim), 0.0);
+        if (ablation.mode == AblationMode::Mean)
+            for (int t = 0; t < o.tokens; ++t)
+                for (int c = 0; c < o.dim; ++c)
+                    mean[size_t(c)] += o.at(t, h, c) / o.tokens;
+        for (int t = 0; t < o.tokens; ++t)
+            for (int c = 0; c < o.dim; ++c)
+                o.at(t, h, c) = float(mean[size_t(c)]); // Zero: the mean stays 0
+    }
+}
+
+// O [rows, H, d] of the queries `rows` of q [n, H, d] (all of them when rows is empty), as a pass without
+// capture computes it: P held whole when dense, else the online softmax. Without a mask any subset is one
+// call; with one (causal, window), each run of consecutive rows is its own call at its offset.
+HeadTensor attendRows(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
+                      const AttentionOptions& attention, const std::vector<int>& rows, bool dense)
+{
+    const auto output = [&](const HeadTensor& queries, const AttentionOptions& options) {
+        return dense ? attentionFull(queries, k, v, options).output
+                     : attentionTiled(queries, k, v, options).output;
+    };
+    if (rows.empty()) return output(q, attention);
+    if (!attention.hasMask()) return output(tokenRows(q, rows), attention);
+    HeadTensor o(int(rows.size()), q.heads, q.dim);
+    for (size_t begin = 0; begin < rows.size();) {
+        size_t end = begin + 1;
+        while (end < rows.size() && rows[end] == rows[end - 1] + 1)
+            ++end;
+        AttentionOptions run = attention;
+        run.queryPositionOffset += rows[begin];
+        const HeadTensor part = output(tokenRange(q, rows[begin], int(end - begin)), run);
+        std::copy(part.values.begin(), part.values.end(), o.vector(int(begin), 0));
+        begin = end;
+    }
+    return o;
+}
+
 } // namespace
 
 LayerStep::LayerStep(const ModelConfig& config, const ModelWeights& weights, const RunOptions& options,
@@ -53,6 +117,7 @@ void LayerStep::begin(int layer)
 {
     m_layer = layer;
     m_layerTensors.clear();
+    m_layoutChanged = false;
 }
 
 WeightTensor LayerStep::load(const QString& base) const
@@ -72,16 +137,19 @@ std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString&
     const WeightTensor w = load(weight);
     const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
-    std::vector<float> y(size_t(m_tokens) * size_t(l.out));
-    ops::linear(x.data(), m_tokens, l, y.data(), activation, m_threads);
+    const int rows = int(x.size() / size_t(l.in));
+    std::vector<float> y(size_t(rows) * size_t(l.out));
+    ops::linear(x.data(), rows, l, y.data(), activation, m_threads);
     return y;
 }
 
 HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
                                    int heads, int dim) const
 {
-    HeadTensor t(m_tokens, heads, dim);
-    t.values = linear(x, weight, bias);
+    std::vector<float> values = linear(x, weight, bias);
+    HeadTensor t(0, heads, dim);
+    t.tokens = int(values.size() / (size_t(heads) * size_t(dim)));
+    t.values = std::move(values);
     return t;
 }
 
@@ -90,7 +158,7 @@ std::vector<float> LayerStep::rmsNorm(const std::vector<float>& x, const QString
 {
     const WeightTensor g = load(weight);
     std::vector<float> y(x.size());
-    ops::rmsNorm(x.data(), y.data(), m_tokens, int(g.size()), g.data(), eps, m_threads,
+    ops::rmsNorm(x.data(), y.data(), int(x.size() / size_t(g.size())), int(g.size()), g.data(), eps, m_threads,
                  plusOne ? 1.0f : 0.0f);
     return y;
 }
@@ -108,7 +176,8 @@ std::vector<float> LayerStep::layerNorm(const std::vector<float>& x, const QStri
     const WeightTensor g = load(weight);
     const WeightTensor b = load(bias);
     std::vector<float> y(x.size());
-    ops::layerNorm(x.data(), y.data(), m_tokens, int(g.size()), g.data(), b.data(), eps, m_threads);
+    ops::layerNorm(x.data(), y.data(), int(x.size() / size_t(g.size())), int(g.size()), g.data(), b.data(), eps,
+                   m_threads);
     return y;
 }
 
@@ -136,8 +205,37 @@ std::vector<float> LayerStep::gatedMlp(const std::vector<float>& x, const QStrin
 
 void LayerStep::addToResidual(const std::vector<float>& y)
 {
+    if (y.size() != m_residual.size())
+        throw std::logic_error("LayerStep::addToResidual: the rows differ from the residual stream's");
     for (size_t i = 0; i < m_residual.size(); ++i)
         m_residual[i] += y[i];
+}
+
+std::vector<float> LayerStep::inStreamLayout(const std::vector<float>& x) const
+{
+    if (!m_layoutChanged) return x;
+    const int n = m_tokens, copies = int(m_options.ablationBatch->copies.size());
+    const size_t width = x.size() / (size_t(m_copiesIn) * size_t(n)), rows = m_rowsOut.size();
+    std::vector<float> y(size_t(copies) * rows * width);
+    for (int c = 0; c < copies; ++c)
+        for (size_t r = 0; r < rows; ++r)
+            std::copy_n(x.data() + (size_t(m_copiesIn == 1 ? 0 : c) * size_t(n) + size_t(m_rowsOut[r])) * width,
+                        width, y.data() + (size_t(c) * rows + r) * width);
+    return y;
+}
+
+AttentionOptions LayerStep::attentionOptions(const LayerAttention& spec) const
+{
+    AttentionOptions attention;
+    attention.causal = m_config.decoder;
+    attention.queryPositionOffset = m_pastTokens;
+    attention.threads = m_threads;
+    attention.scale = spec.scale;
+    attention.softCap = spec.softCap;
+    // A window at least as long as the sequence masks nothing: left off (the GPU kernels have none).
+    if (spec.slidingWindow > 0 && spec.slidingWindow < m_pastTokens + m_tokens)
+        attention.slidingWindow = spec.slidingWindow;
+    return attention;
 }
 
 HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec)
@@ -147,6 +245,7 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
     checkFinite(q.values, QStringLiteral("the queries"));
     checkFinite(k.values, QStringLiteral("the keys"));
     checkFinite(v.values, QStringLiteral("the values"));
+    if (m_options.ablationBatch) return attendCopies(std::move(q), std::move(k), std::move(v), spec);
     if (m_capture && m_options.keepKeyValues) m_capture->keyValues.push_back({k, v, m_positions});
 
     // The whole sequence's keys and values: the past's (a KV cache), then this pass's.
@@ -163,15 +262,7 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
         spec.rotary->apply(k, keyPositions, sequenceLength);
     }
 
-    AttentionOptions attention;
-    attention.causal = m_config.decoder;
-    attention.queryPositionOffset = m_pastTokens;
-    attention.threads = m_threads;
-    attention.scale = spec.scale;
-    attention.softCap = spec.softCap;
-    // A window at least as long as the sequence masks nothing: left off (the GPU kernels have none).
-    if (spec.slidingWindow > 0 && spec.slidingWindow < m_pastTokens + n)
-        attention.slidingWindow = spec.slidingWindow;
+    const AttentionOptions attention = attentionOptions(spec);
 
     if (m_capture && n <= m_options.queryKeyLimit) {
         if (attention.softCap > 0.0f || attention.slidingWindow > 0 || m_pastTokens > 0)
@@ -219,24 +310,66 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
     }
     checkFinite(context.values, QStringLiteral("the attention scores"));
     if (m_capture) m_capture->values.push_back(std::move(v));
-    applyAblations(context);
+    if (m_capture && m_options.keepHeadOutputs) m_capture->headOutputs.push_back(context);
+    replaceHeads(context, m_options.ablations, m_layer);
     return context;
 }
 
-void LayerStep::applyAblations(HeadTensor& o) const
+HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec)
 {
-    for (const HeadAblation& ablation : m_options.ablations) {
-        if (ablation.layer != m_layer) continue;
-        const int h = ablation.head;
-        std::vector<double> mean(size_t(o.dim), 0.0);
-        if (ablation.mode == AblationMode::Mean)
-            for (int t = 0; t < o.tokens; ++t)
-                for (int c = 0; c < o.dim; ++c)
-                    mean[size_t(c)] += o.at(t, h, c) / o.tokens;
-        for (int t = 0; t < o.tokens; ++t)
-            for (int c = 0; c < o.dim; ++c)
-                o.at(t, h, c) = float(mean[size_t(c)]); // Zero: the mean stays 0
+    // q [copiesIn · n, H, d], k and v [copiesIn · n, H_kv, d]: one copy in the batch's first layer (its input
+    // is the unablated stream), every copy above it.
+    const AblationBatch& batch = *m_options.ablationBatch;
+    const int n = m_tokens, copies = int(batch.copies.size()), copiesIn = q.tokens / n;
+    const bool first = m_layer == m_options.firstLayer;
+    const bool someRows = m_layer == m_config.layers - 1 && !batch.outputRows.empty();
+    const AttentionOptions attention = attentionOptions(spec);
+    std::vector<int> rows = batch.outputRows;
+    if (!someRows) {
+        rows.resize(size_t(n));
+        std::iota(rows.begin(), rows.end(), 0);
     }
+
+    // Per input copy O [n, H, d] (all rows: the first layer's ablations replace heads by their mean over
+    // every position), or O [rows, H, d] above it.
+    std::vector<HeadTensor> outputs;
+    if (first && batch.headOutputs) {
+        outputs.push_back(*batch.headOutputs);
+    } else {
+        const std::vector<int>& positions = m_positions;
+        const int sequenceLength =
+            spec.rotary ? *std::max_element(positions.begin(), positions.end()) + 1 : 0;
+        for (int c = 0; c < copiesIn; ++c) {
+            HeadTensor qc = tokenRange(q, c * n, n), kc = tokenRange(k, c * n, n);
+            if (spec.rotary) {
+                spec.rotary->apply(qc, positions, sequenceLength);
+                spec.rotary->apply(kc, positions, sequenceLength);
+            }
+            const HeadTensor vc = tokenRange(v, c * n, n);
+            outputs.push_back(
+                attendRows(qc, kc, vc, attention, someRows && !first ? rows : std::vector<int>{}, m_dense));
+        }
+    }
+
+    // Copy c: its input copy's O, its heads replaced, at the output rows.
+    const int outRows = int(rows.size());
+    HeadTensor o(copies * outRows, q.heads, q.dim);
+    for (int c = 0; c < copies; ++c) {
+        HeadTensor oc = outputs[size_t(copiesIn == 1 ? 0 : c)];
+        if (first) replaceHeads(oc, batch.copies[size_t(c)], m_layer);
+        if (oc.tokens != outRows) oc = tokenRows(oc, rows);
+        std::copy(oc.values.begin(), oc.values.end(), o.vector(c * outRows, 0));
+    }
+    checkFinite(o.values, QStringLiteral("the attention scores"));
+
+    // The stream follows: every copy's rows, from its input copy.
+    m_layoutChanged = copiesIn != copies || outRows != n;
+    if (m_layoutChanged) {
+        m_copiesIn = copiesIn;
+        m_rowsOut = rows;
+        m_residual = inStreamLayout(m_residual);
+    }
+    return o;
 }
 
 std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& weight, const QString& bias,
@@ -245,8 +378,8 @@ std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& 
     const WeightTensor w = load(weight);
     const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
-    std::vector<float> y(size_t(m_tokens) * size_t(l.out));
-    ops::linear(o.values.data(), m_tokens, l, y.data(), std::nullopt, m_threads);
+    std::vector<float> y(size_t(o.tokens) * size_t(l.out));
+    ops::linear(o.values.data(), o.tokens, l, y.data(), std::nullopt, m_threads);
     if (m_capture) {
         OutputProjection projection;
         projection.store = m_weights.sharedStore();

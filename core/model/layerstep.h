@@ -43,7 +43,9 @@ public:
     ~LayerStep();
 
     int layer() const { return m_layer; }
-    int tokens() const { return m_tokens; }
+    // Rows of the residual stream: the tokens; in an ablation batch (RunOptions::ablationBatch) the copies'
+    // rows, which attend() may change (one copy in, every copy out; the last layer: the output rows only).
+    int tokens() const { return int(m_residual.size() / size_t(m_config.hidden)); }
     int hidden() const { return m_config.hidden; }
     int threads() const { return m_threads; }
     const std::vector<int>& positions() const { return m_positions; }
@@ -71,6 +73,10 @@ public:
     std::vector<float> gatedMlp(const std::vector<float>& x, const QString& gate, const QString& up,
                                 const QString& down, Activation activation, bool biases = false) const;
     void addToResidual(const std::vector<float>& y);
+    // x, computed per row from the stream as this layer's attention found it (e.g. Phi's normed input, which
+    // feeds its MLP too), in the rows the stream has now: x itself, except in an ablation batch whose
+    // attend() changed the rows.
+    std::vector<float> inStreamLayout(const std::vector<float>& x) const;
 
     // --- Attention. q, k, v after their projections (and QK-norm), *before* RoPE. Rotates q and k by
     // spec.rotary at positions() (keys of options.past at theirs), computes P and the per-head output O,
@@ -92,7 +98,9 @@ public:
     void checkFinite(const std::vector<float>& values, const QString& what) const;
 
 private:
-    void applyAblations(HeadTensor& o) const;
+    AttentionOptions attentionOptions(const LayerAttention& spec) const;
+    // attend() for an ablation batch: per copy, no capture; rearranges the residual stream to the copies' rows.
+    HeadTensor attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);
     // Loads a tensor by base name and remembers it as a suspect for checkFinite.
     WeightTensor load(const QString& base) const;
 
@@ -111,6 +119,11 @@ private:
     std::vector<TiledAttentionMaps::Layer> m_tiledLayers;
     bool m_lessonReproducesP = true; // false once a layer's P follows a rule the lesson does not model
     NonFiniteCheck m_finite;
+    // An ablation batch's layout change in the current layer (attendCopies): the layer's input held
+    // m_copiesIn copies of the tokens; the stream now holds every copy's rows m_rowsOut.
+    bool m_layoutChanged = false;
+    int m_copiesIn = 1;
+    std::vector<int> m_rowsOut;
     mutable QStringList m_layerTensors; // full names of the tensors the current layer has read
 };
 

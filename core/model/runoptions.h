@@ -26,6 +26,23 @@ struct HeadAblation
 };
 
 // Which tokens' LM-head logits a pass keeps (AttentionCapture::logits, TransformerModel::logits).
+// The ablation scan's batched pass (issue 14; AblationStudy::scan, TransformerModel::ablatedPredictions).
+// The residual stream holds copies.size() copies of one input side by side, [copies · n, hidden]; copy c has
+// the heads copies[c] ablated, all of them in RunOptions::firstLayer. Every projection and MLP runs once over
+// all copies' rows (one GEMM instead of one per copy), attention per copy; nothing is captured.
+struct AblationBatch
+{
+    std::vector<std::vector<HeadAblation>> copies;
+    // The first layer's attention output O [n, H, d] before W_O, as the unablated pass computed it
+    // (AttentionCapture::headOutputs): that layer's attention is not recomputed, each copy takes O with its
+    // heads replaced. Null: computed.
+    const HeadTensor* headOutputs = nullptr;
+    // The rows the LM head reads (the scored positions, ascending). The last layer computes every row's keys
+    // and values but only these rows' attention and everything after it; the pass's output then has
+    // outputRows.size() rows per copy. Empty: every row.
+    std::vector<int> outputRows;
+};
+
 enum class LogitRows {
     None,
     Last, // the last token's: the next-token distribution of a decoder
@@ -63,6 +80,12 @@ struct RunOptions
     // Keep the whole residual stream (AttentionCapture::residuals); its norms and largest |x| are always
     // kept.
     bool keepResiduals = false;
+    // Keep each layer's attention output O [n, H, d] before any ablation and before W_O
+    // (AttentionCapture::headOutputs): what a batched ablation pass starts from.
+    bool keepHeadOutputs = false;
+    // Run the copies of an ablation scan side by side (AblationBatch); only TransformerModel::ablatedPredictions
+    // sets it.
+    const AblationBatch* ablationBatch = nullptr;
     // Start at layer firstLayer from a stored residual stream [n, hidden] (e.g. residuals[firstLayer] of an
     // earlier run of the same input) instead of embedding the ids: a scan over ablations reuses the layers
     // below. The capture then holds layers [firstLayer, layers).

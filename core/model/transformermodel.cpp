@@ -423,6 +423,59 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
     return capture;
 }
 
+std::vector<TransformerModel::CopyPredictions>
+TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                                     const AblationBatch& batch, RunOptions options, int topK) const
+{
+    const QString where = QDir::toNativeSeparators(m_folder);
+    const ModelConfig& c = m_config;
+    PredictionGap gap = PredictionGap::None;
+    const std::vector<int> positions = predictionPositions(ids, {}, &gap);
+    if (positions.empty()) throw ModelError(where, predictionGapMessage(gap));
+    if (!batch.outputRows.empty() && batch.outputRows != positions)
+        throw ModelError(where, QStringLiteral("an ablation batch's output rows must be the scored positions"));
+    if (options.past && !options.past->empty())
+        throw ModelError(where, QStringLiteral("an ablation batch does not continue from past keys and values"));
+    for (const std::vector<HeadAblation>& copy : batch.copies)
+        for (const HeadAblation& a : copy)
+            if (a.layer != options.firstLayer || a.head < 0 || a.head >= c.heads)
+                throw ModelError(where, QStringLiteral("an ablation batch starting at layer %1 cannot ablate "
+                                                       "layer %2 head %3")
+                                            .arg(options.firstLayer)
+                                            .arg(a.layer)
+                                            .arg(a.head));
+    if (batch.headOutputs &&
+        (batch.headOutputs->tokens != int(ids.size()) || batch.headOutputs->heads != c.heads ||
+         batch.headOutputs->dim != c.headDim))
+        throw ModelError(where, QStringLiteral("the ablation batch's head outputs do not fit the input"));
+    if (batch.copies.empty()) return {};
+    options.ablations.clear();
+    options.ablationBatch = &batch;
+    options.backend = nullptr;
+    const std::vector<float> x = forward(ids, typeIds, options, nullptr);
+
+    // x holds every copy's output rows: the scored positions only, or all n.
+    const int m = int(positions.size());
+    const int rowsPerCopy = batch.outputRows.empty() ? int(ids.size()) : m;
+    const int copies = int(batch.copies.size());
+    std::vector<int> rows;
+    for (int copy = 0; copy < copies; ++copy)
+        for (int r = 0; r < m; ++r)
+            rows.push_back(copy * rowsPerCopy + (batch.outputRows.empty() ? positions[size_t(r)] : r));
+    const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
+    std::vector<std::vector<double>> distributions;
+    std::vector<Prediction> top = scoreHead(x, rows, topK, threads, &distributions);
+    std::vector<CopyPredictions> result(static_cast<size_t>(copies));
+    for (int copy = 0; copy < copies; ++copy)
+        for (int r = 0; r < m; ++r) {
+            const size_t row = size_t(copy) * size_t(m) + size_t(r);
+            top[row].position = positions[size_t(r)];
+            result[size_t(copy)].distributions.push_back(std::move(distributions[row]));
+            if (topK > 0) result[size_t(copy)].top.push_back(std::move(top[row]));
+        }
+    return result;
+}
+
 std::vector<float> TransformerModel::logits(const std::vector<int>& ids, const RunOptions& options,
                                             LogitRows rows) const
 {

@@ -65,6 +65,21 @@ public:
     AttentionCapture run(const std::vector<int>& ids, const std::vector<int>& typeIds,
                          const RunOptions& options = {}) const;
 
+    // The ablation scan's batched pass (RunOptions::ablationBatch): the copies of the input run side by side
+    // from options.firstLayer (from options.startResidual above layer 0), each with its own heads of that
+    // layer ablated; nothing is captured, attention runs on the CPU. Per copy, per scored position (as run()
+    // scores them), the LM head's distribution and top-k. Throws as run() does, and ModelError for a copy
+    // that ablates a head outside options.firstLayer, output rows that are not the scored positions, a past,
+    // or an input with nothing to predict.
+    struct CopyPredictions
+    {
+        std::vector<std::vector<double>> distributions; // [positions][vocab]
+        std::vector<Prediction> top;                    // per position
+    };
+    std::vector<CopyPredictions> ablatedPredictions(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                                                    const AblationBatch& batch, RunOptions options,
+                                                    int topK) const;
+
     // Top-k of the model's own head: BERT's masked-LM head at every [MASK] position (positions given in
     // maskPositions, or every id == maskTokenId() when empty); decoders' LM head for the token after the
     // last one. Throws ModelError when the folder has no such head or the input has no mask.

@@ -351,6 +351,10 @@
         <source>Punctuation mass</source>
         <translation>Noktalama kütlesi</translation>
     </message>
+    <message>
+        <source>on the CPU: the head scan does not use %1</source>
+        <translation>işlemcide (CPU): kafa taraması %1 kullanmıyor</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -1887,6 +1891,10 @@
     <message>
         <source>Attention rollout and the residual stream&apos;s size per layer and token</source>
         <translation>Dikkat rollout&apos;u ve artık akışın katman ve token başına büyüklüğü</translation>
+    </message>
+    <message>
+        <source>%p% · %1</source>
+        <translation>%%p · %1</translation>
     </message>
 </context>
 <context>

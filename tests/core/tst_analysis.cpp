@@ -3,7 +3,8 @@
 //                    BERT, GPT-2 (Conv1D), Llama (GQA), to 1e-5
 //   head ablation    zero (transformers' head_mask; Llama: a hook before o_proj) and mean ablation: KL, the
 //                    change of the top token's probability and the new top-5 against the same references;
-//                    the scan's reuse of the cached stream equals a full ablated pass
+//                    the scan's reuse of the cached stream equals a full ablated pass; the batched scan (a
+//                    layer's heads as copies of one pass) equals one pass per head in every family
 //   rollout, census  a hand-computed 2-layer case and the numpy reference (rollout_census_reference.py)
 //   residual         the profile's median against a direct computation
 
@@ -66,6 +67,8 @@ private Q_SLOTS:
     void ablationMatchesTransformers_data();
     void ablationMatchesTransformers();
     void scanReusesTheStreamBelow();
+    void batchedScanEqualsOnePassPerHead_data();
+    void batchedScanEqualsOnePassPerHead();
     void scanReportsProgressAndCancels();
     void ablationNeedsSomethingToPredict();
     void headListParsing();
@@ -210,25 +213,102 @@ void TestAnalysis::scanReusesTheStreamBelow()
         }
 }
 
+// The batched scan runs a layer's heads as copies of one pass: the attention output of the ablated layer
+// reused from the baseline, the copies' rows through one GEMM per projection, the last layer for the scored
+// rows only. Each head's effect must be what a pass of its own gives: the same KL, top-token change and new
+// top-1, to float rounding (the GEMMs see other row counts). Every family's block runs through it: post-LN
+// (BERT, two [MASK] rows), Conv1D (GPT-2), GQA + RoPE (Llama), parallel residual (GPT-NeoX, Phi), fused
+// projections (Phi-3), soft caps and windows (Gemma 2), QK-norm (Gemma 3, Qwen3), sliding window (Mistral).
+void TestAnalysis::batchedScanEqualsOnePassPerHead_data()
+{
+    QTest::addColumn<QString>("caseName");
+    for (const char* name : {"bert_s0", "gpt2_s0", "llama_s0", "gpt_neox_s0", "phi_s0", "phi3_s0", "gemma2_s0",
+                             "gemma3_s0", "qwen3_s0", "mistral_s1"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+void TestAnalysis::batchedScanEqualsOnePassPerHead()
+{
+    QFETCH(QString, caseName);
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const QString analysis = oracleFolder(caseName) + QStringLiteral("/analysis.json");
+    const std::vector<int> ids = QFile::exists(analysis)
+                                     ? intsOf(readJson(analysis)[QStringLiteral("input_ids")].toArray())
+                                     : oracleInputIds(caseName);
+    const AblationStudy study(*model, ids, {});
+    const auto closeKl = [](double a, double b) { return std::abs(a - b) <= 1e-7 + 1e-5 * std::abs(b); };
+    for (AblationMode mode : {AblationMode::Zero, AblationMode::Mean}) {
+        const AblationScan batched = study.scan(mode);
+        const AblationScan reference = study.scan(mode, {}, ScanMethod::OnePassPerHead);
+        QCOMPARE(int(batched.effects.size()), model->config().layers * model->config().heads);
+        QCOMPARE(batched.effects.size(), reference.effects.size());
+        double largest = 0;
+        for (int l = 0; l < batched.layers; ++l)
+            for (int h = 0; h < batched.heads; ++h) {
+                const AblationEffect& b = batched.at(l, h);
+                const AblationEffect& r = reference.at(l, h);
+                const QString what = QStringLiteral("%1 %2.%3: kl %4 vs %5")
+                                         .arg(mode == AblationMode::Zero ? QStringLiteral("zero")
+                                                                         : QStringLiteral("mean"))
+                                         .arg(l)
+                                         .arg(h)
+                                         .arg(b.kl, 0, 'g', 17)
+                                         .arg(r.kl, 0, 'g', 17);
+                QCOMPARE(b.heads.size(), size_t(1));
+                QCOMPARE(b.heads.front().layer, l);
+                QCOMPARE(b.heads.front().head, h);
+                QVERIFY2(closeKl(b.kl, r.kl), qPrintable(what));
+                largest = std::max(largest, r.kl);
+                QCOMPARE(b.topProbDelta.size(), r.topProbDelta.size());
+                QCOMPARE(b.top.size(), r.top.size());
+                for (size_t p = 0; p < r.top.size(); ++p) {
+                    QVERIFY2(std::abs(b.topProbDelta[p] - r.topProbDelta[p]) < 1e-6, qPrintable(what));
+                    QCOMPARE(b.top[p].position, r.top[p].position);
+                    QCOMPARE(b.top[p].top.front().id, r.top[p].top.front().id);
+                    QVERIFY(std::abs(b.top[p].top.front().probability - r.top[p].top.front().probability) <
+                            1e-6);
+                }
+            }
+        QVERIFY2(largest > 1e-6, qPrintable(caseName)); // some head changes the prediction measurably
+    }
+}
+
 void TestAnalysis::scanReportsProgressAndCancels()
 {
     const auto model = TransformerModel::open(oracleFolder(QStringLiteral("gpt2_s0")));
+    QCOMPARE(model->config().layers, 2);
     std::atomic<bool> cancel{false};
     AblationStudyOptions options;
     options.cancel = &cancel;
     const AblationStudy study(*model, oracleInputIds(QStringLiteral("gpt2_s0")), {}, options);
+    // One pass per head: progress after each head; batched: after each layer's heads.
     std::vector<int> seen;
-    const AblationScan scan = study.scan(AblationMode::Zero, [&](int done, int total) {
+    const AblationScan scan =
+        study.scan(AblationMode::Zero, [&](int done, int total) {
+            QCOMPARE(total, 8);
+            seen.push_back(done);
+        }, ScanMethod::OnePassPerHead);
+    QCOMPARE(seen, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+    QCOMPARE(int(scan.effects.size()), 8);
+    seen.clear();
+    const AblationScan batched = study.scan(AblationMode::Zero, [&](int done, int total) {
         QCOMPARE(total, 8);
         seen.push_back(done);
     });
-    QCOMPARE(seen, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
-    QCOMPARE(int(scan.effects.size()), 8);
+    QCOMPARE(seen, (std::vector<int>{4, 8}));
+    QCOMPARE(int(batched.effects.size()), 8);
     int calls = 0;
-    QVERIFY_THROWS_EXCEPTION(OperationCancelled, study.scan(AblationMode::Zero, [&](int, int) {
-        if (++calls == 3) cancel = true;
-    }));
+    QVERIFY_THROWS_EXCEPTION(OperationCancelled,
+                             study.scan(AblationMode::Zero, [&](int, int) {
+                                 if (++calls == 3) cancel = true;
+                             }, ScanMethod::OnePassPerHead));
     QCOMPARE(calls, 3);
+    cancel = false;
+    calls = 0;
+    QVERIFY_THROWS_EXCEPTION(OperationCancelled, study.scan(AblationMode::Zero, [&](int, int) {
+        if (++calls == 1) cancel = true;
+    }));
+    QCOMPARE(calls, 1);
 }
 
 void TestAnalysis::ablationNeedsSomethingToPredict()

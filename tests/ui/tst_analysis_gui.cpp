@@ -3,7 +3,8 @@
 // `attnscope attention --measure norm` writes) computed from a direct forward pass of the same model, and
 // α·‖f(x)‖ of core's per-head reference; the scan must equal the heads ablated one at a time by core's
 // AblationStudy; a cancelled scan stops (the worker polls the flag); the grid's context menu offers the
-// ablation actions only where they can run.
+// ablation actions only where they can run; the measure chosen is the next session's too. The scan of a
+// 64-token input is timed from the button to the coloured grid (logged, not asserted: docs/benchmarks.md).
 
 #include "analysis/contributions.h"
 #include "analysis/headablation.h"
@@ -22,8 +23,10 @@
 #include "mainwindow.h"
 #include "mainwindowfeatures.h"
 #include "model/transformermodel.h"
+#include "settings/appsettings.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -408,6 +411,99 @@ private Q_SLOTS:
         const auto source = window.features()->currentSource();
         QVERIFY(source && source->title(0, 0).contains(measureName(AttentionMeasure::Contribution)));
         QVERIFY(source->grid().title.contains(measureName(AttentionMeasure::Contribution)));
+        // The exported grid carries the scan's colouring, its caption naming the KL in nats.
+        const HeadGridData grid = source->grid();
+        QCOMPARE(grid.effect, window.grid()->effect());
+        QVERIFY(grid.effectCaption.contains(QStringLiteral("KL")) && grid.effectCaption.contains(QStringLiteral("nats")));
+        QVERIFY(grid.colorBarCaption.startsWith(measureName(AttentionMeasure::Contribution)));
+        window.setMeasure(AttentionMeasure::Weight);
+    }
+
+    // The Measure switch is remembered: a window closed on the contribution opens the next on it.
+    void measureIsRememberedBetweenSessions()
+    {
+        AppSettings().setMeasure(AttentionMeasure::Weight);
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QCOMPARE(window.measure(), AttentionMeasure::Weight);
+            window.setMeasure(AttentionMeasure::Contribution);
+            QVERIFY(window.runner()->waitForIdle(20000));
+            window.close(); // saves the settings, as quitting does
+        }
+        QCOMPARE(AppSettings().measure(), AttentionMeasure::Contribution);
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QCOMPARE(window.measure(), AttentionMeasure::Contribution);
+            QVERIFY(window.runner()->waitForIdle(20000));
+            QTRY_COMPARE(window.currentResult()->run.measure, AttentionMeasure::Contribution);
+            window.setMeasure(AttentionMeasure::Weight);
+            QVERIFY(window.runner()->waitForIdle(20000));
+            window.close();
+        }
+        QCOMPARE(AppSettings().measure(), AttentionMeasure::Weight);
+    }
+
+    // From the button to the coloured grid on the built-in encoder (6 layers × 8 heads) at 64 tokens: the
+    // time is logged for docs/benchmarks.md (timings are not asserted; the machine is shared).
+    void scanTimeFromTheButton()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert"))));
+        // Words added until the input is 64 tokens with [CLS] and [SEP].
+        const QStringList words = QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü ve biz de yeni bir "
+                                                 "bavul almaya karar verdik ama mağaza kapalıydı")
+                                      .split(QLatin1Char(' '));
+        QString text = QStringLiteral("Kupa [MASK] sığmadı");
+        int tokens = 0;
+        for (int i = 0; tokens < 64 && i < 200; ++i) {
+            const QString longer = text + QLatin1Char(' ') + words.at(i % words.size());
+            window.setTexts(longer);
+            QVERIFY(window.runner()->waitForIdle(20000));
+            QVERIFY(window.currentResult());
+            const int n = window.currentResult()->run.maps->queries();
+            if (n > 64) break;
+            text = longer;
+            tokens = n;
+        }
+        for (int i = 0; tokens < 64 && i < 8; ++i) { // the last one or two as full stops (one token each)
+            window.setTexts(text + QStringLiteral(" ."));
+            QVERIFY(window.runner()->waitForIdle(20000));
+            if (window.currentResult()->run.maps->queries() > 64) break;
+            text += QStringLiteral(" .");
+            tokens = window.currentResult()->run.maps->queries();
+        }
+        window.setTexts(text);
+        QVERIFY(window.runner()->waitForIdle(20000));
+        QVERIFY(window.currentResult() && window.ablationUnavailableReason().isEmpty());
+        tokens = window.currentResult()->run.maps->queries();
+        QCOMPARE(tokens, 64);
+        // Five scans; the window's own slot colours the grid before the spy (connected later) sees the signal.
+        std::vector<qint64> times;
+        for (int run = 0; run < 5; ++run) {
+            window.clearAblation();
+            QVERIFY(window.grid()->effect().empty());
+            QSignalSpy scanned(window.ablationRunner(), &AblationRunner::scanFinished);
+            QElapsedTimer timer;
+            timer.start();
+            QVERIFY(window.scanButton()->isEnabled());
+            window.scanButton()->click();
+            QVERIFY2(window.ablationRunner()->isScanning(), qPrintable(QString::number(run)));
+            QVERIFY2(scanned.wait(60000), qPrintable(QString::number(run)));
+            times.push_back(timer.elapsed());
+            QCOMPARE(window.grid()->effect().size(), size_t(48));
+            QTRY_VERIFY(!window.ablationRunner()->isRunning()); // the job's end comes after its result
+        }
+        std::sort(times.begin(), times.end());
+        qInfo("scan of tiny-bert-en-tr (6 × 8) on %d tokens, from the button to the coloured grid: median %lld ms "
+              "of 5 (%lld .. %lld)",
+              tokens, times[2], times.front(), times.back());
     }
 };
 

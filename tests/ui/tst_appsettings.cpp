@@ -1,4 +1,4 @@
-// AppSettings round trips through a real QSettings file: recent models, colour map, scale, language and
+// AppSettings round trips through a real QSettings file: recent models, colour map, scale, measure, language and
 // a main window's geometry and dock layout.
 
 #include "settings/appsettings.h"
@@ -29,6 +29,7 @@ private Q_SLOTS:
         QVERIFY(settings.recentModels().isEmpty());
         QCOMPARE(settings.colorMap(), ColorMapKind::Viridis);
         QCOMPARE(settings.scale(), HeatmapScale::Absolute); // never rescaled silently
+        QCOMPARE(settings.measure(), AttentionMeasure::Weight);
         QVERIFY(settings.language().isEmpty());            // follow the system
     }
 
@@ -41,6 +42,7 @@ private Q_SLOTS:
             settings.setLastModel(QStringLiteral("model-3"));
             settings.setColorMap(ColorMapKind::Cividis);
             settings.setScale(HeatmapScale::Log);
+            settings.setMeasure(AttentionMeasure::Contribution);
             settings.setLanguage(QStringLiteral("tr"));
             settings.setPresenterMode(true);
             settings.sync();
@@ -54,6 +56,10 @@ private Q_SLOTS:
         QCOMPARE(recent.at(1), QStringLiteral("model-9"));
         QCOMPARE(settings.colorMap(), ColorMapKind::Cividis);
         QCOMPARE(settings.scale(), HeatmapScale::Log);
+        QCOMPARE(settings.measure(), AttentionMeasure::Contribution);
+        settings.settings().setValue(QStringLiteral("view/measure"), QStringLiteral("bogus"));
+        QCOMPARE(settings.measure(), AttentionMeasure::Weight); // an unknown value reads as the weights
+        settings.setMeasure(AttentionMeasure::Contribution);
         QCOMPARE(settings.language(), QStringLiteral("tr"));
         QVERIFY(settings.presenterMode());
         settings.setLanguage(QString());

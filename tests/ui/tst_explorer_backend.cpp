@@ -1,10 +1,13 @@
 // The explorer's compute backend (View > Compute backend): a real built-in model gives the same
 // attention on the CPU and on every GPU backend that starts here (Vulkan, OpenGL under xvfb-run), the
 // status bar names the backend and its device, the choice is remembered, and a backend that cannot start
-// falls back to the CPU with a one-line notice.
+// falls back to the CPU with a one-line notice; the head scan says it runs on the CPU when a GPU backend is
+// chosen.
 
 #include "attention/attentionmaps.h"
 #include "backend/cpubackend.h"
+#include "explorer/ablationrunner.h"
+#include "explorer/backenddescription.h"
 #include "explorer/explorerresult.h"
 #include "mainwindow.h"
 #include "settings/appsettings.h"
@@ -12,6 +15,9 @@
 #include <QAction>
 #include <QLabel>
 #include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
 #include <algorithm>
@@ -150,6 +156,51 @@ private slots:
         window.setComputeBackend(BackendKind::Cpu);
         QVERIFY(window.backendNotice().isEmpty());
         QVERIFY(label->isHidden());
+        QVERIFY(window.runner()->waitForIdle(kIdleTimeoutMs));
+    }
+
+    // The head scan's passes run on the CPU core whatever backend the views use: with a GPU backend chosen,
+    // the progress bar says so while it runs and the note after it, naming the backend not used.
+    void scanSaysItRunsOnTheCpu_data()
+    {
+        QTest::addColumn<BackendKind>("kind");
+        QTest::addColumn<QString>("api");
+        QTest::newRow("cpu") << BackendKind::Cpu << QStringLiteral("CPU");
+        QTest::newRow("vulkan") << BackendKind::Vulkan << QStringLiteral("Vulkan");
+        QTest::newRow("opengl") << BackendKind::OpenGL << QStringLiteral("OpenGL");
+    }
+
+    void scanSaysItRunsOnTheCpu()
+    {
+        QFETCH(BackendKind, kind);
+        QFETCH(QString, api);
+        QVERIFY(scanBackendNote(nullptr).isEmpty());
+        const CpuBackend cpu;
+        QVERIFY(scanBackendNote(&cpu).isEmpty());
+        MainWindow window;
+        QVERIFY(window.runner()->waitForIdle(kIdleTimeoutMs));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert"))));
+        window.setComputeBackend(kind);
+        window.setTexts(QStringLiteral("Kupa [MASK] sığmadı çünkü çok büyüktü."));
+        QVERIFY(window.runner()->waitForIdle(kIdleTimeoutMs));
+        if (!window.backendNotice().isEmpty())
+            QSKIP(qPrintable(QStringLiteral("%1 cannot start here: %2").arg(api, window.backendNotice())));
+        QVERIFY(window.ablationUnavailableReason().isEmpty());
+        QSignalSpy scanned(window.ablationRunner(), &AblationRunner::scanFinished);
+        window.scanButton()->click();
+        const QString bar = window.scanProgressBar()->format();
+        QVERIFY(scanned.wait(60000));
+        const QString note = window.scanNote()->text();
+        if (kind == BackendKind::Cpu) {
+            QVERIFY2(!bar.contains(QLatin1String("CPU")) && !note.contains(QLatin1String("CPU")),
+                     qPrintable(bar + QStringLiteral(" / ") + note));
+            return;
+        }
+        for (const QString& text : {bar, note}) {
+            QVERIFY2(text.contains(QLatin1String("on the CPU")) && text.contains(api), qPrintable(text));
+            QVERIFY(!text.contains(QLatin1Char('\n')));
+        }
+        window.setComputeBackend(BackendKind::Cpu);
         QVERIFY(window.runner()->waitForIdle(kIdleTimeoutMs));
     }
 

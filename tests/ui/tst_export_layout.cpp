@@ -1,14 +1,17 @@
 // Nothing clipped or overlapping in any exported view: the heatmap (3 to 300 tokens), the head grid, the
-// comparison, the arcs and the per-layer chart, written as SVG and checked from the SVG itself (every text
+// comparison, the arcs and the per-layer chart (the grid's colour bar naming the measure, a scanned grid its
+// KL scale), written as SVG and checked from the SVG itself (every text
 // box inside the page, no two overlapping, boxes measured from the font the SVG names); and the PNG at 1×
 // and 2× showing the same labels as the PDF (read back with pdftotext).
 
 #include "attention/attentionmaps.h"
 #include "explorer/arcwidget.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/explorerresult.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
+#include "export/attentionexportsource.h"
 #include "export/heatmapexporter.h"
 #include "heatmapwidget.h"
 #include "render/heatmappainter.h"
@@ -16,6 +19,7 @@
 
 #include <QBuffer>
 #include <QFile>
+#include <QLocale>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
@@ -25,6 +29,7 @@
 #include <QTemporaryDir>
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace attnscope;
@@ -246,6 +251,77 @@ private Q_SLOTS:
                     QCOMPARE(text.contains(headLabelDisplayName(kind).toHtmlEscaped().toUtf8()), withLabels);
                 QCOMPARE(text.count(">H5 "), withLabels ? grid.layers : 0);
             }
+        }
+    }
+
+    // The exported grid's colour bar names the measure (weight α, or the contribution's row share), and a
+    // scan-coloured grid says what its colours are (KL in nats) with its scale, inside the page and apart.
+    void gridCaptionsNameTheMeasureAndTheScan_data()
+    {
+        QTest::addColumn<int>("measure");
+        QTest::addColumn<bool>("scanned");
+        QTest::newRow("weight") << int(AttentionMeasure::Weight) << false;
+        QTest::newRow("contribution") << int(AttentionMeasure::Contribution) << false;
+        QTest::newRow("weight, scanned") << int(AttentionMeasure::Weight) << true;
+        QTest::newRow("contribution, scanned") << int(AttentionMeasure::Contribution) << true;
+    }
+
+    void gridCaptionsNameTheMeasureAndTheScan()
+    {
+        QFETCH(int, measure);
+        QFETCH(bool, scanned);
+        const auto result = resultFor(12, 6, 8);
+        AttentionExportSource source;
+        source.maps = result->run.maps;
+        source.tokens = result->run.labels;
+        source.special = result->run.roles.special;
+        source.model = result->modelName;
+        source.text = result->textA;
+        source.measure = measureName(AttentionMeasure(measure));
+        source.colorBarCaption = measureScaleCaption(AttentionMeasure(measure));
+        const QString scanCaption = QStringLiteral("ablation KL, nats (zero)");
+        if (scanned) {
+            for (int i = 0; i < 48; ++i)
+                source.headEffect.push_back(i == 13 ? 0.25 : 0.001 * i);
+            source.headEffectCaption = scanCaption;
+        }
+        const HeadGridData grid = source.grid();
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("grid.svg"));
+        for (bool labels : {false, true}) {
+            HeadGridData shown = grid;
+            if (labels)
+                for (int i = 0; i < 48; ++i)
+                    shown.labels.push_back(i % 2 ? HeadLabel::Sink : HeadLabel::Broad);
+            QFile::remove(svg);
+            QVERIFY(HeatmapExporter(HeatmapStyle{}, optionsAt(1.0)).exportGrid(shown, svg).ok);
+            const QByteArray bytes = readAll(svg);
+            const QStringList problems = svgTextProblems(bytes);
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+            QString error;
+            const QVector<SvgTextBox> boxes = svgTextBoxes(bytes, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            // The caption runs along the colour bar (vertical boxes: the SVG splits it where a glyph comes from
+            // another font, as α does), naming the measure; for the contribution also what its 0..1 means.
+            QString caption;
+            for (const SvgTextBox& b : boxes) {
+                const QPointF baseline = b.box.size() >= 2 ? b.box[1] - b.box[0] : QPointF();
+                if (std::abs(baseline.y()) > std::abs(baseline.x())) caption += b.text; // read bottom to top
+            }
+            QVERIFY2(caption.startsWith(source.measure), qPrintable(caption));
+            if (AttentionMeasure(measure) == AttentionMeasure::Contribution)
+                QCOMPARE(caption, source.measure + QStringLiteral(" · ") +
+                                      measureScaleCaption(AttentionMeasure::Contribution));
+            else
+                QCOMPARE(caption, source.measure);
+            // The scan's legend: its caption, 0 and the largest KL; each head's value on its thumbnail.
+            const auto named = [&](const QString& text) {
+                return std::count_if(boxes.begin(), boxes.end(),
+                                     [&](const SvgTextBox& b) { return b.text == text; });
+            };
+            QCOMPARE(named(scanCaption + QLatin1Char(':')), scanned ? 1 : 0);
+            QCOMPARE(named(QLocale().toString(0.25, 'g', 3)) >= 1, scanned);
+            QCOMPARE(named(QLocale().toString(0.047, 'g', 2)), scanned ? 1 : 0);
         }
     }
 

@@ -2,7 +2,7 @@
 
 // Head ablation from the explorer (issue 14): one set of heads, or every head one at a time (a scan), run
 // by core's AblationStudy on a worker thread, cancellable at any moment (the study polls the flag between
-// layers), progress after each head of a scan. A newer job cancels and outdates the previous one.
+// layers), progress after each batch of heads of a scan. A newer job cancels and outdates the previous one.
 
 #include "analysis/headablation.h"
 #include "generation/backgroundjob.h"

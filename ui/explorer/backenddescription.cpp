@@ -3,6 +3,8 @@
 #include "backend/attentionbackend.h"
 #include "backend/cpubackend.h"
 
+#include <QCoreApplication>
+
 namespace attnscope {
 
 QString cpuBackendDescription()
@@ -21,6 +23,13 @@ QString backendDescription(const AttentionBackend& backend)
     case BackendKind::Auto: api = QStringLiteral("CPU"); break;
     }
     return api + QStringLiteral(" · ") + backend.deviceName();
+}
+
+QString scanBackendNote(const AttentionBackend* chosen)
+{
+    if (!chosen || chosen->kind() == BackendKind::Cpu || chosen->kind() == BackendKind::Auto) return {};
+    return QCoreApplication::translate("attnscope", "on the CPU: the head scan does not use %1")
+        .arg(backendDescription(*chosen));
 }
 
 } // namespace attnscope

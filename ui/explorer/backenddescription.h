@@ -11,5 +11,8 @@ QString cpuBackendDescription();
 // "Vulkan · llvmpipe (LLVM 15.0.6, 256 bits)", "OpenGL · ...", "CPU · <processor name>": the
 // implementation in use now (a GPU backend that failed mid-way reports the CPU).
 QString backendDescription(const AttentionBackend& backend);
+// What the head scan says when a GPU backend is chosen: "on the CPU: the head scan does not use Vulkan · ..."
+// (the scan's batched passes run on the CPU core); empty for the CPU or no backend.
+QString scanBackendNote(const AttentionBackend* chosen);
 
 } // namespace attnscope

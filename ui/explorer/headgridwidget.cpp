@@ -383,14 +383,7 @@ void HeadGridWidget::setEffect(std::vector<double> values, const QString& captio
 
 QColor HeadGridWidget::effectColor(double fraction)
 {
-    // Pale yellow (no effect) to dark red (the largest effect): reads apart from the thumbnails' viridis.
-    const double t = std::clamp(fraction, 0.0, 1.0);
-    const QColor low(255, 245, 200), mid(240, 120, 40), high(120, 0, 20);
-    const auto mix = [](const QColor& a, const QColor& b, double u) {
-        return QColor(int(a.red() + (b.red() - a.red()) * u), int(a.green() + (b.green() - a.green()) * u),
-                      int(a.blue() + (b.blue() - a.blue()) * u));
-    };
-    return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, (t - 0.5) * 2);
+    return headEffectColor(fraction); // the exported grid's colours too
 }
 
 void HeadGridWidget::contextMenuEvent(QContextMenuEvent* event)

@@ -53,6 +53,7 @@ public:
     // Kept until cleared or until a result of another shape arrives.
     void setEffect(std::vector<double> values, const QString& caption);
     const std::vector<double>& effect() const { return m_effect; }
+    const QString& effectCaption() const { return m_effectCaption; }
     // The effect's colour for a value on the 0 .. max axis (what the legend shows).
     static QColor effectColor(double fraction);
     bool isStale() const { return m_stale; }

@@ -76,6 +76,15 @@ HeadGridData AttentionExportSource::grid(int maxCells) const
         }
     }
     grid.title = title(-1, -1);
+    // The grid has no title per head: its colour bar names the measure itself ("attention weight α", or
+    // "contribution ‖αf(x)‖ · share of the row's ‖αf(x)‖, not a probability").
+    grid.colorBarCaption = measure.isEmpty() || colorBarCaption.isEmpty()
+                               ? (measure.isEmpty() ? colorBarCaption : measure)
+                               : measure + QStringLiteral(" · ") + colorBarCaption;
+    if (headEffect.size() == size_t(grid.layers) * size_t(grid.heads)) {
+        grid.effect = headEffect;
+        grid.effectCaption = headEffectCaption;
+    }
     if (headLabels.size() == size_t(grid.layers) * size_t(grid.heads)) {
         grid.labels = headLabels;
     } else if (roles) {

@@ -24,7 +24,8 @@ struct AttentionExportSource
     bool discountSpecial = false; // renormalise each row without the special keys, as exBERT does
     QString model;
     // What maps hold, named in every title ("attention weight α", "contribution ‖αf(x)‖"); empty: not
-    // named (the command line's exports of weights). colorBarCaption: see HeatmapData.
+    // named (the command line's exports of weights). colorBarCaption: see HeatmapData; the grid's colour bar
+    // shows both.
     QString measure;
     QString colorBarCaption;
     QString text;
@@ -35,6 +36,10 @@ struct AttentionExportSource
     // The tokens' roles ([CLS]/BOS, [SEP]/EOS): without headLabels, grid() labels the heads from them with
     // the default thresholds, in the same pass over the matrices as the statistics (the CLI's exports).
     std::optional<TokenRoles> roles;
+    // A number per head drawn over the grid's thumbnails (the ablation scan's KL, layer-major) and what it
+    // is ("ablation KL, nats (zero)"): HeadGridData::effect; empty: none.
+    std::vector<double> headEffect;
+    QString headEffectCaption;
 
     // One head's whole matrix as the heatmap view shows it (special tokens discounted when asked).
     HeatmapData heatmap(int layer, int head) const;

@@ -1,5 +1,7 @@
 #include "render/headgriddata.h"
 
+#include <algorithm>
+
 namespace attnscope {
 
 QString headLabelSymbol(HeadLabel label)
@@ -43,6 +45,17 @@ QColor headLabelColor(HeadLabel label)
         return QColor(150, 150, 150);
     }
     return Qt::gray;
+}
+
+QColor headEffectColor(double fraction)
+{
+    const double t = std::clamp(fraction, 0.0, 1.0);
+    const QColor low(255, 245, 200), mid(240, 120, 40), high(120, 0, 20);
+    const auto mix = [](const QColor& a, const QColor& b, double u) {
+        return QColor(int(a.red() + (b.red() - a.red()) * u), int(a.green() + (b.green() - a.green()) * u),
+                      int(a.blue() + (b.blue() - a.blue()) * u));
+    };
+    return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, (t - 0.5) * 2);
 }
 
 } // namespace attnscope

@@ -19,6 +19,14 @@ struct HeadGridData
     QString title;
     // Each head's automatic label (same order as thumbnails), or empty: then no badges and no legend.
     std::vector<HeadLabel> labels;
+    // What the colour bar's 0..1 axis means (the measure: "share of the row's attention weight α", ...),
+    // written along the bar; empty: no caption.
+    QString colorBarCaption;
+    // A number per head (same order as thumbnails; the ablation scan's KL) drawn over each thumbnail on
+    // 0 .. its largest value (headEffectColor), with effectCaption ("ablation KL, nats (zero)") and that
+    // scale in a legend line under the grid; empty: none.
+    std::vector<double> effect;
+    QString effectCaption;
 
     const HeatmapData& at(int layer, int head) const
     {
@@ -30,5 +38,8 @@ struct HeadGridData
 // thumbnail's badge and a colour-blind-safe colour (Okabe–Ito) for its ring.
 QString headLabelSymbol(HeadLabel label);
 QColor headLabelColor(HeadLabel label);
+// An effect's colour at `fraction` of the largest effect (0..1): pale yellow to dark red, apart from the
+// thumbnails' colour maps.
+QColor headEffectColor(double fraction);
 
 } // namespace attnscope

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QLocale>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -27,10 +28,13 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
     const double rowLabelWidth =
         metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, m_data.layers - 1))) + kGap;
     const double colLabelHeight = metrics.height() + kGap / 2;
-    const double barSpace =
-        m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("1e-4")) + 3 * kGap
-                             : 0.0;
-    const double legendHeight = m_data.labels.empty() ? 0.0 : metrics.height() * 1.6;
+    const double barSpace = m_style.showColorBar
+                                ? kColorBarWidth + tickLabelWidth(metrics) + 3 * kGap +
+                                      (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
+                                : 0.0;
+    const double labelsHeight = m_data.labels.empty() ? 0.0 : metrics.height() * 1.6;
+    const double effectHeight = m_data.effect.empty() ? 0.0 : metrics.height() * 1.6;
+    const double legendHeight = labelsHeight + effectHeight;
     const QRectF area(target.left(), target.top() + titleHeight, std::max(1.0, target.width() - barSpace),
                       std::max(1.0, target.height() - titleHeight - legendHeight));
     l.grid = HeadGridLayout(m_data.layers, m_data.heads, area, rowLabelWidth, colLabelHeight);
@@ -38,9 +42,22 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
     const QRectF first = l.grid.thumbnailRect(0, 0);
     l.colorBar = QRectF(last.right() + 2 * kGap, first.top(), kColorBarWidth,
                         std::max(20.0, last.bottom() - first.top()));
-    if (legendHeight > 0)
-        l.legend = QRectF(target.left(), last.bottom() + kGap / 2, target.width(), legendHeight - kGap / 2);
+    if (labelsHeight > 0)
+        l.legend = QRectF(target.left(), last.bottom() + kGap / 2, target.width(), labelsHeight - kGap / 2);
+    if (effectHeight > 0)
+        l.effectLegend = QRectF(target.left(), last.bottom() + labelsHeight + kGap / 2, target.width(),
+                                effectHeight - kGap / 2);
     return l;
+}
+
+double HeadGridPainter::tickLabelWidth(const QFontMetricsF& metrics) const
+{
+    QStringList ticks{QStringLiteral("1e-4"), QStringLiteral("0.5")};
+    if (m_style.scale == HeatmapScale::RowMax) ticks << QCoreApplication::translate("attnscope", "row max");
+    double width = 0;
+    for (const QString& tick : ticks)
+        width = std::max(width, metrics.horizontalAdvance(tick) + 1);
+    return width;
 }
 
 QRectF HeadGridPainter::thumbnailRect(QRectF target, const QFontMetricsF& metrics, int layer, int head) const
@@ -102,37 +119,103 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
             painter.restore();
         }
     }
+    paintEffect(painter, l, metrics);
     paintBadgesAndLegend(painter, l, metrics);
-    if (m_style.showColorBar) {
-        const QRectF bar = l.colorBar;
-        const int steps = 64;
-        for (int i = 0; i < steps; ++i) {
-            const double t = 1.0 - (i + 0.5) / steps;
-            painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
-                                    bar.height() / steps + 0.5),
-                             QColor::fromRgb(colorMapColor(m_style.colorMap, t)));
-        }
-        painter.setPen(QPen(Qt::black, 0.5 * m_style.lineWidth));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(bar);
-        auto tick = [&](double t, const QString& text) {
-            const double y = bar.bottom() - t * bar.height();
-            painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
-            painter.drawText(QRectF(bar.right() + 5, y - metrics.height() / 2, 200, metrics.height()),
-                             Qt::AlignLeft | Qt::AlignVCenter, text);
-        };
-        switch (m_style.scale) {
-        case HeatmapScale::Absolute:
-            tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
-            break;
-        case HeatmapScale::RowMax:
-            tick(0, QStringLiteral("0")), tick(1, QCoreApplication::translate("attnscope", "row max"));
-            break;
-        case HeatmapScale::Log:
-            tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
-            break;
-        }
+    if (m_style.showColorBar) paintColorBar(painter, l, metrics);
+}
+
+void HeadGridPainter::paintColorBar(QPainter& painter, const Layout& l, const QFontMetricsF& metrics) const
+{
+    const QRectF bar = l.colorBar;
+    const int steps = 64;
+    for (int i = 0; i < steps; ++i) {
+        const double t = 1.0 - (i + 0.5) / steps;
+        painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
+                                bar.height() / steps + 0.5),
+                         QColor::fromRgb(colorMapColor(m_style.colorMap, t)));
     }
+    painter.setPen(QPen(Qt::black, 0.5 * m_style.lineWidth));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    auto tick = [&](double t, const QString& text) {
+        const double y = bar.bottom() - t * bar.height();
+        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
+        painter.drawText(QRectF(bar.right() + 5, y - metrics.height() / 2, 200, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
+    switch (m_style.scale) {
+    case HeatmapScale::Absolute:
+        tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
+        break;
+    case HeatmapScale::RowMax:
+        tick(0, QStringLiteral("0")), tick(1, QCoreApplication::translate("attnscope", "row max"));
+        break;
+    case HeatmapScale::Log:
+        tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
+        break;
+    }
+    if (!m_data.colorBarCaption.isEmpty()) {
+        // Along the bar, right of the tick labels, read bottom to top (as the heatmap's).
+        const double x = bar.right() + 5 + tickLabelWidth(metrics) + kGap;
+        painter.save();
+        painter.translate(x, bar.bottom());
+        painter.rotate(-90);
+        painter.drawText(QRectF(0, 0, bar.height(), metrics.height()), Qt::AlignCenter,
+                         metrics.elidedText(m_data.colorBarCaption, Qt::ElideRight, bar.height()));
+        painter.restore();
+    }
+}
+
+void HeadGridPainter::paintEffect(QPainter& painter, const Layout& l, const QFontMetricsF& metrics) const
+{
+    if (m_data.effect.size() != size_t(m_data.layers) * size_t(m_data.heads) || m_data.effect.empty()) return;
+    painter.save();
+    const double max = *std::max_element(m_data.effect.begin(), m_data.effect.end());
+    const QLocale locale;
+    for (int layer = 0; layer < m_data.layers; ++layer)
+        for (int h = 0; h < m_data.heads; ++h) {
+            const double value = m_data.effect[size_t(layer) * size_t(m_data.heads) + size_t(h)];
+            const double fraction = max > 0 ? value / max : 0.0;
+            const QRectF rect = l.grid.thumbnailRect(layer, h);
+            QColor colour = headEffectColor(fraction);
+            colour.setAlpha(190); // the head's pattern still shows through
+            painter.fillRect(rect, colour);
+            // The value at the bottom, clear of the badge strip at the top.
+            const QString text = locale.toString(value, 'g', 2);
+            if (metrics.horizontalAdvance(text) + 2 <= rect.width() && rect.height() >= metrics.height() * 2.5) {
+                painter.setPen(fraction > 0.55 ? Qt::white : Qt::black);
+                painter.drawText(QRectF(rect.left(), rect.bottom() - metrics.height() - 1, rect.width(),
+                                        metrics.height()),
+                                 Qt::AlignHCenter | Qt::AlignVCenter, text);
+            }
+        }
+    // Legend: "<caption>: 0 [scale] max".
+    const QRectF line = l.effectLegend;
+    const QString maxText = locale.toString(max, 'g', 3);
+    const double barWidth = std::min(80.0, line.width() / 4);
+    const double fixed = metrics.horizontalAdvance(QStringLiteral("0")) + barWidth +
+                         metrics.horizontalAdvance(maxText) + 3 * kGap + 2;
+    const QString name = metrics.elidedText(m_data.effectCaption + QStringLiteral(":"), Qt::ElideRight,
+                                            std::max(0.0, line.width() - fixed));
+    double x = line.left();
+    painter.setPen(Qt::black);
+    const double nameWidth = metrics.horizontalAdvance(name) + 1;
+    painter.drawText(QRectF(x, line.top(), nameWidth, line.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+    x += nameWidth + kGap;
+    const double zeroWidth = metrics.horizontalAdvance(QStringLiteral("0")) + 1;
+    painter.drawText(QRectF(x, line.top(), zeroWidth, line.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("0"));
+    x += zeroWidth + kGap / 2;
+    const QRectF bar(x, line.center().y() - metrics.ascent() * 0.4, barWidth, metrics.ascent() * 0.8);
+    const int steps = 40;
+    for (int i = 0; i < steps; ++i)
+        painter.fillRect(QRectF(bar.left() + bar.width() * i / steps, bar.top(), bar.width() / steps + 0.5,
+                                bar.height()),
+                         headEffectColor((i + 0.5) / steps));
+    x = bar.right() + kGap / 2;
+    painter.drawText(QRectF(x, line.top(), metrics.horizontalAdvance(maxText) + 1, line.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, maxText);
+    painter.restore();
 }
 
 void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,

@@ -34,9 +34,15 @@ private:
     {
         HeadGridLayout grid; // the explorer grid's own layout: same slots on screen and in exports
         QRectF colorBar;
-        QRectF legend; // the head labels' legend under the grid (empty without labels)
+        QRectF legend;       // the head labels' legend under the grid (empty without labels)
+        QRectF effectLegend; // the effect's scale under that (empty without an effect)
     };
     void paintBadgesAndLegend(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
+    void paintColorBar(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
+    // The effect over each thumbnail (its value written where there is room) and its legend line.
+    void paintEffect(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
+    // The widest tick label of the colour bar under the style's scale.
+    double tickLabelWidth(const QFontMetricsF& metrics) const;
     Layout layout(QRectF target, const QFontMetricsF& metrics) const;
 
     const HeadGridData& m_data;

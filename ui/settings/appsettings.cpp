@@ -11,6 +11,7 @@ const QString kLastModel = QStringLiteral("models/last");
 const QString kRecentModels = QStringLiteral("models/recent");
 const QString kColorMap = QStringLiteral("view/colorMap");
 const QString kScale = QStringLiteral("view/scale");
+const QString kMeasure = QStringLiteral("view/measure");
 const QString kLanguage = QStringLiteral("ui/language");
 const QString kPresenter = QStringLiteral("ui/presenterMode");
 const QString kComputeBackend = QStringLiteral("ui/computeBackend");
@@ -81,6 +82,19 @@ HeatmapScale AppSettings::scale() const
 void AppSettings::setScale(HeatmapScale scale)
 {
     m_settings->setValue(kScale, heatmapScaleName(scale));
+}
+
+AttentionMeasure AppSettings::measure() const
+{
+    // Anything else (an older or hand-edited file) reads as the weights.
+    return m_settings->value(kMeasure).toString() == QLatin1String("norm") ? AttentionMeasure::Contribution
+                                                                           : AttentionMeasure::Weight;
+}
+
+void AppSettings::setMeasure(AttentionMeasure measure)
+{
+    m_settings->setValue(kMeasure, measure == AttentionMeasure::Contribution ? QStringLiteral("norm")
+                                                                             : QStringLiteral("weight"));
 }
 
 QString AppSettings::language() const

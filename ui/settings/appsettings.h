@@ -1,5 +1,6 @@
 #pragma once
 
+#include "explorer/attentionengine.h"
 #include "render/colormap.h"
 #include "render/heatmapdata.h"
 #include "settings/explorersession.h"
@@ -14,7 +15,7 @@ class QMainWindow;
 namespace attnscope {
 
 // What AttnScope remembers between runs: the last session (model, texts, tab, head), recent models,
-// colour map, scale, language and the window layout. A thin typed layer over QSettings (the platform's place
+// colour map, scale, measure, language and the window layout. A thin typed layer over QSettings (the platform's place
 // by default, or a given QSettings, e.g. an .ini file in tests), so keys and defaults live in one place.
 class AppSettings
 {
@@ -35,6 +36,11 @@ public:
     void setColorMap(ColorMapKind kind);
     HeatmapScale scale() const;    // absolute unless set
     void setScale(HeatmapScale scale);
+
+    // The explorer's Measure switch: weight α unless set; stored as `attention --measure` names it
+    // ("weight", "norm").
+    AttentionMeasure measure() const;
+    void setMeasure(AttentionMeasure measure);
 
     QString language() const;      // "en", "tr", or empty for the system's language
     void setLanguage(const QString& code);

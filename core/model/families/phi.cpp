@@ -131,7 +131,10 @@ public:
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), attention);
         const std::vector<float> a =
             s.projectOutput(o, n("self_attn.dense.weight"), n("self_attn.dense.bias"));
-        const std::vector<float> inner = s.linear(h, n("mlp.fc1.weight"), n("mlp.fc1.bias"), m_activation);
+        // Parallel block: the MLP reads the attention's input h (in the stream's rows, which an ablation
+        // batch's attention may have changed).
+        const std::vector<float> inner =
+            s.linear(s.inStreamLayout(h), n("mlp.fc1.weight"), n("mlp.fc1.bias"), m_activation);
         s.addToResidual(a);
         s.addToResidual(s.linear(inner, n("mlp.fc2.weight"), n("mlp.fc2.bias")));
     }

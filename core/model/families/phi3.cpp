@@ -83,8 +83,9 @@ public:
         const std::vector<float> h2 = s.rmsNorm(s.residual(), n("post_attention_layernorm.weight"), eps);
         const std::vector<float> gateUp = s.linear(h2, n("mlp.gate_up_proj.weight"));
         const int I = m_decoder.intermediate;
-        std::vector<float> inner(size_t(tokens) * size_t(I));
-        for (int t = 0; t < tokens; ++t) { // each row: gate | up
+        const int rows = s.tokens(); // an ablation batch's attention may change the stream's rows
+        std::vector<float> inner(size_t(rows) * size_t(I));
+        for (int t = 0; t < rows; ++t) { // each row: gate | up
             const float* row = gateUp.data() + size_t(t) * 2 * size_t(I);
             float* out = inner.data() + size_t(t) * size_t(I);
             std::copy_n(row, I, out);
