@@ -162,6 +162,32 @@ private Q_SLOTS:
         }
     }
 
+    // A long input of short words (the synthetic demo's "the cat sat ..."), as the window's heatmap is at
+    // 1280×800 (about 925×537): the key labels are small and their room above the cells shallow; the side
+    // bar's headers ("→ [CLS]", "→ [SEP]") must stay in that room, not run up into the title.
+    void sideBarHeadersStayBelowTheTitle()
+    {
+        const int n = 302;
+        const auto result = resultFor(n);
+        HeatmapData data = heatmapOf(*result);
+        const QStringList words =
+            QStringLiteral("the cat sat on mat and dog by old river").split(QLatin1Char(' '));
+        for (int i = 1; i < n - 1; ++i)
+            data.rowLabels[i] = data.colLabels[i] = words.at(i % words.size());
+        data.title =
+            QStringLiteral("Synthetic encoder demo (no weights) · attention weight α · layer 0 head 3 "
+                           "(no-op/[SEP]) and a few more words to reach the side bar");
+        QTemporaryDir dir;
+        ExportOptions options = optionsAt(1.0);
+        options.size = QSize(925, 537);
+        const QString svg = dir.filePath(QStringLiteral("side.svg"));
+        QVERIFY(HeatmapExporter(HeatmapStyle{}, options).exportHeatmap(data, svg).ok);
+        const QByteArray text = readAll(svg);
+        QVERIFY(text.contains("→ [SEP]") || text.contains("→ [SE"));
+        const QStringList problems = svgTextProblems(text);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+    }
+
     void pngShowsTheLabelsOfThePdf_data()
     {
         QTest::addColumn<int>("n");
