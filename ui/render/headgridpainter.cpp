@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QLocale>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,12 @@ namespace attnscope {
 namespace {
 constexpr double kGap = 6.0;
 constexpr double kColorBarWidth = 14.0;
+
+// The colour bar's ticks as the heatmap writes them: in the locale ("0,5" in Turkish), never "1e-4".
+QString tickText(double value)
+{
+    return QLocale().toString(value, 'g', 3);
+}
 } // namespace
 
 HeadGridPainter::HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style)
@@ -28,8 +35,7 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
         metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, m_data.layers - 1))) + kGap;
     const double colLabelHeight = metrics.height() + kGap / 2;
     const double barSpace =
-        m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("1e-4")) + 3 * kGap
-                             : 0.0;
+        m_style.showColorBar ? kColorBarWidth + metrics.horizontalAdvance(tickText(1e-4)) + 3 * kGap : 0.0;
     const double legendHeight = m_data.labels.empty() ? 0.0 : metrics.height() * 1.6;
     const QRectF area(target.left(), target.top() + titleHeight, std::max(1.0, target.width() - barSpace),
                       std::max(1.0, target.height() - titleHeight - legendHeight));
@@ -123,13 +129,13 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
         };
         switch (m_style.scale) {
         case HeatmapScale::Absolute:
-            tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
+            tick(0, tickText(0)), tick(0.5, tickText(0.5)), tick(1, tickText(1));
             break;
         case HeatmapScale::RowMax:
-            tick(0, QStringLiteral("0")), tick(1, QCoreApplication::translate("attnscope", "row max"));
+            tick(0, tickText(0)), tick(1, QCoreApplication::translate("attnscope", "row max"));
             break;
         case HeatmapScale::Log:
-            tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
+            tick(0, tickText(1e-4)), tick(0.5, tickText(0.01)), tick(1, tickText(1));
             break;
         }
     }
