@@ -343,6 +343,11 @@ private Q_SLOTS:
         QVERIFY2(diff.title.contains(QStringLiteral("0.54")), qPrintable(diff.title));
         // The largest difference reaches the end of the colour axis.
         QVERIFY(std::abs(diff.colorParameter(0, 0, HeatmapScale::Absolute) - 1.0) < 1e-5);
+        // Heads 1 and 2 are the same: the difference is 0, and the title says 0 (not the ±1 of its axis).
+        comparison.setHeads({{0, 1}, {0, 2}});
+        QCOMPARE(comparison.differenceRange(), 0.0f);
+        const QString same = comparison.panes().back()->data().title;
+        QVERIFY2(same.endsWith(QStringLiteral("max |Δ| 0")), qPrintable(same));
         // Panes use the space: 3 panes in 900×560 sit side by side, in a tall area stacked.
         QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(900, 300)), std::make_pair(1, 3));
         QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(400, 900)), std::make_pair(3, 1));

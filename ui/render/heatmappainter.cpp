@@ -1,5 +1,7 @@
 #include "render/heatmappainter.h"
 
+#include "render/numberformat.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
@@ -73,7 +75,7 @@ std::vector<int> specialIndices(const std::vector<bool>& flags, int count)
 // Short, readable numbers: "0.5", "0.000013", never "1.345E-05".
 QString tickText(double value)
 {
-    return QLocale().toString(value, 'g', 3);
+    return formatShort(value);
 }
 } // namespace
 
