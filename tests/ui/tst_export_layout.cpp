@@ -245,8 +245,10 @@ private Q_SLOTS:
         HeadGridData grid;
         grid.layers = 6;
         grid.heads = 8;
+        // Long enough to be elided (in its bold font: the regular font's width let it run off the page).
         grid.title = QStringLiteral("tiny-bert-en-tr · all heads · “The trophy didn't fit into the suitcase "
-                                    "because it was too big.”");
+                                    "because it was too big, and the teachers searched the classrooms for "
+                                    "another one.”");
         const auto result = resultFor(12);
         for (int i = 0; i < grid.layers * grid.heads; ++i)
             grid.thumbnails.push_back(heatmapOf(*result));

@@ -81,9 +81,11 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
         titleFont.setBold(true);
         painter.setFont(titleFont);
         painter.setPen(Qt::black);
+        // Elided in the bold font it is drawn in (the regular font's width let it run off the page).
+        const QFontMetricsF titleMetrics(titleFont, painter.device());
         painter.drawText(QRectF(target.left(), target.top(), target.width(), metrics.height() * 1.5),
                          Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
+                         titleMetrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
         painter.setFont(font);
     }
     painter.setPen(Qt::black);
