@@ -9,6 +9,7 @@
 #include "explorer/explorerresult.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
+#include "export/attentionexportsource.h"
 #include "export/heatmapexporter.h"
 #include "heatmapwidget.h"
 #include "render/heatmappainter.h"
@@ -23,7 +24,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
 #include <QtTest>
 #include <cmath>
 
@@ -186,6 +186,33 @@ private Q_SLOTS:
         QVERIFY(text.contains("→ [SEP]") || text.contains("→ [SE"));
         const QStringList problems = svgTextProblems(text);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+    }
+
+    // The command line's and the batch exports' heatmaps of a long input carry the window's side bar: per
+    // query, the attention to the first token and to [SEP], read from the matrix itself.
+    void exportedLongInputsHaveTheSideBar()
+    {
+        for (int n : {HeatmapPainter::kSideBarMinimumRows - 1, HeatmapPainter::kSideBarMinimumRows + 5}) {
+            const auto result = resultFor(n);
+            AttentionExportSource source;
+            source.maps = result->run.maps;
+            source.tokens = result->run.labels;
+            source.special = result->run.roles.special;
+            source.roles = result->run.roles;
+            source.discountSpecial = true; // the side bar shows the attention as computed, not discounted
+            const HeatmapData data = source.heatmap(1, 0);
+            if (n < HeatmapPainter::kSideBarMinimumRows) {
+                QVERIFY(data.sideFirst.empty() && data.sideSep.empty());
+                continue;
+            }
+            QCOMPARE(int(data.sideFirst.size()), n);
+            QCOMPARE(int(data.sideSep.size()), n);
+            const std::vector<float> matrix = result->run.maps->matrix(1, 0);
+            for (int q = 0; q < n; ++q) {
+                QCOMPARE(data.sideFirst[size_t(q)], matrix[size_t(q) * size_t(n)]);
+                QCOMPARE(data.sideSep[size_t(q)], matrix[size_t(q) * size_t(n) + size_t(n - 1)]);
+            }
+        }
     }
 
     void pngShowsTheLabelsOfThePdf_data()
