@@ -94,6 +94,7 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
     source.tokens = result.run.labels;
     source.special = result.run.roles.special;
     source.causal = result.run.roles.causal;
+    source.roles = result.run.roles; // the [SEP] positions of the side bar (the labels come from the grid)
     source.discountSpecial = m_window->heatmap()->discountSpecial();
     source.model = result.modelName;
     source.measure = measureName(result.run.measure);

@@ -25,6 +25,7 @@
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
@@ -162,6 +163,49 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("AttnScope — tiny-llama-en-tr"));
         QVERIFY(window.heatmap()->data().rows > 0);
         QVERIFY(window.statsModel()->rowCount() > 0);
+        window.features()->presenter()->setActive(false);
+    }
+
+    // Presenter mode on a 1280×800 screen (and 1920×1080): the whole window stays on the screen, so nothing
+    // (status bar, read-out, colour bar) is cut off at its bottom or right edge. The window's maximum size
+    // stands in for a screen of that size (the X server of the test suite is larger).
+    void presenterModeFitsTheScreen_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void presenterModeFitsTheScreen()
+    {
+        QFETCH(QSize, screen);
+        const QSize available = QGuiApplication::primaryScreen()->size();
+        if (available.width() < screen.width() || available.height() < screen.height())
+            QSKIP("the X server's screen is smaller than this size");
+        MainWindow window;
+        window.setMaximumSize(screen);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
+        window.setTexts(QStringLiteral("The trophy didn't fit into the suitcase because it was too big."));
+        QVERIFY(waitForRun(window));
+        QTRY_VERIFY(window.currentResult());
+        window.features()->presenter()->setActive(true);
+        QTRY_VERIFY(window.isPresenting());
+        QTest::qWait(300);
+        QVERIFY2(window.width() <= screen.width() && window.height() <= screen.height(),
+                 qPrintable(QStringLiteral("%1×%2").arg(window.width()).arg(window.height())));
+        // Everything shown lies inside the window: the status bar's last read-out included.
+        for (QWidget* child : window.findChildren<QWidget*>()) {
+            if (!child->isVisibleTo(&window) || child->parentWidget() != &window) continue;
+            const QRect inWindow(child->mapTo(&window, QPoint(0, 0)), child->size());
+            QVERIFY2(QRect(QPoint(0, 0), window.size()).contains(inWindow),
+                     qPrintable(QStringLiteral("%1 at %2,%3 %4×%5")
+                                    .arg(QString::fromLatin1(child->metaObject()->className()))
+                                    .arg(inWindow.x())
+                                    .arg(inWindow.y())
+                                    .arg(inWindow.width())
+                                    .arg(inWindow.height())));
+        }
         window.features()->presenter()->setActive(false);
     }
 

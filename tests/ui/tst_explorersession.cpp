@@ -4,12 +4,14 @@
 // into a window.
 
 #include "explorer/headgridwidget.h"
+#include "explorer/runstatebanner.h"
 #include "mainwindow.h"
 #include "model/modelcatalog.h"
 #include "settings/appsettings.h"
 #include "settings/explorersession.h"
 #include "settings/guioptions.h"
 
+#include <QFile>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -157,6 +159,18 @@ private Q_SLOTS:
         QTemporaryDir empty;
         QVERIFY(!selectExplorerModel(window, empty.path(), &error));
         QVERIFY2(error.contains(QStringLiteral("not a model folder")), qPrintable(error));
+        // A config.json without weights: the line says what the window's banner says, not just "cannot open".
+        QFile config(empty.filePath(QStringLiteral("config.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(
+            R"({"model_type": "bert", "hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 1})");
+        config.close();
+        QVERIFY(!selectExplorerModel(window, empty.path(), &error));
+        QVERIFY2(!error.contains(QStringLiteral("cannot open the model")) && !error.isEmpty(),
+                 qPrintable(error));
+        QCOMPARE(error, window.runStateBanner()->failureMessage());
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        QCOMPARE(window.currentEngineIndex(), before);
     }
 
     // A session goes into the settings and comes back into a fresh window: model, texts, tab, head.

@@ -27,7 +27,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -167,6 +166,59 @@ private Q_SLOTS:
         }
     }
 
+    // A long input of short words (the synthetic demo's "the cat sat ..."), as the window's heatmap is at
+    // 1280×800 (about 925×537): the key labels are small and their room above the cells shallow; the side
+    // bar's headers ("→ [CLS]", "→ [SEP]") must stay in that room, not run up into the title.
+    void sideBarHeadersStayBelowTheTitle()
+    {
+        const int n = 302;
+        const auto result = resultFor(n);
+        HeatmapData data = heatmapOf(*result);
+        const QStringList words =
+            QStringLiteral("the cat sat on mat and dog by old river").split(QLatin1Char(' '));
+        for (int i = 1; i < n - 1; ++i)
+            data.rowLabels[i] = data.colLabels[i] = words.at(i % words.size());
+        data.title =
+            QStringLiteral("Synthetic encoder demo (no weights) · attention weight α · layer 0 head 3 "
+                           "(no-op/[SEP]) and a few more words to reach the side bar");
+        QTemporaryDir dir;
+        ExportOptions options = optionsAt(1.0);
+        options.size = QSize(925, 537);
+        const QString svg = dir.filePath(QStringLiteral("side.svg"));
+        QVERIFY(HeatmapExporter(HeatmapStyle{}, options).exportHeatmap(data, svg).ok);
+        const QByteArray text = readAll(svg);
+        QVERIFY(text.contains("→ [SEP]") || text.contains("→ [SE"));
+        const QStringList problems = svgTextProblems(text);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+    }
+
+    // The command line's and the batch exports' heatmaps of a long input carry the window's side bar: per
+    // query, the attention to the first token and to [SEP], read from the matrix itself.
+    void exportedLongInputsHaveTheSideBar()
+    {
+        for (int n : {HeatmapPainter::kSideBarMinimumRows - 1, HeatmapPainter::kSideBarMinimumRows + 5}) {
+            const auto result = resultFor(n);
+            AttentionExportSource source;
+            source.maps = result->run.maps;
+            source.tokens = result->run.labels;
+            source.special = result->run.roles.special;
+            source.roles = result->run.roles;
+            source.discountSpecial = true; // the side bar shows the attention as computed, not discounted
+            const HeatmapData data = source.heatmap(1, 0);
+            if (n < HeatmapPainter::kSideBarMinimumRows) {
+                QVERIFY(data.sideFirst.empty() && data.sideSep.empty());
+                continue;
+            }
+            QCOMPARE(int(data.sideFirst.size()), n);
+            QCOMPARE(int(data.sideSep.size()), n);
+            const std::vector<float> matrix = result->run.maps->matrix(1, 0);
+            for (int q = 0; q < n; ++q) {
+                QCOMPARE(data.sideFirst[size_t(q)], matrix[size_t(q) * size_t(n)]);
+                QCOMPARE(data.sideSep[size_t(q)], matrix[size_t(q) * size_t(n) + size_t(n - 1)]);
+            }
+        }
+    }
+
     void pngShowsTheLabelsOfThePdf_data()
     {
         QTest::addColumn<int>("n");
@@ -224,8 +276,10 @@ private Q_SLOTS:
         HeadGridData grid;
         grid.layers = 6;
         grid.heads = 8;
+        // Long enough to be elided (in its bold font: the regular font's width let it run off the page).
         grid.title = QStringLiteral("tiny-bert-en-tr · all heads · “The trophy didn't fit into the suitcase "
-                                    "because it was too big.”");
+                                    "because it was too big, and the teachers searched the classrooms for "
+                                    "another one.”");
         const auto result = resultFor(12);
         for (int i = 0; i < grid.layers * grid.heads; ++i)
             grid.thumbnails.push_back(heatmapOf(*result));
@@ -393,6 +447,11 @@ private Q_SLOTS:
         QVERIFY2(diff.title.contains(QStringLiteral("0.54")), qPrintable(diff.title));
         // The largest difference reaches the end of the colour axis.
         QVERIFY(std::abs(diff.colorParameter(0, 0, HeatmapScale::Absolute) - 1.0) < 1e-5);
+        // Heads 1 and 2 are the same: the difference is 0, and the title says 0 (not the ±1 of its axis).
+        comparison.setHeads({{0, 1}, {0, 2}});
+        QCOMPARE(comparison.differenceRange(), 0.0f);
+        const QString same = comparison.panes().back()->data().title;
+        QVERIFY2(same.endsWith(QStringLiteral("max |Δ| 0")), qPrintable(same));
         // Panes use the space: 3 panes in 900×560 sit side by side, in a tall area stacked.
         QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(900, 300)), std::make_pair(1, 3));
         QCOMPARE(ComparisonWidget::paneGridShape(3, QSizeF(400, 900)), std::make_pair(3, 1));

@@ -207,6 +207,13 @@ private Q_SLOTS:
         QCOMPARE(formatAttention(0.0), QStringLiteral("0"));
         QCOMPARE(formatAttention(1.0), QStringLiteral("1.0000"));
         QVERIFY(!formatAttention(3e-8).contains(QLatin1Char('e'), Qt::CaseInsensitive));
+        // Colour bar ends and difference ranges: three significant digits, never an exponent.
+        QCOMPARE(formatShort(0.54), QStringLiteral("0.54"));
+        QCOMPARE(formatShort(0.0543), QStringLiteral("0.0543"));
+        QCOMPARE(formatShort(1.0), QStringLiteral("1"));
+        QCOMPARE(formatShort(1.234e-5), QStringLiteral("0.0000123"));
+        QCOMPARE(formatShort(-2e-4), QStringLiteral("-0.0002"));
+        QCOMPARE(formatShort(0.0), QStringLiteral("0"));
     }
 
     void tokenWindowKeepsTheFrame()

@@ -100,6 +100,59 @@ private Q_SLOTS:
             }
     }
 
+    // Long inputs: the side bar beside the matrix shows, per query row, the attention to the first token
+    // and to [SEP], in the colours of the colour bar's scale (so it reads like a matrix cell).
+    void sideBarShowsEachRowInTheCellsScale_data()
+    {
+        QTest::addColumn<int>("scale");
+        QTest::newRow("absolute") << int(HeatmapScale::Absolute);
+        QTest::newRow("row max") << int(HeatmapScale::RowMax);
+        QTest::newRow("log") << int(HeatmapScale::Log);
+    }
+    void sideBarShowsEachRowInTheCellsScale()
+    {
+        QFETCH(int, scale);
+        const int n = HeatmapPainter::kSideBarMinimumRows + 5;
+        // Row r: 0.5 + 0.4·r/n to the first token, 0.02 to [SEP] (the last), the rest spread evenly.
+        std::vector<float> values;
+        std::vector<float> first, sep;
+        for (int r = 0; r < n; ++r) {
+            first.push_back(0.5f + 0.4f * float(r) / float(n));
+            sep.push_back(0.02f);
+            const float rest = (1.0f - first.back() - sep.back()) / float(n - 2);
+            for (int c = 0; c < n; ++c)
+                values.push_back(c == 0 ? first.back() : c == n - 1 ? sep.back() : rest);
+        }
+        HeatmapData data = matrix(n, n, values);
+        data.specialRows = data.specialCols = std::vector<bool>(size_t(n), false);
+        data.specialCols.front() = data.specialCols.back() = true;
+        data.specialRows = data.specialCols;
+        data.sideFirst = first;
+        data.sideSep = sep;
+        HeatmapStyle style;
+        style.scale = HeatmapScale(scale);
+        HeatmapGeometry geometry;
+        const QImage image = render(data, style, geometry, 900, 800);
+        const double left =
+            std::min(geometry.area().right(), geometry.area().left() + geometry.matrixWidth());
+        for (int r : {3, n / 2, n - 3}) {
+            const double y = geometry.cellRect(r, 0).center().y();
+            // The side bar's columns start two gaps (12 px) right of the matrix, 10 px wide, on a pitch of
+            // at least 12 px: their centres at +17 and at least +29.
+            const QRgb firstPixel = pixelAt(image, QPointF(left + 17, y));
+            QVERIFY2(near(firstPixel, pixelAt(image, geometry.cellRect(r, 0).center()), 3),
+                     qPrintable(QStringLiteral("row %1: side %2, cell %3")
+                                    .arg(r)
+                                    .arg(firstPixel, 0, 16)
+                                    .arg(pixelAt(image, geometry.cellRect(r, 0).center()), 0, 16)));
+            bool sepFound = false;
+            for (double dx = 29; dx < 60 && !sepFound; dx += 1)
+                sepFound = near(pixelAt(image, QPointF(left + dx, y)),
+                                pixelAt(image, geometry.cellRect(r, n - 1).center()), 3);
+            QVERIFY2(sepFound, qPrintable(QStringLiteral("row %1: no [SEP] side cell").arg(r)));
+        }
+    }
+
     void absoluteScaleIsNeverRescaled()
     {
         // A matrix whose largest value is 0.3: under the default scale it must not reach the top colour.

@@ -7,13 +7,17 @@
 #include "explorer/predictionpanel.h"
 #include "i18n/languagemanager.h"
 #include "lesson/lessonnumbers.h"
+#include "render/headgridpainter.h"
 #include "render/heatmappainter.h"
 
+#include <QBuffer>
 #include <QDoubleSpinBox>
 #include <QFont>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QPainter>
+#include <QRegularExpression>
+#include <QSvgGenerator>
 #include <QtTest>
 
 using namespace attnscope;
@@ -132,6 +136,54 @@ private Q_SLOTS:
             for (int x = cell.left(); x <= cell.right(); ++x)
                 ink += QColor(image.pixel(x, y)) != fill;
         QCOMPARE(ink > 10, drawn);
+    }
+
+    // The exported head grid's colour bar writes its ticks as the heatmap's does: in the language's
+    // numbers, and 0.0001 rather than "1e-4".
+    void gridColourBarTicksFollowTheLanguage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<QStringList>("ticks");
+        QTest::newRow("en absolute") << QStringLiteral("en") << int(HeatmapScale::Absolute)
+                                     << QStringList{QStringLiteral("0.5")};
+        QTest::newRow("tr absolute") << QStringLiteral("tr") << int(HeatmapScale::Absolute)
+                                     << QStringList{QStringLiteral("0,5")};
+        QTest::newRow("en log") << QStringLiteral("en") << int(HeatmapScale::Log)
+                                << QStringList{QStringLiteral("0.0001"), QStringLiteral("0.01")};
+        QTest::newRow("tr log") << QStringLiteral("tr") << int(HeatmapScale::Log)
+                                << QStringList{QStringLiteral("0,0001"), QStringLiteral("0,01")};
+    }
+    void gridColourBarTicksFollowTheLanguage()
+    {
+        QFETCH(QString, language);
+        QFETCH(int, scale);
+        QFETCH(QStringList, ticks);
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(language));
+        HeadGridData grid;
+        grid.layers = grid.heads = 2;
+        HeatmapData head;
+        head.rows = head.cols = 2;
+        head.values = {0.9f, 0.1f, 0.5f, 0.5f};
+        grid.thumbnails.assign(4, head);
+        HeatmapStyle style;
+        style.scale = HeatmapScale(scale);
+        QBuffer svg;
+        svg.open(QIODevice::WriteOnly);
+        QSvgGenerator generator;
+        generator.setOutputDevice(&svg);
+        generator.setSize(QSize(500, 400));
+        generator.setViewBox(QRect(0, 0, 500, 400));
+        {
+            QPainter painter(&generator);
+            HeadGridPainter(grid, style).paint(painter, QRectF(8, 8, 484, 384));
+        }
+        const QString text = QString::fromUtf8(svg.data());
+        for (const QString& tick : ticks)
+            QVERIFY2(text.contains(QStringLiteral(">") + tick + QStringLiteral("<")), qPrintable(tick));
+        static const QRegularExpression exponent(QStringLiteral(">[^<]*\\de[-+]?\\d[^<]*<"));
+        QVERIFY2(!exponent.match(text).hasMatch(), qPrintable(exponent.match(text).captured()));
     }
 
     void chartLegendNeverOverlaps_data()

@@ -8,6 +8,7 @@
 #include "explorer/transformerengine.h"
 #include "heatmapwidget.h"
 #include "render/heatmappainter.h"
+#include "render/numberformat.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -27,13 +28,15 @@ namespace attnscope {
 
 namespace {
 // A difference is drawn over ±(its largest absolute value), so a real difference of 0.05 is not white.
-void setDifferenceScale(HeatmapData& diff)
+// Returns the largest absolute difference (0 for identical heads, whose colour bar still spans ±1).
+float setDifferenceScale(HeatmapData& diff)
 {
     float largest = 0;
     for (float v : diff.values)
         largest = std::max(largest, std::abs(v));
     diff.signedValues = true;
     diff.signedRange = largest > 0 ? largest : 1.0f;
+    return largest;
 }
 
 // Panes are narrow: "L0 H3 · sink" instead of the model name.
@@ -518,9 +521,8 @@ void ComparisonWidget::showAligned(const ExplorerResult& first, const ExplorerRe
     HeatmapData diff = alignedA;
     for (size_t i = 0; i < diff.values.size(); ++i)
         diff.values[i] = alignedA.values[i] - alignedB.values[i];
-    setDifferenceScale(diff);
-    m_differenceRange = diff.signedRange;
-    diff.title = tr("%1 · max |Δ| %2").arg(differenceTitle, QLocale().toString(double(diff.signedRange), 'g', 3));
+    m_differenceRange = setDifferenceScale(diff);
+    diff.title = tr("%1 · max |Δ| %2").arg(differenceTitle, formatShort(double(m_differenceRange)));
     for (int i = 0; i < m; ++i)
         if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
             diff.rowLabels[i] = diff.colLabels[i] =
@@ -576,15 +578,14 @@ void ComparisonWidget::rebuildPanes()
         HeatmapData diff = a;
         for (size_t i = 0; i < diff.values.size(); ++i)
             diff.values[i] = a.values[i] - b.values[i];
-        setDifferenceScale(diff);
+        m_differenceRange = setDifferenceScale(diff);
         m_note->setText(tr("Red: the first head attends more; blue: the second."));
         diff.title = tr("L%1 H%2 − L%3 H%4 · max |Δ| %5")
                          .arg(selected[0].first)
                          .arg(selected[0].second)
                          .arg(selected[1].first)
                          .arg(selected[1].second)
-                         .arg(QLocale().toString(double(diff.signedRange), 'g', 3));
-        m_differenceRange = diff.signedRange;
+                         .arg(formatShort(double(m_differenceRange)));
         for (HeatmapData* d : {&a, &b, &diff}) {
             HeatmapWidget* pane = addPane();
             pane->setStyle(styleFor(*d));

@@ -45,19 +45,24 @@ HeatmapData headFrame(const ExplorerResult& result, int layer, int head)
                           : QCoreApplication::translate("attnscope", " · first %1 of %2 tokens")
                                 .arg(data.rows)
                                 .arg(result.run.totalTokens);
-    // Long inputs: each query's attention to the first token and to [SEP], beside the matrix (n×1 tiles).
-    if (data.rows >= HeatmapPainter::kSideBarMinimumRows && layer < result.run.maps->layers() &&
-        head < result.run.maps->heads()) {
-        data.sideFirst = result.run.maps->tile(layer, head, 0, data.rows, 0, 1);
-        for (int sep : result.run.roles.sepPositions) {
-            if (sep <= 0 || sep >= data.cols) continue;
-            const std::vector<float> column = result.run.maps->tile(layer, head, 0, data.rows, sep, sep + 1);
-            data.sideSep.resize(column.size(), 0.0f);
-            for (size_t i = 0; i < column.size(); ++i)
-                data.sideSep[i] += column[i];
-        }
-    }
+    addSideBar(data, *result.run.maps, layer, head, result.run.roles.sepPositions);
     return data;
+}
+
+void addSideBar(HeatmapData& data, const AttentionMaps& maps, int layer, int head,
+                const std::vector<int>& sepPositions)
+{
+    if (data.rows < HeatmapPainter::kSideBarMinimumRows || layer >= maps.layers() || head >= maps.heads())
+        return;
+    data.sideFirst = maps.tile(layer, head, 0, data.rows, 0, 1);
+    data.sideSep.clear();
+    for (int sep : sepPositions) {
+        if (sep <= 0 || sep >= data.cols) continue;
+        const std::vector<float> column = maps.tile(layer, head, 0, data.rows, sep, sep + 1);
+        data.sideSep.resize(column.size(), 0.0f);
+        for (size_t i = 0; i < column.size(); ++i)
+            data.sideSep[i] += column[i];
+    }
 }
 
 HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head)

@@ -13,6 +13,11 @@ inline constexpr int kDenseHeatmapLimit = 512;
 
 // The labels, special flags and title of one head of a result, with no values.
 HeatmapData headFrame(const ExplorerResult& result, int layer, int head);
+// Long inputs (at least HeatmapPainter::kSideBarMinimumRows queries): each query's attention to the first
+// token and to the [SEP] tokens (summed) of one head, as the side bar beside the matrix (n×1 tiles). Shared
+// by the views and the exports.
+void addSideBar(HeatmapData& data, const AttentionMaps& maps, int layer, int head,
+                const std::vector<int>& sepPositions);
 // Every value of one head (dense; fine up to kDenseHeatmapLimit tokens).
 HeatmapData headHeatmap(const ExplorerResult& result, int layer, int head);
 // The head's pooled overview from the analysis, as a block placed over the whole matrix.

@@ -28,6 +28,11 @@ public:
 
     State state() const { return m_state; }
     QString text() const;
+    // The failure's own message ("…: no model.safetensors"), without "Failed: "; empty when none is shown.
+    QString failureMessage() const
+    {
+        return m_state == State::Failure || m_state == State::TooLong ? m_message : QString();
+    }
     QPushButton* firstTokensButton() const { return m_first; }
     QPushButton* lastTokensButton() const { return m_last; }
 

@@ -1,5 +1,6 @@
 #include "export/attentionexportsource.h"
 
+#include "explorer/headheatmap.h"
 #include "stats/attentionanalysis.h"
 
 #include <QCoreApplication>
@@ -20,6 +21,8 @@ HeatmapData AttentionExportSource::heatmap(int layer, int head) const
     data.specialCols.assign(special.begin(),
                             special.begin() + std::min<size_t>(special.size(), size_t(data.cols)));
     data.causal = causal;
+    // The side bar of long inputs, as the window draws it (the attention as computed, before any discount).
+    addSideBar(data, *maps, layer, head, roles ? roles->sepPositions : std::vector<int>{});
     if (discountSpecial) discountSpecialTokens(data, QString()); // the title below says so
     data.title = title(layer, head);
     data.colorBarCaption = colorBarCaption;

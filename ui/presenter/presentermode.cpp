@@ -116,20 +116,25 @@ void PresenterMode::setActive(bool active)
         m_savedPalette = m_window->palette();
         m_savedFont = m_window->font();
         m_wasFullScreen = m_window->isFullScreen();
+        // The window first drops what the classroom screen does not show (the input bar, the grid...):
+        // with those still there the large fonts make its minimum taller than a 1280×800 screen, and the
+        // window grows past the screen's bottom edge and stays so.
+        m_toggle->setChecked(true);
+        Q_EMIT activeChanged(true);
         QFont font = m_savedFont;
         font.setPointSizeF(font.pointSizeF() * kFontScale);
         m_window->setFont(font);
         m_window->setPalette(highContrastPalette());
         m_dock->show();
         setFullScreen(true);
-    } else {
-        m_window->setPalette(m_savedPalette);
-        m_window->setFont(m_savedFont);
-        m_dock->hide();
-        setFullScreen(m_wasFullScreen);
+        return;
     }
-    m_toggle->setChecked(active);
-    Q_EMIT activeChanged(active);
+    m_window->setPalette(m_savedPalette);
+    m_window->setFont(m_savedFont);
+    m_dock->hide();
+    setFullScreen(m_wasFullScreen);
+    m_toggle->setChecked(false);
+    Q_EMIT activeChanged(false);
 }
 
 void PresenterMode::setFullScreen(bool on)

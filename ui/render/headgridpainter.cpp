@@ -15,6 +15,12 @@ namespace attnscope {
 namespace {
 constexpr double kGap = 6.0;
 constexpr double kColorBarWidth = 14.0;
+
+// The colour bar's ticks as the heatmap writes them: in the locale ("0,5" in Turkish), never "1e-4".
+QString tickText(double value)
+{
+    return QLocale().toString(value, 'g', 3);
+}
 } // namespace
 
 HeadGridPainter::HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style)
@@ -52,7 +58,7 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
 
 double HeadGridPainter::tickLabelWidth(const QFontMetricsF& metrics) const
 {
-    QStringList ticks{QStringLiteral("1e-4"), QStringLiteral("0.5")};
+    QStringList ticks{tickText(1e-4), tickText(0.5)};
     if (m_style.scale == HeatmapScale::RowMax) ticks << QCoreApplication::translate("attnscope", "row max");
     double width = 0;
     for (const QString& tick : ticks)
@@ -92,9 +98,11 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
         titleFont.setBold(true);
         painter.setFont(titleFont);
         painter.setPen(Qt::black);
+        // Elided in the bold font it is drawn in (the regular font's width let it run off the page).
+        const QFontMetricsF titleMetrics(titleFont, painter.device());
         painter.drawText(QRectF(target.left(), target.top(), target.width(), metrics.height() * 1.5),
                          Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
+                         titleMetrics.elidedText(m_data.title, Qt::ElideRight, target.width()));
         painter.setFont(font);
     }
     painter.setPen(Qt::black);
@@ -145,13 +153,13 @@ void HeadGridPainter::paintColorBar(QPainter& painter, const Layout& l, const QF
     };
     switch (m_style.scale) {
     case HeatmapScale::Absolute:
-        tick(0, QStringLiteral("0")), tick(0.5, QStringLiteral("0.5")), tick(1, QStringLiteral("1"));
+        tick(0, tickText(0)), tick(0.5, tickText(0.5)), tick(1, tickText(1));
         break;
     case HeatmapScale::RowMax:
-        tick(0, QStringLiteral("0")), tick(1, QCoreApplication::translate("attnscope", "row max"));
+        tick(0, tickText(0)), tick(1, QCoreApplication::translate("attnscope", "row max"));
         break;
     case HeatmapScale::Log:
-        tick(0, QStringLiteral("1e-4")), tick(0.5, QStringLiteral("1e-2")), tick(1, QStringLiteral("1"));
+        tick(0, tickText(1e-4)), tick(0.5, tickText(0.01)), tick(1, tickText(1));
         break;
     }
     if (!m_data.colorBarCaption.isEmpty()) {

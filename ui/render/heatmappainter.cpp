@@ -1,5 +1,7 @@
 #include "render/heatmappainter.h"
 
+#include "render/numberformat.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
@@ -73,7 +75,7 @@ std::vector<int> specialIndices(const std::vector<bool>& flags, int count)
 // Short, readable numbers: "0.5", "0.000013", never "1.345E-05".
 QString tickText(double value)
 {
-    return QLocale().toString(value, 'g', 3);
+    return formatShort(value);
 }
 } // namespace
 
@@ -159,7 +161,12 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
         const double colWidth = maxLabelWidth(m_data.colLabels, labelMetrics) + 1;
         // Key labels are slanted at 60°: up by width·sin 60°, right by width·cos 60° past their column.
         const double line = labelMetrics.height();
-        const double colDepth = colWidth * lanes + kGap * (lanes - 1);
+        // The side bar's headers ("→ [CLS]", "→ [SEP]") are slanted into the same room as the key labels.
+        double headerWidth = 0;
+        if (showsSideBar())
+            for (const QString& header : sideBarHeaders())
+                headerWidth = std::max(headerWidth, labelMetrics.horizontalAdvance(header) + 1);
+        const double colDepth = std::max(colWidth * lanes + kGap * (lanes - 1), headerWidth);
         const double share = lanes > 1 ? 0.4 : 0.3;
         const double colLabelHeight =
             std::min(target.height() * share, colDepth * kSin60 + line * 0.5 + kGap);
@@ -240,7 +247,8 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
     paintLabels(painter, geometry, target.adjusted(0, titleHeight, 0, 0));
     painter.setFont(font);
     const double cellsRight = matrix.right();
-    if (showsSideBar()) paintSideBar(painter, geometry, cellsRight + 2 * kGap);
+    if (showsSideBar())
+        paintSideBar(painter, geometry, cellsRight + 2 * kGap, target.adjusted(0, titleHeight, 0, 0));
     if (m_style.showColorBar)
         paintColorBar(painter,
                       QRectF(cellsRight + sideBarWidth(metrics.ascent() + metrics.descent()) + 2 * kGap,
@@ -462,7 +470,37 @@ void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geome
     painter.restore();
 }
 
-void HeatmapPainter::paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left) const
+QStringList HeatmapPainter::sideBarHeaders() const
+{
+    QStringList headers{QStringLiteral("→ %1").arg(m_data.colLabels.value(0))};
+    if (!m_data.sideSep.empty()) headers << QStringLiteral("→ [SEP]");
+    return headers;
+}
+
+double HeatmapPainter::sideBarParameter(double value, int row) const
+{
+    // On the colour bar's axis: the scale of the cells, so a side bar cell reads like a matrix cell.
+    switch (m_style.scale) {
+    case HeatmapScale::Absolute:
+        break;
+    case HeatmapScale::Log:
+        return std::clamp((std::log10(std::max(value, 1e-4)) + 4.0) / 4.0, 0.0, 1.0);
+    case HeatmapScale::RowMax: {
+        double maximum = 0;
+        if (size_t(row) < m_data.rowMax.size())
+            maximum = m_data.rowMax[size_t(row)];
+        else if (m_data.values.size() == size_t(m_data.rows) * size_t(m_data.cols) && row < m_data.rows)
+            maximum = *std::max_element(m_data.values.begin() + qsizetype(row) * m_data.cols,
+                                        m_data.values.begin() + qsizetype(row + 1) * m_data.cols);
+        if (maximum > 0) return std::clamp(value / maximum, 0.0, 1.0);
+        break; // no row maximum known (a tiled frame): the probability itself
+    }
+    }
+    return std::clamp(value, 0.0, 1.0);
+}
+
+void HeatmapPainter::paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left,
+                                  QRectF room) const
 {
     // Per query row: attention to the first token, then to [SEP]; the header names each column.
     int row0, row1, col0, col1;
@@ -470,12 +508,18 @@ void HeatmapPainter::paintSideBar(QPainter& painter, const HeatmapGeometry& geom
     const std::vector<const std::vector<float>*> columns =
         m_data.sideSep.empty() ? std::vector<const std::vector<float>*>{&m_data.sideFirst}
                                : std::vector<const std::vector<float>*>{&m_data.sideFirst, &m_data.sideSep};
-    const QStringList headers{QStringLiteral("→ %1").arg(m_data.colLabels.value(0)),
-                              QStringLiteral("→ [SEP]")};
+    const QStringList headers = sideBarHeaders();
     painter.save();
     painter.setClipping(false);
-    const QFontMetricsF headerMetrics(painter.font(), painter.device());
-    const double pitch = sideBarPitch(headerMetrics.ascent() + headerMetrics.descent());
+    const QFontMetricsF pitchMetrics(painter.font(), painter.device());
+    const double pitch = sideBarPitch(pitchMetrics.ascent() + pitchMetrics.descent());
+    // The headers are key labels: the key labels' font, in the room the layout made above the cells.
+    painter.setFont(fontAtPixels(painter.font(),
+                                 labelLayout(geometry, painter.device(), painter.font()).cols.pixelSize,
+                                 painter.device()));
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double roomAbove =
+        std::max(4.0, (geometry.area().top() - kGap / 2 - room.top() - metrics.height() * 0.5) / kSin60);
     for (size_t k = 0; k < columns.size(); ++k) {
         const double x = left + double(k) * pitch;
         const std::vector<float>& values = *columns[k];
@@ -485,16 +529,16 @@ void HeatmapPainter::paintSideBar(QPainter& painter, const HeatmapGeometry& geom
                               std::min(cell.bottom(), geometry.area().bottom()) -
                                   std::max(cell.top(), geometry.area().top()));
             painter.fillRect(rect, QColor::fromRgb(colorMapColor(
-                                       m_style.colorMap, std::clamp(double(values[size_t(r)]), 0.0, 1.0))));
+                                       m_style.colorMap, sideBarParameter(double(values[size_t(r)]), r))));
         }
         painter.setPen(ink());
         painter.save();
         painter.translate(x + kSideBarColumn / 2, geometry.area().top() - kGap / 2);
         painter.rotate(-60);
-        const QFontMetricsF metrics(painter.font(), painter.device());
-        painter.drawText(QRectF(0, -metrics.height() / 2, metrics.horizontalAdvance(headers.at(int(k))) + 1,
-                                metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, headers.at(int(k)));
+        const QString text = metrics.elidedText(headers.at(int(k)), Qt::ElideRight, roomAbove);
+        painter.drawText(QRectF(0, -metrics.height() / 2,
+                                std::min(roomAbove, metrics.horizontalAdvance(text) + 1), metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
         painter.restore();
     }
     painter.restore();

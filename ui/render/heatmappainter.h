@@ -54,7 +54,11 @@ private:
     void paintMaskHatch(QPainter& painter, const HeatmapGeometry& geometry) const;
     // Labels longer than the room left of / above the cells (at most 30% of the target) are elided.
     void paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF room) const;
-    void paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left) const;
+    // `room`: the target below the title (the headers are slanted into it like the key labels).
+    void paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left, QRectF room) const;
+    // A side bar value on the colour bar's axis under the style's scale (row: its query row).
+    double sideBarParameter(double value, int row) const;
+    QStringList sideBarHeaders() const; // one per side bar column
     double sideBarWidth(double lineHeight) const;
     static double sideBarPitch(double lineHeight);
     QColor ink() const;

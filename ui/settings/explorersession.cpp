@@ -1,6 +1,7 @@
 #include "settings/explorersession.h"
 
 #include "explorer/headgridwidget.h"
+#include "explorer/runstatebanner.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/workedexampleengine.h"
 #include "mainwindow.h"
@@ -15,7 +16,6 @@
 #include <QFileInfo>
 #include <QPlainTextEdit>
 #include <QSettings>
-#include <QStatusBar>
 #include <QTabWidget>
 #include <memory>
 
@@ -141,7 +141,8 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
         index = window.addModelFolder(folder, info->name);
     }
     if (window.selectEngine(index)) return true;
-    const QString why = window.statusBar()->currentMessage();
+    // The window says why on its banner (the status bar no longer carries failures).
+    const QString why = window.runStateBanner()->failureMessage();
     *error = why.isEmpty() ? QStringLiteral("%1: cannot open the model").arg(QDir::toNativeSeparators(folder))
                            : why;
     return false;
