@@ -1,6 +1,7 @@
 #include "render/headgridpainter.h"
 
 #include "explorer/headstatsmodel.h"
+#include "render/colorbar.h"
 #include "render/colormap.h"
 
 #include <QCoreApplication>
@@ -16,11 +17,6 @@ namespace {
 constexpr double kGap = 6.0;
 constexpr double kColorBarWidth = 14.0;
 
-// The colour bar's ticks as the heatmap writes them: in the locale ("0,5" in Turkish), never "1e-4".
-QString tickText(double value)
-{
-    return QLocale().toString(value, 'g', 3);
-}
 } // namespace
 
 HeadGridPainter::HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style)
@@ -58,11 +54,11 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
 
 double HeadGridPainter::tickLabelWidth(const QFontMetricsF& metrics) const
 {
-    QStringList ticks{tickText(1e-4), tickText(0.5)};
-    if (m_style.scale == HeatmapScale::RowMax) ticks << QCoreApplication::translate("attnscope", "row max");
+    // Wide enough for any scale's ticks, so that switching the scale does not move the grid.
     double width = 0;
-    for (const QString& tick : ticks)
-        width = std::max(width, metrics.horizontalAdvance(tick) + 1);
+    for (const HeatmapScale scale : {HeatmapScale::Absolute, HeatmapScale::Log, m_style.scale})
+        for (const ColorBarTick& tick : colorBarTicks(scale))
+            width = std::max(width, metrics.horizontalAdvance(tick.text) + 1);
     return width;
 }
 
@@ -129,49 +125,20 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
     }
     paintEffect(painter, l, metrics);
     paintBadgesAndLegend(painter, l, metrics);
-    if (m_style.showColorBar) paintColorBar(painter, l, metrics);
+    if (m_style.showColorBar) {
+        painter.setFont(font); // the legends may have left another
+        paintColorBar(painter, l, metrics);
+    }
 }
 
 void HeadGridPainter::paintColorBar(QPainter& painter, const Layout& l, const QFontMetricsF& metrics) const
 {
-    const QRectF bar = l.colorBar;
-    const int steps = 64;
-    for (int i = 0; i < steps; ++i) {
-        const double t = 1.0 - (i + 0.5) / steps;
-        painter.fillRect(QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(),
-                                bar.height() / steps + 0.5),
-                         QColor::fromRgb(colorMapColor(m_style.colorMap, t)));
-    }
-    painter.setPen(QPen(Qt::black, 0.5 * m_style.lineWidth));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(bar);
-    auto tick = [&](double t, const QString& text) {
-        const double y = bar.bottom() - t * bar.height();
-        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
-        painter.drawText(QRectF(bar.right() + 5, y - metrics.height() / 2, 200, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
-    };
-    switch (m_style.scale) {
-    case HeatmapScale::Absolute:
-        tick(0, tickText(0)), tick(0.5, tickText(0.5)), tick(1, tickText(1));
-        break;
-    case HeatmapScale::RowMax:
-        tick(0, tickText(0)), tick(1, QCoreApplication::translate("attnscope", "row max"));
-        break;
-    case HeatmapScale::Log:
-        tick(0, tickText(1e-4)), tick(0.5, tickText(0.01)), tick(1, tickText(1));
-        break;
-    }
-    if (!m_data.colorBarCaption.isEmpty()) {
-        // Along the bar, right of the tick labels, read bottom to top (as the heatmap's).
-        const double x = bar.right() + 5 + tickLabelWidth(metrics) + kGap;
-        painter.save();
-        painter.translate(x, bar.bottom());
-        painter.rotate(-90);
-        painter.drawText(QRectF(0, 0, bar.height(), metrics.height()), Qt::AlignCenter,
-                         metrics.elidedText(m_data.colorBarCaption, Qt::ElideRight, bar.height()));
-        painter.restore();
-    }
+    ColorBarStyle style;
+    style.colorAt = [this](double t) { return colorMapColor(m_style.colorMap, t); };
+    style.lineWidth = m_style.lineWidth;
+    style.captionOffset = 5 + tickLabelWidth(metrics) + kGap; // right of the tick labels
+    attnscope::paintColorBar(painter, l.colorBar, style, colorBarTicks(m_style.scale),
+                             m_data.colorBarCaption);
 }
 
 void HeadGridPainter::paintEffect(QPainter& painter, const Layout& l, const QFontMetricsF& metrics) const
@@ -190,11 +157,12 @@ void HeadGridPainter::paintEffect(QPainter& painter, const Layout& l, const QFon
             painter.fillRect(rect, colour);
             // The value at the bottom, clear of the badge strip at the top.
             const QString text = locale.toString(value, 'g', 2);
-            if (metrics.horizontalAdvance(text) + 2 <= rect.width() && rect.height() >= metrics.height() * 2.5) {
+            if (metrics.horizontalAdvance(text) + 2 <= rect.width() &&
+                rect.height() >= metrics.height() * 2.5) {
                 painter.setPen(fraction > 0.55 ? Qt::white : Qt::black);
-                painter.drawText(QRectF(rect.left(), rect.bottom() - metrics.height() - 1, rect.width(),
-                                        metrics.height()),
-                                 Qt::AlignHCenter | Qt::AlignVCenter, text);
+                painter.drawText(
+                    QRectF(rect.left(), rect.bottom() - metrics.height() - 1, rect.width(), metrics.height()),
+                    Qt::AlignHCenter | Qt::AlignVCenter, text);
             }
         }
     // Legend: "<caption>: 0 [scale] max".
@@ -217,9 +185,9 @@ void HeadGridPainter::paintEffect(QPainter& painter, const Layout& l, const QFon
     const QRectF bar(x, line.center().y() - metrics.ascent() * 0.4, barWidth, metrics.ascent() * 0.8);
     const int steps = 40;
     for (int i = 0; i < steps; ++i)
-        painter.fillRect(QRectF(bar.left() + bar.width() * i / steps, bar.top(), bar.width() / steps + 0.5,
-                                bar.height()),
-                         headEffectColor((i + 0.5) / steps));
+        painter.fillRect(
+            QRectF(bar.left() + bar.width() * i / steps, bar.top(), bar.width() / steps + 0.5, bar.height()),
+            headEffectColor((i + 0.5) / steps));
     x = bar.right() + kGap / 2;
     painter.drawText(QRectF(x, line.top(), metrics.horizontalAdvance(maxText) + 1, line.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, maxText);

@@ -1,5 +1,6 @@
 #include "render/heatmappainter.h"
 
+#include "render/colorbar.h"
 #include "render/numberformat.h"
 
 #include <QCoreApplication>
@@ -72,11 +73,6 @@ std::vector<int> specialIndices(const std::vector<bool>& flags, int count)
     return out;
 }
 
-// Short, readable numbers: "0.5", "0.000013", never "1.345E-05".
-QString tickText(double value)
-{
-    return formatShort(value);
-}
 } // namespace
 
 HeatmapPainter::HeatmapPainter(const HeatmapData& data, const HeatmapStyle& style)
@@ -546,55 +542,18 @@ void HeatmapPainter::paintSideBar(QPainter& painter, const HeatmapGeometry& geom
 
 void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
 {
-    const int steps = 64;
-    for (int i = 0; i < steps; ++i) {
-        const double t = 1.0 - (i + 0.5) / steps;
-        const QRgb color =
-            m_data.signedValues ? divergingColor(2 * t - 1) : colorMapColor(m_style.colorMap, t);
-        painter.fillRect(
-            QRectF(bar.left(), bar.top() + bar.height() * i / steps, bar.width(), bar.height() / steps + 0.5),
-            QColor::fromRgb(color));
-    }
-    painter.setPen(QPen(ink(), 0.5 * m_style.lineWidth));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(bar);
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    auto tick = [&](double t, const QString& text) {
-        const double y = bar.bottom() - t * bar.height();
-        painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
-        // Inside the bar's height: the end ticks' text does not stick out above or below it.
-        const double top = std::clamp(y - metrics.height() / 2, bar.top() - metrics.height() / 2,
-                                      bar.bottom() - metrics.height() / 2);
-        painter.drawText(QRectF(bar.right() + 5, top, metrics.horizontalAdvance(text) + 1, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
+    ColorBarStyle style;
+    style.colorAt = [this](double t) {
+        return m_data.signedValues ? divergingColor(2 * t - 1) : colorMapColor(m_style.colorMap, t);
     };
-    if (!m_data.colorBarCaption.isEmpty()) {
-        // Along the bar, right of the tick labels, read bottom to top.
-        const double x = bar.right() + 5 + metrics.horizontalAdvance(QStringLiteral("−0.000")) + kGap;
-        painter.save();
-        painter.translate(x, bar.bottom());
-        painter.rotate(-90);
-        painter.drawText(QRectF(0, 0, bar.height(), metrics.height()), Qt::AlignCenter,
-                         metrics.elidedText(m_data.colorBarCaption, Qt::ElideRight, bar.height()));
-        painter.restore();
-    }
-    if (m_data.signedValues) {
-        const double range = m_data.signedRange;
-        tick(0, QStringLiteral("−") + tickText(range)), tick(0.5, QStringLiteral("0")),
-            tick(1, QStringLiteral("+") + tickText(range));
-        return;
-    }
-    switch (m_style.scale) {
-    case HeatmapScale::Absolute:
-        tick(0, tickText(0)), tick(0.5, tickText(0.5)), tick(1, tickText(1));
-        break;
-    case HeatmapScale::RowMax:
-        tick(0, tickText(0)), tick(1, QCoreApplication::translate("attnscope", "row max"));
-        break;
-    case HeatmapScale::Log:
-        tick(0, tickText(1e-4)), tick(0.5, tickText(0.01)), tick(1, tickText(1));
-        break;
-    }
+    style.ink = ink();
+    style.lineWidth = m_style.lineWidth;
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    style.captionOffset = 5 + metrics.horizontalAdvance(QStringLiteral("−0.000")) + kGap;
+    attnscope::paintColorBar(painter, bar, style,
+                             m_data.signedValues ? signedColorBarTicks(m_data.signedRange)
+                                                 : colorBarTicks(m_style.scale),
+                             m_data.colorBarCaption);
 }
 
 QImage renderHeatmapImage(const HeatmapData& data, const HeatmapStyle& style, int width, int height)
