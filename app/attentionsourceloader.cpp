@@ -3,6 +3,7 @@
 #include "analysis/modeltext.h"
 #include "attention/attention.h"
 #include "attention/workedexample.h"
+#include "explorer/tokenlabels.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
@@ -58,9 +59,9 @@ std::optional<AttentionExportSource> transformer(const QString& name, const QStr
         AttentionExportSource source;
         source.maps = capture.maps;
         source.causal = capture.causal;
-        // Labels: the exact substring of the user's text each token covers; the vocabulary entry for
-        // tokens the template added ([CLS], [SEP], BOS).
-        source.tokens = input.covered;
+        // Labels as the window's heatmap writes them: the text each token covers with its subword marker
+        // kept ("tr" "##oph", "▁ke" "di"), the vocabulary entry for tokens the template added ([CLS], [SEP]).
+        source.tokens = tokenLabels(input);
         source.special = input.roles.special;
         source.roles = input.roles;
         // Titles name the model, not the path to it: a folder's own name.

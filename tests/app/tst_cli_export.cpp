@@ -385,6 +385,23 @@ private Q_SLOTS:
         QCOMPARE(plainFile.readAll().count(">H0 "), 0);
     }
 
+    // Word pieces keep their marker in an exported heatmap, as in the window ("tr" "##oph" "##y", not
+    // "tr" "oph" "y", which read like words).
+    void subwordMarkersStayInExports()
+    {
+        const QString svg = m_dir.filePath(QStringLiteral("pieces.svg"));
+        const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("tiny-bert-en-tr"), QStringLiteral("--text"),
+                                      QStringLiteral("The trophy didn't fit."), QStringLiteral("--layer"), QStringLiteral("1"),
+                                      QStringLiteral("--head"), QStringLiteral("3"), QStringLiteral("--out"), svg},
+                                     m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY2(text.contains(">##oph<"), text.left(400).constData());
+        QVERIFY(!text.contains(">oph<"));
+    }
+
     void gridAndAllHeads()
     {
         const QString grid = m_dir.filePath(QStringLiteral("grid.png"));
