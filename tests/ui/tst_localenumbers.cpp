@@ -2,6 +2,7 @@
 // decimal mark as the threshold spin boxes beside it, the chart's axis, the predictions' percentages, the
 // lesson. And the chart's legend entries never overlap each other or the title, in either language.
 
+#include "census/censusfigures.h"
 #include "explorer/chartlegend.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/predictionpanel.h"
@@ -184,6 +185,39 @@ private Q_SLOTS:
             QVERIFY2(text.contains(QStringLiteral(">") + tick + QStringLiteral("<")), qPrintable(tick));
         static const QRegularExpression exponent(QStringLiteral(">[^<]*\\de[-+]?\\d[^<]*<"));
         QVERIFY2(!exponent.match(text).hasMatch(), qPrintable(exponent.match(text).captured()));
+    }
+
+    // The Corpus window's layer curves (and the census's figures): axis ticks in the language's numbers.
+    void censusCurveTicksFollowTheLanguage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("tick");
+        QTest::newRow("en") << QStringLiteral("en") << QStringLiteral("0.05");
+        QTest::newRow("tr") << QStringLiteral("tr") << QStringLiteral("0,05");
+    }
+    void censusCurveTicksFollowTheLanguage()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, tick);
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(language));
+        LayerCurves curves;
+        curves.title = QStringLiteral("title");
+        curves.series = {QStringLiteral("[SEP]")};
+        curves.values = {{0.1, 0.2, 0.05}};
+        curves.yMax = 0.25; // ticks at fifths: 0, 0.05, ..., 0.25
+        QBuffer svg;
+        svg.open(QIODevice::WriteOnly);
+        QSvgGenerator generator;
+        generator.setOutputDevice(&svg);
+        generator.setSize(QSize(500, 300));
+        generator.setViewBox(QRect(0, 0, 500, 300));
+        {
+            QPainter painter(&generator);
+            paintLayerCurves(painter, QRectF(8, 8, 484, 284), curves);
+        }
+        const QString text = QString::fromUtf8(svg.data());
+        QVERIFY2(text.contains(QStringLiteral(">") + tick + QStringLiteral("<")), qPrintable(tick));
     }
 
     void chartLegendNeverOverlaps_data()

@@ -1,6 +1,7 @@
 #include "census/censusfigures.h"
 
 #include "render/colormap.h"
+#include "render/numberformat.h"
 
 #include <QBuffer>
 #include <QFileInfo>
@@ -100,7 +101,7 @@ void paintLayerCurves(QPainter& painter, const QRectF& area, const LayerCurves& 
         painter.setPen(Qt::black);
         painter.drawText(QRectF(area.left() + 1.6 * line, p.y() - line / 2,
                                 plotRect.left() - area.left() - 2 * line, line),
-                         Qt::AlignRight | Qt::AlignVCenter, QString::number(value, 'g', 3));
+                         Qt::AlignRight | Qt::AlignVCenter, formatShort(value)); // the locale's numbers
     }
     painter.save();
     painter.translate(area.left() + line * 0.6, plotRect.center().y());
