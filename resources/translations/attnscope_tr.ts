@@ -1012,6 +1012,25 @@
     </message>
 </context>
 <context>
+    <name>attnscope::LayerCurves</name>
+    <message>
+        <source>mean share of contribution</source>
+        <translation>ortalama katkı payı</translation>
+    </message>
+    <message>
+        <source>mean share of attention</source>
+        <translation>ortalama dikkat payı</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>noktalama</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>katman</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LessonLauncher</name>
     <message>
         <source>Less&amp;on</source>

@@ -187,18 +187,21 @@ private Q_SLOTS:
         QVERIFY2(!exponent.match(text).hasMatch(), qPrintable(exponent.match(text).captured()));
     }
 
-    // The Corpus window's layer curves (and the census's figures): axis ticks in the language's numbers.
+    // The Corpus window's layer curves (and the census's figures): axis ticks in the language's numbers, the
+    // axis named in its words.
     void censusCurveTicksFollowTheLanguage_data()
     {
         QTest::addColumn<QString>("language");
         QTest::addColumn<QString>("tick");
-        QTest::newRow("en") << QStringLiteral("en") << QStringLiteral("0.05");
-        QTest::newRow("tr") << QStringLiteral("tr") << QStringLiteral("0,05");
+        QTest::addColumn<QString>("axis");
+        QTest::newRow("en") << QStringLiteral("en") << QStringLiteral("0.05") << QStringLiteral("layer");
+        QTest::newRow("tr") << QStringLiteral("tr") << QStringLiteral("0,05") << QStringLiteral("katman");
     }
     void censusCurveTicksFollowTheLanguage()
     {
         QFETCH(QString, language);
         QFETCH(QString, tick);
+        QFETCH(QString, axis);
         LanguageManager manager;
         QVERIFY(manager.setLanguage(language));
         LayerCurves curves;
@@ -218,6 +221,7 @@ private Q_SLOTS:
         }
         const QString text = QString::fromUtf8(svg.data());
         QVERIFY2(text.contains(QStringLiteral(">") + tick + QStringLiteral("<")), qPrintable(tick));
+        QVERIFY2(text.contains(QStringLiteral(">") + axis + QStringLiteral("<")), qPrintable(axis));
     }
 
     void chartLegendNeverOverlaps_data()

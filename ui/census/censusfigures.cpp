@@ -4,6 +4,7 @@
 #include "render/numberformat.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QImage>
@@ -37,8 +38,11 @@ LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title
     const bool contributions = measure == LayerCurveMeasure::Contributions;
     LayerCurves curves;
     curves.title = title;
-    if (contributions) curves.axisLabel = QStringLiteral("mean share of contribution");
-    curves.series = {QStringLiteral("[CLS]"), QStringLiteral("[SEP]"), QStringLiteral("punctuation")};
+    // In the window's language (the CLI loads no translation, so its figures stay English).
+    curves.axisLabel = contributions ? QCoreApplication::translate("attnscope::LayerCurves", "mean share of contribution")
+                                     : QCoreApplication::translate("attnscope::LayerCurves", "mean share of attention");
+    curves.series = {QStringLiteral("[CLS]"), QStringLiteral("[SEP]"),
+                     QCoreApplication::translate("attnscope::LayerCurves", "punctuation")};
     double top = 0;
     for (CensusMetric weight : {CensusMetric::Cls, CensusMetric::Sep, CensusMetric::Punctuation}) {
         const CensusMetric metric = !contributions                ? weight
@@ -115,7 +119,7 @@ void paintLayerCurves(QPainter& painter, const QRectF& area, const LayerCurves& 
                          Qt::AlignCenter, QString::number(l));
     }
     painter.drawText(QRectF(plotRect.left(), plotRect.bottom() + 1.3 * line, plotRect.width(), line),
-                     Qt::AlignCenter, QStringLiteral("layer"));
+                     Qt::AlignCenter, QCoreApplication::translate("attnscope::LayerCurves", "layer"));
     // Series in colours spread over viridis, each with its legend entry on the second line.
     double legendX = plotRect.left();
     for (size_t s = 0; s < curves.values.size(); ++s) {
