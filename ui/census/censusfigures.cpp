@@ -39,8 +39,9 @@ LayerCurves clarkLayerCurves(const CensusAccumulator& sums, const QString& title
     LayerCurves curves;
     curves.title = title;
     // In the window's language (the CLI loads no translation, so its figures stay English).
-    curves.axisLabel = contributions ? QCoreApplication::translate("attnscope::LayerCurves", "mean share of contribution")
-                                     : QCoreApplication::translate("attnscope::LayerCurves", "mean share of attention");
+    curves.axisLabel =
+        contributions ? QCoreApplication::translate("attnscope::LayerCurves", "mean share of contribution")
+                      : QCoreApplication::translate("attnscope::LayerCurves", "mean share of attention");
     curves.series = {QStringLiteral("[CLS]"), QStringLiteral("[SEP]"),
                      QCoreApplication::translate("attnscope::LayerCurves", "punctuation")};
     double top = 0;
