@@ -7,6 +7,9 @@
 #ifdef ATTNSCOPE_CPU_KERNEL_MODULES
 #include <dlfcn.h>
 #endif
+#if defined(__x86_64__) && defined(__clang__) && __clang_major__ < 16
+#include <cpuid.h>
+#endif
 
 // Set by core/CMakeLists.txt: ATTNSCOPE_CPU_KERNEL_MODULES="avx2,avx512" where the modules are built, and
 // ATTNSCOPE_CPU_KERNEL_DIR, their folder relative to the executable's (the same in the build tree and
@@ -81,10 +84,21 @@ bool cpuRunsVariant(const QString& variant)
     // The features each psABI level lets the compiler use (-march=x86-64-v3, -v4). libgcc/compiler-rt set the
     // AVX and AVX-512 bits only when the OS also saves those registers (XCR0).
     __builtin_cpu_init();
+#if defined(__clang__) && __clang_major__ < 16
+    // Clang before 16 (Debian 12's clang-14 builds the fuzz preset) does not know "f16c", "lzcnt" and "movbe"
+    // here: read them from CPUID, as libgcc does (leaf 1 ECX bits 29 and 22; leaf 0x80000001 ECX bit 5).
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16cAndMovbe =
+        __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29)) && (ecx & (1u << 22));
+    const bool lzcnt = __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 5));
+    const bool f16cLzcntMovbe = f16cAndMovbe && lzcnt;
+#else
+    const bool f16cLzcntMovbe =
+        __builtin_cpu_supports("f16c") && __builtin_cpu_supports("lzcnt") && __builtin_cpu_supports("movbe");
+#endif
     const bool v3 = __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
                     __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
-                    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c") &&
-                    __builtin_cpu_supports("lzcnt") && __builtin_cpu_supports("movbe");
+                    __builtin_cpu_supports("bmi2") && f16cLzcntMovbe;
     if (variant == QLatin1String("avx2")) return v3;
     if (variant == QLatin1String("avx512"))
         return v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
