@@ -335,11 +335,14 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
                      .arg(t.name)
                      .arg(dims)
                      .arg(kMaxDims));
-        std::int64_t elements = 1;
+        // The product of the nonzero dimensions must fit, not only the product of all of them: with a 0
+        // among them the element count is 0, but rows() multiplies the others (found by fuzzing).
+        std::int64_t elements = 1, nonZeroProduct = 1;
         for (std::uint32_t d = 0; d < dims; ++d) {
             const std::int64_t n = r.count(QStringLiteral("dimension of tensor '%1'").arg(t.name));
-            if (n != 0 && elements > std::numeric_limits<std::int64_t>::max() / n)
+            if (n != 0 && nonZeroProduct > std::numeric_limits<std::int64_t>::max() / n)
                 fail(QStringLiteral("tensor '%1' has too many elements").arg(t.name));
+            if (n != 0) nonZeroProduct *= n;
             elements *= n;
             t.ne.push_back(n);
         }
