@@ -21,9 +21,27 @@
 #include <QSvgGenerator>
 #include <QtTest>
 
+#include <functional>
+
 using namespace attnscope;
 
 namespace {
+
+// The text of an SVG of `size` pixels drawn by `paint` (each <text> element's content reads ">…<").
+QString svgText(QSize size, const std::function<void(QPainter&)>& paint)
+{
+    QBuffer svg;
+    svg.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&svg);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    {
+        QPainter painter(&generator);
+        paint(painter);
+    }
+    return QString::fromUtf8(svg.data());
+}
 
 HeadStats oneHead()
 {
@@ -170,17 +188,9 @@ private Q_SLOTS:
         grid.thumbnails.assign(4, head);
         HeatmapStyle style;
         style.scale = HeatmapScale(scale);
-        QBuffer svg;
-        svg.open(QIODevice::WriteOnly);
-        QSvgGenerator generator;
-        generator.setOutputDevice(&svg);
-        generator.setSize(QSize(500, 400));
-        generator.setViewBox(QRect(0, 0, 500, 400));
-        {
-            QPainter painter(&generator);
+        const QString text = svgText(QSize(500, 400), [&](QPainter& painter) {
             HeadGridPainter(grid, style).paint(painter, QRectF(8, 8, 484, 384));
-        }
-        const QString text = QString::fromUtf8(svg.data());
+        });
         for (const QString& tick : ticks)
             QVERIFY2(text.contains(QStringLiteral(">") + tick + QStringLiteral("<")), qPrintable(tick));
         static const QRegularExpression exponent(QStringLiteral(">[^<]*\\de[-+]?\\d[^<]*<"));
@@ -209,17 +219,9 @@ private Q_SLOTS:
         curves.series = {QStringLiteral("[SEP]")};
         curves.values = {{0.1, 0.2, 0.05}};
         curves.yMax = 0.25; // ticks at fifths: 0, 0.05, ..., 0.25
-        QBuffer svg;
-        svg.open(QIODevice::WriteOnly);
-        QSvgGenerator generator;
-        generator.setOutputDevice(&svg);
-        generator.setSize(QSize(500, 300));
-        generator.setViewBox(QRect(0, 0, 500, 300));
-        {
-            QPainter painter(&generator);
+        const QString text = svgText(QSize(500, 300), [&](QPainter& painter) {
             paintLayerCurves(painter, QRectF(8, 8, 484, 284), curves);
-        }
-        const QString text = QString::fromUtf8(svg.data());
+        });
         QVERIFY2(text.contains(QStringLiteral(">") + tick + QStringLiteral("<")), qPrintable(tick));
         QVERIFY2(text.contains(QStringLiteral(">") + axis + QStringLiteral("<")), qPrintable(axis));
     }
