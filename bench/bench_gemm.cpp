@@ -6,7 +6,7 @@
 // line per case:
 //   {"bench":"gemm","n":128,"in":2048,"out":2048,"block":1024,"what":"own bf16","best_s":...,
 //    "gflops":...,"fraction_of_core_peak":...}
-// and the core's FMA peak measured in the same run (measureFmaPeakGflops(1)).
+// and the core's FMA peak measured the same way in the same run (measureCoreFmaPeakGflops).
 
 #include "kernels/cpukernelselection.h"
 #include "model/openblas.h"
@@ -56,7 +56,7 @@ int main(int argc, char** argv)
     }
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const ops::OpenBlas* blas = ops::openBlas();
-    const double peak = bench::measureFmaPeakGflops(1);
+    const double peak = bench::measureCoreFmaPeakGflops();
     std::printf("{\"bench\":\"gemm\",\"kernels\":\"%s\",\"openblas\":\"%s\",\"core_fma_peak_gflops\":%.1f}\n",
                 cpu.variant, blas ? blas->core.c_str() : "none", peak);
     struct Shape

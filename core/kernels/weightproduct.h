@@ -6,21 +6,23 @@
 // without AVX-512 it compiles to nothing and the table's pointer stays null.
 //
 // The shape is the usual one of a register-blocked GEMM (Goto/BLIS):
-//   for each block of kKc inputs (k):
-//     pack x's rows [kMc at a time] as tiles of kMr rows, k-major: tile[k][r] (r < kMr)
-//     for each panel of kNr = 32 outputs:
+//   for each block of x's rows (up to 4 MiB packed, at least 112 rows):
+//     pack them for every k as tiles of kMr rows, k-major per block of kKc inputs: tile[k][r] (r < kMr)
+//     for each panel of kNr = 32 outputs, for each block of kKc inputs (k):
 //       pack W's panel k-major, in f32: panel[k][c] (c < 32), transposing [out, in] storage 16×16 at a time
 //       for each row tile: C (kMr × 32, in 2·kMr zmm registers) += tile · panel, each step one broadcast of
 //       x per row and two loads of W for 2·kMr FMAs; C goes to y (first k block) or is added to it.
-// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2. Edges: rows past the last
-// tile are zero in the packed copy (their results are not stored), outputs past the width are zero in the
-// panel and masked out when stored, and a k block shorter than kKc is simply shorter.
+// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2; a panel's C (rows × 32)
+// stays in cache over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past
+// the last tile are zero in the packed copy (their results are not stored), outputs past the width are zero
+// in the panel and masked out when stored, and a k block shorter than kKc is simply shorter.
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #define ATTNSCOPE_WEIGHT_PRODUCT 1
 
 #include "kernels/cpukernels.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +35,8 @@ namespace { // this header's code is the including module's own (cpukernels.h: n
 constexpr int kMr = 14;  // rows of x per tile: 28 accumulators + 2 loads of W + 1 broadcast ≤ 32 zmm
 constexpr int kNr = 32;  // outputs per panel: two zmm
 constexpr int kKc = 256; // inputs per k block
-constexpr int kMc = 672; // rows of x packed at once (48 tiles, 672 KiB: a share of L2)
+constexpr size_t kPackedInputBytes = size_t(4) << 20; // x packed at once, for every k: up to 4 MiB
+constexpr int kMinRows = 8 * kMr;                     // and at least 112 rows
 
 // 16 consecutive weights at p, as f32.
 __attribute__((always_inline)) inline __m512 loadWeights16(const void* p, int type)
@@ -204,6 +207,7 @@ void multiplyTile(const float* tile, const float* panel, int kc, float* y, int y
         const __m512 b0 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr);
         const __m512 b1 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16);
         const float* a = tile + std::ptrdiff_t(k) * kMr;
+        _mm_prefetch(reinterpret_cast<const char*>(a + 8 * kMr), _MM_HINT_T0); // x streams from L2
 #pragma GCC unroll 14
         for (int r = 0; r < MR; ++r) {
             const __m512 ar = _mm512_set1_ps(a[r]);
@@ -244,35 +248,45 @@ void weightProduct(const float* x, int rows, int in, int xStride, const void* w,
             std::memset(y + std::ptrdiff_t(r) * yStride, 0, sizeof(float) * size_t(width));
         return;
     }
-    const int mc = rows < kMc ? rows : kMc;
-    const int kcMax = in < kKc ? in : kKc;
-    const size_t tileFloats = size_t((mc + kMr - 1) / kMr) * kMr * size_t(kcMax);
-    float* tiles = static_cast<float*>(std::aligned_alloc(64, (tileFloats * sizeof(float) + 63) / 64 * 64));
+    // Rows of x packed at once, for every k: at most kPackedInputBytes, at least kMinRows rows (fewer
+    // rows would pack W more often).
+    const int byBytes = int(kPackedInputBytes / (size_t(in) * sizeof(float))) / kMr * kMr;
+    const int blockRows = std::min(rows, std::max(kMinRows, byBytes));
+    const size_t paddedRows = size_t((blockRows + kMr - 1) / kMr) * kMr;
+    float* tiles =
+        static_cast<float*>(std::aligned_alloc(64, (paddedRows * size_t(in) * sizeof(float) + 63) / 64 * 64));
     alignas(64) static thread_local float panel[kKc * kNr];
-    if (!tiles) std::abort(); // a few hundred KiB; the caller's buffers are far larger
+    if (!tiles) std::abort(); // at most a few MiB
     const int bytes = weightBytes(weightType);
     const char* base = static_cast<const char*>(w);
-    for (int k0 = 0; k0 < in; k0 += kKc) {
-        const int kc = in - k0 < kKc ? in - k0 : kKc;
-        for (int r0 = 0; r0 < rows; r0 += kMc) {
-            const int rowCount = rows - r0 < kMc ? rows - r0 : kMc;
-            packInputTiles(x, xStride, r0, rowCount, k0, kc, tiles);
-            for (int c0 = 0; c0 < width; c0 += kNr) {
-                const int count = width - c0 < kNr ? width - c0 : kNr;
-                const char* first =
-                    base + std::ptrdiff_t(weightIsOutIn ? std::ptrdiff_t(c0) * wStride : c0) * bytes;
-                packWeightPanel(first, weightType, wStride, weightIsOutIn, count, k0, kc, panel);
-                if (c0 + kNr < width) {
-                    const int next = width - c0 - kNr < kNr ? width - c0 - kNr : kNr;
-                    prefetchWeightPanel(
-                        first + std::ptrdiff_t(weightIsOutIn ? std::ptrdiff_t(kNr) * wStride : kNr) * bytes,
-                        weightType, wStride, weightIsOutIn, next, k0, kc);
-                }
-                const __mmask16 mask0 = firstLanes(count), mask1 = firstLanes(count - 16);
+    const auto panelStart = [&](int c0) {
+        return base + std::ptrdiff_t(weightIsOutIn ? std::ptrdiff_t(c0) * wStride : c0) * bytes;
+    };
+    for (int r0 = 0; r0 < rows; r0 += blockRows) {
+        const int rowCount = std::min(blockRows, rows - r0);
+        const size_t rowsHere = size_t((rowCount + kMr - 1) / kMr) * kMr;
+        for (int k0 = 0; k0 < in; k0 += kKc) // k block k0 at tiles + rowsHere·k0, tile t0 then at + t0·kc
+            packInputTiles(x, xStride, r0, rowCount, k0, std::min(kKc, in - k0),
+                           tiles + rowsHere * size_t(k0));
+        // Panel by panel, every k block of a panel in turn: its C (rowCount × 32) stays in cache while it is
+        // accumulated, and W is read row by row.
+        for (int c0 = 0; c0 < width; c0 += kNr) {
+            const int count = std::min(kNr, width - c0);
+            const __mmask16 mask0 = firstLanes(count), mask1 = firstLanes(count - 16);
+            for (int k0 = 0; k0 < in; k0 += kKc) {
+                const int kc = std::min(kKc, in - k0);
+                packWeightPanel(panelStart(c0), weightType, wStride, weightIsOutIn, count, k0, kc, panel);
+                if (k0 + kKc < in)
+                    prefetchWeightPanel(panelStart(c0), weightType, wStride, weightIsOutIn, count, k0 + kKc,
+                                        std::min(kKc, in - k0 - kKc));
+                else if (c0 + kNr < width)
+                    prefetchWeightPanel(panelStart(c0 + kNr), weightType, wStride, weightIsOutIn,
+                                        std::min(kNr, width - c0 - kNr), 0, std::min(kKc, in));
+                const float* blockTiles = tiles + rowsHere * size_t(k0);
                 for (int t0 = 0; t0 < rowCount; t0 += kMr) {
-                    const int tileRows = rowCount - t0 < kMr ? rowCount - t0 : kMr;
+                    const int tileRows = std::min(kMr, rowCount - t0);
                     tileKernelFor(tileRows, std::make_integer_sequence<int, kMr>())(
-                        tiles + std::ptrdiff_t(t0) * kc, panel, kc,
+                        blockTiles + std::ptrdiff_t(t0) * kc, panel, kc,
                         y + std::ptrdiff_t(r0 + t0) * yStride + c0, yStride, mask0, mask1, k0 > 0);
                 }
             }
