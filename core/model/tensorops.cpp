@@ -71,8 +71,8 @@ bool readsStoredWeights()
 std::string productLibrary()
 {
     if (const kernels::CpuKernels* own = ownProductKernels())
-        return std::string("AttnScope's own product (") + own->variant +
-               " kernels; f32, f16 and bf16 weights read as stored)";
+        return std::string("f16/bf16 weights: AttnScope's own product, as stored (") + own->variant +
+               " kernels); f32 weights: " + (openBlas() ? openBlasDescription() : "the same product");
     return openBlasDescription();
 }
 
@@ -98,16 +98,20 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     // gemm_pack_lhs, one per thread ~2%). Small products stay on one thread.
     const long long work = (long long)n * w.in * columns;
     const int wanted = work < (1LL << 18) ? 1 : threads;
+    const OpenBlas* blas = openBlas();
     const kernels::CpuKernels* own = ownProductKernels();
+    // The own kernel for weights as stored (F16/BF16); f32 weights go to OpenBLAS where it loaded: its
+    // SkylakeX sgemm is faster than ours at 512 rows and as fast at 128 (bench_gemm), ours wins where it
+    // saves the conversion, and over Eigen.
+    const bool asStored = own && w.stored && w.storage != WeightStorage::F32;
+    if (own && !asStored && blas) own = nullptr;
     const int granule = own ? 32 : 16; // own: the kernel's panels are 32 outputs wide
     int blockWidth = std::max(granule, (columns + wanted - 1) / wanted);
     blockWidth = (blockWidth + granule - 1) / granule * granule;
     const int blocks = (columns + blockWidth - 1) / blockWidth;
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const Activation* act = activation ? &*activation : nullptr;
-    const OpenBlas* blas = openBlas();
     // The weights the own kernel reads, and their element size.
-    const bool asStored = own && w.stored && w.storage != WeightStorage::F32;
     const char* ownWeights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
     const int ownType = asStored ? weightTypeOf(w.storage) : kernels::kWeightF32;
     const qint64 elementBytes = ownType == kernels::kWeightF32 ? 4 : 2;

@@ -35,9 +35,9 @@ bool readsStoredWeights();
 // y[:, 0:c1-c0] = act(x · W[:, c0:c1] + b[c0:c1]) for the output columns [c0, c1) of the projection.
 // x is n × w.in with row stride xStride; y is n × (c1−c0) with row stride yStride.
 // Work is split over output columns on `threads` threads, each block one GEMM: the CPU kernels'
-// weightProduct where they have one (f32, or F16/BF16 as stored), else OpenBLAS's sgemm where the build has
-// it and it runs on this CPU, else the CPU kernels' Eigen product. ATTNSCOPE_PRODUCT=library skips the
-// first (to compare; the weights must then be f32).
+// weightProduct for F16/BF16 weights as stored (and for f32 ones when there is no OpenBLAS), else OpenBLAS's
+// sgemm where the build has it and it runs on this CPU, else the CPU kernels' Eigen product.
+// ATTNSCOPE_PRODUCT=library skips the first (to compare; the weights must then be f32).
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
             std::optional<Activation> activation, int threads);
 inline void linear(const float* x, int n, const LinearWeight& w, float* y,
