@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
+#include <mutex>
 #include <utility>
 
 namespace attnscope::kernels {
@@ -239,6 +240,63 @@ inline __mmask16 firstLanes(int count)
     return count >= 16 ? __mmask16(0xffff) : count <= 0 ? __mmask16(0) : __mmask16((1u << count) - 1);
 }
 
+// Packed-x buffers (up to 4 MiB) kept between calls: ops::linear's threads are new for every product,
+// and a fresh 4 MiB allocation is a fresh mapping, its pages faulted in and cleared by the kernel each time.
+struct PackBuffers
+{
+    static constexpr int kSlots = 4;
+    std::mutex mutex;
+    float* data[kSlots] = {};
+    size_t bytes[kSlots] = {};
+};
+PackBuffers& packBuffers()
+{
+    static PackBuffers* buffers = new PackBuffers; // never destroyed: the module is never unloaded
+    return *buffers;
+}
+
+// A buffer of at least `bytes`; bytes becomes its real size, to hand back with it.
+float* takePackBuffer(size_t& bytes)
+{
+    PackBuffers& buffers = packBuffers();
+    {
+        const std::lock_guard<std::mutex> lock(buffers.mutex);
+        for (int i = 0; i < PackBuffers::kSlots; ++i)
+            if (buffers.data[i] && buffers.bytes[i] >= bytes) {
+                float* found = buffers.data[i];
+                buffers.data[i] = nullptr;
+                bytes = buffers.bytes[i];
+                return found;
+            }
+    }
+    bytes = (bytes + 63) / 64 * 64;
+    void* fresh = std::aligned_alloc(64, bytes);
+    if (!fresh) std::abort(); // at most a few MiB
+    return static_cast<float*>(fresh);
+}
+
+void giveBackPackBuffer(float* data, size_t bytes)
+{
+    PackBuffers& buffers = packBuffers();
+    {
+        const std::lock_guard<std::mutex> lock(buffers.mutex);
+        int smallest = -1;
+        for (int i = 0; i < PackBuffers::kSlots; ++i) {
+            if (!buffers.data[i]) {
+                buffers.data[i] = data;
+                buffers.bytes[i] = bytes;
+                return;
+            }
+            if (smallest < 0 || buffers.bytes[i] < buffers.bytes[smallest]) smallest = i;
+        }
+        if (buffers.bytes[smallest] < bytes) { // keep the larger one
+            std::swap(buffers.data[smallest], data);
+            std::swap(buffers.bytes[smallest], bytes);
+        }
+    }
+    std::free(data);
+}
+
 void weightProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType, int wStride,
                    bool weightIsOutIn, float* y, int width, int yStride)
 {
@@ -253,10 +311,9 @@ void weightProduct(const float* x, int rows, int in, int xStride, const void* w,
     const int byBytes = int(kPackedInputBytes / (size_t(in) * sizeof(float))) / kMr * kMr;
     const int blockRows = std::min(rows, std::max(kMinRows, byBytes));
     const size_t paddedRows = size_t((blockRows + kMr - 1) / kMr) * kMr;
-    float* tiles =
-        static_cast<float*>(std::aligned_alloc(64, (paddedRows * size_t(in) * sizeof(float) + 63) / 64 * 64));
+    size_t tileBytes = (paddedRows * size_t(in) * sizeof(float) + 63) / 64 * 64;
+    float* tiles = takePackBuffer(tileBytes);
     alignas(64) static thread_local float panel[kKc * kNr];
-    if (!tiles) std::abort(); // at most a few MiB
     const int bytes = weightBytes(weightType);
     const char* base = static_cast<const char*>(w);
     const auto panelStart = [&](int c0) {
@@ -292,7 +349,7 @@ void weightProduct(const float* x, int rows, int in, int xStride, const void* w,
             }
         }
     }
-    std::free(tiles);
+    giveBackPackBuffer(tiles, tileBytes);
 }
 
 } // namespace
