@@ -131,7 +131,11 @@ WeightTensor LayerStep::load(const QString& base) const
 WeightTensor LayerStep::loadForProduct(const QString& base) const
 {
     m_layerTensors << m_weights.name(base);
-    return m_weights.loadForProduct(base);
+    // Up to 256 tokens the own product on bf16/f16 as stored beats converting + OpenBLAS (CPU time of the
+    // Llama-1B shape at 128 tokens −18..22%); at 512 it was 7% slower (docs/benchmarks.md), so longer
+    // inputs keep the conversion and OpenBLAS (ops::linear then sees f32 weights).
+    constexpr int kStoredWeightsUpTo = 256;
+    return m_tokens <= kStoredWeightsUpTo ? m_weights.loadForProduct(base) : m_weights.load(base);
 }
 
 void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
