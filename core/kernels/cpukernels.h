@@ -29,7 +29,7 @@
 namespace attnscope::kernels {
 
 // Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
-constexpr int kCpuKernelsAbi = 3;
+constexpr int kCpuKernelsAbi = 4;
 constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
 
 // Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
@@ -67,6 +67,9 @@ struct Rows
     int stride = 0;
 };
 
+// How weightProduct's weights are stored: what a safetensors file holds for them.
+enum : int { kWeightF32 = 0, kWeightF16 = 1, kWeightBF16 = 2 };
+
 struct CpuKernels
 {
     int abi = 0;              // kCpuKernelsAbi of the code that filled the table
@@ -95,6 +98,12 @@ struct CpuKernels
     // (GPT-2 Conv1D [in, out]).
     void (*product)(const float* x, int rows, int in, int xStride, const float* w, int wStride,
                     bool weightIsOutIn, float* y, int width, int yStride) = nullptr;
+    // The same product with the weights as stored (weightType: kWeightF32/F16/BF16), converted to f32 while
+    // they are packed (kernels/weightproduct.h): no f32 copy of the weights, accumulation in f32. w points at
+    // the block's first weight, wStride counts weights. Null in the modules that have no such kernel (the
+    // baseline and avx2 ones): the callers then convert and use `product`.
+    void (*weightProduct)(const float* x, int rows, int in, int xStride, const void* w, int weightType,
+                          int wStride, bool weightIsOutIn, float* y, int width, int yStride) = nullptr;
     // y = act(y + bias) over rows × width (stride yStride); bias (width) and activation may be null.
     void (*biasActivation)(float* y, int rows, int width, int yStride, const float* bias,
                            const Activation* activation) = nullptr;

@@ -7,6 +7,7 @@
 // and split the work over threads; a kernel computes one piece of it on one thread.
 
 #include "kernels/cpukernels.h"
+#include "kernels/weightproduct.h" // weightProduct, where the module has AVX-512
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -268,6 +269,11 @@ constexpr CpuKernels kTable = {
     kCpuKernelsAbi,     ATTNSCOPE_CPU_KERNEL_VARIANT,
     &fullAttentionHead, &tiledAttentionBlock,
     &probabilityTile,   &product,
+#ifdef ATTNSCOPE_WEIGHT_PRODUCT
+    &weightProduct,
+#else
+    nullptr,
+#endif
     &biasActivation,    &layerNormRows,
     &rmsNormRows,       &clearUpperVectorState,
 };

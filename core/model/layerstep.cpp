@@ -19,6 +19,8 @@ ops::LinearWeight linearWeight(const WeightTensor& w, const WeightTensor* bias, 
 {
     ops::LinearWeight l;
     l.weight = w.data();
+    l.stored = w.storedData();
+    l.storage = w.storage();
     l.bias = bias && !bias->isNull() ? bias->data() : nullptr;
     l.layout = layout;
     l.in = int(layout == ops::WeightLayout::OutIn ? w.cols() : w.rows());
@@ -126,6 +128,16 @@ WeightTensor LayerStep::load(const QString& base) const
     return m_weights.load(base);
 }
 
+WeightTensor LayerStep::loadForProduct(const QString& base) const
+{
+    m_layerTensors << m_weights.name(base);
+    // Up to 256 tokens the own product on bf16/f16 as stored beats converting + OpenBLAS (CPU time of the
+    // Llama-1B shape at 128 tokens −18..22%); at 512 it was 7% slower (docs/benchmarks.md), so longer
+    // inputs keep the conversion and OpenBLAS (ops::linear then sees f32 weights).
+    constexpr int kStoredWeightsUpTo = 256;
+    return m_tokens <= kStoredWeightsUpTo ? m_weights.loadForProduct(base) : m_weights.load(base);
+}
+
 void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
 {
     m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors);
@@ -134,7 +146,7 @@ void LayerStep::checkFinite(const std::vector<float>& values, const QString& wha
 std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString& weight, const QString& bias,
                                      std::optional<Activation> activation, ops::WeightLayout layout) const
 {
-    const WeightTensor w = load(weight);
+    const WeightTensor w = loadForProduct(weight);
     const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
     const int rows = int(x.size() / size_t(l.in));
@@ -158,8 +170,8 @@ std::vector<float> LayerStep::rmsNorm(const std::vector<float>& x, const QString
 {
     const WeightTensor g = load(weight);
     std::vector<float> y(x.size());
-    ops::rmsNorm(x.data(), y.data(), int(x.size() / size_t(g.size())), int(g.size()), g.data(), eps, m_threads,
-                 plusOne ? 1.0f : 0.0f);
+    ops::rmsNorm(x.data(), y.data(), int(x.size() / size_t(g.size())), int(g.size()), g.data(), eps,
+                 m_threads, plusOne ? 1.0f : 0.0f);
     return y;
 }
 
@@ -176,8 +188,8 @@ std::vector<float> LayerStep::layerNorm(const std::vector<float>& x, const QStri
     const WeightTensor g = load(weight);
     const WeightTensor b = load(bias);
     std::vector<float> y(x.size());
-    ops::layerNorm(x.data(), y.data(), int(x.size() / size_t(g.size())), int(g.size()), g.data(), b.data(), eps,
-                   m_threads);
+    ops::layerNorm(x.data(), y.data(), int(x.size() / size_t(g.size())), int(g.size()), g.data(), b.data(),
+                   eps, m_threads);
     return y;
 }
 
@@ -219,7 +231,8 @@ std::vector<float> LayerStep::inStreamLayout(const std::vector<float>& x) const
     std::vector<float> y(size_t(copies) * rows * width);
     for (int c = 0; c < copies; ++c)
         for (size_t r = 0; r < rows; ++r)
-            std::copy_n(x.data() + (size_t(m_copiesIn == 1 ? 0 : c) * size_t(n) + size_t(m_rowsOut[r])) * width,
+            std::copy_n(x.data() +
+                            (size_t(m_copiesIn == 1 ? 0 : c) * size_t(n) + size_t(m_rowsOut[r])) * width,
                         width, y.data() + (size_t(c) * rows + r) * width);
     return y;
 }
@@ -375,7 +388,7 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
 std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& weight, const QString& bias,
                                             ops::WeightLayout layout)
 {
-    const WeightTensor w = load(weight);
+    const WeightTensor w = loadForProduct(weight);
     const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
     std::vector<float> y(size_t(o.tokens) * size_t(l.out));

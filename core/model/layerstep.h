@@ -99,10 +99,13 @@ public:
 
 private:
     AttentionOptions attentionOptions(const LayerAttention& spec) const;
-    // attend() for an ablation batch: per copy, no capture; rearranges the residual stream to the copies' rows.
+    // attend() for an ablation batch: per copy, no capture; rearranges the residual stream to the copies'
+    // rows.
     HeadTensor attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);
     // Loads a tensor by base name and remembers it as a suspect for checkFinite.
     WeightTensor load(const QString& base) const;
+    // The same for a projection's weights, possibly as stored (ModelWeights::loadForProduct).
+    WeightTensor loadForProduct(const QString& base) const;
 
     const ModelConfig& m_config;
     const ModelWeights& m_weights;

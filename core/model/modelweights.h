@@ -27,6 +27,8 @@ public:
     bool has(const QString& base) const { return m_store->contains(name(base)); }
     // fp32 tensors (WeightStore::load); throws ModelError naming the tensor when it is missing.
     WeightTensor load(const QString& base) const { return m_store->load(name(base)); }
+    // A projection's weights for ops::linear, possibly as stored (WeightStore::loadForProduct).
+    WeightTensor loadForProduct(const QString& base) const { return m_store->loadForProduct(name(base)); }
     WeightTensor loadRows(const QString& base, qint64 firstRow, qint64 rowCount) const
     {
         return m_store->loadRows(name(base), firstRow, rowCount);

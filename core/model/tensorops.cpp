@@ -5,6 +5,9 @@
 #include "util/parallel.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 
 // The arithmetic is in core/kernels (one build per instruction-set level, see cpukernels.h); this file splits
 // it into blocks over threads. OpenBLAS, where the build has it and it loads, computes the products
@@ -33,10 +36,43 @@ void blasProduct(const OpenBlas& blas, const float* x, int n, int xStride, const
     }
 }
 
+// The kernels' weightProduct, unless absent or ATTNSCOPE_PRODUCT=library asks for the library path.
+const kernels::CpuKernels* ownProductKernels()
+{
+    static const kernels::CpuKernels* const chosen = []() -> const kernels::CpuKernels* {
+        const char* choice = std::getenv("ATTNSCOPE_PRODUCT");
+        if (choice && std::strcmp(choice, "library") == 0) return nullptr;
+        const kernels::CpuKernels& cpu = kernels::cpuKernels();
+        return cpu.weightProduct ? &cpu : nullptr;
+    }();
+    return chosen;
+}
+
+int weightTypeOf(WeightStorage storage)
+{
+    switch (storage) {
+    case WeightStorage::F16:
+        return kernels::kWeightF16;
+    case WeightStorage::BF16:
+        return kernels::kWeightBF16;
+    case WeightStorage::F32:
+        break;
+    }
+    return kernels::kWeightF32;
+}
+
 } // namespace
+
+bool readsStoredWeights()
+{
+    return ownProductKernels() != nullptr;
+}
 
 std::string productLibrary()
 {
+    if (const kernels::CpuKernels* own = ownProductKernels())
+        return std::string("f16/bf16 weights: AttnScope's own product, as stored (") + own->variant +
+               " kernels); f32 weights: " + (openBlas() ? openBlasDescription() : "the same product");
     return openBlasDescription();
 }
 
@@ -62,17 +98,35 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     // gemm_pack_lhs, one per thread ~2%). Small products stay on one thread.
     const long long work = (long long)n * w.in * columns;
     const int wanted = work < (1LL << 18) ? 1 : threads;
-    int blockWidth = std::max(16, (columns + wanted - 1) / wanted);
-    blockWidth = (blockWidth + 15) / 16 * 16;
+    const OpenBlas* blas = openBlas();
+    const kernels::CpuKernels* own = ownProductKernels();
+    // The own kernel for weights as stored (F16/BF16); f32 weights go to OpenBLAS where it loaded: its
+    // SkylakeX sgemm is faster than ours at 512 rows and as fast at 128 (bench_gemm), ours wins where it
+    // saves the conversion, and over Eigen.
+    const bool asStored = own && w.stored && w.storage != WeightStorage::F32;
+    if (own && !asStored && blas) own = nullptr;
+    const int granule = own ? 32 : 16; // own: the kernel's panels are 32 outputs wide
+    int blockWidth = std::max(granule, (columns + wanted - 1) / wanted);
+    blockWidth = (blockWidth + granule - 1) / granule * granule;
     const int blocks = (columns + blockWidth - 1) / blockWidth;
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const Activation* act = activation ? &*activation : nullptr;
-    const OpenBlas* blas = openBlas();
+    // The weights the own kernel reads, and their element size.
+    const char* ownWeights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
+    const int ownType = asStored ? weightTypeOf(w.storage) : kernels::kWeightF32;
+    const qint64 elementBytes = ownType == kernels::kWeightF32 ? 4 : 2;
+    if (!ownWeights && !w.weight) throw std::logic_error("ops::linear: no weights");
+    if (!own && !w.weight) throw std::logic_error("ops::linear: stored weights need the own product");
 
     parallelFor(blocks, threads, [&](int block) {
         const int b0 = block * blockWidth;
         const int width = std::min(columns, b0 + blockWidth) - b0;
-        if (blas) {
+        if (own) {
+            const bool outIn = w.layout == WeightLayout::OutIn;
+            const qint64 first = outIn ? qint64(c0 + b0) * w.in : qint64(c0 + b0);
+            own->weightProduct(x, n, w.in, xStride, ownWeights + first * elementBytes, ownType,
+                               outIn ? w.in : w.out, outIn, y + b0, width, yStride);
+        } else if (blas) {
             blasProduct(*blas, x, n, xStride, w, c0 + b0, width, y + b0, yStride);
         } else if (w.layout == WeightLayout::OutIn) { // W is [out, in]: rows c0+b0 .. of W, transposed
             cpu.product(x, n, w.in, xStride, w.weight + qint64(c0 + b0) * w.in, w.in, true, y + b0, width,

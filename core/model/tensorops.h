@@ -13,19 +13,31 @@ namespace attnscope::ops {
 // How a projection's weight is stored: nn.Linear [out, in], GPT-2 Conv1D [in, out].
 enum class WeightLayout { OutIn, InOut };
 
+// How the weights are stored where `stored` points: a safetensors file's F16 or BF16 data.
+enum class WeightStorage { F32, F16, BF16 };
+
 struct LinearWeight
 {
-    const float* weight = nullptr;
-    const float* bias = nullptr; // may be null
+    const float* weight = nullptr; // f32; may be null when `stored` is set and readsStoredWeights()
+    const float* bias = nullptr;   // may be null
     int in = 0;
     int out = 0;
     WeightLayout layout = WeightLayout::OutIn;
+    const void* stored = nullptr; // the same weights as the file holds them (`storage`), or null
+    WeightStorage storage = WeightStorage::F32;
 };
+
+// Whether linear() multiplies F16/BF16 weights as they are stored (LinearWeight::stored), converting them
+// while it packs them: the CPU kernels have a weightProduct (AVX-512) and ATTNSCOPE_PRODUCT is not
+// "library". When false, the weights must come as f32 (LinearWeight::weight).
+bool readsStoredWeights();
 
 // y[:, 0:c1-c0] = act(x · W[:, c0:c1] + b[c0:c1]) for the output columns [c0, c1) of the projection.
 // x is n × w.in with row stride xStride; y is n × (c1−c0) with row stride yStride.
-// Work is split over output columns on `threads` threads (each block one GEMM: OpenBLAS's sgemm where the
-// build has it and it runs on this CPU, else the CPU kernels' Eigen product).
+// Work is split over output columns on `threads` threads, each block one GEMM: the CPU kernels'
+// weightProduct for F16/BF16 weights as stored (and for f32 ones when there is no OpenBLAS), else OpenBLAS's
+// sgemm where the build has it and it runs on this CPU, else the CPU kernels' Eigen product.
+// ATTNSCOPE_PRODUCT=library skips the first (to compare; the weights must then be f32).
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
             std::optional<Activation> activation, int threads);
 inline void linear(const float* x, int n, const LinearWeight& w, float* y,

@@ -43,6 +43,18 @@ WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> 
     return t;
 }
 
+WeightTensor WeightTensor::stored(std::shared_ptr<const void> owner, const void* data,
+                                  ops::WeightStorage storage, std::vector<qint64> shape)
+{
+    WeightTensor t;
+    t.m_owner = std::move(owner);
+    t.m_stored = data;
+    t.m_storage = storage;
+    t.m_shape = std::move(shape);
+    t.m_isView = true;
+    return t;
+}
+
 namespace {
 
 // Freed large conversion buffers, kept for the next tensor of the same size: a model's layers have the same
@@ -305,6 +317,20 @@ WeightTensor WeightStore::load(const QString& name) const
         }
     }
     return loaded;
+}
+
+WeightTensor WeightStore::loadForProduct(const QString& name) const
+{
+    const int where = m_where.value(name, -1);
+    if (where < 0 || !ops::readsStoredWeights() || QSysInfo::ByteOrder != QSysInfo::LittleEndian)
+        return load(name);
+    const std::shared_ptr<const SafetensorsFile>& file = m_files[size_t(where)];
+    const TensorInfo& tensor = *file->find(name);
+    if (tensor.shape.size() != 2 || (tensor.dtype != TensorDtype::F16 && tensor.dtype != TensorDtype::BF16))
+        return load(name);
+    return WeightTensor::stored(
+        file, file->bytes(tensor),
+        tensor.dtype == TensorDtype::F16 ? ops::WeightStorage::F16 : ops::WeightStorage::BF16, tensor.shape);
 }
 
 WeightStore::KeepConverted::KeepConverted(const WeightStore& store, qint64 budgetBytes)

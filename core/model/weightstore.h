@@ -2,6 +2,7 @@
 
 #include "model/ggufmodel.h"
 #include "model/safetensorsfile.h"
+#include "model/tensorops.h"
 
 #include <QHash>
 #include <QString>
@@ -14,7 +15,9 @@
 namespace attnscope {
 
 // A tensor as fp32: a view of F32 data inside a mapped file (no copy), or an owned converted copy of
-// F16/BF16 data. Either way it keeps what it points into alive.
+// F16/BF16 data. Or, for the products only (WeightStore::loadForProduct), a view of F16/BF16 data as the
+// file stores it: data() is null then, and storedData() points into the mapping. Every kind keeps what it
+// points into alive.
 class WeightTensor
 {
 public:
@@ -27,6 +30,8 @@ public:
     // the kernel clearing fresh pages for every layer cost more than the conversion.
     static WeightTensor converted(qint64 count, std::vector<qint64> shape,
                                   const std::function<void(float*)>& fill);
+    static WeightTensor stored(std::shared_ptr<const void> owner, const void* data,
+                               ops::WeightStorage storage, std::vector<qint64> shape);
 
     const float* data() const { return m_data; }
     const std::vector<qint64>& shape() const { return m_shape; }
@@ -35,11 +40,16 @@ public:
     qint64 rows() const { return m_shape.empty() ? 0 : m_shape.front(); }
     qint64 cols() const { return m_shape.size() < 2 ? 1 : m_shape.back(); }
     bool isView() const { return m_isView; }
-    bool isNull() const { return m_data == nullptr; }
+    bool isNull() const { return m_data == nullptr && m_stored == nullptr; }
+    // The weights as stored (F16/BF16) for a tensor from WeightStore::loadForProduct, else null.
+    const void* storedData() const { return m_stored; }
+    ops::WeightStorage storage() const { return m_storage; }
 
 private:
     std::shared_ptr<const void> m_owner;
     const float* m_data = nullptr;
+    const void* m_stored = nullptr;
+    ops::WeightStorage m_storage = ops::WeightStorage::F32;
     std::vector<qint64> m_shape;
     bool m_isView = false;
 };
@@ -84,6 +94,10 @@ public:
     QString primaryFile() const;
     // fp32 tensor: a view for aligned F32, else converted. Throws ModelError when absent or not a float type.
     WeightTensor load(const QString& name) const;
+    // A projection's weight matrix for ops::linear: when it multiplies F16/BF16 weights as stored
+    // (ops::readsStoredWeights()) and the safetensors file holds them so, a view of those bytes (no
+    // conversion, nothing allocated); else load(name).
+    WeightTensor loadForProduct(const QString& name) const;
     // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows.
     WeightTensor loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     qint64 totalBytes() const { return m_totalBytes; }

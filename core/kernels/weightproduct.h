@@ -1,0 +1,358 @@
+#pragma once
+
+// y (rows × width) = x (rows × in) · Wᵀ-block, reading W as the file stores it (f32, f16 or bf16) and
+// converting while it packs: the AVX-512 product behind CpuKernels::weightProduct. Included by
+// cpukernelvariant.cpp only (inside its anonymous namespace), so that it is compiled once per module;
+// without AVX-512 it compiles to nothing and the table's pointer stays null.
+//
+// The shape is the usual one of a register-blocked GEMM (Goto/BLIS):
+//   for each block of x's rows (up to 4 MiB packed, at least 112 rows):
+//     pack them for every k as tiles of kMr rows, k-major per block of kKc inputs: tile[k][r] (r < kMr)
+//     for each panel of kNr = 32 outputs, for each block of kKc inputs (k):
+//       pack W's panel k-major, in f32: panel[k][c] (c < 32), transposing [out, in] storage 16×16 at a time
+//       for each row tile: C (kMr × 32, in 2·kMr zmm registers) += tile · panel, each step one broadcast of
+//       x per row and two loads of W for 2·kMr FMAs; C goes to y (first k block) or is added to it.
+// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2; a panel's C (rows × 32)
+// stays in cache over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past
+// the last tile are zero in the packed copy (their results are not stored), outputs past the width are zero
+// in the panel and masked out when stored, and a k block shorter than kKc is simply shorter.
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#define ATTNSCOPE_WEIGHT_PRODUCT 1
+
+#include "kernels/cpukernels.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <immintrin.h>
+#include <mutex>
+#include <utility>
+
+namespace attnscope::kernels {
+namespace { // this header's code is the including module's own (cpukernels.h: nothing else is exported)
+
+constexpr int kMr = 14;  // rows of x per tile: 28 accumulators + 2 loads of W + 1 broadcast ≤ 32 zmm
+constexpr int kNr = 32;  // outputs per panel: two zmm
+constexpr int kKc = 256; // inputs per k block
+constexpr size_t kPackedInputBytes = size_t(4) << 20; // x packed at once, for every k: up to 4 MiB
+constexpr int kMinRows = 8 * kMr;                     // and at least 112 rows
+
+// 16 consecutive weights at p, as f32.
+__attribute__((always_inline)) inline __m512 loadWeights16(const void* p, int type)
+{
+    switch (type) {
+    case kWeightBF16: // bf16 is the upper half of an f32
+        return _mm512_castsi512_ps(
+            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256(static_cast<const __m256i*>(p))), 16));
+    case kWeightF16:
+        return _mm512_cvtph_ps(_mm256_loadu_si256(static_cast<const __m256i*>(p)));
+    default:
+        return _mm512_loadu_ps(static_cast<const float*>(p));
+    }
+}
+
+inline float loadWeight(const void* base, std::ptrdiff_t index, int type)
+{
+    switch (type) {
+    case kWeightBF16: {
+        const std::uint32_t bits = std::uint32_t(static_cast<const std::uint16_t*>(base)[index]) << 16;
+        float value;
+        std::memcpy(&value, &bits, sizeof value);
+        return value;
+    }
+    case kWeightF16:
+        return _cvtsh_ss(static_cast<const std::uint16_t*>(base)[index]);
+    default:
+        return static_cast<const float*>(base)[index];
+    }
+}
+
+inline int weightBytes(int type)
+{
+    return type == kWeightF32 ? 4 : 2;
+}
+
+// In place: r[i] becomes column i of the 16×16 matrix whose rows were r[0..15].
+__attribute__((always_inline)) inline void transpose16x16(__m512 r[16])
+{
+    __m512 t[16];
+    for (int i = 0; i < 8; ++i) { // interleave pairs of rows: 2×2 blocks of single floats
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) { // pairs of pairs: 4×4 blocks within each 128-bit lane
+        const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 1]);
+        const __m512d c = _mm512_castps_pd(t[4 * i + 2]), d = _mm512_castps_pd(t[4 * i + 3]);
+        r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+        r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+        r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+        r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+    }
+    // Now r[4i + j] holds, in each 128-bit lane L, column 4L + j' of rows 4i..4i+3 (j' from j's position).
+    // Exchange 128-bit lanes between row groups: first pairs of groups (lanes 0,2 / 1,3), then within.
+    for (int j = 0; j < 4; ++j) {
+        const __m512 g0 = r[j], g1 = r[4 + j], g2 = r[8 + j], g3 = r[12 + j];
+        const __m512 a = _mm512_shuffle_f32x4(g0, g1, 0x88); // g0.L0 g0.L2 g1.L0 g1.L2
+        const __m512 b = _mm512_shuffle_f32x4(g0, g1, 0xdd); // g0.L1 g0.L3 g1.L1 g1.L3
+        const __m512 c = _mm512_shuffle_f32x4(g2, g3, 0x88);
+        const __m512 d = _mm512_shuffle_f32x4(g2, g3, 0xdd);
+        t[j] = _mm512_shuffle_f32x4(a, c, 0x88);      // lane 0 of all four groups
+        t[4 + j] = _mm512_shuffle_f32x4(b, d, 0x88);  // lane 1
+        t[8 + j] = _mm512_shuffle_f32x4(a, c, 0xdd);  // lane 2
+        t[12 + j] = _mm512_shuffle_f32x4(b, d, 0xdd); // lane 3
+    }
+    // Within a lane, r[4i + j] after the pd step held column order: j = 0 → col 0, 1 → col 1, 2 → col 2,
+    // 3 → col 3 (unpacklo_pd of the lo-interleaves gives element 0, unpackhi gives 1, of the hi ones 2, 3).
+    for (int i = 0; i < 16; ++i)
+        r[i] = t[i];
+}
+
+// Packs outputs [0, count) (count ≤ 32) × inputs [k0, k0 + kc) of the weight block into panel[k][c], zero
+// for c ≥ count. outIn: W(o, k) at w[o·wStride + k]; else at w[k·wStride + o].
+inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc,
+                            float* panel)
+{
+    const int bytes = weightBytes(type);
+    const char* base = static_cast<const char*>(w);
+    if (!outIn) {
+        for (int k = 0; k < kc; ++k) {
+            const char* row = base + (std::ptrdiff_t(k0 + k) * wStride) * bytes;
+            float* out = panel + std::ptrdiff_t(k) * kNr;
+            int c = 0;
+            for (; c + 16 <= count; c += 16)
+                _mm512_storeu_ps(out + c, loadWeights16(row + std::ptrdiff_t(c) * bytes, type));
+            for (; c < count; ++c)
+                out[c] = loadWeight(row, c, type);
+            for (; c < kNr; ++c)
+                out[c] = 0.0f;
+        }
+        return;
+    }
+    // [out, in]: 16 outputs × 16 inputs at a time, transposed in registers.
+    for (int c0 = 0; c0 < kNr; c0 += 16) {
+        const int rowsHere = count - c0; // outputs of this half that exist
+        int k = 0;
+        if (rowsHere >= 16) {
+            for (; k + 16 <= kc; k += 16) {
+                __m512 r[16];
+                for (int i = 0; i < 16; ++i)
+                    r[i] = loadWeights16(base + (std::ptrdiff_t(c0 + i) * wStride + k0 + k) * bytes, type);
+                transpose16x16(r);
+                for (int i = 0; i < 16; ++i)
+                    _mm512_store_ps(panel + std::ptrdiff_t(k + i) * kNr + c0, r[i]);
+            }
+        }
+        for (; k < kc; ++k)
+            for (int i = 0; i < 16; ++i)
+                panel[std::ptrdiff_t(k) * kNr + c0 + i] =
+                    i < rowsHere ? loadWeight(base, std::ptrdiff_t(c0 + i) * wStride + k0 + k, type) : 0.0f;
+    }
+}
+
+// Asks for the weights packWeightPanel will read next into L2: the panel's rows are far apart in memory
+// (32 streams of kc weights for [out, in]), more than the hardware prefetcher follows, and the packing
+// otherwise waits on memory for a third of the product's time (perf, n = 128).
+inline void prefetchWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc)
+{
+    const int bytes = weightBytes(type);
+    const char* base = static_cast<const char*>(w);
+    if (outIn) {
+        for (int c = 0; c < count; ++c) {
+            const char* row = base + (std::ptrdiff_t(c) * wStride + k0) * bytes;
+            for (int offset = 0; offset < kc * bytes; offset += 64)
+                _mm_prefetch(row + offset, _MM_HINT_T1);
+        }
+    } else {
+        for (int k = 0; k < kc; ++k) {
+            const char* row = base + std::ptrdiff_t(k0 + k) * wStride * bytes;
+            for (int offset = 0; offset < count * bytes; offset += 64)
+                _mm_prefetch(row + offset, _MM_HINT_T1);
+        }
+    }
+}
+
+// Packs rows [r0, r0 + rowCount) × inputs [k0, k0 + kc) of x as tiles of kMr rows, tile[k][r], the rows past
+// rowCount zero.
+inline void packInputTiles(const float* x, int xStride, int r0, int rowCount, int k0, int kc, float* tiles)
+{
+    for (int t0 = 0; t0 < rowCount; t0 += kMr) {
+        float* tile = tiles + std::ptrdiff_t(t0) * kc;
+        const int here = rowCount - t0 < kMr ? rowCount - t0 : kMr;
+        for (int r = 0; r < kMr; ++r) {
+            if (r < here) {
+                const float* row = x + std::ptrdiff_t(r0 + t0 + r) * xStride + k0;
+                for (int k = 0; k < kc; ++k)
+                    tile[std::ptrdiff_t(k) * kMr + r] = row[k];
+            } else {
+                for (int k = 0; k < kc; ++k)
+                    tile[std::ptrdiff_t(k) * kMr + r] = 0.0f;
+            }
+        }
+    }
+}
+
+// C (kMr × 32) = tile · panel over kc inputs, then its first `rows` rows and `mask`ed columns stored into y
+// (accumulate: added to what y holds).
+// MR ≤ kMr rows are computed (the tile's layout stays kMr wide): a last tile of 2 rows costs 2 rows' FMAs.
+template <int MR>
+void multiplyTile(const float* tile, const float* panel, int kc, float* y, int yStride, __mmask16 mask0,
+                  __mmask16 mask1, bool accumulate)
+{
+    __m512 c[MR][2];
+#pragma GCC unroll 14
+    for (int r = 0; r < MR; ++r)
+        c[r][0] = c[r][1] = _mm512_setzero_ps();
+    for (int k = 0; k < kc; ++k) {
+        const __m512 b0 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr);
+        const __m512 b1 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16);
+        const float* a = tile + std::ptrdiff_t(k) * kMr;
+        _mm_prefetch(reinterpret_cast<const char*>(a + 8 * kMr), _MM_HINT_T0); // x streams from L2
+#pragma GCC unroll 14
+        for (int r = 0; r < MR; ++r) {
+            const __m512 ar = _mm512_set1_ps(a[r]);
+            c[r][0] = _mm512_fmadd_ps(ar, b0, c[r][0]);
+            c[r][1] = _mm512_fmadd_ps(ar, b1, c[r][1]);
+        }
+    }
+#pragma GCC unroll 14
+    for (int r = 0; r < MR; ++r) {
+        float* out = y + std::ptrdiff_t(r) * yStride;
+        if (accumulate) {
+            c[r][0] = _mm512_add_ps(c[r][0], _mm512_maskz_loadu_ps(mask0, out));
+            c[r][1] = _mm512_add_ps(c[r][1], _mm512_maskz_loadu_ps(mask1, out + 16));
+        }
+        _mm512_mask_storeu_ps(out, mask0, c[r][0]);
+        _mm512_mask_storeu_ps(out + 16, mask1, c[r][1]);
+    }
+}
+
+using TileKernel = void (*)(const float*, const float*, int, float*, int, __mmask16, __mmask16, bool);
+template <int... MR> constexpr TileKernel tileKernelFor(int rows, std::integer_sequence<int, MR...>)
+{
+    TileKernel kernels[] = {&multiplyTile<MR + 1>...};
+    return kernels[rows - 1];
+}
+
+inline __mmask16 firstLanes(int count)
+{
+    return count >= 16 ? __mmask16(0xffff) : count <= 0 ? __mmask16(0) : __mmask16((1u << count) - 1);
+}
+
+// Packed-x buffers (up to 4 MiB) kept between calls: ops::linear's threads are new for every product,
+// and a fresh 4 MiB allocation is a fresh mapping, its pages faulted in and cleared by the kernel each time.
+struct PackBuffers
+{
+    static constexpr int kSlots = 4;
+    std::mutex mutex;
+    float* data[kSlots] = {};
+    size_t bytes[kSlots] = {};
+};
+PackBuffers& packBuffers()
+{
+    static PackBuffers* buffers = new PackBuffers; // never destroyed: the module is never unloaded
+    return *buffers;
+}
+
+// A buffer of at least `bytes`; bytes becomes its real size, to hand back with it.
+float* takePackBuffer(size_t& bytes)
+{
+    PackBuffers& buffers = packBuffers();
+    {
+        const std::lock_guard<std::mutex> lock(buffers.mutex);
+        for (int i = 0; i < PackBuffers::kSlots; ++i)
+            if (buffers.data[i] && buffers.bytes[i] >= bytes) {
+                float* found = buffers.data[i];
+                buffers.data[i] = nullptr;
+                bytes = buffers.bytes[i];
+                return found;
+            }
+    }
+    bytes = (bytes + 63) / 64 * 64;
+    void* fresh = std::aligned_alloc(64, bytes);
+    if (!fresh) std::abort(); // at most a few MiB
+    return static_cast<float*>(fresh);
+}
+
+void giveBackPackBuffer(float* data, size_t bytes)
+{
+    PackBuffers& buffers = packBuffers();
+    {
+        const std::lock_guard<std::mutex> lock(buffers.mutex);
+        int smallest = -1;
+        for (int i = 0; i < PackBuffers::kSlots; ++i) {
+            if (!buffers.data[i]) {
+                buffers.data[i] = data;
+                buffers.bytes[i] = bytes;
+                return;
+            }
+            if (smallest < 0 || buffers.bytes[i] < buffers.bytes[smallest]) smallest = i;
+        }
+        if (buffers.bytes[smallest] < bytes) { // keep the larger one
+            std::swap(buffers.data[smallest], data);
+            std::swap(buffers.bytes[smallest], bytes);
+        }
+    }
+    std::free(data);
+}
+
+void weightProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType, int wStride,
+                   bool weightIsOutIn, float* y, int width, int yStride)
+{
+    if (rows <= 0 || width <= 0) return;
+    if (in <= 0) {
+        for (int r = 0; r < rows; ++r)
+            std::memset(y + std::ptrdiff_t(r) * yStride, 0, sizeof(float) * size_t(width));
+        return;
+    }
+    // Rows of x packed at once, for every k: at most kPackedInputBytes, at least kMinRows rows (fewer
+    // rows would pack W more often).
+    const int byBytes = int(kPackedInputBytes / (size_t(in) * sizeof(float))) / kMr * kMr;
+    const int blockRows = std::min(rows, std::max(kMinRows, byBytes));
+    const size_t paddedRows = size_t((blockRows + kMr - 1) / kMr) * kMr;
+    size_t tileBytes = (paddedRows * size_t(in) * sizeof(float) + 63) / 64 * 64;
+    float* tiles = takePackBuffer(tileBytes);
+    alignas(64) static thread_local float panel[kKc * kNr];
+    const int bytes = weightBytes(weightType);
+    const char* base = static_cast<const char*>(w);
+    const auto panelStart = [&](int c0) {
+        return base + std::ptrdiff_t(weightIsOutIn ? std::ptrdiff_t(c0) * wStride : c0) * bytes;
+    };
+    for (int r0 = 0; r0 < rows; r0 += blockRows) {
+        const int rowCount = std::min(blockRows, rows - r0);
+        const size_t rowsHere = size_t((rowCount + kMr - 1) / kMr) * kMr;
+        for (int k0 = 0; k0 < in; k0 += kKc) // k block k0 at tiles + rowsHere·k0, tile t0 then at + t0·kc
+            packInputTiles(x, xStride, r0, rowCount, k0, std::min(kKc, in - k0),
+                           tiles + rowsHere * size_t(k0));
+        // Panel by panel, every k block of a panel in turn: its C (rowCount × 32) stays in cache while it is
+        // accumulated, and W is read row by row.
+        for (int c0 = 0; c0 < width; c0 += kNr) {
+            const int count = std::min(kNr, width - c0);
+            const __mmask16 mask0 = firstLanes(count), mask1 = firstLanes(count - 16);
+            for (int k0 = 0; k0 < in; k0 += kKc) {
+                const int kc = std::min(kKc, in - k0);
+                packWeightPanel(panelStart(c0), weightType, wStride, weightIsOutIn, count, k0, kc, panel);
+                if (k0 + kKc < in)
+                    prefetchWeightPanel(panelStart(c0), weightType, wStride, weightIsOutIn, count, k0 + kKc,
+                                        std::min(kKc, in - k0 - kKc));
+                else if (c0 + kNr < width)
+                    prefetchWeightPanel(panelStart(c0 + kNr), weightType, wStride, weightIsOutIn,
+                                        std::min(kNr, width - c0 - kNr), 0, std::min(kKc, in));
+                const float* blockTiles = tiles + rowsHere * size_t(k0);
+                for (int t0 = 0; t0 < rowCount; t0 += kMr) {
+                    const int tileRows = std::min(kMr, rowCount - t0);
+                    tileKernelFor(tileRows, std::make_integer_sequence<int, kMr>())(
+                        blockTiles + std::ptrdiff_t(t0) * kc, panel, kc,
+                        y + std::ptrdiff_t(r0 + t0) * yStride + c0, yStride, mask0, mask1, k0 > 0);
+                }
+            }
+        }
+    }
+    giveBackPackBuffer(tiles, tileBytes);
+}
+
+} // namespace
+} // namespace attnscope::kernels
+
+#endif

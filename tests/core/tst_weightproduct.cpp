@@ -1,0 +1,254 @@
+// CpuKernels::weightProduct (kernels/weightproduct.h), y = x · Wᵀ-block with W read as stored (f32, f16,
+// bf16), at every level this build has and this CPU runs, against a double-precision hand product of the
+// decoded weights. Sizes leave every remainder: rows around the 14-row tile and over several row blocks,
+// inputs around the 16-wide transposes and the 256-deep k blocks, outputs around the 32-wide panels; both
+// layouts, padded strides and a block that starts inside the matrix. Then ops::linear over them (threads,
+// bias, activation) and its environment switch.
+
+#include "kernels/cpukernelselection.h"
+#include "model/tensorops.h"
+
+#include <QtTest>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace attnscope;
+using namespace attnscope::kernels;
+
+namespace {
+
+// A weight matrix in one storage type, with its exact values as doubles.
+struct StoredMatrix
+{
+    int type = kWeightF32;
+    std::vector<float> f32;
+    std::vector<std::uint16_t> half; // f16 or bf16 bits
+    std::vector<double> values;
+    const void* data() const
+    {
+        return type == kWeightF32 ? static_cast<const void*>(f32.data()) : half.data();
+    }
+    int elementBytes() const { return type == kWeightF32 ? 4 : 2; }
+};
+
+double decodeHalf(std::uint16_t bits)
+{
+    const int sign = bits >> 15, exponent = (bits >> 10) & 31, mantissa = bits & 1023;
+    const double magnitude =
+        exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(1024 + mantissa, exponent - 25);
+    return sign ? -magnitude : magnitude;
+}
+
+double decodeBfloat16(std::uint16_t bits)
+{
+    const std::uint32_t word = std::uint32_t(bits) << 16;
+    float value;
+    std::memcpy(&value, &word, sizeof value);
+    return value;
+}
+
+// count random weights of magnitude ~2^-6..2^4 (f16: some subnormal), sign random.
+StoredMatrix randomMatrix(int type, size_t count, std::mt19937& random)
+{
+    StoredMatrix m;
+    m.type = type;
+    m.values.resize(count);
+    std::uniform_int_distribution<int> bit(0, 1), mantissa16(0, 1023), mantissaBf(0, 127);
+    std::uniform_int_distribution<int> halfExponent(0, 19), bfExponent(121, 131);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    if (type == kWeightF32) {
+        m.f32.resize(count);
+        for (size_t i = 0; i < count; ++i)
+            m.values[i] = m.f32[i] = normal(random);
+        return m;
+    }
+    m.half.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+        const int sign = bit(random);
+        if (type == kWeightF16)
+            m.half[i] = std::uint16_t(sign << 15 | halfExponent(random) << 10 | mantissa16(random));
+        else
+            m.half[i] = std::uint16_t(sign << 15 | bfExponent(random) << 7 | mantissaBf(random));
+        m.values[i] = type == kWeightF16 ? decodeHalf(m.half[i]) : decodeBfloat16(m.half[i]);
+    }
+    return m;
+}
+
+const char* typeName(int type)
+{
+    return type == kWeightF16 ? "f16" : type == kWeightBF16 ? "bf16" : "f32";
+}
+
+} // namespace
+
+class TestWeightProduct : public QObject
+{
+    Q_OBJECT
+private slots:
+    void variants_data()
+    {
+        QTest::addColumn<QString>("variant");
+        for (const QString& variant : builtCpuKernelVariants())
+            QTest::newRow(qPrintable(variant)) << variant;
+    }
+    // Which levels have the kernel: avx512 (and an -march=native build on an AVX-512 CPU) must.
+    void variants()
+    {
+        QFETCH(QString, variant);
+        QString error;
+        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
+        if (!choice.kernels) QSKIP("this CPU lacks the level");
+        if (variant == QLatin1String("avx512")) QVERIFY(choice.kernels->weightProduct);
+        if (variant == QLatin1String("baseline")) QVERIFY(!choice.kernels->weightProduct);
+    }
+
+    void againstHandProduct_data() { variants_data(); }
+    void againstHandProduct()
+    {
+        QFETCH(QString, variant);
+        QString error;
+        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
+        if (!choice.kernels || !choice.kernels->weightProduct) QSKIP("no weightProduct at this level here");
+        const auto product = choice.kernels->weightProduct;
+        std::mt19937 random(2026);
+        int cases = 0;
+        for (const int type : {kWeightF32, kWeightF16, kWeightBF16})
+            for (const bool outIn : {true, false})
+                for (const int rows : {1, 13, 14, 15, 29, 1400})
+                    for (const int in : {1, 15, 16, 17, 257, 530, 9000})
+                        for (const int width : {1, 31, 32, 33, 70}) {
+                            // 1400 rows: several row blocks once in = 9000 (the packed x is ≤ 4 MiB).
+                            if (in == 9000 && (rows != 1400 || width != 33 || type != kWeightBF16)) continue;
+                            if (rows == 1400 && in != 9000 && (in > 257 || width > 33)) continue; // time
+                            const int firstColumn = 3, totalOut = firstColumn + width + 2;
+                            const int xStride = in + 5, yStride = width + 7;
+                            const int wStride = outIn ? in + 1 : totalOut; // weights between rows
+                            std::normal_distribution<float> normal(0.0f, 1.0f);
+                            std::vector<float> x(size_t(rows) * xStride);
+                            for (float& v : x)
+                                v = normal(random);
+                            const size_t wRows = outIn ? size_t(totalOut) : size_t(in);
+                            const StoredMatrix w = randomMatrix(type, wRows * size_t(wStride), random);
+                            const auto weight = [&](int output, int input) {
+                                return outIn ? w.values[size_t(output) * wStride + input]
+                                             : w.values[size_t(input) * wStride + output];
+                            };
+                            const std::ptrdiff_t firstOffset =
+                                outIn ? std::ptrdiff_t(firstColumn) * wStride : firstColumn;
+                            const float sentinel = 12345.0f;
+                            std::vector<float> y(size_t(rows) * yStride, sentinel);
+                            product(x.data(), rows, in, xStride,
+                                    static_cast<const char*>(w.data()) + firstOffset * w.elementBytes(), type,
+                                    wStride, outIn, y.data(), width, yStride);
+                            for (int r = 0; r < rows; ++r) {
+                                for (int c = 0; c < yStride; ++c) {
+                                    const float got = y[size_t(r) * yStride + c];
+                                    if (c >= width) { // past the block: untouched
+                                        QCOMPARE(got, sentinel);
+                                        continue;
+                                    }
+                                    double exact = 0, magnitude = 0;
+                                    for (int i = 0; i < in; ++i) {
+                                        const double term =
+                                            double(x[size_t(r) * xStride + i]) * weight(firstColumn + c, i);
+                                        exact += term;
+                                        magnitude += std::abs(term);
+                                    }
+                                    // f32 accumulation: rounding errors grow ~√in relative to Σ|terms|.
+                                    const double tolerance = 1e-6 * std::sqrt(double(in)) * magnitude + 1e-30;
+                                    if (std::abs(got - exact) > tolerance)
+                                        QFAIL(qPrintable(
+                                            QStringLiteral("%1 %2 rows %3 in %4 width %5: y[%6][%7] "
+                                                           "= %8, exact %9 (tolerance %10)")
+                                                .arg(QLatin1String(typeName(type)))
+                                                .arg(QLatin1String(outIn ? "out-in" : "in-out"))
+                                                .arg(rows)
+                                                .arg(in)
+                                                .arg(width)
+                                                .arg(r)
+                                                .arg(c)
+                                                .arg(double(got), 0, 'g', 9)
+                                                .arg(exact, 0, 'g', 9)
+                                                .arg(tolerance)));
+                                }
+                            }
+                            ++cases;
+                        }
+        QVERIFY(cases > 500);
+    }
+
+    // ops::linear with weights as stored (threads, bias, activation), against the same weights as f32
+    // (f16/bf16 → f32 is exact; the f32 path may be OpenBLAS, so to f32 rounding) and against a double
+    // product.
+    void linearReadsStoredWeights()
+    {
+        if (!ops::readsStoredWeights())
+            QSKIP(
+                "this process multiplies f32 weights only (no AVX-512 kernel, or ATTNSCOPE_PRODUCT=library)");
+        std::mt19937 random(7);
+        const int rows = 37, in = 300, out = 150;
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        std::vector<float> x(size_t(rows) * in);
+        std::vector<float> bias(static_cast<size_t>(out));
+        for (float& v : x)
+            v = normal(random);
+        for (float& v : bias)
+            v = normal(random);
+        for (const int type : {kWeightF16, kWeightBF16}) {
+            const StoredMatrix w = randomMatrix(type, size_t(out) * in, random);
+            std::vector<float> asFloat(w.values.begin(), w.values.end());
+            ops::LinearWeight stored{nullptr,
+                                     bias.data(),
+                                     in,
+                                     out,
+                                     ops::WeightLayout::OutIn,
+                                     w.data(),
+                                     type == kWeightF16 ? ops::WeightStorage::F16 : ops::WeightStorage::BF16};
+            ops::LinearWeight converted{asFloat.data(), bias.data(), in, out, ops::WeightLayout::OutIn};
+            std::vector<float> a(size_t(rows) * out), b(size_t(rows) * out);
+            ops::linear(x.data(), rows, stored, a.data(), std::nullopt, 2);
+            ops::linear(x.data(), rows, converted, b.data(), std::nullopt, 2);
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < out; ++c) {
+                    double exact = bias[size_t(c)], magnitude = std::abs(bias[size_t(c)]);
+                    for (int i = 0; i < in; ++i) {
+                        const double term = double(x[size_t(r) * in + i]) * w.values[size_t(c) * in + i];
+                        exact += term;
+                        magnitude += std::abs(term);
+                    }
+                    const double tolerance = 1e-6 * std::sqrt(double(in)) * magnitude;
+                    const float fromStored = a[size_t(r) * out + c], fromFloat = b[size_t(r) * out + c];
+                    QVERIFY2(std::abs(fromStored - exact) <= tolerance &&
+                                 std::abs(fromFloat - exact) <= tolerance,
+                             qPrintable(QStringLiteral("%1: y[%2][%3] stored %4, converted %5, exact %6")
+                                            .arg(QLatin1String(typeName(type)))
+                                            .arg(r)
+                                            .arg(c)
+                                            .arg(double(fromStored), 0, 'g', 9)
+                                            .arg(double(fromFloat), 0, 'g', 9)
+                                            .arg(exact, 0, 'g', 9)));
+                }
+            ops::linear(x.data(), rows, stored, a.data(), Activation::Silu, 2);
+            for (int r = 0; r < rows; r += 9)
+                for (int c = 0; c < out; c += 7) {
+                    double s = bias[size_t(c)];
+                    for (int i = 0; i < in; ++i)
+                        s += double(x[size_t(r) * in + i]) * w.values[size_t(c) * in + i];
+                    const double expected = s / (1.0 + std::exp(-s));
+                    QVERIFY2(std::abs(a[size_t(r) * out + c] - expected) < 1e-4 * (1 + std::abs(expected)),
+                             qPrintable(QStringLiteral("%1: y[%2][%3] = %4, expected %5")
+                                            .arg(QLatin1String(typeName(type)))
+                                            .arg(r)
+                                            .arg(c)
+                                            .arg(a[size_t(r) * out + c])
+                                            .arg(expected)));
+                }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWeightProduct)
+#include "tst_weightproduct.moc"
