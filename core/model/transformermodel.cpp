@@ -12,6 +12,7 @@
 #include "model/tensorops.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
+#include "util/nonfinite.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
 
@@ -370,8 +371,10 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         const std::vector<int> noTypes;
         const TokenInput input{ids, c.typeVocabSize > 0 ? typeIds : noTypes, positions};
         architecture.embed(input, m_weights, step.residual(), threads);
-        finite.check(step.residual(), QStringLiteral("embeddings"), QStringLiteral("the embedded tokens"),
-                     tensorsOutsideLayers());
+        // The suspects' list (every tensor name matched against a pattern) only when it is needed.
+        if (firstNonFinite(step.residual().data(), step.residual().size()))
+            finite.check(step.residual(), QStringLiteral("embeddings"), QStringLiteral("the embedded tokens"),
+                         tensorsOutsideLayers());
     } else {
         step.residual() = *options.startResidual;
     }
@@ -388,8 +391,9 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     step.finish();
     std::vector<float> x = std::move(step.residual());
     architecture.finalNorm(m_weights, x, threads);
-    finite.check(x, QStringLiteral("final norm"), QStringLiteral("the hidden states"),
-                 tensorsOutsideLayers());
+    if (firstNonFinite(x.data(), x.size()))
+        finite.check(x, QStringLiteral("final norm"), QStringLiteral("the hidden states"),
+                     tensorsOutsideLayers());
     return x;
 }
 
@@ -433,9 +437,11 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
     const std::vector<int> positions = predictionPositions(ids, {}, &gap);
     if (positions.empty()) throw ModelError(where, predictionGapMessage(gap));
     if (!batch.outputRows.empty() && batch.outputRows != positions)
-        throw ModelError(where, QStringLiteral("an ablation batch's output rows must be the scored positions"));
+        throw ModelError(where,
+                         QStringLiteral("an ablation batch's output rows must be the scored positions"));
     if (options.past && !options.past->empty())
-        throw ModelError(where, QStringLiteral("an ablation batch does not continue from past keys and values"));
+        throw ModelError(where,
+                         QStringLiteral("an ablation batch does not continue from past keys and values"));
     for (const std::vector<HeadAblation>& copy : batch.copies)
         for (const HeadAblation& a : copy)
             if (a.layer != options.firstLayer || a.head < 0 || a.head >= c.heads)
@@ -444,9 +450,8 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
                                             .arg(options.firstLayer)
                                             .arg(a.layer)
                                             .arg(a.head));
-    if (batch.headOutputs &&
-        (batch.headOutputs->tokens != int(ids.size()) || batch.headOutputs->heads != c.heads ||
-         batch.headOutputs->dim != c.headDim))
+    if (batch.headOutputs && (batch.headOutputs->tokens != int(ids.size()) ||
+                              batch.headOutputs->heads != c.heads || batch.headOutputs->dim != c.headDim))
         throw ModelError(where, QStringLiteral("the ablation batch's head outputs do not fit the input"));
     if (batch.copies.empty()) return {};
     options.ablations.clear();
@@ -596,8 +601,7 @@ std::vector<float> TransformerModel::headLogits(const std::vector<float>& x,
 }
 
 std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
-                                                    const std::vector<int>& positions, int topK,
-                                                    int threads,
+                                                    const std::vector<int>& positions, int topK, int threads,
                                                     std::vector<std::vector<double>>* distributions) const
 {
     const int V = m_config.vocabSize;

@@ -123,6 +123,14 @@ WeightTensor WeightTensor::converted(qint64 count, std::vector<qint64> shape,
     return t;
 }
 
+WeightTensor WeightTensor::rowRange(qint64 first, qint64 count) const
+{
+    std::vector<qint64> shape = m_shape;
+    const qint64 rowElements = rows() == 0 ? 0 : size() / rows();
+    if (!shape.empty()) shape.front() = count;
+    return view(m_owner, m_data + first * rowElements, std::move(shape));
+}
+
 qint64 WeightTensor::size() const
 {
     qint64 n = 1;
@@ -324,8 +332,22 @@ WeightStore::KeepConverted::~KeepConverted()
     m_cache->budgetBytes = 0;
 }
 
+bool WeightStore::keepsWhole(const QString& name) const
+{
+    const TensorInfo* tensor = info(name);
+    if (!tensor) return false;
+    const qint64 bytes = tensor->elementCount() * qint64(sizeof(float));
+    const ConvertedCache& cache = *m_converted;
+    const std::lock_guard<std::mutex> lock(m_converted->mutex);
+    return cache.scopes > 0 && (cache.tensors.contains(name) || cache.usedBytes + bytes <= cache.budgetBytes);
+}
+
 WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const
 {
+    if (const TensorInfo* tensor = info(name);
+        tensor && !tensor->shape.empty() && rowCount < tensor->shape.front() && firstRow >= 0 &&
+        rowCount >= 0 && firstRow <= tensor->shape.front() - rowCount && keepsWhole(name))
+        return load(name).rowRange(firstRow, rowCount);
     if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
         return loadGgufRows(*it, firstRow, rowCount);
     const int where = m_where.value(name, -1);

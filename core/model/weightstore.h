@@ -36,6 +36,8 @@ public:
     qint64 cols() const { return m_shape.size() < 2 ? 1 : m_shape.back(); }
     bool isView() const { return m_isView; }
     bool isNull() const { return m_data == nullptr; }
+    // Rows [first, first + count) (first dimension) as a view that keeps this tensor's data alive.
+    WeightTensor rowRange(qint64 first, qint64 count) const;
 
 private:
     std::shared_ptr<const void> m_owner;
@@ -84,7 +86,9 @@ public:
     QString primaryFile() const;
     // fp32 tensor: a view for aligned F32, else converted. Throws ModelError when absent or not a float type.
     WeightTensor load(const QString& name) const;
-    // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows.
+    // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows. While a
+    // KeepConverted lives, from the kept fp32 copy of the whole tensor when it has (or, within the budget,
+    // gets) one: an LM head scored in row chunks is then converted once, not once a pass.
     WeightTensor loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     qint64 totalBytes() const { return m_totalBytes; }
     // Reads every mapped file into memory ahead of the forward pass (madvise WILLNEED, then one read per
@@ -120,6 +124,8 @@ private:
         GgufTensorMapping mapping;
     };
     WeightTensor loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const;
+    // Whether load(name) keeps (or already kept) an fp32 copy of the whole tensor.
+    bool keepsWhole(const QString& name) const;
 
     std::vector<std::shared_ptr<const SafetensorsFile>> m_files;
     QHash<QString, int> m_where; // tensor name -> index into m_files
