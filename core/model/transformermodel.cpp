@@ -468,14 +468,15 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
         for (int r = 0; r < m; ++r)
             rows.push_back(copy * rowsPerCopy + (batch.outputRows.empty() ? positions[size_t(r)] : r));
     const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
-    std::vector<std::vector<double>> distributions;
-    std::vector<Prediction> top = scoreHead(x, rows, topK, threads, &distributions);
+    std::vector<std::vector<double>> distributions, logDistributions;
+    std::vector<Prediction> top = scoreHead(x, rows, topK, threads, &distributions, &logDistributions);
     std::vector<CopyPredictions> result(static_cast<size_t>(copies));
     for (int copy = 0; copy < copies; ++copy)
         for (int r = 0; r < m; ++r) {
             const size_t row = size_t(copy) * size_t(m) + size_t(r);
             top[row].position = positions[size_t(r)];
             result[size_t(copy)].distributions.push_back(std::move(distributions[row]));
+            result[size_t(copy)].logDistributions.push_back(std::move(logDistributions[row]));
             if (topK > 0) result[size_t(copy)].top.push_back(std::move(top[row]));
         }
     return result;
@@ -602,7 +603,8 @@ std::vector<float> TransformerModel::headLogits(const std::vector<float>& x,
 
 std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
                                                     const std::vector<int>& positions, int topK, int threads,
-                                                    std::vector<std::vector<double>>* distributions) const
+                                                    std::vector<std::vector<double>>* distributions,
+                                                    std::vector<std::vector<double>>* logDistributions) const
 {
     const int V = m_config.vocabSize;
     const int m = int(positions.size());
@@ -617,6 +619,13 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
             sum += (p[size_t(i)] = std::exp(double(row[i]) - maxLogit));
         for (double& value : p)
             value /= sum;
+        if (logDistributions) {
+            const double logSum = std::log(sum);
+            std::vector<double> logP(static_cast<size_t>(V));
+            for (int i = 0; i < V; ++i)
+                logP[size_t(i)] = (double(row[i]) - maxLogit) - logSum;
+            logDistributions->push_back(std::move(logP));
+        }
         if (distributions) distributions->push_back(p);
         Prediction prediction;
         prediction.position = positions[size_t(r)];
