@@ -302,7 +302,7 @@ WeightTensor WeightStore::load(const QString& name) const
         }
     }
     const TensorInfo* tensor = info(name);
-    WeightTensor loaded = loadRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
+    WeightTensor loaded = readRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
     if (keep && !loaded.isView()) {
         const std::lock_guard<std::mutex> lock(cache.mutex);
         const qint64 bytes = loaded.size() * qint64(sizeof(float));
@@ -345,9 +345,14 @@ bool WeightStore::keepsWhole(const QString& name) const
 WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const
 {
     if (const TensorInfo* tensor = info(name);
-        tensor && !tensor->shape.empty() && rowCount < tensor->shape.front() && firstRow >= 0 &&
-        rowCount >= 0 && firstRow <= tensor->shape.front() - rowCount && keepsWhole(name))
+        tensor && !tensor->shape.empty() && firstRow >= 0 && rowCount >= 0 &&
+        firstRow <= tensor->shape.front() - rowCount && keepsWhole(name))
         return load(name).rowRange(firstRow, rowCount);
+    return readRows(name, firstRow, rowCount);
+}
+
+WeightTensor WeightStore::readRows(const QString& name, qint64 firstRow, qint64 rowCount) const
+{
     if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
         return loadGgufRows(*it, firstRow, rowCount);
     const int where = m_where.value(name, -1);

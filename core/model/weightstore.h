@@ -124,6 +124,8 @@ private:
         GgufTensorMapping mapping;
     };
     WeightTensor loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const;
+    // loadRows() from the file (or the GGUF blocks), never from the kept copies.
+    WeightTensor readRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     // Whether load(name) keeps (or already kept) an fp32 copy of the whole tensor.
     bool keepsWhole(const QString& name) const;
 
