@@ -40,6 +40,14 @@ AblationStudy::AblationStudy(const TransformerModel& model, std::vector<int> ids
     m_positions = std::move(baseline.scoredPositions);
     m_distributions = std::move(baseline.distributions);
     m_originalTop = std::move(baseline.predictions);
+    // What every effect compares against, computed once rather than once per ablated pass.
+    for (const std::vector<double>& p : m_distributions) {
+        std::vector<double> logP(p.size(), 0.0);
+        for (size_t i = 0; i < p.size(); ++i)
+            if (p[i] > 0) logP[i] = std::log(p[i]);
+        m_logDistributions.push_back(std::move(logP));
+        m_topIds.push_back(size_t(std::max_element(p.begin(), p.end()) - p.begin()));
+    }
 }
 
 int AblationStudy::layers() const
@@ -70,20 +78,32 @@ AblationEffect AblationStudy::ablate(const std::vector<HeadAblation>& heads) con
         run.startResidual = &m_residuals[size_t(first)];
     }
     AttentionCapture ablated = m_model.run(m_ids, m_typeIds, run);
-    return effectOf(heads, ablated.distributions, std::move(ablated.predictions));
+    return effectOf(heads, ablated.distributions, nullptr, std::move(ablated.predictions));
 }
 
 AblationEffect AblationStudy::effectOf(std::vector<HeadAblation> heads,
                                        const std::vector<std::vector<double>>& distributions,
+                                       const std::vector<std::vector<double>>* logDistributions,
                                        std::vector<Prediction> top) const
 {
     AblationEffect effect;
     effect.heads = std::move(heads);
+    constexpr double kLogFloor = -690.7755278982137; // log 1e-300: klDivergence()'s floor for q
     for (size_t r = 0; r < m_positions.size() && r < distributions.size(); ++r) {
         const std::vector<double>& p = m_distributions[r];
+        const std::vector<double>& logP = m_logDistributions[r];
         const std::vector<double>& q = distributions[r];
-        effect.kl += klDivergence(p, q);
-        const size_t topId = size_t(std::max_element(p.begin(), p.end()) - p.begin());
+        // KL(p ‖ q) as klDivergence() gives it, with log p kept from the baseline and log q from the logits
+        // when the pass has them (no log per entry).
+        const std::vector<double>* logQ =
+            logDistributions && r < logDistributions->size() ? &(*logDistributions)[r] : nullptr;
+        double kl = 0;
+        for (size_t i = 0; i < p.size() && i < q.size(); ++i)
+            if (p[i] > 0)
+                kl += p[i] *
+                      (logP[i] - (logQ ? std::max((*logQ)[i], kLogFloor) : std::log(std::max(q[i], 1e-300))));
+        effect.kl += kl;
+        const size_t topId = m_topIds[r];
         effect.topProbDelta.push_back(q[topId] - p[topId]);
     }
     effect.top = std::move(top);
@@ -135,8 +155,8 @@ void AblationStudy::scanBatched(AblationScan& result, const std::function<void(i
             std::vector<TransformerModel::CopyPredictions> copies =
                 m_model.ablatedPredictions(m_ids, m_typeIds, batch, run, m_options.topK);
             for (size_t c = 0; c < copies.size(); ++c)
-                result.effects.push_back(
-                    effectOf(batch.copies[c], copies[c].distributions, std::move(copies[c].top)));
+                result.effects.push_back(effectOf(batch.copies[c], copies[c].distributions,
+                                                  &copies[c].logDistributions, std::move(copies[c].top)));
             if (progress) progress(int(result.effects.size()), total);
         }
 }

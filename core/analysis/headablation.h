@@ -87,7 +87,10 @@ public:
 
 private:
     // What the ablated pass's distributions and top-k mean against the baseline's.
-    AblationEffect effectOf(std::vector<HeadAblation> heads, const std::vector<std::vector<double>>& distributions,
+    // logDistributions: log q per position when the pass has them (else taken from the distributions).
+    AblationEffect effectOf(std::vector<HeadAblation> heads,
+                            const std::vector<std::vector<double>>& distributions,
+                            const std::vector<std::vector<double>>* logDistributions,
                             std::vector<Prediction> top) const;
     void scanBatched(AblationScan& result, const std::function<void(int, int)>& progress) const;
 
@@ -98,6 +101,8 @@ private:
     std::vector<HeadTensor> m_headOutputs;       // the baseline's attention output per layer, O [n, H, d]
     std::vector<int> m_positions;
     std::vector<std::vector<double>> m_distributions;
+    std::vector<std::vector<double>> m_logDistributions; // log p, 0 where p is 0 (such terms are skipped)
+    std::vector<size_t> m_topIds;                        // the original top token per scored position
     std::vector<Prediction> m_originalTop;
 };
 

@@ -158,6 +158,7 @@ std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString&
 HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
                                    int heads, int dim) const
 {
+    if (reusesHeadOutputs()) return HeadTensor(0, heads, dim); // attendCopies() does not read them
     std::vector<float> values = linear(x, weight, bias);
     HeadTensor t(0, heads, dim);
     t.tokens = int(values.size() / (size_t(heads) * size_t(dim)));
@@ -333,8 +334,10 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
     // q [copiesIn · n, H, d], k and v [copiesIn · n, H_kv, d]: one copy in the batch's first layer (its input
     // is the unablated stream), every copy above it.
     const AblationBatch& batch = *m_options.ablationBatch;
-    const int n = m_tokens, copies = int(batch.copies.size()), copiesIn = q.tokens / n;
     const bool first = m_layer == m_options.firstLayer;
+    const int n = m_tokens, copies = int(batch.copies.size()),
+              copiesIn = reusesHeadOutputs() ? 1 : q.tokens / n; // projectHeads gave no rows
+
     const bool someRows = m_layer == m_config.layers - 1 && !batch.outputRows.empty();
     const AttentionOptions attention = attentionOptions(spec);
     std::vector<int> rows = batch.outputRows;
@@ -366,6 +369,7 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
 
     // Copy c: its input copy's O, its heads replaced, at the output rows.
     const int outRows = int(rows.size());
+    m_attendedRows = rows;
     HeadTensor o(copies * outRows, q.heads, q.dim);
     for (int c = 0; c < copies; ++c) {
         HeadTensor oc = outputs[size_t(copiesIn == 1 ? 0 : c)];
@@ -391,6 +395,7 @@ std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& 
     const WeightTensor w = loadForProduct(weight);
     const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
+    if (reusesHeadOutputs()) return projectOutputChanges(o, l);
     std::vector<float> y(size_t(o.tokens) * size_t(l.out));
     ops::linear(o.values.data(), o.tokens, l, y.data(), std::nullopt, m_threads);
     if (m_capture) {
@@ -399,6 +404,57 @@ std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& 
         projection.tensorName = m_weights.name(weight);
         projection.inputMajor = layout == ops::WeightLayout::InOut;
         m_capture->outputProjections.push_back(std::move(projection));
+    }
+    return y;
+}
+
+bool LayerStep::reusesHeadOutputs() const
+{
+    return m_options.ablationBatch && m_options.ablationBatch->headOutputs && m_layer == m_options.firstLayer;
+}
+
+std::vector<float> LayerStep::projectOutputChanges(const HeadTensor& o, const ops::LinearWeight& w) const
+{
+    // o [copies · rows, H, d]: copy c is the baseline's O_b at m_attendedRows with its heads replaced.
+    const AblationBatch& batch = *m_options.ablationBatch;
+    const int rows = int(m_attendedRows.size()), d = o.dim, out = w.out;
+    const HeadTensor baseline =
+        rows == m_tokens ? *batch.headOutputs : tokenRows(*batch.headOutputs, m_attendedRows);
+    std::vector<float> base(size_t(rows) * size_t(out));
+    ops::linear(baseline.values.data(), rows, w, base.data(), std::nullopt, m_threads);
+
+    std::vector<float> y(size_t(o.tokens) * size_t(out)), delta(size_t(rows) * size_t(d)),
+        change(size_t(rows) * size_t(out)), slice;
+    for (size_t c = 0; c < batch.copies.size(); ++c) {
+        float* yc = y.data() + c * size_t(rows) * size_t(out);
+        std::copy(base.begin(), base.end(), yc);
+        std::vector<bool> done(size_t(o.heads), false); // a head named twice is replaced once
+        for (const HeadAblation& a : batch.copies[c]) {
+            if (a.layer != m_layer || done[size_t(a.head)]) continue;
+            const int h = a.head;
+            done[size_t(h)] = true;
+            for (int r = 0; r < rows; ++r) {
+                const float* replaced = o.vector(int(c) * rows + r, h);
+                const float* original = baseline.vector(r, h);
+                for (int i = 0; i < d; ++i)
+                    delta[size_t(r) * size_t(d) + size_t(i)] = replaced[i] - original[i];
+            }
+            // W_O,h: the weight's rows (Conv1D, [in, out]) or columns (nn.Linear, [out, in]) of head h's d
+            // inputs, as a [d → out] projection without bias.
+            ops::LinearWeight head{nullptr, nullptr, d, out, w.layout};
+            if (w.layout == ops::WeightLayout::InOut) {
+                head.weight = w.weight + qint64(h) * d * out;
+            } else {
+                slice.resize(size_t(out) * size_t(d));
+                for (int j = 0; j < out; ++j)
+                    std::copy_n(w.weight + qint64(j) * w.in + qint64(h) * d, d,
+                                slice.data() + size_t(j) * size_t(d));
+                head.weight = slice.data();
+            }
+            ops::linear(delta.data(), rows, head, change.data(), std::nullopt, m_threads);
+            for (size_t i = 0; i < change.size(); ++i)
+                yc[i] += change[i];
+        }
     }
     return y;
 }

@@ -58,7 +58,8 @@ public:
     std::vector<float> linear(const std::vector<float>& x, const QString& weight, const QString& bias = {},
                               std::optional<Activation> activation = std::nullopt,
                               ops::WeightLayout layout = ops::WeightLayout::OutIn) const;
-    // The same, as heads: [n, heads, dim].
+    // The same, as heads: [n, heads, dim]. In an ablation batch's first layer with the baseline's head
+    // outputs (AblationBatch::headOutputs) the attention is not recomputed: no rows ([0, heads, dim]).
     HeadTensor projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
                             int heads, int dim) const;
     // RMSNorm over each row: x / rms(x) · w, or · (1 + w) for Gemma (plusOne).
@@ -83,7 +84,10 @@ public:
     // records what the capture keeps (P, V, rotated Q/K, K/V for a cache), applies the head ablations to O
     // and returns O [n, H, d], before W_O.
     HeadTensor attend(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);
-    // O [n, H·d] · W_O (+ b) -> [n, hidden]; records W_O for the capture (Kobayashi norms).
+    // O [n, H·d] · W_O (+ b) -> [n, hidden]; records W_O for the capture (Kobayashi norms). In an ablation
+    // batch's first layer with the baseline's head outputs O_b, each copy is O_b · W_O + b plus, per ablated
+    // head h, (O_h − O_b,h) · W_O,h: a [rows, d] × [d, hidden] product instead of [rows, H·d] × [H·d,
+    // hidden].
     std::vector<float> projectOutput(const HeadTensor& o, const QString& weight, const QString& bias = {},
                                      ops::WeightLayout layout = ops::WeightLayout::OutIn);
 
@@ -102,6 +106,10 @@ private:
     // attend() for an ablation batch: per copy, no capture; rearranges the residual stream to the copies'
     // rows.
     HeadTensor attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);
+    // Whether this layer takes its attention output from AblationBatch::headOutputs (the batch's first).
+    bool reusesHeadOutputs() const;
+    // projectOutput() for that layer: the baseline's product once, each copy's change by its heads' slices.
+    std::vector<float> projectOutputChanges(const HeadTensor& o, const ops::LinearWeight& w) const;
     // Loads a tensor by base name and remembers it as a suspect for checkFinite.
     WeightTensor load(const QString& base) const;
     // The same for a projection's weights, possibly as stored (ModelWeights::loadForProduct).
@@ -127,6 +135,7 @@ private:
     bool m_layoutChanged = false;
     int m_copiesIn = 1;
     std::vector<int> m_rowsOut;
+    std::vector<int> m_attendedRows;    // the rows of each copy in attendCopies' output, this layer
     mutable QStringList m_layerTensors; // full names of the tensors the current layer has read
 };
 

@@ -12,6 +12,7 @@
 #include "model/tensorops.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
+#include "util/nonfinite.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
 
@@ -370,8 +371,10 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
         const std::vector<int> noTypes;
         const TokenInput input{ids, c.typeVocabSize > 0 ? typeIds : noTypes, positions};
         architecture.embed(input, m_weights, step.residual(), threads);
-        finite.check(step.residual(), QStringLiteral("embeddings"), QStringLiteral("the embedded tokens"),
-                     tensorsOutsideLayers());
+        // The suspects' list (every tensor name matched against a pattern) only when it is needed.
+        if (firstNonFinite(step.residual().data(), step.residual().size()))
+            finite.check(step.residual(), QStringLiteral("embeddings"), QStringLiteral("the embedded tokens"),
+                         tensorsOutsideLayers());
     } else {
         step.residual() = *options.startResidual;
     }
@@ -388,8 +391,9 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     step.finish();
     std::vector<float> x = std::move(step.residual());
     architecture.finalNorm(m_weights, x, threads);
-    finite.check(x, QStringLiteral("final norm"), QStringLiteral("the hidden states"),
-                 tensorsOutsideLayers());
+    if (firstNonFinite(x.data(), x.size()))
+        finite.check(x, QStringLiteral("final norm"), QStringLiteral("the hidden states"),
+                     tensorsOutsideLayers());
     return x;
 }
 
@@ -433,9 +437,11 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
     const std::vector<int> positions = predictionPositions(ids, {}, &gap);
     if (positions.empty()) throw ModelError(where, predictionGapMessage(gap));
     if (!batch.outputRows.empty() && batch.outputRows != positions)
-        throw ModelError(where, QStringLiteral("an ablation batch's output rows must be the scored positions"));
+        throw ModelError(where,
+                         QStringLiteral("an ablation batch's output rows must be the scored positions"));
     if (options.past && !options.past->empty())
-        throw ModelError(where, QStringLiteral("an ablation batch does not continue from past keys and values"));
+        throw ModelError(where,
+                         QStringLiteral("an ablation batch does not continue from past keys and values"));
     for (const std::vector<HeadAblation>& copy : batch.copies)
         for (const HeadAblation& a : copy)
             if (a.layer != options.firstLayer || a.head < 0 || a.head >= c.heads)
@@ -444,9 +450,8 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
                                             .arg(options.firstLayer)
                                             .arg(a.layer)
                                             .arg(a.head));
-    if (batch.headOutputs &&
-        (batch.headOutputs->tokens != int(ids.size()) || batch.headOutputs->heads != c.heads ||
-         batch.headOutputs->dim != c.headDim))
+    if (batch.headOutputs && (batch.headOutputs->tokens != int(ids.size()) ||
+                              batch.headOutputs->heads != c.heads || batch.headOutputs->dim != c.headDim))
         throw ModelError(where, QStringLiteral("the ablation batch's head outputs do not fit the input"));
     if (batch.copies.empty()) return {};
     options.ablations.clear();
@@ -463,14 +468,15 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
         for (int r = 0; r < m; ++r)
             rows.push_back(copy * rowsPerCopy + (batch.outputRows.empty() ? positions[size_t(r)] : r));
     const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
-    std::vector<std::vector<double>> distributions;
-    std::vector<Prediction> top = scoreHead(x, rows, topK, threads, &distributions);
+    std::vector<std::vector<double>> distributions, logDistributions;
+    std::vector<Prediction> top = scoreHead(x, rows, topK, threads, &distributions, &logDistributions);
     std::vector<CopyPredictions> result(static_cast<size_t>(copies));
     for (int copy = 0; copy < copies; ++copy)
         for (int r = 0; r < m; ++r) {
             const size_t row = size_t(copy) * size_t(m) + size_t(r);
             top[row].position = positions[size_t(r)];
             result[size_t(copy)].distributions.push_back(std::move(distributions[row]));
+            result[size_t(copy)].logDistributions.push_back(std::move(logDistributions[row]));
             if (topK > 0) result[size_t(copy)].top.push_back(std::move(top[row]));
         }
     return result;
@@ -596,9 +602,9 @@ std::vector<float> TransformerModel::headLogits(const std::vector<float>& x,
 }
 
 std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
-                                                    const std::vector<int>& positions, int topK,
-                                                    int threads,
-                                                    std::vector<std::vector<double>>* distributions) const
+                                                    const std::vector<int>& positions, int topK, int threads,
+                                                    std::vector<std::vector<double>>* distributions,
+                                                    std::vector<std::vector<double>>* logDistributions) const
 {
     const int V = m_config.vocabSize;
     const int m = int(positions.size());
@@ -613,6 +619,13 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
             sum += (p[size_t(i)] = std::exp(double(row[i]) - maxLogit));
         for (double& value : p)
             value /= sum;
+        if (logDistributions) {
+            const double logSum = std::log(sum);
+            std::vector<double> logP(static_cast<size_t>(V));
+            for (int i = 0; i < V; ++i)
+                logP[size_t(i)] = (double(row[i]) - maxLogit) - logSum;
+            logDistributions->push_back(std::move(logP));
+        }
         if (distributions) distributions->push_back(p);
         Prediction prediction;
         prediction.position = positions[size_t(r)];

@@ -73,10 +73,12 @@ public:
     // or an input with nothing to predict.
     struct CopyPredictions
     {
-        std::vector<std::vector<double>> distributions; // [positions][vocab]
-        std::vector<Prediction> top;                    // per position
+        std::vector<std::vector<double>> distributions;    // [positions][vocab]
+        std::vector<std::vector<double>> logDistributions; // their logarithms, from the logits
+        std::vector<Prediction> top;                       // per position
     };
-    std::vector<CopyPredictions> ablatedPredictions(const std::vector<int>& ids, const std::vector<int>& typeIds,
+    std::vector<CopyPredictions> ablatedPredictions(const std::vector<int>& ids,
+                                                    const std::vector<int>& typeIds,
                                                     const AblationBatch& batch, RunOptions options,
                                                     int topK) const;
 
@@ -127,10 +129,12 @@ private:
     std::vector<int> predictionPositions(const std::vector<int>& ids, std::vector<int> positions,
                                          PredictionGap* gap) const;
     // Top-k of the LM head on rows `positions` of the final hidden states x [n, hidden].
-    // distributions (optional): softmax over the vocabulary per position.
+    // distributions (optional): softmax over the vocabulary per position; logDistributions (optional): its
+    // logarithm, (logit − max) − log Σ exp(logit − max), with no log per entry.
     std::vector<Prediction> scoreHead(const std::vector<float>& x, const std::vector<int>& positions,
                                       int topK, int threads,
-                                      std::vector<std::vector<double>>* distributions = nullptr) const;
+                                      std::vector<std::vector<double>>* distributions = nullptr,
+                                      std::vector<std::vector<double>>* logDistributions = nullptr) const;
     // The LM head's logits [positions, vocab] on rows `positions` of x [n, hidden].
     std::vector<float> headLogits(const std::vector<float>& x, const std::vector<int>& positions,
                                   int threads) const;

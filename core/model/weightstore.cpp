@@ -135,6 +135,14 @@ WeightTensor WeightTensor::converted(qint64 count, std::vector<qint64> shape,
     return t;
 }
 
+WeightTensor WeightTensor::rowRange(qint64 first, qint64 count) const
+{
+    std::vector<qint64> shape = m_shape;
+    const qint64 rowElements = rows() == 0 ? 0 : size() / rows();
+    if (!shape.empty()) shape.front() = count;
+    return view(m_owner, m_data + first * rowElements, std::move(shape));
+}
+
 qint64 WeightTensor::size() const
 {
     qint64 n = 1;
@@ -306,7 +314,7 @@ WeightTensor WeightStore::load(const QString& name) const
         }
     }
     const TensorInfo* tensor = info(name);
-    WeightTensor loaded = loadRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
+    WeightTensor loaded = readRows(name, 0, tensor && !tensor->shape.empty() ? tensor->shape.front() : 1);
     if (keep && !loaded.isView()) {
         const std::lock_guard<std::mutex> lock(cache.mutex);
         const qint64 bytes = loaded.size() * qint64(sizeof(float));
@@ -324,6 +332,9 @@ WeightTensor WeightStore::loadForProduct(const QString& name) const
     const int where = m_where.value(name, -1);
     if (where < 0 || !ops::readsStoredWeights() || QSysInfo::ByteOrder != QSysInfo::LittleEndian)
         return load(name);
+    // A caller that keeps converted copies (KeepConverted: the ablation scan, generation) runs many passes
+    // over the same weights: its fp32 copy, converted once, is cheaper than converting while packing each time.
+    if (keepsWhole(name)) return load(name);
     const std::shared_ptr<const SafetensorsFile>& file = m_files[size_t(where)];
     const TensorInfo& tensor = *file->find(name);
     if (tensor.shape.size() != 2 || (tensor.dtype != TensorDtype::F16 && tensor.dtype != TensorDtype::BF16))
@@ -350,7 +361,26 @@ WeightStore::KeepConverted::~KeepConverted()
     m_cache->budgetBytes = 0;
 }
 
+bool WeightStore::keepsWhole(const QString& name) const
+{
+    const TensorInfo* tensor = info(name);
+    if (!tensor) return false;
+    const qint64 bytes = tensor->elementCount() * qint64(sizeof(float));
+    const ConvertedCache& cache = *m_converted;
+    const std::lock_guard<std::mutex> lock(m_converted->mutex);
+    return cache.scopes > 0 && (cache.tensors.contains(name) || cache.usedBytes + bytes <= cache.budgetBytes);
+}
+
 WeightTensor WeightStore::loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const
+{
+    if (const TensorInfo* tensor = info(name);
+        tensor && !tensor->shape.empty() && firstRow >= 0 && rowCount >= 0 &&
+        firstRow <= tensor->shape.front() - rowCount && keepsWhole(name))
+        return load(name).rowRange(firstRow, rowCount);
+    return readRows(name, firstRow, rowCount);
+}
+
+WeightTensor WeightStore::readRows(const QString& name, qint64 firstRow, qint64 rowCount) const
 {
     if (const auto it = m_gguf.constFind(name); it != m_gguf.cend())
         return loadGgufRows(*it, firstRow, rowCount);

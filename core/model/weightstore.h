@@ -44,6 +44,9 @@ public:
     // The weights as stored (F16/BF16) for a tensor from WeightStore::loadForProduct, else null.
     const void* storedData() const { return m_stored; }
     ops::WeightStorage storage() const { return m_storage; }
+    // Rows [first, first + count) (first dimension) of an fp32 tensor as a view that keeps this tensor's data
+    // alive.
+    WeightTensor rowRange(qint64 first, qint64 count) const;
 
 private:
     std::shared_ptr<const void> m_owner;
@@ -98,7 +101,9 @@ public:
     // (ops::readsStoredWeights()) and the safetensors file holds them so, a view of those bytes (no
     // conversion, nothing allocated); else load(name).
     WeightTensor loadForProduct(const QString& name) const;
-    // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows.
+    // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows. While a
+    // KeepConverted lives, from the kept fp32 copy of the whole tensor when it has (or, within the budget,
+    // gets) one: an LM head scored in row chunks is then converted once, not once a pass.
     WeightTensor loadRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     qint64 totalBytes() const { return m_totalBytes; }
     // Reads every mapped file into memory ahead of the forward pass (madvise WILLNEED, then one read per
@@ -134,6 +139,10 @@ private:
         GgufTensorMapping mapping;
     };
     WeightTensor loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const;
+    // loadRows() from the file (or the GGUF blocks), never from the kept copies.
+    WeightTensor readRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
+    // Whether load(name) keeps (or already kept) an fp32 copy of the whole tensor.
+    bool keepsWhole(const QString& name) const;
 
     std::vector<std::shared_ptr<const SafetensorsFile>> m_files;
     QHash<QString, int> m_where; // tensor name -> index into m_files

@@ -69,6 +69,8 @@ private Q_SLOTS:
     void scanReusesTheStreamBelow();
     void batchedScanEqualsOnePassPerHead_data();
     void batchedScanEqualsOnePassPerHead();
+    void batchOfHeadSetsEqualsAblatedRuns_data();
+    void batchOfHeadSetsEqualsAblatedRuns();
     void scanReportsProgressAndCancels();
     void ablationNeedsSomethingToPredict();
     void headListParsing();
@@ -222,8 +224,8 @@ void TestAnalysis::scanReusesTheStreamBelow()
 void TestAnalysis::batchedScanEqualsOnePassPerHead_data()
 {
     QTest::addColumn<QString>("caseName");
-    for (const char* name : {"bert_s0", "gpt2_s0", "llama_s0", "gpt_neox_s0", "phi_s0", "phi3_s0", "gemma2_s0",
-                             "gemma3_s0", "qwen3_s0", "mistral_s1"})
+    for (const char* name : {"bert_s0", "gpt2_s0", "llama_s0", "gpt_neox_s0", "phi_s0", "phi3_s0",
+                             "gemma2_s0", "gemma3_s0", "qwen3_s0", "mistral_s1"})
         QTest::newRow(name) << QString::fromLatin1(name);
 }
 
@@ -247,13 +249,13 @@ void TestAnalysis::batchedScanEqualsOnePassPerHead()
             for (int h = 0; h < batched.heads; ++h) {
                 const AblationEffect& b = batched.at(l, h);
                 const AblationEffect& r = reference.at(l, h);
-                const QString what = QStringLiteral("%1 %2.%3: kl %4 vs %5")
-                                         .arg(mode == AblationMode::Zero ? QStringLiteral("zero")
-                                                                         : QStringLiteral("mean"))
-                                         .arg(l)
-                                         .arg(h)
-                                         .arg(b.kl, 0, 'g', 17)
-                                         .arg(r.kl, 0, 'g', 17);
+                const QString what =
+                    QStringLiteral("%1 %2.%3: kl %4 vs %5")
+                        .arg(mode == AblationMode::Zero ? QStringLiteral("zero") : QStringLiteral("mean"))
+                        .arg(l)
+                        .arg(h)
+                        .arg(b.kl, 0, 'g', 17)
+                        .arg(r.kl, 0, 'g', 17);
                 QCOMPARE(b.heads.size(), size_t(1));
                 QCOMPARE(b.heads.front().layer, l);
                 QCOMPARE(b.heads.front().head, h);
@@ -273,6 +275,65 @@ void TestAnalysis::batchedScanEqualsOnePassPerHead()
     }
 }
 
+void TestAnalysis::batchOfHeadSetsEqualsAblatedRuns_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::newRow("bert_s0 (W_O [out, in])") << QStringLiteral("bert_s0");
+    QTest::newRow("gpt2_s0 (Conv1D W_O [in, out])") << QStringLiteral("gpt2_s0");
+    QTest::newRow("llama_s0 (GQA)") << QStringLiteral("llama_s0");
+}
+
+// A batch's copies may ablate several heads (and name one twice): each copy's distribution equals a run()
+// with those heads ablated, in the batch's first layer (W_O as the baseline's product plus each head's
+// change) as in the layers above.
+void TestAnalysis::batchOfHeadSetsEqualsAblatedRuns()
+{
+    QFETCH(QString, caseName);
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const QString analysis = oracleFolder(caseName) + QStringLiteral("/analysis.json"); // with a [MASK]
+    const std::vector<int> ids = QFile::exists(analysis)
+                                     ? intsOf(readJson(analysis)[QStringLiteral("input_ids")].toArray())
+                                     : oracleInputIds(caseName);
+    RunOptions keep;
+    keep.keepResiduals = true;
+    keep.keepHeadOutputs = true;
+    keep.keepDistributions = true;
+    const AttentionCapture baseline = model->run(ids, {}, keep);
+    QVERIFY(!baseline.scoredPositions.empty());
+    const int layers = model->config().layers;
+    QVERIFY(model->config().heads >= 3);
+    for (int l : {0, layers / 2, layers - 1})
+        for (AblationMode mode : {AblationMode::Zero, AblationMode::Mean}) {
+            AblationBatch batch;
+            batch.copies = {{{l, 0, mode}, {l, 2, mode}}, {{l, 1, mode}}, {{l, 1, mode}, {l, 1, mode}}};
+            batch.headOutputs = &baseline.headOutputs[size_t(l)];
+            batch.outputRows = baseline.scoredPositions;
+            RunOptions run;
+            run.firstLayer = l;
+            if (l > 0) run.startResidual = &baseline.residuals[size_t(l)];
+            const auto copies = model->ablatedPredictions(ids, {}, batch, run, 3);
+            QCOMPARE(copies.size(), batch.copies.size());
+            for (size_t c = 0; c < copies.size(); ++c) {
+                RunOptions single;
+                single.keepDistributions = true;
+                single.ablations = batch.copies[c];
+                const AttentionCapture reference = model->run(ids, {}, single);
+                QCOMPARE(copies[c].distributions.size(), reference.distributions.size());
+                double worst = 0, change = 0;
+                for (size_t r = 0; r < reference.distributions.size(); ++r)
+                    for (size_t i = 0; i < reference.distributions[r].size(); ++i) {
+                        const double q = reference.distributions[r][i];
+                        worst = std::max(worst, std::abs(copies[c].distributions[r][i] - q));
+                        change = std::max(change, std::abs(q - baseline.distributions[r][i]));
+                        QVERIFY(std::abs(copies[c].logDistributions[r][i] - std::log(q)) <= 1e-5);
+                    }
+                QVERIFY2(worst <= 1e-6,
+                         qPrintable(QStringLiteral("layer %1 copy %2: %3").arg(l).arg(c).arg(worst)));
+                QVERIFY(change > 1e-7); // the ablation changes the distribution measurably
+            }
+        }
+}
+
 void TestAnalysis::scanReportsProgressAndCancels()
 {
     const auto model = TransformerModel::open(oracleFolder(QStringLiteral("gpt2_s0")));
@@ -283,11 +344,13 @@ void TestAnalysis::scanReportsProgressAndCancels()
     const AblationStudy study(*model, oracleInputIds(QStringLiteral("gpt2_s0")), {}, options);
     // One pass per head: progress after each head; batched: after each layer's heads.
     std::vector<int> seen;
-    const AblationScan scan =
-        study.scan(AblationMode::Zero, [&](int done, int total) {
+    const AblationScan scan = study.scan(
+        AblationMode::Zero,
+        [&](int done, int total) {
             QCOMPARE(total, 8);
             seen.push_back(done);
-        }, ScanMethod::OnePassPerHead);
+        },
+        ScanMethod::OnePassPerHead);
     QCOMPARE(seen, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
     QCOMPARE(int(scan.effects.size()), 8);
     seen.clear();
@@ -298,10 +361,12 @@ void TestAnalysis::scanReportsProgressAndCancels()
     QCOMPARE(seen, (std::vector<int>{4, 8}));
     QCOMPARE(int(batched.effects.size()), 8);
     int calls = 0;
-    QVERIFY_THROWS_EXCEPTION(OperationCancelled,
-                             study.scan(AblationMode::Zero, [&](int, int) {
-                                 if (++calls == 3) cancel = true;
-                             }, ScanMethod::OnePassPerHead));
+    QVERIFY_THROWS_EXCEPTION(OperationCancelled, study.scan(
+                                                     AblationMode::Zero,
+                                                     [&](int, int) {
+                                                         if (++calls == 3) cancel = true;
+                                                     },
+                                                     ScanMethod::OnePassPerHead));
     QCOMPARE(calls, 3);
     cancel = false;
     calls = 0;

@@ -248,11 +248,20 @@ void TestStreaming::keptWeightsAreThoseOfAFreshConversion()
         const WeightStore::KeepConverted tooSmall(*store, 16); // a larger budget stays
         QCOMPARE(store->load(QStringLiteral("lm_head.weight")).data(),
                  store->load(QStringLiteral("lm_head.weight")).data());
+        // Rows (an LM head scored in chunks) come from the kept copy: its memory, a fresh conversion's
+        // values.
+        const WeightTensor rows = store->loadRows(name, 3, 5), all = store->loadRows(name, 0, fresh.rows());
+        QCOMPARE(rows.data(), a.data() + 3 * fresh.cols());
+        QCOMPARE(all.data(), a.data());
+        QCOMPARE(rows.shape(), (std::vector<qint64>{5, fresh.cols()}));
+        QVERIFY(std::equal(rows.data(), rows.data() + rows.size(), fresh.data() + 3 * fresh.cols()));
     }
     QVERIFY(store->load(name).data() != store->load(name).data());
     {
         const WeightStore::KeepConverted tiny(*store, 16); // nothing fits: every load converts
         QVERIFY(store->load(name).data() != store->load(name).data());
+        const WeightTensor rows = store->loadRows(name, 3, 5);
+        QVERIFY(std::equal(rows.data(), rows.data() + rows.size(), fresh.data() + 3 * fresh.cols()));
     }
 }
 
