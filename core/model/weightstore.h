@@ -99,7 +99,8 @@ public:
     WeightTensor load(const QString& name) const;
     // A projection's weight matrix for ops::linear: when it multiplies F16/BF16 weights as stored
     // (ops::readsStoredWeights()) and the safetensors file holds them so, a view of those bytes (no
-    // conversion, nothing allocated); else load(name).
+    // conversion, nothing allocated); else load(name), and also while a KeepConverted scope keeps (or can
+    // keep) the tensor's fp32 copy.
     WeightTensor loadForProduct(const QString& name) const;
     // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows. While a
     // KeepConverted lives, from the kept fp32 copy of the whole tensor when it has (or, within the budget,
