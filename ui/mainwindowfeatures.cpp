@@ -23,7 +23,7 @@
 
 namespace attnscope {
 
-MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_window(window)
+MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_window(window), m_watched(window)
 {
     m_presenter = new PresenterMode(window);
     m_export = new ExportController(window);
@@ -238,7 +238,7 @@ void MainWindowFeatures::saveSettings() const
 
 bool MainWindowFeatures::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_window) {
+    if (watched == m_watched) {
         if (event->type() == QEvent::Close)
             saveSettings();
         else if (event->type() == QEvent::LanguageChange)

@@ -50,6 +50,9 @@ private:
     void restoreSettings();
 
     QPointer<MainWindow> m_window;
+    // The same window as a plain QObject, only compared, never used: QPointer<MainWindow> casts down to
+    // MainWindow, which is undefined (UBSan: vptr) for events sent while ~QWidget runs, after ~MainWindow.
+    const QObject* m_watched;
     PresenterMode* m_presenter = nullptr;
     ExportController* m_export = nullptr;
     LanguageMenu* m_language = nullptr;

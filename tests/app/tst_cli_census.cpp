@@ -32,7 +32,13 @@ Run census(const QStringList& arguments, int timeoutMs = 120000)
 {
     QProcess process;
     process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("census")} + arguments);
-    process.waitForFinished(timeoutMs);
+    // A run that outlasts the timeout fails; exitCode() of a process still running is 0 (under ASan,
+    // stopAndResume's runs passed the exit-code check that way and compared half-written counts).
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return {-1, {}, QStringLiteral("census timed out after %1 s").arg(timeoutMs / 1000)};
+    }
     return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
             QString::fromUtf8(process.readAllStandardError())};
 }
@@ -188,13 +194,16 @@ private Q_SLOTS:
             partial.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt();
         QVERIFY(done > 0 && done < 600);
 
+        // Up to 8 min per run: a whole run took over 2 min under the asan preset on a loaded 2-core machine.
         const Run resumed =
             census(common + QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("part")),
-                                        QStringLiteral("--resume"), QStringLiteral("--quiet")});
+                                        QStringLiteral("--resume"), QStringLiteral("--quiet")},
+                   480000);
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
         const Run whole =
             census(common + QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("whole")),
-                                        QStringLiteral("--quiet")});
+                                        QStringLiteral("--quiet")},
+                   480000);
         QVERIFY2(whole.exitCode == 0, qPrintable(whole.err));
         const QJsonObject a = readJson(dir.filePath(QStringLiteral("part/census.json")));
         const QJsonObject b = readJson(dir.filePath(QStringLiteral("whole/census.json")));

@@ -10,7 +10,7 @@
 
 namespace attnscope {
 
-PresenterMode::PresenterMode(QMainWindow* window) : QObject(window), m_window(window)
+PresenterMode::PresenterMode(QMainWindow* window) : QObject(window), m_window(window), m_watched(window)
 {
     m_toggle = new QAction(this);
     m_toggle->setObjectName(QStringLiteral("presenterModeAction"));
@@ -176,7 +176,7 @@ void PresenterMode::step(bool layer, int delta)
 
 bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_window && event->type() == QEvent::LanguageChange)
+    if (watched == m_watched && event->type() == QEvent::LanguageChange)
         retranslate();
     return QObject::eventFilter(watched, event);
 }

@@ -66,6 +66,9 @@ private:
     void step(bool layer, int delta);
 
     QPointer<QMainWindow> m_window;
+    // The same window as a plain QObject, only compared, never used: QPointer<QMainWindow> casts down to
+    // QMainWindow, which is undefined (UBSan: vptr) for events sent while ~QWidget runs, after ~QMainWindow.
+    const QObject* m_watched;
     bool m_active = false;
     bool m_wasFullScreen = false;
     QPalette m_savedPalette;

@@ -191,7 +191,7 @@ bool applyExplorerSession(MainWindow& window, const ExplorerSession& session, QS
     return ok;
 }
 
-SessionKeeper::SessionKeeper(MainWindow* window) : QObject(window), m_window(window)
+SessionKeeper::SessionKeeper(MainWindow* window) : QObject(window), m_window(window), m_watched(window)
 {
     connect(window->runner(), &AnalysisRunner::resultReady, this, &SessionKeeper::saveNow,
             Qt::QueuedConnection);
@@ -208,7 +208,7 @@ void SessionKeeper::saveNow()
 
 bool SessionKeeper::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_window && event->type() == QEvent::Close) saveNow();
+    if (watched == m_watched && event->type() == QEvent::Close) saveNow();
     return QObject::eventFilter(watched, event);
 }
 

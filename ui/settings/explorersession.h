@@ -66,6 +66,9 @@ protected:
 
 private:
     QPointer<MainWindow> m_window;
+    // The same window as a plain QObject, only compared, never used: QPointer<MainWindow> casts down to
+    // MainWindow, which is undefined (UBSan: vptr) for events sent while ~QWidget runs, after ~MainWindow.
+    const QObject* m_watched;
 };
 
 } // namespace attnscope
