@@ -2,6 +2,7 @@
 // token up to 64 keeps its label in the heatmap (staggered in two lanes when one lane would have to
 // drop some), labels in one lane never touch, and hovering a cell or a grid thumbnail tells what it is.
 
+#include "explorer/comparisonwidget.h"
 #include "explorer/headgridwidget.h"
 #include "heatmapwidget.h"
 #include "mainwindow.h"
@@ -10,7 +11,9 @@
 #include "render/numberformat.h"
 
 #include <QHelpEvent>
+#include <QScrollArea>
 #include <QStringList>
+#include <QTabWidget>
 #include <QToolTip>
 #include <QtTest>
 #include <cmath>
@@ -158,6 +161,59 @@ private Q_SLOTS:
         const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
         verifyLanesDoNotTouch(labels.rows, geometry, true, lineHeightPerPixel);
         verifyLanesDoNotTouch(labels.cols, geometry, false, lineHeightPerPixel);
+    }
+
+    // The comparison tab at 1280×800 and 1920×1080: two heads side by side and the difference view (three
+    // panes) keep every token's label up to 64 tokens; where the tab is too narrow for that, the panes
+    // keep their width and the pane area scrolls sideways (every pane reachable).
+    void everyTokenLabelledInTheComparison_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("mode");
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
+            for (int tokens : {40, 64})
+                for (int mode :
+                     {int(ComparisonWidget::Mode::SideBySide), int(ComparisonWidget::Mode::Difference)})
+                    QTest::addRow("%dx%d, %d tokens, %s", size.width(), size.height(), tokens,
+                                  mode == 0 ? "side by side" : "difference")
+                        << size << tokens << mode;
+    }
+    void everyTokenLabelledInTheComparison()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, tokens);
+        QFETCH(int, mode);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        const int shown = showAtMostTokens(window, tokens);
+        QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
+        ComparisonWidget* comparison = window.comparison();
+        window.tabs()->setCurrentWidget(comparison);
+        comparison->setMode(ComparisonWidget::Mode(mode));
+        comparison->setHeads({{0, 0}, {0, 1}});
+        QTRY_VERIFY(!comparison->panes().empty() && comparison->panes().front()->isVisible());
+        QCoreApplication::processEvents();
+        const int expectedPanes = mode == int(ComparisonWidget::Mode::Difference) ? 3 : 2;
+        QCOMPARE(int(comparison->panes().size()), expectedPanes);
+        const QWidget* viewport = comparison->paneScrollArea()->viewport();
+        QVERIFY(viewport->height() > 300);
+        for (HeatmapWidget* pane : comparison->panes()) {
+            QCOMPARE(pane->data().rows, shown);
+            const HeatmapPainter painter(pane->data(), pane->heatmapStyle());
+            const auto labels = painter.labelLayout(pane->geometryForTests(), pane, pane->font());
+            QCOMPARE(int(labels.rows.shown.size()), shown);
+            QCOMPARE(int(labels.cols.shown.size()), shown);
+            QVERIFY(labels.rows.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+            QVERIFY(labels.cols.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+            // Every pane lies within the scrolled area's content, at the viewport's height.
+            QVERIFY(pane->height() <= viewport->height());
+            QVERIFY(pane->geometry().right() <= comparison->paneScrollArea()->widget()->width());
+        }
     }
 
     void tooltipsNameTheCellAndTheHead()
