@@ -15,6 +15,7 @@
 #include <QFontMetricsF>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -491,6 +492,28 @@ std::vector<ComparisonWidget::PagePane> ComparisonWidget::pageLayout(const QPain
     bool everyLabel = false;
     out = layoutAs(shapes.front(), &everyLabel);
     return out;
+}
+
+QSize ComparisonWidget::exportPageSize(QSize page) const
+{
+    // The exporter's pages are 96 dpi (PNG at any scale factor, SVG, PDF).
+    QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
+    probe.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
+    probe.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+    auto everyLabel = [&](int width) {
+        const std::vector<PagePane> panes = pageLayout(&probe, QRectF(0, 0, width, page.height()));
+        if (panes.empty()) return false;
+        for (const PagePane& pane : panes) {
+            HeatmapStyle style = pane.pane->heatmapStyle();
+            style.dark = false;
+            if (!HeatmapPainter(pane.pane->data(), style).labelsEveryToken(pane.geometry, &probe, QFont()))
+                return false;
+        }
+        return true;
+    };
+    for (int width = page.width(); width <= 3 * page.width(); width += 20)
+        if (everyLabel(width)) return QSize(width, page.height());
+    return page;
 }
 
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
