@@ -292,19 +292,25 @@ private Q_SLOTS:
         for (bool withLabels : {false, true}) {
             HeadGridData shown = grid;
             if (!withLabels) shown.labels.clear();
-            for (double scale : {1.0, 2.0}) {
-                const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
-                const QString svg = dir.filePath(QStringLiteral("g.svg"));
-                QFile::remove(svg);
-                QVERIFY(exporter.exportGrid(shown, svg).ok);
-                const QByteArray text = readAll(svg);
-                const QStringList problems = svgTextProblems(text);
-                QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
-                // The legend names each label; the badges number the heads ("H5 ...") on the thumbnails.
-                for (HeadLabel kind : kinds)
-                    QCOMPARE(text.contains(headLabelDisplayName(kind).toHtmlEscaped().toUtf8()), withLabels);
-                QCOMPARE(text.count(">H5 "), withLabels ? grid.layers : 0);
-            }
+            // A narrow page too: the legend's seven entries wrap onto more lines instead of being dropped.
+            for (const QSize size : {QSize(900, 800), QSize(400, 700)})
+                for (double scale : {1.0, 2.0}) {
+                    ExportOptions options = optionsAt(scale);
+                    options.size = size;
+                    const HeatmapExporter exporter(HeatmapStyle{}, options);
+                    const QString svg = dir.filePath(QStringLiteral("g.svg"));
+                    QFile::remove(svg);
+                    QVERIFY(exporter.exportGrid(shown, svg).ok);
+                    const QByteArray text = readAll(svg);
+                    const QStringList problems = svgTextProblems(text);
+                    QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+                    // The legend names each label; the badges number the heads ("H5 ...") on the thumbnails.
+                    for (HeadLabel kind : kinds)
+                        QVERIFY2(text.contains(headLabelDisplayName(kind).toHtmlEscaped().toUtf8()) ==
+                                     withLabels,
+                                 qPrintable(headLabelDisplayName(kind)));
+                    QCOMPARE(text.count(">H5 "), withLabels ? grid.layers : 0);
+                }
         }
     }
 

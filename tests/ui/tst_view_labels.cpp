@@ -7,9 +7,11 @@
 #include "heatmapwidget.h"
 #include "mainwindow.h"
 #include "render/axislabels.h"
+#include "render/headgriddata.h"
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
 
+#include <QComboBox>
 #include <QHelpEvent>
 #include <QScrollArea>
 #include <QStringList>
@@ -214,6 +216,77 @@ private Q_SLOTS:
             QVERIFY(pane->height() <= viewport->height());
             QVERIFY(pane->geometry().right() <= comparison->paneScrollArea()->widget()->width());
         }
+    }
+
+    void legendEntriesWrapInsteadOfDropping()
+    {
+        // Entries 50, 60, 70 px wide with 10 px gaps on lines 120 px wide from x = 8: 50 and 60 fit the first
+        // line (8 + 50 + 10 + 60 = 128 = 8 + 120), 70 goes to the next.
+        const auto placed = flowLegend({50, 60, 70}, 8, 8, 120, 10);
+        QCOMPARE(int(placed.size()), 3);
+        QCOMPARE(placed[0].x, 8.0);
+        QCOMPARE(placed[1].x, 68.0);
+        QCOMPARE(placed[1].line, 0);
+        QCOMPARE(placed[2].x, 8.0);
+        QCOMPARE(placed[2].line, 1);
+        QCOMPARE(legendLineCount(placed), 2);
+        // After a metric legend 100 px wide the first entry already starts the second line; one wider than a
+        // line gets a line of its own and is still there.
+        const auto after = flowLegend({50, 300, 20}, 8, 108, 120, 10);
+        QCOMPARE(after[0].line, 1);
+        QCOMPARE(after[1].line, 2);
+        QCOMPARE(after[2].line, 3);
+        QCOMPARE(legendLineCount(flowLegend({}, 8, 8, 120, 10)), 0);
+    }
+
+    // The grid's "Colour: Label" in the window at 1280×800 (the synthetic encoder, whose heads are built to
+    // be sinks, no-ops, previous-token heads and more): every label the heads have is in the legend,
+    // entries wrap onto more lines instead of being dropped, and they stay inside the grid, apart from each
+    // other and below the thumbnails.
+    void gridLabelLegendKeepsEveryEntry()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        const QString text =
+            QStringLiteral("The trophy didn't fit into the suitcase because it was too big.");
+        window.setTexts(text);
+        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QComboBox* colour = window.colorByBox();
+        const int byLabel = colour->findData(-1);
+        QVERIFY(byLabel >= 0);
+        colour->setCurrentIndex(byLabel);
+        QCoreApplication::processEvents();
+        HeadGridWidget* grid = window.grid();
+        QVERIFY(grid->colorsByLabel());
+        std::vector<HeadLabel> present;
+        for (const HeadStats& s : window.currentResult()->analysis.stats)
+            if (std::find(present.begin(), present.end(), s.label) == present.end())
+                present.push_back(s.label);
+        const auto entries = grid->labelLegendEntries();
+        QCOMPARE(entries.size(), present.size());
+        QVERIFY2(present.size() >= 3, qPrintable(QString::number(present.size())));
+        double widths = 0, lastThumbnail = 0;
+        const auto& analysis = window.currentResult()->analysis;
+        for (int h = 0; h < analysis.heads; ++h)
+            lastThumbnail = std::max(lastThumbnail, grid->thumbnailRectOf(analysis.layers - 1, h).bottom());
+        QSet<double> lines;
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const QRectF& e = entries[i].second;
+            QVERIFY(std::find(present.begin(), present.end(), entries[i].first) != present.end());
+            QVERIFY2(QRectF(grid->rect()).contains(e), qPrintable(QStringLiteral("entry %1 outside").arg(i)));
+            QVERIFY(e.top() >= lastThumbnail);
+            for (size_t j = 0; j < i; ++j)
+                QVERIFY(!e.intersects(entries[j].second));
+            widths += e.width() + 10;
+            lines.insert(e.top());
+        }
+        // More entries than one line holds: they wrapped.
+        if (widths > grid->width() - 16) QVERIFY(lines.size() > 1);
     }
 
     void tooltipsNameTheCellAndTheHead()

@@ -58,4 +58,28 @@ QColor headEffectColor(double fraction)
     return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, (t - 0.5) * 2);
 }
 
+std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, double lineStart,
+                                   double firstLineStart, double width, double gap)
+{
+    std::vector<LegendSlot> placed;
+    double x = firstLineStart;
+    int line = 0;
+    bool lineEmpty = firstLineStart <= lineStart;
+    for (double entry : entryWidths) {
+        if (!lineEmpty && x + entry > lineStart + width) {
+            ++line;
+            x = lineStart;
+        }
+        placed.push_back(LegendSlot{x, line});
+        x += entry + gap;
+        lineEmpty = false;
+    }
+    return placed;
+}
+
+int legendLineCount(const std::vector<LegendSlot>& placed)
+{
+    return placed.empty() ? 0 : placed.back().line + 1;
+}
+
 } // namespace attnscope

@@ -42,4 +42,16 @@ QColor headLabelColor(HeadLabel label);
 // thumbnails' colour maps.
 QColor headEffectColor(double fraction);
 
+// Legend entries flowed into lines no wider than `width`, left to right: each entry's left edge and line
+// (0 = the first). The first line starts at `firstLineStart` (after what precedes it on that line), the
+// others at `lineStart`; an entry wider than a whole line gets a line of its own. No entry is dropped.
+struct LegendSlot
+{
+    double x = 0;
+    int line = 0;
+};
+std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, double lineStart,
+                                   double firstLineStart, double width, double gap);
+int legendLineCount(const std::vector<LegendSlot>& placed); // 0 for no entries
+
 } // namespace attnscope
