@@ -239,6 +239,41 @@ private Q_SLOTS:
         QCOMPARE(legendLineCount(flowLegend({}, 8, 8, 120, 10)), 0);
     }
 
+    // Head badges on small thumbnails: the most the thumbnail has room for ("H31 ≈", "H31", "31") at the
+    // largest font down to 6 px, measured here independently; thumbnails under ~12 px carry none.
+    void headBadgesShortenOnSmallThumbnails()
+    {
+        QImage device(10, 10, QImage::Format_ARGB32_Premultiplied);
+        const QFont base;
+        const QStringList candidates{QStringLiteral("H31 ≈"), QStringLiteral("H31"), QStringLiteral("31")};
+        auto fits = [&](const HeadBadgeFit& fit, double side) {
+            QFont font = base;
+            font.setPointSizeF(fit.pixelSize * 72.0 / device.logicalDpiY());
+            const QFontMetricsF metrics(font, &device);
+            return metrics.horizontalAdvance(fit.text) + 2 <= side &&
+                   metrics.ascent() + metrics.descent() <= 0.6 * side;
+        };
+        const HeadBadgeFit large = fitHeadBadge(candidates, QSizeF(60, 60), 12, base, &device);
+        QCOMPARE(large.text, candidates.front());
+        QCOMPARE(large.pixelSize, 12.0);
+        QString previous = large.text;
+        int shortened = 0;
+        for (double side = 40; side >= 12; side -= 2) {
+            const HeadBadgeFit fit = fitHeadBadge(candidates, QSizeF(side, side), 12, base, &device);
+            QVERIFY2(!fit.text.isEmpty(), qPrintable(QString::number(side)));
+            QVERIFY(candidates.contains(fit.text));
+            QVERIFY(fit.pixelSize >= kMinimumBadgePixelSize);
+            QVERIFY2(fits(fit, side), qPrintable(QStringLiteral("%1 at %2 px").arg(fit.text).arg(side)));
+            // Never a longer text on a smaller thumbnail.
+            QVERIFY(candidates.indexOf(fit.text) >= candidates.indexOf(previous));
+            shortened += fit.text != previous;
+            previous = fit.text;
+        }
+        QVERIFY(shortened >= 1);
+        QCOMPARE(previous, QStringLiteral("31")); // the number is what the smallest thumbnails keep
+        QVERIFY(fitHeadBadge(candidates, QSizeF(8, 8), 12, base, &device).text.isEmpty());
+    }
+
     // The grid's "Colour: Label" in the window at 1280×800 (the synthetic encoder, whose heads are built to
     // be sinks, no-ops, previous-token heads and more): every label the heads have is in the legend,
     // entries wrap onto more lines instead of being dropped, and they stay inside the grid, apart from each

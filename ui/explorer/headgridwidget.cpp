@@ -164,7 +164,7 @@ std::vector<std::pair<HeadLabel, QRectF>> HeadGridWidget::labelLegendEntries() c
     }
     const double lineStart = 8;
     const std::vector<LegendSlot> placed = flowLegend(widths, lineStart, lineStart + metricLegendWidth(),
-                                                     std::max(1.0, width() - 2 * lineStart), 10);
+                                                      std::max(1.0, width() - 2 * lineStart), 10);
     const double top = height() - legendHeight();
     for (size_t i = 0; i < placed.size(); ++i)
         out.emplace_back(labels[i], QRectF(placed[i].x, top + placed[i].line * legendLineHeight(), widths[i],
@@ -340,14 +340,21 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
             }
             // The head's number (it moves when sorted) and its label's symbol: white on a dark strip,
             // readable over bright cells and the grey causal mask alike.
-            if (m_layout.slotSize() >= 18) {
-                const QString badge = headBadge(l, h);
-                const double width = std::min(t.width(), metrics.horizontalAdvance(badge) + 4);
-                const QRectF strip(t.left(), t.top(), width, metrics.height() + 1);
+            // Small thumbnails get shorter badges in a smaller font ("H3", then "3", down to 6 px).
+            const HeadBadgeFit badge =
+                fitHeadBadge({headBadge(l, h), tr("H%1").arg(h), QString::number(h)}, t.size(),
+                             small.pointSizeF() * logicalDpiY() / 72.0, font(), this);
+            if (!badge.text.isEmpty()) {
+                QFont badgeFont = font();
+                badgeFont.setPointSizeF(badge.pixelSize * 72.0 / logicalDpiY());
+                const QFontMetricsF badgeMetrics(badgeFont, this);
+                const double width = std::min(t.width(), badgeMetrics.horizontalAdvance(badge.text) + 2);
+                const QRectF strip(t.left(), t.top(), width, badgeMetrics.ascent() + badgeMetrics.descent());
                 painter.fillRect(strip, QColor(0, 0, 0, 150));
                 painter.setPen(Qt::white);
-                painter.drawText(strip.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                                 metrics.elidedText(badge, Qt::ElideNone, strip.width()));
+                painter.setFont(badgeFont);
+                painter.drawText(strip.adjusted(1, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, badge.text);
+                painter.setFont(small);
             }
             if (std::find(m_highlighted.begin(), m_highlighted.end(), std::make_pair(l, h)) !=
                 m_highlighted.end()) {

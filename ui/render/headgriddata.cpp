@@ -1,5 +1,7 @@
 #include "render/headgriddata.h"
 
+#include <QFontMetricsF>
+#include <QPaintDevice>
 #include <algorithm>
 
 namespace attnscope {
@@ -75,6 +77,23 @@ std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, doubl
         lineEmpty = false;
     }
     return placed;
+}
+
+HeadBadgeFit fitHeadBadge(const QStringList& candidates, QSizeF room, double preferredPixelSize,
+                          const QFont& base, const QPaintDevice* device)
+{
+    const double dpi = device ? device->logicalDpiY() : 96.0;
+    for (const QString& text : candidates)
+        for (double pixels = std::max(preferredPixelSize, kMinimumBadgePixelSize);
+             pixels >= kMinimumBadgePixelSize - 1e-9; pixels -= 0.5) {
+            QFont font = base;
+            font.setPointSizeF(pixels * 72.0 / dpi);
+            const QFontMetricsF metrics(font, const_cast<QPaintDevice*>(device));
+            if (metrics.horizontalAdvance(text) + 2 <= room.width() &&
+                metrics.ascent() + metrics.descent() <= room.height() * 0.6)
+                return HeadBadgeFit{text, pixels};
+        }
+    return {};
 }
 
 int legendLineCount(const std::vector<LegendSlot>& placed)

@@ -4,7 +4,10 @@
 #include "stats/headstats.h"
 
 #include <QColor>
+#include <QFont>
+#include <QSizeF>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 namespace attnscope {
@@ -52,6 +55,18 @@ struct LegendSlot
 };
 std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, double lineStart,
                                    double firstLineStart, double width, double gap);
+// A thumbnail's head badge: the first of `candidates` ("H3 ≈", "H3", "3": most to least said) that fits
+// `room` (a thumbnail: at most 60% of its height, 1 px either side of the text) at the largest font from
+// `preferredPixelSize` down to kMinimumBadgePixelSize; an empty text when not even the last one fits.
+inline constexpr double kMinimumBadgePixelSize = 6.0;
+struct HeadBadgeFit
+{
+    QString text;
+    double pixelSize = 0;
+};
+HeadBadgeFit fitHeadBadge(const QStringList& candidates, QSizeF room, double preferredPixelSize,
+                          const QFont& base, const QPaintDevice* device);
+
 int legendLineCount(const std::vector<LegendSlot>& placed); // 0 for no entries
 
 } // namespace attnscope
