@@ -101,13 +101,22 @@ private:
             const QString view = m_lesson ? QStringLiteral("lesson")
                                           : m_window->tabs()->tabText(m_window->tabs()->currentIndex());
             const QString text = m_window->textAEdit()->toPlainText().simplified();
-            printOut(QStringLiteral("%1: %2x%3 · %4 · model %5 · view %6 · text “%7”\n")
+            // Text B and the token count as the shown run has them (what was computed, not only typed).
+            const auto result = m_window->currentResult();
+            QString run;
+            if (result && result->textB && !result->textB->isEmpty()) {
+                const QString textB = result->textB->simplified();
+                run += QStringLiteral(" · text B “%1”")
+                           .arg(textB.size() > 80 ? textB.left(79) + QChar(0x2026) : textB);
+            }
+            if (result) run += QStringLiteral(" · %1 tokens").arg(result->run.tokens.size());
+            printOut(QStringLiteral("%1: %2x%3 · %4 · model %5 · view %6 · text “%7”%8\n")
                          .arg(QDir::toNativeSeparators(m_options.screenshot))
                          .arg(image.width())
                          .arg(image.height())
                          .arg(target->windowTitle(),
                               explorerModelKey(*m_window, m_window->currentEngineIndex()), view,
-                              text.size() > 80 ? text.left(79) + QChar(0x2026) : text));
+                              text.size() > 80 ? text.left(79) + QChar(0x2026) : text, run));
         }
         if (!m_failure.isEmpty()) printError(m_failure);
         QCoreApplication::exit(code);

@@ -172,6 +172,7 @@ public:
     // For issue 7's MainWindowFeatures / MainWindowHost (export, presenter mode, settings, rebuild on a
     // language change).
     QComboBox* colorMapBox() const { return m_colorMapBox; }
+    QComboBox* colorByBox() const { return m_colorByBox; } // the grid's "Colour:" box
     QComboBox* scaleBox() const { return m_scaleBox; }
     int currentEngineIndex() const { return m_current; }
     QString textB() const;

@@ -181,7 +181,8 @@ bool MainWindowFeatures::exportComparison()
                     break;
                 }
     return m_export->exportView(tr("Export comparison"), QStringLiteral("attention-comparison.png"), tr("Head comparison"),
-                                [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); });
+                                [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); },
+                                view->exportPageSize(m_export->imageSize));
 }
 
 bool MainWindowFeatures::exportArcs()

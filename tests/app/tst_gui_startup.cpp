@@ -91,6 +91,44 @@ private Q_SLOTS:
         QCOMPARE(image.size(), QSize(1280, 800));
     }
 
+    // --text-b reaches the run the window shows: an encoder's input becomes [CLS] A [SEP] B [SEP], so the
+    // run names text B and has more tokens than A alone (whose count the same start without --text-b gives).
+    void textBIsTheShownRunsSecondSentence()
+    {
+        const QString encoder = QFileInfo::exists(QStringLiteral(
+                                    ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr/config.json"))
+                                    ? QStringLiteral("tiny-bert-en-tr")
+                                    : QStringLiteral("synthetic-encoder");
+        const QString a = QStringLiteral("The cat sat on the mat."), b = QStringLiteral("It was tired.");
+        auto tokensIn = [](const QString& out) {
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral(" · (\\d+) tokens")).match(out);
+            return m.hasMatch() ? m.captured(1).toInt() : -1;
+        };
+        const Run alone =
+            run({QStringLiteral("--model"), encoder, QStringLiteral("--text"), a, QStringLiteral("--size"),
+                 QStringLiteral("1280x800"), QStringLiteral("--screenshot"), shot(QStringLiteral("a.png"))});
+        QVERIFY2(alone.exitCode == 0, qPrintable(alone.err));
+        QVERIFY2(!alone.out.contains(QStringLiteral("text B")), qPrintable(alone.out));
+        const Run both =
+            run({QStringLiteral("--model"), encoder, QStringLiteral("--text"), a, QStringLiteral("--text-b"),
+                 b, QStringLiteral("--view"), QStringLiteral("comparison"), QStringLiteral("--size"),
+                 QStringLiteral("1280x800"), QStringLiteral("--screenshot"), shot(QStringLiteral("ab.png"))});
+        QVERIFY2(both.exitCode == 0, qPrintable(both.err));
+        QVERIFY2(both.out.contains(QStringLiteral("text B “") + b + QStringLiteral("”")),
+                 qPrintable(both.out));
+        // "It was tired." is at least 4 word pieces, plus its [SEP].
+        QVERIFY2(tokensIn(alone.out) > 0 && tokensIn(both.out) >= tokensIn(alone.out) + 5,
+                 qPrintable(alone.out + both.out));
+        // Put the remembered session back to what the next test expects (its own start restores it).
+        const Run restore =
+            run({QStringLiteral("--model"), m_model, QStringLiteral("--text"),
+                 QStringLiteral("The cat sat on the mat."), QStringLiteral("--text-b"), QString(),
+                 QStringLiteral("--view"), QStringLiteral("arcs"), QStringLiteral("--size"),
+                 QStringLiteral("1280x800"), QStringLiteral("--screenshot"), shot(QStringLiteral("r.png"))});
+        QVERIFY2(restore.exitCode == 0, qPrintable(restore.err));
+    }
+
     // The next start without options comes back to the same model, text and tab (and --lang was for one
     // run only: this one is English).
     void theLastSessionIsRestored()

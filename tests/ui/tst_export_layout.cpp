@@ -284,7 +284,7 @@ private Q_SLOTS:
         for (int i = 0; i < grid.layers * grid.heads; ++i)
             grid.thumbnails.push_back(heatmapOf(*result));
         // Every label present, as the explorer's badges and legend (the legend must fit them all).
-        const std::vector<HeadLabel> kinds{HeadLabel::Sink, HeadLabel::NoOp,  HeadLabel::PreviousToken,
+        const std::vector<HeadLabel> kinds{HeadLabel::Sink,      HeadLabel::NoOp, HeadLabel::PreviousToken,
                                            HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad,
                                            HeadLabel::Mixed};
         for (int i = 0; i < grid.layers * grid.heads; ++i)
@@ -292,19 +292,25 @@ private Q_SLOTS:
         for (bool withLabels : {false, true}) {
             HeadGridData shown = grid;
             if (!withLabels) shown.labels.clear();
-            for (double scale : {1.0, 2.0}) {
-                const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
-                const QString svg = dir.filePath(QStringLiteral("g.svg"));
-                QFile::remove(svg);
-                QVERIFY(exporter.exportGrid(shown, svg).ok);
-                const QByteArray text = readAll(svg);
-                const QStringList problems = svgTextProblems(text);
-                QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
-                // The legend names each label; the badges number the heads ("H5 ...") on the thumbnails.
-                for (HeadLabel kind : kinds)
-                    QCOMPARE(text.contains(headLabelDisplayName(kind).toHtmlEscaped().toUtf8()), withLabels);
-                QCOMPARE(text.count(">H5 "), withLabels ? grid.layers : 0);
-            }
+            // A narrow page too: the legend's seven entries wrap onto more lines instead of being dropped.
+            for (const QSize size : {QSize(900, 800), QSize(400, 700)})
+                for (double scale : {1.0, 2.0}) {
+                    ExportOptions options = optionsAt(scale);
+                    options.size = size;
+                    const HeatmapExporter exporter(HeatmapStyle{}, options);
+                    const QString svg = dir.filePath(QStringLiteral("g.svg"));
+                    QFile::remove(svg);
+                    QVERIFY(exporter.exportGrid(shown, svg).ok);
+                    const QByteArray text = readAll(svg);
+                    const QStringList problems = svgTextProblems(text);
+                    QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+                    // The legend names each label; the badges number the heads ("H5 ...") on the thumbnails.
+                    for (HeadLabel kind : kinds)
+                        QVERIFY2(text.contains(headLabelDisplayName(kind).toHtmlEscaped().toUtf8()) ==
+                                     withLabels,
+                                 qPrintable(headLabelDisplayName(kind)));
+                    QCOMPARE(text.count(">H5 "), withLabels ? grid.layers : 0);
+                }
         }
     }
 
@@ -355,8 +361,9 @@ private Q_SLOTS:
             QString error;
             const QVector<SvgTextBox> boxes = svgTextBoxes(bytes, &error);
             QVERIFY2(error.isEmpty(), qPrintable(error));
-            // The caption runs along the colour bar (vertical boxes: the SVG splits it where a glyph comes from
-            // another font, as α does), naming the measure; for the contribution also what its 0..1 means.
+            // The caption runs along the colour bar (vertical boxes: the SVG splits it where a glyph comes
+            // from another font, as α does), naming the measure; for the contribution also what its 0..1
+            // means.
             QString caption;
             for (const SvgTextBox& b : boxes) {
                 const QPointF baseline = b.box.size() >= 2 ? b.box[1] - b.box[0] : QPointF();
@@ -427,6 +434,93 @@ private Q_SLOTS:
             problems = svgTextProblems(readAll(arcsSvg));
             QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
         }
+    }
+
+    // The comparison's export up to 64 tokens: two heads side by side and the difference (three panes) on
+    // the exporter's page keep every label in every pane (the page takes the grid shape in which they fit),
+    // the SVG's text stays inside the page and apart, and the PNG at 1× and 2× plans the same labels as the
+    // PDF (which pdftotext reads back).
+    void comparisonExportKeepsEveryLabel_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("mode");
+        for (int n : {29, 64})
+            for (int mode :
+                 {int(ComparisonWidget::Mode::SideBySide), int(ComparisonWidget::Mode::Difference)})
+                QTest::addRow("%d tokens, %s", n, mode == 0 ? "side by side" : "difference") << n << mode;
+    }
+    void comparisonExportKeepsEveryLabel()
+    {
+        QFETCH(int, n);
+        QFETCH(int, mode);
+        QTemporaryDir dir;
+        const auto result = resultFor(n);
+        ComparisonWidget comparison;
+        comparison.resize(1000, 700);
+        comparison.setResult(result);
+        comparison.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&comparison));
+        comparison.setMode(ComparisonWidget::Mode(mode));
+        comparison.setHeads({{0, 0}, {1, 2}});
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        // The window's export widens the page (height kept) until every label fits.
+        const QSize size = comparison.exportPageSize(QSize(900, 800));
+        QCOMPARE(size.height(), 800);
+        QVERIFY(size.width() >= 900 && size.width() <= 2700);
+        const QRectF page(QPointF(0, 0), QSizeF(size));
+        auto plansOn = [&](QPaintDevice& device) {
+            std::vector<HeatmapPainter::LabelLayout> plans;
+            for (const ComparisonWidget::PagePane& pane : comparison.pageLayout(&device, page))
+                plans.push_back(HeatmapPainter(pane.pane->data(), pane.pane->heatmapStyle())
+                                    .labelLayout(pane.geometry, &device, QFont()));
+            return plans;
+        };
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        writer.setResolution(96);
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size) * 0.75, QPageSize::Point),
+                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        const auto pdfPlans = plansOn(writer);
+        QCOMPARE(int(pdfPlans.size()), mode == int(ComparisonWidget::Mode::Difference) ? 3 : 2);
+        for (const auto& plan : pdfPlans) {
+            QCOMPARE(int(plan.rows.shown.size()), n);
+            QCOMPARE(int(plan.cols.shown.size()), n);
+            QVERIFY(plan.rows.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+            QVERIFY(plan.cols.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+        }
+        for (double scale : {1.0, 2.0}) {
+            QImage png(size * scale, QImage::Format_ARGB32_Premultiplied);
+            png.setDevicePixelRatio(scale);
+            png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
+            png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+            const auto pngPlans = plansOn(png);
+            QCOMPARE(pngPlans.size(), pdfPlans.size());
+            for (size_t i = 0; i < pngPlans.size(); ++i) {
+                QCOMPARE(pngPlans[i].rows.shown, pdfPlans[i].rows.shown);
+                QCOMPARE(pngPlans[i].cols.shown, pdfPlans[i].cols.shown);
+                QCOMPARE(pngPlans[i].rows.pixelSize, pdfPlans[i].rows.pixelSize);
+            }
+        }
+        ExportOptions options = optionsAt(1.0);
+        options.size = size;
+        const HeatmapExporter exporter(HeatmapStyle{}, options);
+        auto paint = [&](QPainter& p, const QRectF& area) { comparison.paintPanes(p, area); };
+        const QString svg = dir.filePath(QStringLiteral("c.svg"));
+        QVERIFY(exporter.exportView(svg, QStringLiteral("c"), QStringLiteral("c"), paint).ok);
+        const QStringList problems = svgTextProblems(readAll(svg));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        const QString pdf = dir.filePath(QStringLiteral("c.pdf"));
+        QVERIFY(exporter.exportView(pdf, QStringLiteral("c"), QStringLiteral("c"), paint).ok);
+        bool missing = false;
+        const QStringList words = pdfWords(pdf, &missing);
+        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        // Every query label, once per pane that draws it.
+        const QStringList labels = labelsFor(n);
+        for (const QString& label : labels)
+            QVERIFY2(words.count(label) >= int(pdfPlans.size()),
+                     qPrintable(QStringLiteral("%1: %2 times").arg(label).arg(words.count(label))));
     }
 
     void differenceIsScaledToItsLargestValue()

@@ -166,6 +166,55 @@ private Q_SLOTS:
         }
     }
 
+    // A comparison pane at 1280×800 is about 510 px tall; three panes share a ~930 px tab, ~300 px each,
+    // too narrow for 64 labelled tokens at the readable minimum. The pane asks for the width its labels
+    // need (the comparison scrolls sideways when the tab is narrower): with or without the shared colour
+    // bar, that width keeps every label up to 64 tokens, and one pixel less does not.
+    void comparisonPaneWidthKeepsEveryLabel_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<bool>("colourBar");
+        for (int n : {20, 40, 60, 64})
+            for (bool bar : {true, false})
+                QTest::addRow("%d tokens, %s", n, bar ? "bar" : "no bar") << n << bar;
+    }
+    void comparisonPaneWidthKeepsEveryLabel()
+    {
+        QFETCH(int, n);
+        QFETCH(bool, colourBar);
+        HeatmapData data = tokens(n);
+        // Word pieces of a real sentence, as wide as BERT's labels are.
+        const QStringList words =
+            QStringLiteral("The tr ##oph ##y didn ' t fit into the su ##it ##case because "
+                           "it was too big . teach ##ers searched class ##room ##s")
+                .split(QLatin1Char(' '));
+        for (int i = 1; i < n - 1; ++i)
+            data.rowLabels[i] = data.colLabels[i] = words.at(i % words.size());
+        HeatmapStyle style;
+        style.showColorBar = colourBar;
+        QImage image(QSize(1000, 600), QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        const HeatmapPainter heatmap(data, style);
+        const double height = 494;
+        const double width = heatmap.minimumWidthForEveryLabel(height, painter.font(), &image, 4000);
+        QVERIFY2(width > 0 && width < 1000, qPrintable(QString::number(width)));
+        const HeatmapGeometry g = heatmap.layout(QRectF(0, 0, width, height), painter.font(), &image);
+        const auto labels = heatmap.labelLayout(g, &image, painter.font());
+        QCOMPARE(int(labels.rows.shown.size()), n);
+        QCOMPARE(int(labels.cols.shown.size()), n);
+        QVERIFY(labels.rows.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+        QVERIFY(labels.cols.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+        QVERIFY(heatmap.labelsEveryToken(g, &image, painter.font()));
+        const HeatmapGeometry narrower =
+            heatmap.layout(QRectF(0, 0, width - 1, height), painter.font(), &image);
+        QVERIFY(!heatmap.labelsEveryToken(narrower, &image, painter.font()));
+        // Long inputs are thinned by design: no width keeps all 300 labels in 494 px.
+        const HeatmapData longInput = tokens(300);
+        QCOMPARE(
+            HeatmapPainter(longInput, style).minimumWidthForEveryLabel(height, painter.font(), &image, 4000),
+            0.0);
+    }
+
     void longInputsKeepSpecialLabelsAndWidth()
     {
         const int n = 2048;

@@ -5,11 +5,15 @@
 #include "presenter/presentermode.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QStyle>
+#include <QStyleOptionButton>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QVBoxLayout>
 #include <QtTest>
 
 using namespace attnscope;
@@ -94,6 +98,42 @@ private Q_SLOTS:
         QVERIFY(!presenter.readoutDock()->isVisible());
     }
 
+    // A check box on the presenter's black page: its box is drawn in light ink (it was black on black),
+    // checked or not, and the window's own look comes back afterwards.
+    void checkBoxesAreVisibleOnTheDarkPage()
+    {
+        QMainWindow window;
+        auto* box = new QCheckBox(QStringLiteral("Words"));
+        window.setCentralWidget(box);
+        window.resize(640, 480);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        PresenterMode presenter(&window);
+        presenter.toggleAction()->trigger();
+        QVERIFY(presenter.isActive());
+        QCoreApplication::processEvents();
+        // The indicator: the part of the box left of its text.
+        auto lightPixelsOfIndicator = [&] {
+            QStyleOptionButton option;
+            option.initFrom(box);
+            const QRect indicator = box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box);
+            const QImage image = box->grab().toImage();
+            int light = 0;
+            for (int y = indicator.top(); y <= indicator.bottom(); ++y)
+                for (int x = indicator.left(); x <= indicator.right(); ++x)
+                    light += qGray(image.pixel(x, y)) > 128;
+            return light;
+        };
+        for (bool checked : {false, true}) {
+            box->setChecked(checked);
+            const int light = lightPixelsOfIndicator();
+            QVERIFY2(light >= 8,
+                     qPrintable(QStringLiteral("checked %1: %2 light pixels").arg(checked).arg(light)));
+        }
+        presenter.toggleAction()->trigger();
+        QCOMPARE(box->palette().color(QPalette::Window), window.palette().color(QPalette::Window));
+    }
+
     void keyboardStepsThroughHeads()
     {
         QMainWindow window;
@@ -123,7 +163,8 @@ private Q_SLOTS:
     {
         QMainWindow window;
         PresenterMode presenter(&window);
-        const QStringList sentences{QStringLiteral("kedi mindere oturdu"), QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü.")};
+        const QStringList sentences{QStringLiteral("kedi mindere oturdu"),
+                                    QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü.")};
         presenter.setExamples(sentences);
         QCOMPARE(presenter.examplesMenu()->actions().size(), 2);
         QSignalSpy spy(&presenter, &PresenterMode::exampleChosen);

@@ -2,15 +2,20 @@
 // token up to 64 keeps its label in the heatmap (staggered in two lanes when one lane would have to
 // drop some), labels in one lane never touch, and hovering a cell or a grid thumbnail tells what it is.
 
+#include "explorer/comparisonwidget.h"
 #include "explorer/headgridwidget.h"
 #include "heatmapwidget.h"
 #include "mainwindow.h"
 #include "render/axislabels.h"
+#include "render/headgriddata.h"
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
 
+#include <QComboBox>
 #include <QHelpEvent>
+#include <QScrollArea>
 #include <QStringList>
+#include <QTabWidget>
 #include <QToolTip>
 #include <QtTest>
 #include <cmath>
@@ -158,6 +163,165 @@ private Q_SLOTS:
         const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
         verifyLanesDoNotTouch(labels.rows, geometry, true, lineHeightPerPixel);
         verifyLanesDoNotTouch(labels.cols, geometry, false, lineHeightPerPixel);
+    }
+
+    // The comparison tab at 1280×800 and 1920×1080: two heads side by side and the difference view (three
+    // panes) keep every token's label up to 64 tokens; where the tab is too narrow for that, the panes
+    // keep their width and the pane area scrolls sideways (every pane reachable).
+    void everyTokenLabelledInTheComparison_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("mode");
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
+            for (int tokens : {40, 64})
+                for (int mode :
+                     {int(ComparisonWidget::Mode::SideBySide), int(ComparisonWidget::Mode::Difference)})
+                    QTest::addRow("%dx%d, %d tokens, %s", size.width(), size.height(), tokens,
+                                  mode == 0 ? "side by side" : "difference")
+                        << size << tokens << mode;
+    }
+    void everyTokenLabelledInTheComparison()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, tokens);
+        QFETCH(int, mode);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        const int shown = showAtMostTokens(window, tokens);
+        QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
+        ComparisonWidget* comparison = window.comparison();
+        window.tabs()->setCurrentWidget(comparison);
+        comparison->setMode(ComparisonWidget::Mode(mode));
+        comparison->setHeads({{0, 0}, {0, 1}});
+        QTRY_VERIFY(!comparison->panes().empty() && comparison->panes().front()->isVisible());
+        QCoreApplication::processEvents();
+        const int expectedPanes = mode == int(ComparisonWidget::Mode::Difference) ? 3 : 2;
+        QCOMPARE(int(comparison->panes().size()), expectedPanes);
+        const QWidget* viewport = comparison->paneScrollArea()->viewport();
+        QVERIFY(viewport->height() > 300);
+        for (HeatmapWidget* pane : comparison->panes()) {
+            QCOMPARE(pane->data().rows, shown);
+            const HeatmapPainter painter(pane->data(), pane->heatmapStyle());
+            const auto labels = painter.labelLayout(pane->geometryForTests(), pane, pane->font());
+            QCOMPARE(int(labels.rows.shown.size()), shown);
+            QCOMPARE(int(labels.cols.shown.size()), shown);
+            QVERIFY(labels.rows.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+            QVERIFY(labels.cols.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+            // Every pane lies within the scrolled area's content, at the viewport's height.
+            QVERIFY(pane->height() <= viewport->height());
+            QVERIFY(pane->geometry().right() <= comparison->paneScrollArea()->widget()->width());
+        }
+    }
+
+    void legendEntriesWrapInsteadOfDropping()
+    {
+        // Entries 50, 60, 70 px wide with 10 px gaps on lines 120 px wide from x = 8: 50 and 60 fit the first
+        // line (8 + 50 + 10 + 60 = 128 = 8 + 120), 70 goes to the next.
+        const auto placed = flowLegend({50, 60, 70}, 8, 8, 120, 10);
+        QCOMPARE(int(placed.size()), 3);
+        QCOMPARE(placed[0].x, 8.0);
+        QCOMPARE(placed[1].x, 68.0);
+        QCOMPARE(placed[1].line, 0);
+        QCOMPARE(placed[2].x, 8.0);
+        QCOMPARE(placed[2].line, 1);
+        QCOMPARE(legendLineCount(placed), 2);
+        // After a metric legend 100 px wide the first entry already starts the second line; one wider than a
+        // line gets a line of its own and is still there.
+        const auto after = flowLegend({50, 300, 20}, 8, 108, 120, 10);
+        QCOMPARE(after[0].line, 1);
+        QCOMPARE(after[1].line, 2);
+        QCOMPARE(after[2].line, 3);
+        QCOMPARE(legendLineCount(flowLegend({}, 8, 8, 120, 10)), 0);
+    }
+
+    // Head badges on small thumbnails: the most the thumbnail has room for ("H31 ≈", "H31", "31") at the
+    // largest font down to 6 px, measured here independently; thumbnails under ~12 px carry none.
+    void headBadgesShortenOnSmallThumbnails()
+    {
+        QImage device(10, 10, QImage::Format_ARGB32_Premultiplied);
+        const QFont base;
+        const QStringList candidates{QStringLiteral("H31 ≈"), QStringLiteral("H31"), QStringLiteral("31")};
+        auto fits = [&](const HeadBadgeFit& fit, double side) {
+            QFont font = base;
+            font.setPointSizeF(fit.pixelSize * 72.0 / device.logicalDpiY());
+            const QFontMetricsF metrics(font, &device);
+            return metrics.horizontalAdvance(fit.text) + 2 <= side &&
+                   metrics.ascent() + metrics.descent() <= 0.6 * side;
+        };
+        const HeadBadgeFit large = fitHeadBadge(candidates, QSizeF(60, 60), 12, base, &device);
+        QCOMPARE(large.text, candidates.front());
+        QCOMPARE(large.pixelSize, 12.0);
+        QString previous = large.text;
+        int shortened = 0;
+        for (double side = 40; side >= 12; side -= 2) {
+            const HeadBadgeFit fit = fitHeadBadge(candidates, QSizeF(side, side), 12, base, &device);
+            QVERIFY2(!fit.text.isEmpty(), qPrintable(QString::number(side)));
+            QVERIFY(candidates.contains(fit.text));
+            QVERIFY(fit.pixelSize >= kMinimumBadgePixelSize);
+            QVERIFY2(fits(fit, side), qPrintable(QStringLiteral("%1 at %2 px").arg(fit.text).arg(side)));
+            // Never a longer text on a smaller thumbnail.
+            QVERIFY(candidates.indexOf(fit.text) >= candidates.indexOf(previous));
+            shortened += fit.text != previous;
+            previous = fit.text;
+        }
+        QVERIFY(shortened >= 1);
+        QCOMPARE(previous, QStringLiteral("31")); // the number is what the smallest thumbnails keep
+        QVERIFY(fitHeadBadge(candidates, QSizeF(8, 8), 12, base, &device).text.isEmpty());
+    }
+
+    // The grid's "Colour: Label" in the window at 1280×800 (the synthetic encoder, whose heads are built to
+    // be sinks, no-ops, previous-token heads and more): every label the heads have is in the legend,
+    // entries wrap onto more lines instead of being dropped, and they stay inside the grid, apart from each
+    // other and below the thumbnails.
+    void gridLabelLegendKeepsEveryEntry()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        const QString text =
+            QStringLiteral("The trophy didn't fit into the suitcase because it was too big.");
+        window.setTexts(text);
+        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QComboBox* colour = window.colorByBox();
+        const int byLabel = colour->findData(-1);
+        QVERIFY(byLabel >= 0);
+        colour->setCurrentIndex(byLabel);
+        QCoreApplication::processEvents();
+        HeadGridWidget* grid = window.grid();
+        QVERIFY(grid->colorsByLabel());
+        std::vector<HeadLabel> present;
+        for (const HeadStats& s : window.currentResult()->analysis.stats)
+            if (std::find(present.begin(), present.end(), s.label) == present.end())
+                present.push_back(s.label);
+        const auto entries = grid->labelLegendEntries();
+        QCOMPARE(entries.size(), present.size());
+        QVERIFY2(present.size() >= 3, qPrintable(QString::number(present.size())));
+        double widths = 0, lastThumbnail = 0;
+        const auto& analysis = window.currentResult()->analysis;
+        for (int h = 0; h < analysis.heads; ++h)
+            lastThumbnail = std::max(lastThumbnail, grid->thumbnailRectOf(analysis.layers - 1, h).bottom());
+        QSet<double> lines;
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const QRectF& e = entries[i].second;
+            QVERIFY(std::find(present.begin(), present.end(), entries[i].first) != present.end());
+            QVERIFY2(QRectF(grid->rect()).contains(e), qPrintable(QStringLiteral("entry %1 outside").arg(i)));
+            QVERIFY(e.top() >= lastThumbnail);
+            for (size_t j = 0; j < i; ++j)
+                QVERIFY(!e.intersects(entries[j].second));
+            widths += e.width() + 10;
+            lines.insert(e.top());
+        }
+        // More entries than one line holds: they wrapped.
+        if (widths > grid->width() - 16) QVERIFY(lines.size() > 1);
     }
 
     void tooltipsNameTheCellAndTheHead()

@@ -15,10 +15,13 @@
 #include <QFontMetricsF>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -81,9 +84,16 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     layout->addWidget(m_note);
-    m_paneGrid = new QGridLayout;
+    m_paneScroll = new QScrollArea(this);
+    m_paneScroll->setFrameShape(QFrame::NoFrame);
+    m_paneScroll->setWidgetResizable(true);
+    m_paneScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_paneHost = new QWidget;
+    m_paneGrid = new QGridLayout(m_paneHost);
+    m_paneGrid->setContentsMargins(0, 0, 0, 0);
     m_paneGrid->setSpacing(4);
-    layout->addLayout(m_paneGrid, 1);
+    m_paneScroll->setWidget(m_paneHost);
+    layout->addWidget(m_paneScroll, 1);
 
     m_secondRunner = new AnalysisRunner(this);
     m_debounce = new QTimer(this);
@@ -327,7 +337,7 @@ std::pair<int, int> ComparisonWidget::paneGridShape(int count, QSizeF area)
 void ComparisonWidget::placePanes()
 {
     // The pane area: what the grid layout has now, else the widget less the controls above it.
-    QSizeF area = m_paneGrid->geometry().size();
+    QSizeF area = m_paneScroll->viewport()->size();
     if (area.isEmpty()) area = QSizeF(width(), std::max(1, height() - 90));
     const auto [rows, cols] = paneGridShape(int(m_panes.size()), area);
     for (HeatmapWidget* pane : m_panes)
@@ -357,13 +367,41 @@ void ComparisonWidget::stretchColourBarColumns()
                     bar = bar || pane->heatmapStyle().showColorBar;
         if (m_paneGrid->columnStretch(c) > 0) m_paneGrid->setColumnStretch(c, bar ? 12 : 10);
     }
+    updatePaneMinimumWidths();
+}
+
+void ComparisonWidget::updatePaneMinimumWidths()
+{
+    int rows = 0;
+    for (HeatmapWidget* pane : m_panes) {
+        const int index = m_paneGrid->indexOf(pane);
+        if (index < 0) continue;
+        int row, col, rowSpan, colSpan;
+        m_paneGrid->getItemPosition(index, &row, &col, &rowSpan, &colSpan);
+        rows = std::max(rows, row + 1);
+    }
+    if (rows == 0) return;
+    // The height each pane gets; with the sideways scroll bar shown (the panes may need it), a little less.
+    const int scrollBar = m_paneScroll->horizontalScrollBar()->sizeHint().height();
+    const double viewport =
+        std::max(1, m_paneScroll->viewport()->height() +
+                        (m_paneScroll->horizontalScrollBar()->isVisible() ? 0 : -scrollBar));
+    const double paneHeight = (viewport - m_paneGrid->spacing() * (rows - 1)) / rows;
+    for (HeatmapWidget* pane : m_panes) {
+        // The pane paints into its rectangle less 8 px on each side (HeatmapWidget::relayout).
+        const double needed = pane->isTiled()
+                                  ? 0.0
+                                  : HeatmapPainter(pane->data(), pane->heatmapStyle())
+                                        .minimumWidthForEveryLabel(paneHeight - 16, pane->font(), pane, 4000);
+        pane->setMinimumWidth(needed > 0 ? int(std::ceil(needed)) + 16 : 0);
+    }
 }
 
 void ComparisonWidget::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     if (!m_panes.empty()) {
-        const auto shape = paneGridShape(int(m_panes.size()), m_paneGrid->geometry().size());
+        const auto shape = paneGridShape(int(m_panes.size()), m_paneScroll->viewport()->size());
         int rows = 0;
         for (HeatmapWidget* pane : m_panes) {
             int row, col, rowSpan, colSpan;
@@ -373,7 +411,10 @@ void ComparisonWidget::resizeEvent(QResizeEvent* event)
                 rows = std::max(rows, row + 1);
             }
         }
-        if (rows != shape.first) placePanes();
+        if (rows != shape.first)
+            placePanes();
+        else
+            updatePaneMinimumWidths();
     }
 }
 
@@ -414,18 +455,65 @@ std::vector<ComparisonWidget::PagePane> ComparisonWidget::pageLayout(const QPain
     const QRectF titleRect = pageTitleRect(device, area);
     const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
                            area.bottom() - titleRect.bottom() - 4);
-    const auto [rows, cols] = paneGridShape(int(shown.size()), panesArea.size());
-    const double w = panesArea.width() / cols, h = panesArea.height() / rows;
-    for (size_t i = 0; i < shown.size(); ++i) {
-        const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h, w,
-                          h);
-        const QRectF rect = cell.adjusted(6, 4, -6, -4);
-        HeatmapStyle style = shown[i]->heatmapStyle();
-        style.dark = false;
-        out.push_back(
-            PagePane{shown[i], rect, HeatmapPainter(shown[i]->data(), style).layout(rect, QFont(), device)});
+    // A page cannot scroll: of the grid shapes (largest square panes first), the first in which every pane
+    // keeps every label; none such (long inputs): the largest.
+    const int count = int(shown.size());
+    std::vector<std::pair<int, int>> shapes;
+    for (int rows = 1; rows <= count; ++rows)
+        shapes.emplace_back(rows, (count + rows - 1) / rows);
+    auto side = [&](const std::pair<int, int>& s) {
+        return std::min(panesArea.width() / s.second, panesArea.height() / s.first);
+    };
+    std::stable_sort(shapes.begin(), shapes.end(),
+                     [&](const auto& a, const auto& b) { return side(a) > side(b); });
+    auto layoutAs = [&](std::pair<int, int> shape, bool* everyLabel) {
+        const auto [rows, cols] = shape;
+        const double w = panesArea.width() / cols, h = panesArea.height() / rows;
+        std::vector<PagePane> panes;
+        *everyLabel = true;
+        for (size_t i = 0; i < shown.size(); ++i) {
+            const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h,
+                              w, h);
+            const QRectF rect = cell.adjusted(6, 4, -6, -4);
+            HeatmapStyle style = shown[i]->heatmapStyle();
+            style.dark = false;
+            const HeatmapPainter painter(shown[i]->data(), style);
+            const HeatmapGeometry geometry = painter.layout(rect, QFont(), device);
+            *everyLabel = *everyLabel && painter.labelsEveryToken(geometry, device, QFont());
+            panes.push_back(PagePane{shown[i], rect, geometry});
+        }
+        return panes;
+    };
+    for (const auto& shape : shapes) {
+        bool everyLabel = false;
+        out = layoutAs(shape, &everyLabel);
+        if (everyLabel) return out;
     }
+    bool everyLabel = false;
+    out = layoutAs(shapes.front(), &everyLabel);
     return out;
+}
+
+QSize ComparisonWidget::exportPageSize(QSize page) const
+{
+    // The exporter's pages are 96 dpi (PNG at any scale factor, SVG, PDF).
+    QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
+    probe.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
+    probe.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+    auto everyLabel = [&](int width) {
+        const std::vector<PagePane> panes = pageLayout(&probe, QRectF(0, 0, width, page.height()));
+        if (panes.empty()) return false;
+        for (const PagePane& pane : panes) {
+            HeatmapStyle style = pane.pane->heatmapStyle();
+            style.dark = false;
+            if (!HeatmapPainter(pane.pane->data(), style).labelsEveryToken(pane.geometry, &probe, QFont()))
+                return false;
+        }
+        return true;
+    };
+    for (int width = page.width(); width <= 3 * page.width(); width += 20)
+        if (everyLabel(width)) return QSize(width, page.height());
+    return page;
 }
 
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
@@ -474,7 +562,8 @@ void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
     painter.scale(scale, scale);
     for (HeatmapWidget* pane : m_panes)
         if (pane->isVisible())
-            pane->render(&painter, pane->mapTo(this, QPoint(0, 0)) - bounds.topLeft(), QRegion(), QWidget::DrawChildren);
+            pane->render(&painter, pane->mapTo(this, QPoint(0, 0)) - bounds.topLeft(), QRegion(),
+                         QWidget::DrawChildren);
     painter.restore();
 }
 

@@ -17,6 +17,7 @@ class QPainter;
 class QPaintDevice;
 class QHBoxLayout;
 class QGridLayout;
+class QScrollArea;
 
 namespace attnscope {
 
@@ -68,6 +69,11 @@ public:
         HeatmapGeometry geometry;
     };
     std::vector<PagePane> pageLayout(const QPaintDevice* device, const QRectF& area) const;
+    // The pane area's viewport (tests: the room the panes share).
+    QScrollArea* paneScrollArea() const { return m_paneScroll; }
+    // The size of an exported page: `page`, widened (its height kept) until every pane keeps every label,
+    // at most to 3× its width; `page` itself when it suffices or nothing does (long inputs).
+    QSize exportPageSize(QSize page) const;
     static QRectF pageTitleRect(const QPaintDevice* device, const QRectF& area);
     // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).
     float differenceRange() const { return m_differenceRange; }
@@ -105,6 +111,11 @@ private:
     void placePanes();
     void applyPaneStyles();
     void stretchColourBarColumns();
+    // Each pane at least as wide as its labels need (every token up to 64 labelled); the pane area
+    // scrolls sideways when the tab is narrower than that.
+    void updatePaneMinimumWidths();
+    QScrollArea* m_paneScroll = nullptr;
+    QWidget* m_paneHost = nullptr;
     QGridLayout* m_paneGrid = nullptr;
     float m_differenceRange = 0;
     std::vector<HeatmapWidget*> m_panes;

@@ -129,10 +129,69 @@ void HeadGridWidget::rebuildImages()
     }
 }
 
+double HeadGridWidget::legendLineHeight() const
+{
+    return fontMetrics().height() * 1.6 + 4;
+}
+
+double HeadGridWidget::metricLegendWidth() const
+{
+    if (!m_colorMetric) return 0.0;
+    const QFontMetricsF metrics(font(), this);
+    const QString top = *m_colorMetric == HeadMetric::Entropy ? QStringLiteral("ln n") : QStringLiteral("1");
+    return metrics.horizontalAdvance(headMetricDisplayName(*m_colorMetric) + QStringLiteral(":")) + 1 + 6 +
+           12 + 80 + 4 + metrics.horizontalAdvance(top) + 16;
+}
+
+std::vector<std::pair<HeadLabel, QRectF>> HeadGridWidget::labelLegendEntries() const
+{
+    std::vector<std::pair<HeadLabel, QRectF>> out;
+    if (!m_colorByLabel) return out;
+    // The labels this grid has, in a fixed order (absent labels would crowd out present ones).
+    std::vector<HeadLabel> labels;
+    std::vector<double> widths;
+    const QFontMetricsF metrics(font(), this);
+    for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken, HeadLabel::NextToken,
+                            HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed}) {
+        if (std::none_of(m_stats.begin(), m_stats.end(),
+                         [label](const HeadStats& s) { return s.label == label; }))
+            continue;
+        labels.push_back(label);
+        widths.push_back(
+            14 +
+            metrics.horizontalAdvance(labelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label)) +
+            1);
+    }
+    const double lineStart = 8;
+    const std::vector<LegendSlot> placed = flowLegend(widths, lineStart, lineStart + metricLegendWidth(),
+                                                      std::max(1.0, width() - 2 * lineStart), 10);
+    const double top = height() - legendHeight();
+    for (size_t i = 0; i < placed.size(); ++i)
+        out.emplace_back(labels[i], QRectF(placed[i].x, top + placed[i].line * legendLineHeight(), widths[i],
+                                           metrics.height() * 1.4));
+    return out;
+}
+
 double HeadGridWidget::legendHeight() const
 {
-    const double line = fontMetrics().height() * 1.6 + 4;
-    return ((m_colorMetric || m_colorByLabel) ? line : 0.0) + (m_effect.empty() ? 0.0 : line);
+    const double line = legendLineHeight();
+    int lines = m_colorMetric ? 1 : 0;
+    if (m_colorByLabel) {
+        // The label entries flow after the metric legend, onto as many lines as they need (at least one).
+        const QFontMetricsF metrics(font(), this);
+        std::vector<double> widths;
+        for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken,
+                                HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed})
+            if (std::any_of(m_stats.begin(), m_stats.end(),
+                            [label](const HeadStats& s) { return s.label == label; }))
+                widths.push_back(14 +
+                                 metrics.horizontalAdvance(labelSymbol(label) + QLatin1Char(' ') +
+                                                           headLabelDisplayName(label)) +
+                                 1);
+        lines = std::max(1, legendLineCount(flowLegend(widths, 8, 8 + metricLegendWidth(),
+                                                       std::max(1.0, width() - 16.0), 10)));
+    }
+    return lines * line + (m_effect.empty() ? 0.0 : line);
 }
 
 void HeadGridWidget::relayout()
@@ -281,14 +340,21 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
             }
             // The head's number (it moves when sorted) and its label's symbol: white on a dark strip,
             // readable over bright cells and the grey causal mask alike.
-            if (m_layout.slotSize() >= 18) {
-                const QString badge = headBadge(l, h);
-                const double width = std::min(t.width(), metrics.horizontalAdvance(badge) + 4);
-                const QRectF strip(t.left(), t.top(), width, metrics.height() + 1);
+            // Small thumbnails get shorter badges in a smaller font ("H3", then "3", down to 6 px).
+            const HeadBadgeFit badge =
+                fitHeadBadge({headBadge(l, h), tr("H%1").arg(h), QString::number(h)}, t.size(),
+                             small.pointSizeF() * logicalDpiY() / 72.0, font(), this);
+            if (!badge.text.isEmpty()) {
+                QFont badgeFont = font();
+                badgeFont.setPointSizeF(badge.pixelSize * 72.0 / logicalDpiY());
+                const QFontMetricsF badgeMetrics(badgeFont, this);
+                const double width = std::min(t.width(), badgeMetrics.horizontalAdvance(badge.text) + 2);
+                const QRectF strip(t.left(), t.top(), width, badgeMetrics.ascent() + badgeMetrics.descent());
                 painter.fillRect(strip, QColor(0, 0, 0, 150));
                 painter.setPen(Qt::white);
-                painter.drawText(strip.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                                 metrics.elidedText(badge, Qt::ElideNone, strip.width()));
+                painter.setFont(badgeFont);
+                painter.drawText(strip.adjusted(1, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, badge.text);
+                painter.setFont(small);
             }
             if (std::find(m_highlighted.begin(), m_highlighted.end(), std::make_pair(l, h)) !=
                 m_highlighted.end()) {
@@ -329,8 +395,7 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
     }
     if (!m_effect.empty()) {
         // A line of its own, under the metric or label legend.
-        const double top =
-            legendTop + ((m_colorMetric || m_colorByLabel) ? fontMetrics().height() * 1.6 + 4 : 0);
+        const double top = height() - legendLineHeight();
         double ex = 8;
         const double max = *std::max_element(m_effect.begin(), m_effect.end());
         const QString name = m_effectCaption + QStringLiteral(":");
@@ -349,22 +414,16 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                          Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(max, 'g', 3));
     }
     if (m_colorByLabel) {
-        // The labels this grid has, in a fixed order (absent labels would crowd out present ones).
-        for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken,
-                                HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed}) {
-            if (std::none_of(m_stats.begin(), m_stats.end(),
-                             [label](const HeadStats& s) { return s.label == label; }))
-                continue;
-            const QString text = labelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label);
-            const double textWidth = metrics.horizontalAdvance(text) + 1;
-            if (x + 14 + textWidth > double(width()) && x > 8)
-                break; // no room: the tooltip still names each head's label
-            painter.fillRect(QRectF(x, legendTop + metrics.height() * 0.35, 10, 10), labelColor(label));
-            x += 14;
-            painter.drawText(QRectF(x, legendTop, textWidth, metrics.height() * 1.4),
-                             Qt::AlignLeft | Qt::AlignVCenter, text);
-            x += textWidth + 10;
+        // Wrapped onto as many lines as the width needs (labelLegendEntries), in the widget's font.
+        painter.setFont(font());
+        const QFontMetricsF legendMetrics(font(), this);
+        for (const auto& [label, entry] : labelLegendEntries()) {
+            painter.fillRect(QRectF(entry.left(), entry.center().y() - 5, 10, 10), labelColor(label));
+            painter.setPen(palette().text().color());
+            painter.drawText(entry.adjusted(14, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                             labelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label));
         }
+        painter.setFont(small);
     }
     if (m_stale) {
         painter.fillRect(rect(), QColor(255, 255, 255, 170));

@@ -28,6 +28,9 @@ public:
     // Colour each thumbnail's frame by its head's label, with a legend under the grid.
     void setColorByLabel(bool on);
     bool colorsByLabel() const { return m_colorByLabel; }
+    // The "colour by label" legend as drawn: each label this grid has, and the rectangle of its entry
+    // (swatch and name), wrapped onto as many lines as the width needs.
+    std::vector<std::pair<HeadLabel, QRectF>> labelLegendEntries() const;
     // Heads drawn with a highlight ring ("find sink / no-op heads"); empty: none.
     void setHighlighted(std::vector<std::pair<int, int>> heads);
     const std::vector<std::pair<int, int>>& highlighted() const { return m_highlighted; }
@@ -43,7 +46,7 @@ public:
     double stripValue(const HeadStats& stats, HeadMetric metric) const;
     void setSortMetric(std::optional<HeadMetric> metric);
     void setColorMetric(std::optional<HeadMetric> metric);
-    void setStats(const std::vector<HeadStats>& stats); // relabelled stats (thresholds changed)
+    void setStats(const std::vector<HeadStats>& stats);             // relabelled stats (thresholds changed)
     const std::vector<HeadStats>& stats() const { return m_stats; } // as shown (current thresholds)
     void select(int layer, int head);
     // The thumbnails belong to a previous run (another model is computing): drawn greyed out.
@@ -87,6 +90,9 @@ private:
     bool m_colorByLabel = false;
     std::vector<std::pair<int, int>> m_highlighted;
     double legendHeight() const;
+    double legendLineHeight() const;
+    // The metric legend's width on the first legend line (the label entries follow it there).
+    double metricLegendWidth() const;
     HeadGridLayout m_layout;
     int m_layer = 0, m_head = 0;
     bool m_stale = false;

@@ -97,7 +97,7 @@ bool ExportController::exportGrid(const AttentionExportSource& source, const Hea
 }
 
 bool ExportController::exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                                  const HeatmapExporter::PagePainter& paint)
+                                  const HeatmapExporter::PagePainter& paint, QSize pageSize)
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     bool overwrite = false;
@@ -105,7 +105,7 @@ bool ExportController::exportView(const QString& caption, const QString& suggest
     if (path.isEmpty())
         return false;
     ExportOptions options;
-    options.size = imageSize;
+    options.size = pageSize.isValid() ? pageSize : imageSize;
     options.scaleFactor = scaleFactor;
     options.overwrite = overwrite;
     const ExportResult result = HeatmapExporter(HeatmapStyle(), options).exportView(path, title, title, paint);

@@ -6,7 +6,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QSize>
-
 #include <functional>
 
 class QWidget;
@@ -33,15 +32,18 @@ public:
     double scaleFactor = 2.0; // exports are sharper than the screen by default
 
     // Each returns true when something was written.
-    // region: the view's visible cells (empty: all); cells: a long input's block on screen (see HeatmapExporter).
+    // region: the view's visible cells (empty: all); cells: a long input's block on screen (see
+    // HeatmapExporter).
     QRect region;
     bool exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata,
                        const HeatmapData* cells = nullptr);
     // Images get thumbnails (pooled for long inputs); numbers every weight.
-    bool exportGrid(const AttentionExportSource& source, const HeatmapStyle& style, const ExportMetadata& metadata);
-    // A view's own paint code (PNG, SVG or PDF at imageSize): asks for the file and before replacing one.
+    bool exportGrid(const AttentionExportSource& source, const HeatmapStyle& style,
+                    const ExportMetadata& metadata);
+    // A view's own paint code (PNG, SVG or PDF at imageSize, or at pageSize when given): asks for the file
+    // and before replacing one.
     bool exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                    const HeatmapExporter::PagePainter& paint);
+                    const HeatmapExporter::PagePainter& paint, QSize pageSize = QSize());
     bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
 
     static QString fileFilters();

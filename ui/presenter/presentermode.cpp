@@ -1,6 +1,7 @@
 #include "presenter/presentermode.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QEvent>
 #include <QLabel>
@@ -109,8 +110,7 @@ HeatmapStyle PresenterMode::presenterStyle(HeatmapStyle base)
 
 void PresenterMode::setActive(bool active)
 {
-    if (!m_window || active == m_active)
-        return;
+    if (!m_window || active == m_active) return;
     m_active = active;
     if (active) {
         m_savedPalette = m_window->palette();
@@ -125,10 +125,22 @@ void PresenterMode::setActive(bool active)
         font.setPointSizeF(font.pointSizeF() * kFontScale);
         m_window->setFont(font);
         m_window->setPalette(highContrastPalette());
+        // The style draws a check box's frame a shade darker than the window: on black, black on black.
+        // The check boxes get a light "window" colour, which only that frame is drawn from (they fill no
+        // background), so the box shows in light grey around the black field.
+        for (QCheckBox* box : m_window->findChildren<QCheckBox*>()) {
+            QPalette palette = box->palette();
+            for (QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive})
+                palette.setColor(group, QPalette::Window, QColor(240, 240, 240));
+            palette.setColor(QPalette::Disabled, QPalette::Window, QColor(160, 160, 160));
+            box->setPalette(palette);
+        }
         m_dock->show();
         setFullScreen(true);
         return;
     }
+    for (QCheckBox* box : m_window->findChildren<QCheckBox*>())
+        box->setPalette(QPalette()); // inherit the window's again
     m_window->setPalette(m_savedPalette);
     m_window->setFont(m_savedFont);
     m_dock->hide();
@@ -139,8 +151,7 @@ void PresenterMode::setActive(bool active)
 
 void PresenterMode::setFullScreen(bool on)
 {
-    if (!m_window)
-        return;
+    if (!m_window) return;
     if (on && !m_window->isFullScreen())
         m_window->showFullScreen();
     else if (!on && m_window->isFullScreen())
@@ -165,8 +176,7 @@ void PresenterMode::setExamples(const QStringList& sentences)
 
 void PresenterMode::step(bool layer, int delta)
 {
-    if (!m_cursor.isValid())
-        return;
+    if (!m_cursor.isValid()) return;
     if (layer)
         m_cursor.stepLayer(delta);
     else

@@ -1,5 +1,7 @@
 #include "render/headgriddata.h"
 
+#include <QFontMetricsF>
+#include <QPaintDevice>
 #include <algorithm>
 
 namespace attnscope {
@@ -56,6 +58,47 @@ QColor headEffectColor(double fraction)
                       int(a.blue() + (b.blue() - a.blue()) * u));
     };
     return t < 0.5 ? mix(low, mid, t * 2) : mix(mid, high, (t - 0.5) * 2);
+}
+
+std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, double lineStart,
+                                   double firstLineStart, double width, double gap)
+{
+    std::vector<LegendSlot> placed;
+    double x = firstLineStart;
+    int line = 0;
+    bool lineEmpty = firstLineStart <= lineStart;
+    for (double entry : entryWidths) {
+        if (!lineEmpty && x + entry > lineStart + width) {
+            ++line;
+            x = lineStart;
+        }
+        placed.push_back(LegendSlot{x, line});
+        x += entry + gap;
+        lineEmpty = false;
+    }
+    return placed;
+}
+
+HeadBadgeFit fitHeadBadge(const QStringList& candidates, QSizeF room, double preferredPixelSize,
+                          const QFont& base, const QPaintDevice* device)
+{
+    const double dpi = device ? device->logicalDpiY() : 96.0;
+    for (const QString& text : candidates)
+        for (double pixels = std::max(preferredPixelSize, kMinimumBadgePixelSize);
+             pixels >= kMinimumBadgePixelSize - 1e-9; pixels -= 0.5) {
+            QFont font = base;
+            font.setPointSizeF(pixels * 72.0 / dpi);
+            const QFontMetricsF metrics(font, const_cast<QPaintDevice*>(device));
+            if (metrics.horizontalAdvance(text) + 2 <= room.width() &&
+                metrics.ascent() + metrics.descent() <= room.height() * 0.6)
+                return HeadBadgeFit{text, pixels};
+        }
+    return {};
+}
+
+int legendLineCount(const std::vector<LegendSlot>& placed)
+{
+    return placed.empty() ? 0 : placed.back().line + 1;
 }
 
 } // namespace attnscope

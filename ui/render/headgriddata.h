@@ -4,7 +4,10 @@
 #include "stats/headstats.h"
 
 #include <QColor>
+#include <QFont>
+#include <QSizeF>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 namespace attnscope {
@@ -41,5 +44,29 @@ QColor headLabelColor(HeadLabel label);
 // An effect's colour at `fraction` of the largest effect (0..1): pale yellow to dark red, apart from the
 // thumbnails' colour maps.
 QColor headEffectColor(double fraction);
+
+// Legend entries flowed into lines no wider than `width`, left to right: each entry's left edge and line
+// (0 = the first). The first line starts at `firstLineStart` (after what precedes it on that line), the
+// others at `lineStart`; an entry wider than a whole line gets a line of its own. No entry is dropped.
+struct LegendSlot
+{
+    double x = 0;
+    int line = 0;
+};
+std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, double lineStart,
+                                   double firstLineStart, double width, double gap);
+// A thumbnail's head badge: the first of `candidates` ("H3 ≈", "H3", "3": most to least said) that fits
+// `room` (a thumbnail: at most 60% of its height, 1 px either side of the text) at the largest font from
+// `preferredPixelSize` down to kMinimumBadgePixelSize; an empty text when not even the last one fits.
+inline constexpr double kMinimumBadgePixelSize = 6.0;
+struct HeadBadgeFit
+{
+    QString text;
+    double pixelSize = 0;
+};
+HeadBadgeFit fitHeadBadge(const QStringList& candidates, QSizeF room, double preferredPixelSize,
+                          const QFont& base, const QPaintDevice* device);
+
+int legendLineCount(const std::vector<LegendSlot>& placed); // 0 for no entries
 
 } // namespace attnscope

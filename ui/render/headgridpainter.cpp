@@ -14,6 +14,7 @@
 namespace attnscope {
 
 namespace {
+constexpr double kLegendGap = 12.0;
 constexpr double kGap = 6.0;
 constexpr double kColorBarWidth = 14.0;
 
@@ -34,7 +35,13 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
                                 ? kColorBarWidth + tickLabelWidth(metrics) + 3 * kGap +
                                       (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
                                 : 0.0;
-    const double labelsHeight = m_data.labels.empty() ? 0.0 : metrics.height() * 1.6;
+    // The label legend wraps onto as many lines as the page's width needs (no entry dropped).
+    const double labelsHeight =
+        m_data.labels.empty()
+            ? 0.0
+            : std::max(1, legendLineCount(flowLegend(legendEntryWidths(metrics), target.left(), target.left(),
+                                                     target.width(), kLegendGap))) *
+                  metrics.height() * 1.6;
     const double effectHeight = m_data.effect.empty() ? 0.0 : metrics.height() * 1.6;
     const double legendHeight = labelsHeight + effectHeight;
     const QRectF area(target.left(), target.top() + titleHeight, std::max(1.0, target.width() - barSpace),
@@ -222,26 +229,49 @@ void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,
             painter.drawText(strip.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
                              badgeMetrics.elidedText(badge, Qt::ElideRight, strip.width() - 2));
         }
-    // The legend: only the labels this grid has, in a fixed order.
+    // The legend: only the labels this grid has, in a fixed order, wrapped onto the lines the layout made.
     QFont legendFont = painter.font();
     legendFont.setPointSizeF(m_style.fontPointSize);
     painter.setFont(legendFont);
-    double x = l.legend.left();
+    const std::vector<HeadLabel> labels = legendLabels();
+    const std::vector<double> widths = legendEntryWidths(metrics);
+    const std::vector<LegendSlot> placed =
+        flowLegend(widths, l.legend.left(), l.legend.left(), l.legend.width(), kLegendGap);
     const double box = metrics.ascent() * 0.8;
-    for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken, HeadLabel::NextToken,
-                            HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed}) {
-        if (std::find(m_data.labels.begin(), m_data.labels.end(), label) == m_data.labels.end()) continue;
-        const QString text = headLabelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label);
-        const double width = metrics.horizontalAdvance(text) + 1;
-        if (x + box + 4 + width > l.legend.right()) break; // no room: the badges still carry the symbols
-        painter.fillRect(QRectF(x, l.legend.center().y() - box / 2, box, box), headLabelColor(label));
-        x += box + 4;
+    const double line = metrics.height() * 1.6;
+    for (size_t i = 0; i < placed.size(); ++i) {
+        const double top = l.legend.top() + placed[i].line * line;
+        const double x = placed[i].x;
+        painter.fillRect(QRectF(x, top + (line - kGap / 2) / 2 - box / 2, box, box),
+                         headLabelColor(labels[i]));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(x, l.legend.top(), width, l.legend.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
-        x += width + 12;
+        painter.drawText(QRectF(x + box + 4, top, widths[i] - box - 4, line - kGap / 2),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         headLabelSymbol(labels[i]) + QLatin1Char(' ') + headLabelDisplayName(labels[i]));
     }
     painter.restore();
+}
+
+std::vector<HeadLabel> HeadGridPainter::legendLabels() const
+{
+    std::vector<HeadLabel> out;
+    for (HeadLabel label : {HeadLabel::Sink, HeadLabel::NoOp, HeadLabel::PreviousToken, HeadLabel::NextToken,
+                            HeadLabel::Self, HeadLabel::Broad, HeadLabel::Mixed})
+        if (std::find(m_data.labels.begin(), m_data.labels.end(), label) != m_data.labels.end())
+            out.push_back(label);
+    return out;
+}
+
+std::vector<double> HeadGridPainter::legendEntryWidths(const QFontMetricsF& metrics) const
+{
+    // A swatch, a gap, the symbol and the label's name.
+    std::vector<double> widths;
+    for (HeadLabel label : legendLabels())
+        widths.push_back(metrics.ascent() * 0.8 + 4 +
+                         metrics.horizontalAdvance(headLabelSymbol(label) + QLatin1Char(' ') +
+                                                   headLabelDisplayName(label)) +
+                         1);
+    return widths;
 }
 
 QImage renderHeadGridImage(const HeadGridData& data, const HeatmapStyle& style, int width, int height)

@@ -38,6 +38,8 @@ private:
         QRectF effectLegend; // the effect's scale under that (empty without an effect)
     };
     void paintBadgesAndLegend(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
+    std::vector<HeadLabel> legendLabels() const; // the labels this grid has, in the legend's order
+    std::vector<double> legendEntryWidths(const QFontMetricsF& metrics) const;
     void paintColorBar(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
     // The effect over each thumbnail (its value written where there is room) and its legend line.
     void paintEffect(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;

@@ -133,6 +133,33 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
     return out;
 }
 
+bool HeatmapPainter::labelsEveryToken(const HeatmapGeometry& geometry, const QPaintDevice* device,
+                                      const QFont& base) const
+{
+    const LabelLayout labels = labelLayout(geometry, device, base);
+    return int(labels.rows.shown.size()) == m_data.rows && int(labels.cols.shown.size()) == m_data.cols &&
+           labels.rows.step == 1 && labels.cols.step == 1;
+}
+
+double HeatmapPainter::minimumWidthForEveryLabel(double height, const QFont& base, const QPaintDevice* device,
+                                                 double widest) const
+{
+    auto fits = [&](double width) {
+        const QRectF target(0, 0, width, height);
+        return labelsEveryToken(layout(target, base, device), device, base);
+    };
+    if (m_data.rows <= 0 || m_data.cols <= 0) return 0.0;
+    if (!fits(widest)) return 0.0;
+    // More width never takes room from the labels: bisect on whole pixels.
+    double low = 16, high = widest;
+    if (fits(low)) return low;
+    while (high - low > 1) {
+        const double middle = std::floor((low + high) / 2);
+        (fits(middle) ? high : low) = middle;
+    }
+    return high;
+}
+
 HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, const QPaintDevice* device) const
 {
     QFont font = baseFont;

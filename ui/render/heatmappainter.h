@@ -44,6 +44,14 @@ public:
     };
     LabelLayout labelLayout(const HeatmapGeometry& geometry, const QPaintDevice* device,
                             const QFont& base) const;
+    // Whether a layout on a device keeps every label (one or two lanes, font at or above the minimum).
+    bool labelsEveryToken(const HeatmapGeometry& geometry, const QPaintDevice* device,
+                          const QFont& base) const;
+    // The narrowest target width, at this height, whose layout keeps every label (whole pixels, at most
+    // `widest`); 0 when even `widest` thins them (long inputs, which are thinned by design). Comparison
+    // panes ask this for the room they need.
+    double minimumWidthForEveryLabel(double height, const QFont& base, const QPaintDevice* device,
+                                     double widest) const;
     // Whether the per-row side bar (attention to the first token and to [SEP]) is drawn.
     bool showsSideBar() const;
     static constexpr int kSideBarMinimumRows = 65; // longer inputs get the side bar
