@@ -613,8 +613,7 @@ QWidget* MainWindow::buildHeatmapTab()
         m_scaleBox->setItemText(2, tr("log"));
         m_discount->setText(tr("Discount special tokens"));
         m_wordLevel->setText(tr("Words"));
-        m_wordLevel->setToolTip(tr("Merge subword pieces into words (Clark et al. 2019): attention to a word "
-                                   "is the sum over its pieces, from a word the mean"));
+        updateWordLevelControl();
         m_discount->setToolTip(tr("Renormalise each row without [CLS], [SEP] and BOS, as exBERT does"));
         fit->setText(tr("Fit"));
         coloursLabel->setText(tr("Colours:"));
@@ -1213,9 +1212,24 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
         m_predictions->setPanel(std::move(predictions));
     } // else: the same input under another measure keeps its ablation panel and scan colours
     updateAblationControls();
+    updateWordLevelControl();
     openHead(m_layer, m_head);
     updateMeasureNote();
     setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
+}
+
+void MainWindow::updateWordLevelControl()
+{
+    // The word-level map is built from a head's dense matrix, which the window keeps only up to
+    // kDenseHeatmapLimit tokens (longer inputs are shown in tiles): say so instead of a toggle that does nothing.
+    const int tokens = m_result && m_result->run.maps ? m_result->run.maps->queries() : 0;
+    const bool available = tokens <= kDenseHeatmapLimit;
+    m_wordLevel->setEnabled(available);
+    m_wordLevel->setToolTip(available ? tr("Merge subword pieces into words (Clark et al. 2019): attention to a "
+                                           "word is the sum over its pieces, from a word the mean")
+                                      : tr("The Words view needs at most %1 tokens; this input has %2.")
+                                            .arg(kDenseHeatmapLimit)
+                                            .arg(tokens));
 }
 
 void MainWindow::showRunFailure(const QString& message, int limit)

@@ -269,6 +269,7 @@ private:
     QString m_ablationDescription;
     AblationMode m_scanMode = AblationMode::Zero;
     QString m_scanBackendNote; // the scan runs on the CPU although a GPU backend is chosen: said while and after
+    void updateWordLevelControl();
     void updateMeasureNote();
     QComboBox* m_measureBox = nullptr;
     QLabel* m_measureNote = nullptr;

@@ -1915,6 +1915,10 @@
         <source>%p% · %1</source>
         <translation>%%p · %1</translation>
     </message>
+    <message>
+        <source>The Words view needs at most %1 tokens; this input has %2.</source>
+        <translation>Sözcükler görünümü en çok %1 token'la çalışır; bu girdide %2 token var.</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>

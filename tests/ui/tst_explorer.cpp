@@ -5,6 +5,7 @@
 #include "attention/attentionmaps.h"
 #include "explorer/analysisrunner.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
@@ -15,11 +16,12 @@
 #include "mainwindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QMenu>
 #include <QMimeData>
-#include <QSettings>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -234,7 +236,7 @@ private Q_SLOTS:
     {
         const QString bert = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
         if (!QFileInfo::exists(bert + QStringLiteral("/config.json"))) QSKIP("oracle fixtures not available");
-        QStandardPaths::setTestModeEnabled(true); // the recent-models list goes to a test location
+        QStandardPaths::setTestModeEnabled(true);            // the recent-models list goes to a test location
         QSettings().remove(QStringLiteral("models/recent")); // a previous run's drop is remembered there
         MainWindow window;
         QVERIFY(window.runner()->waitForIdle(10000));
@@ -427,6 +429,13 @@ private Q_SLOTS:
         QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("event loop blocked for %1 ms").arg(maxGap)));
         QVERIFY(window.heatmap()->isTiled());
         QVERIFY(window.statusText().contains(QStringLiteral("2048")));
+        // The Words view needs the dense matrix: above its limit the toggle is off and says why.
+        const auto* words = window.findChild<QCheckBox*>(QStringLiteral("wordLevel"));
+        QVERIFY(words);
+        QVERIFY(!words->isEnabled());
+        QVERIFY2(words->toolTip().contains(QString::number(kDenseHeatmapLimit)) &&
+                     words->toolTip().contains(QStringLiteral("2048")),
+                 qPrintable(words->toolTip()));
         // Zooming in far enough fetches exact rows (with margins) on the GUI thread: time one such paint,
         // then a pan inside the fetched margin, which reuses them.
         HeatmapWidget* heatmap = window.heatmap();

@@ -343,6 +343,7 @@ private Q_SLOTS:
         const int tokens = window.heatmap()->data().rows;
         auto* words = window.findChild<QCheckBox*>(QStringLiteral("wordLevel"));
         QVERIFY(words);
+        QVERIFY(words->isEnabled());
         words->setChecked(true);
         const HeatmapData& merged = window.heatmap()->data();
         QVERIFY2(merged.rowLabels.contains(QStringLiteral("trophy")),
