@@ -314,6 +314,56 @@ private Q_SLOTS:
         }
     }
 
+    // A 32-head grid (16 layers, Llama-3.2-1B's shape) exported on pages too small for numbered
+    // thumbnails: the page grows to the size they need, every head's badge ("H5 ⚓", "H5" or "5") is
+    // written on every layer, and all text stays inside the page and apart.
+    void gridExportKeepsEveryHeadNumber_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("400×300") << QSize(400, 300);
+        QTest::newRow("900×800") << QSize(900, 800);
+    }
+    void gridExportKeepsEveryHeadNumber()
+    {
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        HeadGridData grid;
+        grid.layers = 16;
+        grid.heads = 32;
+        grid.title = QStringLiteral("llama-shaped · all heads");
+        const auto result = resultFor(12);
+        const std::vector<HeadLabel> kinds{HeadLabel::Sink, HeadLabel::Broad, HeadLabel::PreviousToken};
+        for (int i = 0; i < grid.layers * grid.heads; ++i) {
+            grid.thumbnails.push_back(heatmapOf(*result));
+            grid.labels.push_back(kinds[size_t(i) % kinds.size()]);
+        }
+        ExportOptions options = optionsAt(1.0);
+        options.size = size;
+        const HeatmapExporter exporter(HeatmapStyle{}, options);
+        const QString svg = dir.filePath(QStringLiteral("g.svg"));
+        QVERIFY(exporter.exportGrid(grid, svg).ok);
+        const QByteArray bytes = readAll(svg);
+        const QStringList problems = svgTextProblems(bytes);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
+        const QSize page = exporter.minimumGridPageSize(grid).expandedTo(size);
+        QVERIFY(bytes.contains(QStringLiteral("width=\"%1").arg(page.width()).toUtf8()));
+        QVERIFY(bytes.contains(QStringLiteral("height=\"%1").arg(page.height()).toUtf8()));
+        QString error;
+        QStringList texts;
+        for (const SvgTextBox& box : svgTextBoxes(bytes, &error))
+            texts << box.text;
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (int h = 0; h < grid.heads; ++h) {
+            int badges = 0;
+            for (const QString& text : texts)
+                badges += text == QString::number(h) || text == QStringLiteral("H%1").arg(h) ||
+                          text.startsWith(QStringLiteral("H%1 ").arg(h));
+            // One badge per layer (and maybe the header's "H5" over the first row).
+            QVERIFY2(badges >= grid.layers,
+                     qPrintable(QStringLiteral("head %1: %2 badges").arg(h).arg(badges)));
+        }
+    }
+
     // The exported grid's colour bar names the measure (weight α, or the contribution's row share), and a
     // scan-coloured grid says what its colours are (KL in nats) with its scale, inside the page and apart.
     void gridCaptionsNameTheMeasureAndTheScan_data()

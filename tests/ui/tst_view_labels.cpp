@@ -3,7 +3,9 @@
 // drop some), labels in one lane never touch, and hovering a cell or a grid thumbnail tells what it is.
 
 #include "explorer/comparisonwidget.h"
+#include "explorer/headgridlayout.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/syntheticengine.h"
 #include "heatmapwidget.h"
 #include "mainwindow.h"
 #include "render/axislabels.h"
@@ -14,6 +16,7 @@
 #include <QComboBox>
 #include <QHelpEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStringList>
 #include <QTabWidget>
 #include <QToolTip>
@@ -272,6 +275,141 @@ private Q_SLOTS:
         QVERIFY(shortened >= 1);
         QCOMPARE(previous, QStringLiteral("31")); // the number is what the smallest thumbnails keep
         QVERIFY(fitHeadBadge(candidates, QSizeF(8, 8), 12, base, &device).text.isEmpty());
+    }
+
+    // Every head keeps its number, whatever the pane: for 8 to 40 heads and panes from 1,000 down to
+    // 250 px, thumbnails are never smaller than minimumBadgedThumbnailSize, each one carries a badge with
+    // its head's number whose strip (measured here) lies inside it, thumbnails stay apart, and the area
+    // minimumArea gives (what the widget asks of its scroll area) holds them all.
+    void headNumbersFitEveryPane_data()
+    {
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("layers");
+        for (const auto& [heads, layers] : {std::pair{8, 12}, {16, 24}, {32, 16}, {40, 48}})
+            QTest::newRow(qPrintable(QStringLiteral("%1 heads × %2 layers").arg(heads).arg(layers)))
+                << heads << layers;
+    }
+    void headNumbersFitEveryPane()
+    {
+        QFETCH(int, heads);
+        QFETCH(int, layers);
+        QImage device(10, 10, QImage::Format_ARGB32_Premultiplied);
+        const QFont base;
+        const double minimum = minimumBadgedThumbnailSize(heads, base, &device);
+        // The 6-px font's height takes at most 60% of the side, the widest number fits across it.
+        QFont six = base;
+        six.setPointSizeF(kMinimumBadgePixelSize * 72.0 / device.logicalDpiY());
+        const QFontMetricsF sixMetrics(six, &device);
+        QVERIFY(minimum * 0.6 >= sixMetrics.ascent() + sixMetrics.descent());
+        QVERIFY(minimum >= sixMetrics.horizontalAdvance(QString::number(heads - 1)) + 2);
+        QVERIFY2(minimum <= 16, qPrintable(QString::number(minimum))); // no larger than it needs to be
+        for (int width = 1000; width >= 250; width -= 50)
+            for (int height : {600, 250}) {
+                const QRectF area(4, 4, width - 8, height - 8);
+                const HeadGridLayout grid(layers, heads, area, 34, 16, minimum);
+                const QRectF needed(
+                    area.topLeft(),
+                    HeadGridLayout::minimumArea(layers, heads, minimum).expandedTo(area.size()));
+                for (int l = 0; l < layers; ++l)
+                    for (int slot = 0; slot < heads; ++slot) {
+                        const QRectF t = grid.thumbnailRect(l, slot);
+                        const QString where =
+                            QStringLiteral("L%1 slot %2 at %3×%4").arg(l).arg(slot).arg(width).arg(height);
+                        QVERIFY2(t.width() >= minimum && t.height() >= minimum, qPrintable(where));
+                        QVERIFY2(needed.contains(t), qPrintable(where));
+                        if (slot > 0)
+                            QVERIFY2(grid.thumbnailRect(l, slot - 1).right() < t.left(), qPrintable(where));
+                        if (l > 0)
+                            QVERIFY2(grid.thumbnailRect(l - 1, slot).bottom() < t.top(), qPrintable(where));
+                        const int h = grid.headAt(l, slot);
+                        const HeadBadgeFit badge =
+                            fitHeadBadge({QStringLiteral("H%1 ≈").arg(h), QStringLiteral("H%1").arg(h),
+                                          QString::number(h)},
+                                         t.size(), 12, base, &device);
+                        QVERIFY2(badge.text.contains(QString::number(h)), qPrintable(where));
+                        QFont font = base;
+                        font.setPointSizeF(badge.pixelSize * 72.0 / device.logicalDpiY());
+                        const QFontMetricsF metrics(font, &device);
+                        const QRectF strip(t.left(), t.top(), metrics.horizontalAdvance(badge.text) + 2,
+                                           metrics.ascent() + metrics.descent());
+                        QVERIFY2(t.contains(strip), qPrintable(where + QStringLiteral(": ") + badge.text));
+                    }
+                // A pane that holds the grid at its minimum is filled, not left with small thumbnails.
+                const QSizeF least = HeadGridLayout::minimumArea(layers, heads, minimum);
+                if (area.width() >= least.width() + 40 && area.height() >= least.height() + 40)
+                    QVERIFY(grid.slotSize() > minimum);
+            }
+    }
+
+    // A Llama-3.2-1B-shaped grid (16 layers × 32 heads, synthetic decoder) in the window at 1280×800,
+    // sorted so that each row has its own head order: the pane is too narrow for 32 numbered thumbnails,
+    // so the grid scrolls, and every thumbnail shows its number (white text pixels in its badge strip).
+    void thirtyTwoHeadGridShowsEveryNumber()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        SyntheticEngine::Config config;
+        config.layers = 16;
+        config.heads = 32;
+        config.causal = true;
+        const int engine = window.addEngine(std::make_shared<SyntheticEngine>(config));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(engine));
+        const QString text = QStringLiteral("The cat sat on the mat and looked at the dog for a while.");
+        window.setTexts(text);
+        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text &&
+                                     window.currentResult()->analysis.heads == 32,
+                                 60000);
+        QVERIFY(window.runner()->waitForIdle(60000));
+        HeadGridWidget* grid = window.grid();
+        grid->setSortMetric(HeadMetric::SinkMass);
+        QCoreApplication::processEvents();
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
+        QVERIFY(scroll);
+        QCOMPARE(scroll->widget(), grid);
+        // Without a minimum, the 32 thumbnails across this view would be too small for any badge.
+        const double unscrolled = (scroll->viewport()->width() - 8 - 34) / 32.0 * 0.92;
+        QImage probe(10, 10, QImage::Format_ARGB32_Premultiplied);
+        QVERIFY2(fitHeadBadge({QStringLiteral("31")}, QSizeF(unscrolled, unscrolled), 6, grid->font(), &probe)
+                     .text.isEmpty(),
+                 qPrintable(QString::number(unscrolled)));
+        QVERIFY2(grid->width() > scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 in %2").arg(grid->width()).arg(scroll->viewport()->width())));
+        QVERIFY(scroll->horizontalScrollBar()->maximum() > 0);
+        grid->select(-1, -1); // no selection ring over a badge
+        const QImage shot = grid->grab().toImage();
+        QFont six = grid->font();
+        six.setPointSizeF(kMinimumBadgePixelSize * 72.0 / grid->logicalDpiY());
+        const QFontMetricsF metrics(six, grid);
+        int checked = 0;
+        QSet<int> rowOrders;
+        for (int l = 0; l < 16; ++l) {
+            QString order;
+            for (int h = 0; h < 32; ++h) {
+                const QRectF t = grid->thumbnailRectOf(l, h);
+                QVERIFY(QRectF(grid->rect()).contains(t));
+                // The strip of the shortest badge at 6 px: a bright, grey-white text pixel inside it.
+                const QRect strip =
+                    QRectF(t.left(), t.top(), metrics.horizontalAdvance(QString::number(h)) + 2,
+                           metrics.ascent() + metrics.descent())
+                        .toAlignedRect()
+                        .intersected(t.toAlignedRect());
+                bool drawn = false;
+                for (int y = strip.top(); y <= strip.bottom() && !drawn; ++y)
+                    for (int x = strip.left(); x <= strip.right() && !drawn; ++x) {
+                        const QColor c = shot.pixelColor(x, y);
+                        drawn = std::min({c.red(), c.green(), c.blue()}) > 180;
+                    }
+                QVERIFY2(drawn, qPrintable(QStringLiteral("no number on layer %1 head %2").arg(l).arg(h)));
+                ++checked;
+                order += QString::number(grid->layoutForTests().headAt(l, h)) + QLatin1Char(',');
+            }
+            rowOrders.insert(qHash(order));
+        }
+        QCOMPARE(checked, 16 * 32);
+        QVERIFY(rowOrders.size() > 1); // sorted: rows have their own orders
     }
 
     // The grid's "Colour: Label" in the window at 1280×800 (the synthetic encoder, whose heads are built to

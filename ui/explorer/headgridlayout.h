@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QRectF>
+#include <QSizeF>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -14,7 +15,13 @@ class HeadGridLayout
 {
 public:
     HeadGridLayout() = default;
-    HeadGridLayout(int layers, int heads, QRectF area, double labelWidth = 34, double headerHeight = 16);
+    // Thumbnails fill `area` but never go under `minimumSlot` (px): then the grid runs past the area's
+    // right and bottom edges (the caller scrolls; see minimumArea).
+    HeadGridLayout(int layers, int heads, QRectF area, double labelWidth = 34, double headerHeight = 16,
+                   double minimumSlot = 4);
+    // The area a grid needs for thumbnails of `minimumSlot`: label column, header row and every slot.
+    static QSizeF minimumArea(int layers, int heads, double minimumSlot, double labelWidth = 34,
+                              double headerHeight = 16);
 
     int layers() const { return m_layers; }
     int heads() const { return m_heads; }

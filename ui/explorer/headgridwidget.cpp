@@ -10,6 +10,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -198,7 +199,16 @@ void HeadGridWidget::relayout()
 {
     const int layers = m_result ? m_result->analysis.layers : 0,
               heads = m_result ? m_result->analysis.heads : 0;
-    m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4 - legendHeight()));
+    // Thumbnails stay large enough for every head's number (the shortest badge): a pane too small for
+    // that makes the widget larger than its scroll area's view instead, which then scrolls.
+    const double minimumSlot = heads > 0 ? minimumBadgedThumbnailSize(heads, font(), this) : 4.0;
+    const QSizeF grid = HeadGridLayout::minimumArea(layers, heads, minimumSlot);
+    const QSize minimum =
+        QSize(int(std::ceil(grid.width() + 8)), int(std::ceil(grid.height() + 8 + legendHeight())))
+            .expandedTo(QSize(200, 160));
+    if (minimum != minimumSize()) setMinimumSize(minimum); // may resize (and so relayout) at once
+    m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4 - legendHeight()), 34, 16,
+                              minimumSlot);
     if (m_sortMetric && m_stats.size() == size_t(layers) * size_t(heads)) {
         std::vector<std::vector<int>> order(static_cast<size_t>(layers));
         for (int l = 0; l < layers; ++l) {
@@ -301,11 +311,16 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
     painter.setFont(small);
     const QFontMetricsF metrics(small, this);
     painter.setPen(palette().text().color());
-    if (!m_sortMetric)
+    if (!m_sortMetric) {
+        // Headers as long as the columns allow ("H3", "3" or none: the badges carry the numbers too).
+        const double pitch =
+            heads > 1 ? m_layout.thumbnailRect(0, 1).left() - m_layout.thumbnailRect(0, 0).left() : width();
         for (int h = 0; h < heads; ++h) {
             const QRectF t = m_layout.thumbnailRect(0, h);
-            painter.drawText(QRectF(t.left() - 4, 4, t.width() + 8, 14), Qt::AlignCenter, tr("H%1").arg(h));
+            painter.drawText(QRectF(t.center().x() - pitch / 2, 4, pitch, 14), Qt::AlignCenter,
+                             headColumnHeader(h, heads, pitch, metrics));
         }
+    }
     for (int l = 0; l < layers; ++l) {
         painter.setPen(palette().text().color());
         painter.drawText(m_layout.layerLabelRect(l), Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(l));
@@ -494,6 +509,12 @@ void HeadGridWidget::keyPressEvent(QKeyEvent* event)
     m_layer = layer;
     m_head = head;
     update();
+    // In a scrolled pane, bring the selected thumbnail into view.
+    if (QWidget* viewport = parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(viewport->parentWidget())) {
+            const QRectF t = thumbnailRectOf(m_layer, m_head);
+            scroll->ensureVisible(int(t.center().x()), int(t.center().y()), int(t.width()), int(t.height()));
+        }
     Q_EMIT headActivated(m_layer, m_head);
 }
 

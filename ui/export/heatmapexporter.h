@@ -68,6 +68,9 @@ public:
     // Where paintHeatmapPage puts the cells on a page of the given device (for tests and picking).
     HeatmapGeometry heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const;
     void paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const;
+    // The smallest grid page whose thumbnails carry every head's number (HeadGridPainter's minimumSlot): an
+    // image export of the grid on a smaller page grows to it.
+    QSize minimumGridPageSize(const HeadGridData& grid) const;
     QString legendText() const;
     // The numbers of the region (or the whole matrix) as one dense block with its labels.
     HeatmapData regionValues(const HeatmapData& data, const HeatmapData* cells, QString* error) const;
@@ -96,8 +99,9 @@ public:
 private:
     // The policy's verdict on the target, before anything is painted or built: ok, or why not.
     ExportResult checkTarget(const QString& path) const;
-    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title, const QString& description,
-                             const PagePainter& paint) const;
+    // pageSize: the page's size when not the options' (invalid: the options').
+    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title,
+                             const QString& description, const PagePainter& paint, QSize pageSize = {}) const;
 
     HeatmapStyle m_style;
     ExportOptions m_options;
