@@ -430,12 +430,12 @@ private Q_SLOTS:
         QVERIFY(window.heatmap()->isTiled());
         QVERIFY(window.statusText().contains(QStringLiteral("2048")));
         // The Words view needs the dense matrix: above its limit the toggle is off and says why.
-        const auto* words = window.findChild<QCheckBox*>(QStringLiteral("wordLevel"));
-        QVERIFY(words);
-        QVERIFY(!words->isEnabled());
-        QVERIFY2(words->toolTip().contains(QString::number(kDenseHeatmapLimit)) &&
-                     words->toolTip().contains(QStringLiteral("2048")),
-                 qPrintable(words->toolTip()));
+        const auto* wordsToggle = window.findChild<QCheckBox*>(QStringLiteral("wordLevel"));
+        QVERIFY(wordsToggle);
+        QVERIFY(!wordsToggle->isEnabled());
+        QVERIFY2(wordsToggle->toolTip().contains(QString::number(kDenseHeatmapLimit)) &&
+                     wordsToggle->toolTip().contains(QStringLiteral("2048")),
+                 qPrintable(wordsToggle->toolTip()));
         // Zooming in far enough fetches exact rows (with margins) on the GUI thread: time one such paint,
         // then a pan inside the fetched margin, which reuses them.
         HeatmapWidget* heatmap = window.heatmap();
