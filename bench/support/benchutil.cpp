@@ -97,19 +97,33 @@ ATTNSCOPE_FMA_CHAINS(fmaChains256, 8)
     ATTNSCOPE_FMA_CHAINS(fmaChains128, 4)
 #undef ATTNSCOPE_FMA_CHAINS
 
+    // vfmadd on the widest registers this CPU has: 512-bit (AVX-512), 256-bit (AVX2/FMA), else 128-bit.
+    struct FmaChains
+{
+    int lanes = 4;
+    float (*run)(long long) = &fmaChains128;
+};
+
+FmaChains widestFmaChains()
+{
+    FmaChains chains;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        chains = {16, &fmaChains512};
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        chains = {8, &fmaChains256};
+#endif
+    return chains;
+}
+
 } // namespace
 
 double measureCoreFmaPeakGflops()
 {
-    int lanes = 4;
-    float (*chains)(long long) = &fmaChains128;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        lanes = 16, chains = &fmaChains512;
-    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        lanes = 8, chains = &fmaChains256;
-#endif
+    const FmaChains widest = widestFmaChains();
+    const int lanes = widest.lanes;
+    float (*const chains)(long long) = widest.run;
     const auto cpuSeconds = [] {
         timespec t{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -126,19 +140,12 @@ double measureCoreFmaPeakGflops()
     return best;
 }
 
-// vfmadd on the widest registers this CPU has: 512-bit (AVX-512), 256-bit (AVX2/FMA), else 128-bit.
 double measureFmaPeakGflops(int threads)
 {
     if (threads <= 0) threads = defaultThreadCount();
-    int lanes = 4;
-    float (*chains)(long long) = &fmaChains128;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        lanes = 16, chains = &fmaChains512;
-    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        lanes = 8, chains = &fmaChains256;
-#endif
+    const FmaChains widest = widestFmaChains();
+    const int lanes = widest.lanes;
+    float (*const chains)(long long) = widest.run;
     const long long iterations = 50'000'000; // per thread, each 12 independent vector FMAs
     std::atomic<float> sink{0};
     const auto start = std::chrono::steady_clock::now();

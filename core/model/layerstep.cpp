@@ -392,7 +392,9 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
 std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& weight, const QString& bias,
                                             ops::WeightLayout layout)
 {
-    const WeightTensor w = loadForProduct(weight);
+    // The ablated layer slices W_O head by head (projectOutputChanges), which needs its fp32 values; every
+    // other product may read the weights as stored.
+    const WeightTensor w = reusesHeadOutputs() ? load(weight) : loadForProduct(weight);
     const WeightTensor b = bias.isEmpty() ? WeightTensor() : load(bias);
     const ops::LinearWeight l = linearWeight(w, &b, layout);
     if (reusesHeadOutputs()) return projectOutputChanges(o, l);

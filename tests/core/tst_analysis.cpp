@@ -281,6 +281,9 @@ void TestAnalysis::batchOfHeadSetsEqualsAblatedRuns_data()
     QTest::newRow("bert_s0 (W_O [out, in])") << QStringLiteral("bert_s0");
     QTest::newRow("gpt2_s0 (Conv1D W_O [in, out])") << QStringLiteral("gpt2_s0");
     QTest::newRow("llama_s0 (GQA)") << QStringLiteral("llama_s0");
+    // 16-bit weights: the other products read them as stored (the own AVX-512 product), W_O's head slices
+    // need fp32 values; no KeepConverted scope here, as for a model too large for the scan's budget.
+    QTest::newRow("llama_s1 (16-bit weights)") << QStringLiteral("llama_s1");
 }
 
 // A batch's copies may ablate several heads (and name one twice): each copy's distribution equals a run()
