@@ -412,6 +412,62 @@ private Q_SLOTS:
         QVERIFY(rowOrders.size() > 1); // sorted: rows have their own orders
     }
 
+    // The same 16×32 grid scrolled fully to the right: every layer label ("L0" .. "L15") stays in the view,
+    // beside its row, drawn on the view's background (the thumbnails that scrolled under the column are
+    // covered), and a click on the column selects no hidden head.
+    void layerLabelsStayInViewWhenScrolledSideways()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        SyntheticEngine::Config config;
+        config.layers = 16;
+        config.heads = 32;
+        config.causal = true;
+        const int engine = window.addEngine(std::make_shared<SyntheticEngine>(config));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(window.selectEngine(engine));
+        const QString text = QStringLiteral("The cat sat on the mat and looked at the dog for a while.");
+        window.setTexts(text);
+        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text &&
+                                     window.currentResult()->analysis.heads == 32,
+                                 60000);
+        QVERIFY(window.runner()->waitForIdle(60000));
+        HeadGridWidget* grid = window.grid();
+        grid->setSortMetric(HeadMetric::SinkMass);
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
+        QVERIFY(scroll);
+        QCoreApplication::processEvents();
+        QScrollBar* bar = scroll->horizontalScrollBar();
+        QVERIFY(bar->maximum() > 100); // far enough that unscrolled labels would be out of view
+        bar->setValue(bar->maximum());
+        QCoreApplication::processEvents();
+        QWidget* viewport = scroll->viewport();
+        const QImage shot = viewport->grab().toImage();
+        const QColor background = grid->palette().base().color();
+        const HeadGridLayout& layout = grid->layoutForTests();
+        for (int l = 0; l < 16; ++l) {
+            const QRect label = layout.layerLabelRect(l).translated(grid->pos()).toAlignedRect();
+            QVERIFY2(viewport->rect().contains(label),
+                     qPrintable(QStringLiteral("L%1 at %2,%3").arg(l).arg(label.x()).arg(label.y())));
+            int dark = 0;
+            for (int y = label.top(); y <= label.bottom(); ++y)
+                for (int x = label.left(); x <= label.right(); ++x) {
+                    const QColor c = shot.pixelColor(x, y);
+                    // The column's left edge (the labels are right-aligned) is plain background.
+                    if (x < label.left() + 4)
+                        QVERIFY2(c == background,
+                                 qPrintable(QStringLiteral("L%1: %2 at x %3").arg(l).arg(c.name()).arg(x)));
+                    dark += std::max({c.red(), c.green(), c.blue()}) < 110;
+                }
+            QVERIFY2(dark >= 4, qPrintable(QStringLiteral("no text in L%1's label").arg(l)));
+        }
+        // The column covers thumbnails: a click there picks none of them.
+        const QRectF column = layout.labelColumnRect();
+        QVERIFY(!layout.slotAt(QPointF(column.center().x(), layout.thumbnailRect(3, 0).center().y())));
+    }
+
     // The grid's "Colour: Label" in the window at 1280×800 (the synthetic encoder, whose heads are built to
     // be sinks, no-ops, previous-token heads and more): every label the heads have is in the legend,
     // entries wrap onto more lines instead of being dropped, and they stay inside the grid, apart from each

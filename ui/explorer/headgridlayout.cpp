@@ -51,10 +51,16 @@ QRectF HeadGridLayout::thumbnailRect(int layer, int slot) const
                   m_slot, m_slot);
 }
 
+QRectF HeadGridLayout::labelColumnRect() const
+{
+    const double top = m_area.top() + m_headerHeight, pitch = m_slot + m_spacing;
+    return QRectF(std::max(m_area.left(), m_visibleLeft), top, m_labelWidth, m_layers * pitch);
+}
+
 QRectF HeadGridLayout::layerLabelRect(int layer) const
 {
     const QRectF first = thumbnailRect(layer, 0);
-    return QRectF(m_area.left(), first.top(), m_labelWidth - 4, first.height());
+    return QRectF(labelColumnRect().left(), first.top(), m_labelWidth - 4, first.height());
 }
 
 std::optional<std::pair<int, int>> HeadGridLayout::slotAt(QPointF point) const
@@ -62,7 +68,8 @@ std::optional<std::pair<int, int>> HeadGridLayout::slotAt(QPointF point) const
     const double pitch = m_slot + m_spacing;
     if (pitch <= 0) return std::nullopt;
     const double x = point.x() - m_area.left() - m_labelWidth, y = point.y() - m_area.top() - m_headerHeight;
-    if (x < 0 || y < 0) return std::nullopt;
+    const QRectF column = labelColumnRect();
+    if (x < 0 || y < 0 || (point.x() >= column.left() && point.x() < column.right())) return std::nullopt;
     const int slot = int(x / pitch), layer = int(y / pitch);
     if (slot >= m_heads || layer >= m_layers || !thumbnailRect(layer, slot).contains(point))
         return std::nullopt;

@@ -209,6 +209,7 @@ void HeadGridWidget::relayout()
     if (minimum != minimumSize()) setMinimumSize(minimum); // may resize (and so relayout) at once
     m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4 - legendHeight()), 34, 16,
                               minimumSlot);
+    m_layout.setVisibleLeft(visibleLeft());
     if (m_sortMetric && m_stats.size() == size_t(layers) * size_t(heads)) {
         std::vector<std::vector<int>> order(static_cast<size_t>(layers));
         for (int l = 0; l < layers; ++l) {
@@ -226,6 +227,20 @@ void HeadGridWidget::relayout()
 void HeadGridWidget::resizeEvent(QResizeEvent*)
 {
     relayout();
+}
+
+double HeadGridWidget::visibleLeft() const
+{
+    // A scroll area moves its widget left by the scrolled amount; the 4-px margin stays visible.
+    return std::max(0, -pos().x()) + 4.0;
+}
+
+void HeadGridWidget::moveEvent(QMoveEvent*)
+{
+    // Scrolled sideways: the layer labels move to the new visible edge. A scroll only repaints the strip
+    // it exposes, so the whole view is repainted (else the old label column scrolls away with the pixels).
+    m_layout.setVisibleLeft(visibleLeft());
+    update();
 }
 
 QString HeadGridWidget::labelSymbol(HeadLabel label)
@@ -322,8 +337,6 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
         }
     }
     for (int l = 0; l < layers; ++l) {
-        painter.setPen(palette().text().color());
-        painter.drawText(m_layout.layerLabelRect(l), Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(l));
         for (int slot = 0; slot < heads; ++slot) {
             const int h = m_layout.headAt(l, slot);
             const size_t index = size_t(l * heads + h);
@@ -384,6 +397,17 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
             }
         }
     }
+    // The layer labels last, over the thumbnails that scroll under their column (a sticky row header).
+    const QRectF column = m_layout.labelColumnRect();
+    if (column.left() > 4.0) {
+        painter.fillRect(QRectF(column.left() - 4, 0, column.width() + 4, column.bottom() + 4),
+                         palette().base());
+        painter.setPen(palette().mid().color());
+        painter.drawLine(QLineF(column.right(), column.top(), column.right(), column.bottom()));
+    }
+    painter.setPen(palette().text().color());
+    for (int l = 0; l < layers; ++l)
+        painter.drawText(m_layout.layerLabelRect(l), Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(l));
     // Legend under the grid: the strip's metric on its fixed 0..1 axis, or the label colours.
     const double legendTop = height() - legendHeight();
     double x = 8;
@@ -513,7 +537,9 @@ void HeadGridWidget::keyPressEvent(QKeyEvent* event)
     if (QWidget* viewport = parentWidget())
         if (auto* scroll = qobject_cast<QScrollArea*>(viewport->parentWidget())) {
             const QRectF t = thumbnailRectOf(m_layer, m_head);
-            scroll->ensureVisible(int(t.center().x()), int(t.center().y()), int(t.width()), int(t.height()));
+            // Margins include the sticky label column, which would otherwise cover the thumbnail.
+            scroll->ensureVisible(int(t.center().x()), int(t.center().y()),
+                                  int(t.width()) + int(m_layout.labelColumnRect().width()), int(t.height()));
         }
     Q_EMIT headActivated(m_layer, m_head);
 }
