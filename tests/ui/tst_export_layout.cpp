@@ -341,11 +341,24 @@ private Q_SLOTS:
         options.size = size;
         const HeatmapExporter exporter(HeatmapStyle{}, options);
         const QString svg = dir.filePath(QStringLiteral("g.svg"));
-        QVERIFY(exporter.exportGrid(grid, svg).ok);
+        const ExportResult written = exporter.exportGrid(grid, svg);
+        QVERIFY(written.ok);
         const QByteArray bytes = readAll(svg);
         const QStringList problems = svgTextProblems(bytes);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
         const QSize page = exporter.minimumGridPageSize(grid).expandedTo(size);
+        // A grown page is said (file, both sizes, why); a page left as asked says nothing.
+        if (page == size)
+            QVERIFY2(written.notice.isEmpty(), qPrintable(written.notice));
+        else
+            QVERIFY2(written.notice.startsWith(svg + QStringLiteral(": ")) &&
+                         written.notice.contains(QStringLiteral("enlarged from %1×%2 to %3×%4 px")
+                                                     .arg(size.width())
+                                                     .arg(size.height())
+                                                     .arg(page.width())
+                                                     .arg(page.height())) &&
+                         written.notice.contains(QStringLiteral("16 layers × 32 heads")),
+                     qPrintable(written.notice));
         QVERIFY(bytes.contains(QStringLiteral("width=\"%1").arg(page.width()).toUtf8()));
         QVERIFY(bytes.contains(QStringLiteral("height=\"%1").arg(page.height()).toUtf8()));
         QString error;

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -90,8 +91,29 @@ private Q_SLOTS:
         QVERIFY(errors.isEmpty());
 
         target = dir.filePath(QStringLiteral("grid.svg"));
+        window.statusBar()->clearMessage();
         QVERIFY(window.features()->exportGrid());
         QVERIFY(QFileInfo(target).size() > 1000);
+        QVERIFY2(window.statusBar()->currentMessage().isEmpty(),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // A page too small for the grid's thumbnails and labels grows, and the status bar says so: to the
+        // size the file has, from the size asked, and why.
+        const QSize asked = controller->imageSize;
+        controller->imageSize = QSize(60, 50);
+        target = dir.filePath(QStringLiteral("small-grid.png"));
+        QVERIFY(window.features()->exportGrid());
+        const QSize page = QImage(target).size() / controller->scaleFactor;
+        QVERIFY2(page.width() > 60 && page.height() > 50,
+                 qPrintable(QStringLiteral("%1x%2").arg(page.width()).arg(page.height())));
+        const QString notice = window.statusBar()->currentMessage();
+        QVERIFY2(
+            notice.contains(
+                QStringLiteral("enlarged from 60×50 to %1×%2 px").arg(page.width()).arg(page.height())) &&
+                notice.contains(QLatin1String("small-grid.png")) &&
+                notice.contains(QLatin1String("head's number")),
+            qPrintable(notice));
+        QVERIFY(errors.isEmpty());
+        controller->imageSize = asked;
 
         // The three view exports, from their Export menu entries: files of the asked size, the arcs with the
         // tokens as SVG text.

@@ -27,6 +27,9 @@ public:
     std::function<bool(const QStringList& existing)> confirmOverwrite;
     // Shows an error to the user.
     std::function<void(const QString& message)> showError;
+    // Tells the user something about a file that was written (ExportResult::notice): in the window's
+    // status bar when the parent is a main window, else in a message box.
+    std::function<void(const QString& message)> showNotice;
 
     QSize imageSize{1200, 1000};
     double scaleFactor = 2.0; // exports are sharper than the screen by default

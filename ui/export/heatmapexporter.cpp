@@ -369,9 +369,22 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
         if (const QString e = sizeError(size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0);
             !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
-        return exportImage(
+        ExportResult written = exportImage(
             *format, path, grid.title, legendText(),
             [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); }, size);
+        if (written.ok && size != m_options.size)
+            written.notice =
+                QCoreApplication::translate("attnscope",
+                                            "%1: the page was enlarged from %2×%3 to %4×%5 px so that every "
+                                            "head's number fits on its thumbnail (%6 layers × %7 heads)")
+                    .arg(path)
+                    .arg(m_options.size.width())
+                    .arg(m_options.size.height())
+                    .arg(size.width())
+                    .arg(size.height())
+                    .arg(grid.layers)
+                    .arg(grid.heads);
+        return written;
     }
     for (const HeatmapData& head : grid.thumbnails)
         if (!head.rowStarts.empty() || !head.colStarts.empty())

@@ -11,6 +11,7 @@
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <utility>
 
 class QPainter;
 class QPaintDevice;
@@ -45,9 +46,17 @@ struct ExportOptions
 
 struct ExportResult
 {
+    ExportResult() = default;
+    ExportResult(bool ok, bool refusedExisting, QString error)
+        : ok(ok), refusedExisting(refusedExisting), error(std::move(error))
+    {}
+
     bool ok = false;
     bool refusedExisting = false; // the target existed and overwrite was false: nothing was written
     QString error;                // one line naming the file and the problem
+    // Written, but not quite as asked: one line naming the file and what changed, for the user (e.g. a grid
+    // page enlarged so that every head's number fits). Empty when there is nothing to say.
+    QString notice;
 };
 
 // Writes what a view shows to PNG, SVG or PDF through the same painters as the screen (HeatmapPainter,
