@@ -286,6 +286,67 @@ private Q_SLOTS:
             QVERIFY2(words.contains(data.rowLabels.at(r)), qPrintable(data.rowLabels.at(r)));
     }
 
+    // The arcs' export: the PNG (1× and 2×) plans the same token labels at the same size as the PDF, every
+    // token up to 64 (the view's limit), and the PDF carries each planned label (pdftotext).
+    void arcsPngShowsTheLabelsOfThePdf_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("scale");
+        for (int n : {29, 64})
+            for (double scale : {1.0, 2.0})
+                QTest::addRow("%d tokens at %gx", n, scale) << n << scale;
+    }
+    void arcsPngShowsTheLabelsOfThePdf()
+    {
+        QFETCH(int, n);
+        QFETCH(double, scale);
+        QTemporaryDir dir;
+        const auto result = resultFor(n);
+        ArcWidget arcs;
+        arcs.setResult(result);
+        arcs.setHeads({{0, 0}, {1, 1}});
+        const HeatmapExporter exporter(HeatmapStyle{}, optionsAt(scale));
+        auto paint = [&](QPainter& p, const QRectF& page) { arcs.paintView(p, page); };
+        const QString pdf = dir.filePath(QStringLiteral("a.pdf"));
+        QVERIFY(exporter.exportView(pdf, QStringLiteral("a"), QStringLiteral("a"), paint).ok);
+        QVERIFY(exporter
+                    .exportView(dir.filePath(QStringLiteral("a.png")), QStringLiteral("a"),
+                                QStringLiteral("a"), paint)
+                    .ok);
+        const QRectF page(0, 0, 900, 800);
+        const std::optional<ArcLayout> layout = arcs.pageLayout(page);
+        QVERIFY(layout);
+        auto planOn = [&](QPaintDevice& device) {
+            QPainter painter(&device);
+            return arcs.labelPlan(*layout, &device, painter.font());
+        };
+        // The PNG as the exporter paints it (logical 96 dpi, device pixel ratio = scale) and the PDF's
+        // writer (96 dpi).
+        QImage png(QSize(900, 800) * scale, QImage::Format_ARGB32_Premultiplied);
+        png.setDevicePixelRatio(scale);
+        png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
+        png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        writer.setResolution(96);
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(900 * 0.75, 800 * 0.75), QPageSize::Point),
+                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        const AxisLabelPlan pngPlan = planOn(png), pdfPlan = planOn(writer);
+        QCOMPARE(pngPlan.shown, pdfPlan.shown);
+        QCOMPARE(pngPlan.pixelSize, pdfPlan.pixelSize);
+        QCOMPARE(int(pngPlan.shown.size()), n);
+        QVERIFY(pngPlan.pixelSize >= kMinimumLabelPixelSize - 1e-9);
+        bool missing = false;
+        const QStringList words = pdfWords(pdf, &missing);
+        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        const QStringList labels = labelsFor(n);
+        for (int i : pdfPlan.shown)
+            QVERIFY2(
+                words.count(labels.at(i)) >= 2, // the query and the key column
+                qPrintable(QStringLiteral("%1: %2 times").arg(labels.at(i)).arg(words.count(labels.at(i)))));
+    }
+
     void gridTextStaysInsideAndApart()
     {
         QTemporaryDir dir;
