@@ -40,6 +40,35 @@ QString words(int count)
     return out.join(QLatin1Char(' '));
 }
 
+// Shows the window at `size` and waits until it is drawn and its start-up run is done.
+bool showWindow(MainWindow& window, QSize size)
+{
+    window.resize(size);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && window.runner()->waitForIdle(60000);
+}
+
+// Picks the engine (an index from findModel or addEngine), runs `text` on it and waits until the window
+// shows that run.
+bool runOn(MainWindow& window, int engine, const QString& text)
+{
+    if (engine < 0 || !window.selectEngine(engine)) return false;
+    window.setTexts(text);
+    return QTest::qWaitFor([&] { return window.currentResult() && window.currentResult()->textA == text; },
+                           60000) &&
+           window.runner()->waitForIdle(60000);
+}
+
+// The 16-layer, 32-head synthetic decoder (a llama-sized grid), added to the window's models.
+int addThirtyTwoHeadDecoder(MainWindow& window)
+{
+    SyntheticEngine::Config config;
+    config.layers = 16;
+    config.heads = 32;
+    config.causal = true;
+    return window.addEngine(std::make_shared<SyntheticEngine>(config));
+}
+
 // Runs `count` repeated words; returns the run's token count (-1 on a timeout).
 int runWords(MainWindow& window, int count)
 {
@@ -142,10 +171,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         QFETCH(int, tokens);
         MainWindow window;
-        window.resize(size);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, size));
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
         const int shown = showAtMostTokens(window, tokens);
         QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
@@ -190,10 +216,7 @@ private Q_SLOTS:
         QFETCH(int, tokens);
         QFETCH(int, mode);
         MainWindow window;
-        window.resize(size);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, size));
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
         const int shown = showAtMostTokens(window, tokens);
         QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
@@ -347,22 +370,11 @@ private Q_SLOTS:
     void thirtyTwoHeadGridShowsEveryNumber()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        SyntheticEngine::Config config;
-        config.layers = 16;
-        config.heads = 32;
-        config.causal = true;
-        const int engine = window.addEngine(std::make_shared<SyntheticEngine>(config));
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
-        QVERIFY(window.selectEngine(engine));
-        const QString text = QStringLiteral("The cat sat on the mat and looked at the dog for a while.");
-        window.setTexts(text);
-        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text &&
-                                     window.currentResult()->analysis.heads == 32,
-                                 60000);
-        QVERIFY(window.runner()->waitForIdle(60000));
+        const int engine = addThirtyTwoHeadDecoder(window);
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, engine,
+                      QStringLiteral("The cat sat on the mat and looked at the dog for a while.")));
+        QCOMPARE(window.currentResult()->analysis.heads, 32);
         HeadGridWidget* grid = window.grid();
         grid->setSortMetric(HeadMetric::SinkMass);
         QCoreApplication::processEvents();
@@ -418,22 +430,11 @@ private Q_SLOTS:
     void layerLabelsStayInViewWhenScrolledSideways()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        SyntheticEngine::Config config;
-        config.layers = 16;
-        config.heads = 32;
-        config.causal = true;
-        const int engine = window.addEngine(std::make_shared<SyntheticEngine>(config));
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
-        QVERIFY(window.selectEngine(engine));
-        const QString text = QStringLiteral("The cat sat on the mat and looked at the dog for a while.");
-        window.setTexts(text);
-        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text &&
-                                     window.currentResult()->analysis.heads == 32,
-                                 60000);
-        QVERIFY(window.runner()->waitForIdle(60000));
+        const int engine = addThirtyTwoHeadDecoder(window);
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, engine,
+                      QStringLiteral("The cat sat on the mat and looked at the dog for a while.")));
+        QCOMPARE(window.currentResult()->analysis.heads, 32);
         HeadGridWidget* grid = window.grid();
         grid->setSortMetric(HeadMetric::SinkMass);
         auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
@@ -475,16 +476,9 @@ private Q_SLOTS:
     void gridLabelLegendKeepsEveryEntry()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
-        const QString text =
-            QStringLiteral("The trophy didn't fit into the suitcase because it was too big.");
-        window.setTexts(text);
-        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, window.findModel(QStringLiteral("Synthetic encoder")),
+                      QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
         QComboBox* colour = window.colorByBox();
         const int byLabel = colour->findData(-1);
         QVERIFY(byLabel >= 0);
@@ -521,15 +515,9 @@ private Q_SLOTS:
     void tooltipsNameTheCellAndTheHead()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
-        const QString text = QStringLiteral("the cat sat on the mat");
-        window.setTexts(text);
-        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, window.findModel(QStringLiteral("tiny-bert-en-tr")),
+                      QStringLiteral("the cat sat on the mat")));
         QCoreApplication::processEvents();
 
         // A heatmap cell: query, key and the value shown.
