@@ -355,6 +355,10 @@
         <source>on the CPU: the head scan does not use %1</source>
         <translation>işlemcide (CPU): kafa taraması %1 kullanmıyor</translation>
     </message>
+    <message>
+        <source>%1: the page was enlarged from %2×%3 to %4×%5 px so that every head&apos;s number fits on its thumbnail (%6 layers × %7 heads)</source>
+        <translation>%1: sayfa %2×%3 pikselden %4×%5 piksele büyütüldü; böylece her kafanın numarası kendi küçük resmine sığıyor (%6 katman × %7 kafa)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -670,6 +674,10 @@
     <message>
         <source>Export all heads into folder</source>
         <translation>Tüm kafaları bir klasöre aktar</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>Dışa aktarıldı</translation>
     </message>
 </context>
 <context>
@@ -1917,7 +1925,7 @@
     </message>
     <message>
         <source>The Words view needs at most %1 tokens; this input has %2.</source>
-        <translation>Sözcükler görünümü en çok %1 token'la çalışır; bu girdide %2 token var.</translation>
+        <translation>Sözcükler görünümü en çok %1 token&apos;la çalışır; bu girdide %2 token var.</translation>
     </message>
 </context>
 <context>
