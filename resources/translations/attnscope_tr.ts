@@ -679,6 +679,10 @@
         <source>Exported</source>
         <translation>Dışa aktarıldı</translation>
     </message>
+    <message>
+        <source>%1: the page is %2×%3 px instead of %4×%5: %6</source>
+        <translation>%1: sayfa %4×%5 yerine %2×%3 piksel: %6</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::FlowView</name>
@@ -1981,6 +1985,10 @@
     <message>
         <source>Mean attention per layer</source>
         <translation>Katman başına ortalama dikkat</translation>
+    </message>
+    <message>
+        <source>widened until every pane keeps every token&apos;s label, and ended under the panes</source>
+        <translation>her bölme her token&apos;ın etiketini gösterene kadar genişletildi ve bölmelerin altında bitirildi</translation>
     </message>
 </context>
 <context>

@@ -140,6 +140,19 @@ private Q_SLOTS:
                                        ? window.comparison()->exportPageSize(controller->imageSize)
                                        : controller->imageSize;
             QCOMPARE(view.size(), expected * controller->scaleFactor);
+            // A page other than the one asked is said in the status bar, with both sizes and why. Two
+            // square panes side by side cannot fill 1200×1000: the comparison's page is always fitted here.
+            if (text.startsWith(QLatin1String("Comp"))) QVERIFY(expected != controller->imageSize);
+            if (expected != controller->imageSize) {
+                const QString said = window.statusBar()->currentMessage();
+                QVERIFY2(said.contains(QStringLiteral("the page is %1×%2 px instead of %3×%4")
+                                           .arg(expected.width())
+                                           .arg(expected.height())
+                                           .arg(controller->imageSize.width())
+                                           .arg(controller->imageSize.height())) &&
+                             said.contains(QLatin1String("every token's label")),
+                         qPrintable(said));
+            }
             // Not an empty page: the panes or the bars cover a good part of it.
             int coloured = 0, probes = 0;
             for (int y = 0; y < view.height(); y += 9)

@@ -107,7 +107,8 @@ bool ExportController::exportGrid(const AttentionExportSource& source, const Hea
 }
 
 bool ExportController::exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                                  const HeatmapExporter::PagePainter& paint, QSize pageSize)
+                                  const HeatmapExporter::PagePainter& paint, QSize pageSize,
+                                  const QString& pageReason)
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     bool overwrite = false;
@@ -121,6 +122,14 @@ bool ExportController::exportView(const QString& caption, const QString& suggest
     const ExportResult result = HeatmapExporter(HeatmapStyle(), options).exportView(path, title, title, paint);
     if (!result.ok)
         showError(result.error);
+    else if (options.size != imageSize)
+        showNotice(tr("%1: the page is %2×%3 px instead of %4×%5: %6")
+                       .arg(path)
+                       .arg(options.size.width())
+                       .arg(options.size.height())
+                       .arg(imageSize.width())
+                       .arg(imageSize.height())
+                       .arg(pageReason));
     return result.ok;
 }
 

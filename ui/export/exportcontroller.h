@@ -44,9 +44,10 @@ public:
     bool exportGrid(const AttentionExportSource& source, const HeatmapStyle& style,
                     const ExportMetadata& metadata);
     // A view's own paint code (PNG, SVG or PDF at imageSize, or at pageSize when given): asks for the file
-    // and before replacing one.
+    // and before replacing one. A pageSize other than imageSize is said (showNotice), with `pageReason`.
     bool exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                    const HeatmapExporter::PagePainter& paint, QSize pageSize = QSize());
+                    const HeatmapExporter::PagePainter& paint, QSize pageSize = QSize(),
+                    const QString& pageReason = QString());
     bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
 
     static QString fileFilters();
