@@ -199,6 +199,8 @@ int runExport(const QStringList& arguments)
         printError(result.error + (result.refusedExisting ? QStringLiteral(" (use --force to overwrite)") : QString()));
         return 1;
     }
+    if (!result.notice.isEmpty())
+        printError(QStringLiteral("export: ") + result.notice); // written, but not quite as asked
     printOut(out + QLatin1Char('\n'));
     return 0;
 }

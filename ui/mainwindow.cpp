@@ -62,6 +62,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -508,8 +509,14 @@ QWidget* MainWindow::buildGridPane()
     findRow->addWidget(m_findResult, 1);
     layout->addLayout(findRow);
     connect(m_findSpecialHeads, &QPushButton::clicked, this, &MainWindow::findSinkAndNoOpHeads);
-    m_grid = new HeadGridWidget(pane);
-    layout->addWidget(m_grid, 1);
+    // The grid scrolls when the pane is too small for thumbnails that carry every head's number.
+    auto* gridScroll = new QScrollArea(pane);
+    gridScroll->setObjectName(QStringLiteral("headGridScroll"));
+    gridScroll->setFrameShape(QFrame::NoFrame);
+    gridScroll->setWidgetResizable(true);
+    m_grid = new HeadGridWidget(gridScroll);
+    gridScroll->setWidget(m_grid);
+    layout->addWidget(gridScroll, 1);
     // Ablation scan: every head switched off once, the grid coloured by the prediction's KL.
     auto* scanRow = new QHBoxLayout;
     m_scanButton = new QPushButton(pane);

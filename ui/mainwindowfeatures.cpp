@@ -180,9 +180,11 @@ bool MainWindowFeatures::exportComparison()
                     QCoreApplication::sendPostedEvents(); // layout requests: the panes get their sizes
                     break;
                 }
-    return m_export->exportView(tr("Export comparison"), QStringLiteral("attention-comparison.png"), tr("Head comparison"),
-                                [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); },
-                                view->exportPageSize(m_export->imageSize));
+    return m_export->exportView(
+        tr("Export comparison"), QStringLiteral("attention-comparison.png"), tr("Head comparison"),
+        [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); },
+        view->exportPageSize(m_export->imageSize),
+        tr("widened until every pane keeps every token's label, and ended under the panes"));
 }
 
 bool MainWindowFeatures::exportArcs()

@@ -355,6 +355,10 @@
         <source>on the CPU: the head scan does not use %1</source>
         <translation>işlemcide (CPU): kafa taraması %1 kullanmıyor</translation>
     </message>
+    <message>
+        <source>%1: the page was enlarged from %2×%3 to %4×%5 px so that every head&apos;s number fits on its thumbnail (%6 layers × %7 heads)</source>
+        <translation>%1: sayfa %2×%3 pikselden %4×%5 piksele büyütüldü; böylece her kafanın numarası kendi küçük resmine sığıyor (%6 katman × %7 kafa)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -670,6 +674,14 @@
     <message>
         <source>Export all heads into folder</source>
         <translation>Tüm kafaları bir klasöre aktar</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>Dışa aktarıldı</translation>
+    </message>
+    <message>
+        <source>%1: the page is %2×%3 px instead of %4×%5: %6</source>
+        <translation>%1: sayfa %4×%5 yerine %2×%3 piksel: %6</translation>
     </message>
 </context>
 <context>
@@ -1917,7 +1929,7 @@
     </message>
     <message>
         <source>The Words view needs at most %1 tokens; this input has %2.</source>
-        <translation>Sözcükler görünümü en çok %1 token'la çalışır; bu girdide %2 token var.</translation>
+        <translation>Sözcükler görünümü en çok %1 token&apos;la çalışır; bu girdide %2 token var.</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +1985,10 @@
     <message>
         <source>Mean attention per layer</source>
         <translation>Katman başına ortalama dikkat</translation>
+    </message>
+    <message>
+        <source>widened until every pane keeps every token&apos;s label, and ended under the panes</source>
+        <translation>her bölme her token&apos;ın etiketini gösterene kadar genişletildi ve bölmelerin altında bitirildi</translation>
     </message>
 </context>
 <context>

@@ -410,6 +410,22 @@ private Q_SLOTS:
                                m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(QImage(grid).size(), QSize(700, 600));
+        QVERIFY2(!run.err.contains(QLatin1String("enlarged")), qPrintable(run.err)); // written as asked
+        // A page too small for the grid grows, and one stderr line says so: to the file's size, and why.
+        run =
+            runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"),
+                          QStringLiteral("--text"), kText, QStringLiteral("--grid"), QStringLiteral("--size"),
+                          QStringLiteral("60x50"), QStringLiteral("--force"), QStringLiteral("--out"), grid},
+                         m_dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QSize grown = QImage(grid).size();
+        QVERIFY(grown.width() > 60 && grown.height() > 50);
+        QCOMPARE(run.err.count(QLatin1String("enlarged")), 1);
+        QVERIFY2(run.err.contains(QStringLiteral("grid.png: the page was enlarged from 60×50 to %1×%2 px")
+                                      .arg(grown.width())
+                                      .arg(grown.height())) &&
+                     run.err.contains(QLatin1String("head's number")),
+                 qPrintable(run.err));
 
         const QString gridNpy = m_dir.filePath(QStringLiteral("grid.npy"));
         run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,

@@ -27,6 +27,38 @@ private Q_SLOTS:
         QVERIFY(!grid.slotAt(QPointF(1, 1))); // the label column
     }
 
+    // A grid wider than its view (thumbnails at their minimum, 32 heads in a 500-px area), scrolled
+    // sideways by 300 px: the layer labels' column starts at the visible edge, each label sits on its row
+    // left of nothing but the column, and a point under the column picks no thumbnail (it is covered).
+    void layerLabelsStickToTheVisibleEdge()
+    {
+        HeadGridLayout grid(4, 32, QRectF(4, 4, 500, 400), 34, 16, 30);
+        QVERIFY(grid.thumbnailRect(0, 31).right() > 504); // runs past the area: the view scrolls
+        QCOMPARE(grid.layerLabelRect(2).left(), 4.0);     // unscrolled: at the area's left
+        const double visibleLeft = 300 + 4;
+        grid.setVisibleLeft(visibleLeft);
+        const QRectF column = grid.labelColumnRect();
+        QCOMPARE(column.left(), visibleLeft);
+        for (int l = 0; l < 4; ++l) {
+            const QRectF label = grid.layerLabelRect(l), row = grid.thumbnailRect(l, 0);
+            QVERIFY(column.contains(label));
+            QCOMPARE(label.top(), row.top()); // beside its own row
+            QCOMPARE(label.height(), row.height());
+        }
+        // The slot that scrolled under the column is hidden there, and found again right of it.
+        const QPointF underColumn(column.center().x(), grid.thumbnailRect(1, 0).center().y());
+        QVERIFY(!grid.slotAt(underColumn));
+        int firstVisible = 0;
+        while (grid.thumbnailRect(1, firstVisible).left() < column.right())
+            ++firstVisible;
+        QVERIFY(firstVisible > 0 && firstVisible < 32);
+        QCOMPARE(grid.slotAt(grid.thumbnailRect(1, firstVisible).center()),
+                 std::make_optional(std::make_pair(1, firstVisible)));
+        // Scrolled back: a visible edge left of the area never moves the column left of it.
+        grid.setVisibleLeft(0);
+        QCOMPARE(grid.labelColumnRect().left(), 4.0);
+    }
+
     void gridOrderAndMoves()
     {
         HeadGridLayout grid(2, 3, QRectF(0, 0, 300, 200));

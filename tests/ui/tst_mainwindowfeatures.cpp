@@ -1,6 +1,7 @@
 // Issue 7's pieces inside the explorer window: the Export menu writes what the view shows, presenter
 // mode steps the window through heads, and settings come back on the next start.
 
+#include "explorer/comparisonwidget.h"
 #include "explorer/headgridwidget.h"
 #include "export/exportcontroller.h"
 #include "heatmapwidget.h"
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -90,8 +92,29 @@ private Q_SLOTS:
         QVERIFY(errors.isEmpty());
 
         target = dir.filePath(QStringLiteral("grid.svg"));
+        window.statusBar()->clearMessage();
         QVERIFY(window.features()->exportGrid());
         QVERIFY(QFileInfo(target).size() > 1000);
+        QVERIFY2(window.statusBar()->currentMessage().isEmpty(),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // A page too small for the grid's thumbnails and labels grows, and the status bar says so: to the
+        // size the file has, from the size asked, and why.
+        const QSize asked = controller->imageSize;
+        controller->imageSize = QSize(60, 50);
+        target = dir.filePath(QStringLiteral("small-grid.png"));
+        QVERIFY(window.features()->exportGrid());
+        const QSize page = QImage(target).size() / controller->scaleFactor;
+        QVERIFY2(page.width() > 60 && page.height() > 50,
+                 qPrintable(QStringLiteral("%1x%2").arg(page.width()).arg(page.height())));
+        const QString notice = window.statusBar()->currentMessage();
+        QVERIFY2(
+            notice.contains(
+                QStringLiteral("enlarged from 60×50 to %1×%2 px").arg(page.width()).arg(page.height())) &&
+                notice.contains(QLatin1String("small-grid.png")) &&
+                notice.contains(QLatin1String("head's number")),
+            qPrintable(notice));
+        QVERIFY(errors.isEmpty());
+        controller->imageSize = asked;
 
         // The three view exports, from their Export menu entries: files of the asked size, the arcs with the
         // tokens as SVG text.
@@ -112,7 +135,24 @@ private Q_SLOTS:
             target = dir.filePath(text.left(4) + QStringLiteral(".png"));
             QVERIFY2(trigger(text), qPrintable(text));
             const QImage view(target);
-            QCOMPARE(view.size(), controller->imageSize * controller->scaleFactor);
+            // The comparison's page is fitted to its panes (ComparisonWidget::exportPageSize).
+            const QSize expected = text.startsWith(QLatin1String("Comp"))
+                                       ? window.comparison()->exportPageSize(controller->imageSize)
+                                       : controller->imageSize;
+            QCOMPARE(view.size(), expected * controller->scaleFactor);
+            // A page other than the one asked is said in the status bar, with both sizes and why. Two
+            // square panes side by side cannot fill 1200×1000: the comparison's page is always fitted here.
+            if (text.startsWith(QLatin1String("Comp"))) QVERIFY(expected != controller->imageSize);
+            if (expected != controller->imageSize) {
+                const QString said = window.statusBar()->currentMessage();
+                QVERIFY2(said.contains(QStringLiteral("the page is %1×%2 px instead of %3×%4")
+                                           .arg(expected.width())
+                                           .arg(expected.height())
+                                           .arg(controller->imageSize.width())
+                                           .arg(controller->imageSize.height())) &&
+                             said.contains(QLatin1String("every token's label")),
+                         qPrintable(said));
+            }
             // Not an empty page: the panes or the bars cover a good part of it.
             int coloured = 0, probes = 0;
             for (int y = 0; y < view.height(); y += 9)

@@ -3,7 +3,9 @@
 // drop some), labels in one lane never touch, and hovering a cell or a grid thumbnail tells what it is.
 
 #include "explorer/comparisonwidget.h"
+#include "explorer/headgridlayout.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/syntheticengine.h"
 #include "heatmapwidget.h"
 #include "mainwindow.h"
 #include "render/axislabels.h"
@@ -14,6 +16,7 @@
 #include <QComboBox>
 #include <QHelpEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStringList>
 #include <QTabWidget>
 #include <QToolTip>
@@ -35,6 +38,35 @@ QString words(int count)
     for (int i = 0; i < count; ++i)
         out << kWords.at(i % kWords.size());
     return out.join(QLatin1Char(' '));
+}
+
+// Shows the window at `size` and waits until it is drawn and its start-up run is done.
+bool showWindow(MainWindow& window, QSize size)
+{
+    window.resize(size);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && window.runner()->waitForIdle(60000);
+}
+
+// Picks the engine (an index from findModel or addEngine), runs `text` on it and waits until the window
+// shows that run.
+bool runOn(MainWindow& window, int engine, const QString& text)
+{
+    if (engine < 0 || !window.selectEngine(engine)) return false;
+    window.setTexts(text);
+    return QTest::qWaitFor([&] { return window.currentResult() && window.currentResult()->textA == text; },
+                           60000) &&
+           window.runner()->waitForIdle(60000);
+}
+
+// The 16-layer, 32-head synthetic decoder (a llama-sized grid), added to the window's models.
+int addThirtyTwoHeadDecoder(MainWindow& window)
+{
+    SyntheticEngine::Config config;
+    config.layers = 16;
+    config.heads = 32;
+    config.causal = true;
+    return window.addEngine(std::make_shared<SyntheticEngine>(config));
 }
 
 // Runs `count` repeated words; returns the run's token count (-1 on a timeout).
@@ -139,10 +171,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         QFETCH(int, tokens);
         MainWindow window;
-        window.resize(size);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, size));
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
         const int shown = showAtMostTokens(window, tokens);
         QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
@@ -187,10 +216,7 @@ private Q_SLOTS:
         QFETCH(int, tokens);
         QFETCH(int, mode);
         MainWindow window;
-        window.resize(size);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, size));
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
         const int shown = showAtMostTokens(window, tokens);
         QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
@@ -274,6 +300,175 @@ private Q_SLOTS:
         QVERIFY(fitHeadBadge(candidates, QSizeF(8, 8), 12, base, &device).text.isEmpty());
     }
 
+    // Every head keeps its number, whatever the pane: for 8 to 40 heads and panes from 1,000 down to
+    // 250 px, thumbnails are never smaller than minimumBadgedThumbnailSize, each one carries a badge with
+    // its head's number whose strip (measured here) lies inside it, thumbnails stay apart, and the area
+    // minimumArea gives (what the widget asks of its scroll area) holds them all.
+    void headNumbersFitEveryPane_data()
+    {
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("layers");
+        for (const auto& [heads, layers] : {std::pair{8, 12}, {16, 24}, {32, 16}, {40, 48}})
+            QTest::newRow(qPrintable(QStringLiteral("%1 heads × %2 layers").arg(heads).arg(layers)))
+                << heads << layers;
+    }
+    void headNumbersFitEveryPane()
+    {
+        QFETCH(int, heads);
+        QFETCH(int, layers);
+        QImage device(10, 10, QImage::Format_ARGB32_Premultiplied);
+        const QFont base;
+        const double minimum = minimumBadgedThumbnailSize(heads, base, &device);
+        // The 6-px font's height takes at most 60% of the side, the widest number fits across it.
+        QFont six = base;
+        six.setPointSizeF(kMinimumBadgePixelSize * 72.0 / device.logicalDpiY());
+        const QFontMetricsF sixMetrics(six, &device);
+        QVERIFY(minimum * 0.6 >= sixMetrics.ascent() + sixMetrics.descent());
+        QVERIFY(minimum >= sixMetrics.horizontalAdvance(QString::number(heads - 1)) + 2);
+        QVERIFY2(minimum <= 16, qPrintable(QString::number(minimum))); // no larger than it needs to be
+        for (int width = 1000; width >= 250; width -= 50)
+            for (int height : {600, 250}) {
+                const QRectF area(4, 4, width - 8, height - 8);
+                const HeadGridLayout grid(layers, heads, area, 34, 16, minimum);
+                const QRectF needed(
+                    area.topLeft(),
+                    HeadGridLayout::minimumArea(layers, heads, minimum).expandedTo(area.size()));
+                for (int l = 0; l < layers; ++l)
+                    for (int slot = 0; slot < heads; ++slot) {
+                        const QRectF t = grid.thumbnailRect(l, slot);
+                        const QString where =
+                            QStringLiteral("L%1 slot %2 at %3×%4").arg(l).arg(slot).arg(width).arg(height);
+                        QVERIFY2(t.width() >= minimum && t.height() >= minimum, qPrintable(where));
+                        QVERIFY2(needed.contains(t), qPrintable(where));
+                        if (slot > 0)
+                            QVERIFY2(grid.thumbnailRect(l, slot - 1).right() < t.left(), qPrintable(where));
+                        if (l > 0)
+                            QVERIFY2(grid.thumbnailRect(l - 1, slot).bottom() < t.top(), qPrintable(where));
+                        const int h = grid.headAt(l, slot);
+                        const HeadBadgeFit badge =
+                            fitHeadBadge({QStringLiteral("H%1 ≈").arg(h), QStringLiteral("H%1").arg(h),
+                                          QString::number(h)},
+                                         t.size(), 12, base, &device);
+                        QVERIFY2(badge.text.contains(QString::number(h)), qPrintable(where));
+                        QFont font = base;
+                        font.setPointSizeF(badge.pixelSize * 72.0 / device.logicalDpiY());
+                        const QFontMetricsF metrics(font, &device);
+                        const QRectF strip(t.left(), t.top(), metrics.horizontalAdvance(badge.text) + 2,
+                                           metrics.ascent() + metrics.descent());
+                        QVERIFY2(t.contains(strip), qPrintable(where + QStringLiteral(": ") + badge.text));
+                    }
+                // A pane that holds the grid at its minimum is filled, not left with small thumbnails.
+                const QSizeF least = HeadGridLayout::minimumArea(layers, heads, minimum);
+                if (area.width() >= least.width() + 40 && area.height() >= least.height() + 40)
+                    QVERIFY(grid.slotSize() > minimum);
+            }
+    }
+
+    // A Llama-3.2-1B-shaped grid (16 layers × 32 heads, synthetic decoder) in the window at 1280×800,
+    // sorted so that each row has its own head order: the pane is too narrow for 32 numbered thumbnails,
+    // so the grid scrolls, and every thumbnail shows its number (white text pixels in its badge strip).
+    void thirtyTwoHeadGridShowsEveryNumber()
+    {
+        MainWindow window;
+        const int engine = addThirtyTwoHeadDecoder(window);
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, engine,
+                      QStringLiteral("The cat sat on the mat and looked at the dog for a while.")));
+        QCOMPARE(window.currentResult()->analysis.heads, 32);
+        HeadGridWidget* grid = window.grid();
+        grid->setSortMetric(HeadMetric::SinkMass);
+        QCoreApplication::processEvents();
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
+        QVERIFY(scroll);
+        QCOMPARE(scroll->widget(), grid);
+        // Without a minimum, the 32 thumbnails across this view would be too small for any badge.
+        const double unscrolled = (scroll->viewport()->width() - 8 - 34) / 32.0 * 0.92;
+        QImage probe(10, 10, QImage::Format_ARGB32_Premultiplied);
+        QVERIFY2(fitHeadBadge({QStringLiteral("31")}, QSizeF(unscrolled, unscrolled), 6, grid->font(), &probe)
+                     .text.isEmpty(),
+                 qPrintable(QString::number(unscrolled)));
+        QVERIFY2(grid->width() > scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 in %2").arg(grid->width()).arg(scroll->viewport()->width())));
+        QVERIFY(scroll->horizontalScrollBar()->maximum() > 0);
+        grid->select(-1, -1); // no selection ring over a badge
+        const QImage shot = grid->grab().toImage();
+        QFont six = grid->font();
+        six.setPointSizeF(kMinimumBadgePixelSize * 72.0 / grid->logicalDpiY());
+        const QFontMetricsF metrics(six, grid);
+        int checked = 0;
+        QSet<int> rowOrders;
+        for (int l = 0; l < 16; ++l) {
+            QString order;
+            for (int h = 0; h < 32; ++h) {
+                const QRectF t = grid->thumbnailRectOf(l, h);
+                QVERIFY(QRectF(grid->rect()).contains(t));
+                // The strip of the shortest badge at 6 px: a bright, grey-white text pixel inside it.
+                const QRect strip =
+                    QRectF(t.left(), t.top(), metrics.horizontalAdvance(QString::number(h)) + 2,
+                           metrics.ascent() + metrics.descent())
+                        .toAlignedRect()
+                        .intersected(t.toAlignedRect());
+                bool drawn = false;
+                for (int y = strip.top(); y <= strip.bottom() && !drawn; ++y)
+                    for (int x = strip.left(); x <= strip.right() && !drawn; ++x) {
+                        const QColor c = shot.pixelColor(x, y);
+                        drawn = std::min({c.red(), c.green(), c.blue()}) > 180;
+                    }
+                QVERIFY2(drawn, qPrintable(QStringLiteral("no number on layer %1 head %2").arg(l).arg(h)));
+                ++checked;
+                order += QString::number(grid->layoutForTests().headAt(l, h)) + QLatin1Char(',');
+            }
+            rowOrders.insert(qHash(order));
+        }
+        QCOMPARE(checked, 16 * 32);
+        QVERIFY(rowOrders.size() > 1); // sorted: rows have their own orders
+    }
+
+    // The same 16×32 grid scrolled fully to the right: every layer label ("L0" .. "L15") stays in the view,
+    // beside its row, drawn on the view's background (the thumbnails that scrolled under the column are
+    // covered), and a click on the column selects no hidden head.
+    void layerLabelsStayInViewWhenScrolledSideways()
+    {
+        MainWindow window;
+        const int engine = addThirtyTwoHeadDecoder(window);
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, engine,
+                      QStringLiteral("The cat sat on the mat and looked at the dog for a while.")));
+        QCOMPARE(window.currentResult()->analysis.heads, 32);
+        HeadGridWidget* grid = window.grid();
+        grid->setSortMetric(HeadMetric::SinkMass);
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
+        QVERIFY(scroll);
+        QCoreApplication::processEvents();
+        QScrollBar* bar = scroll->horizontalScrollBar();
+        QVERIFY(bar->maximum() > 100); // far enough that unscrolled labels would be out of view
+        bar->setValue(bar->maximum());
+        QCoreApplication::processEvents();
+        QWidget* viewport = scroll->viewport();
+        const QImage shot = viewport->grab().toImage();
+        const QColor background = grid->palette().base().color();
+        const HeadGridLayout& layout = grid->layoutForTests();
+        for (int l = 0; l < 16; ++l) {
+            const QRect label = layout.layerLabelRect(l).translated(grid->pos()).toAlignedRect();
+            QVERIFY2(viewport->rect().contains(label),
+                     qPrintable(QStringLiteral("L%1 at %2,%3").arg(l).arg(label.x()).arg(label.y())));
+            int dark = 0;
+            for (int y = label.top(); y <= label.bottom(); ++y)
+                for (int x = label.left(); x <= label.right(); ++x) {
+                    const QColor c = shot.pixelColor(x, y);
+                    // The column's left edge (the labels are right-aligned) is plain background.
+                    if (x < label.left() + 4)
+                        QVERIFY2(c == background,
+                                 qPrintable(QStringLiteral("L%1: %2 at x %3").arg(l).arg(c.name()).arg(x)));
+                    dark += std::max({c.red(), c.green(), c.blue()}) < 110;
+                }
+            QVERIFY2(dark >= 4, qPrintable(QStringLiteral("no text in L%1's label").arg(l)));
+        }
+        // The column covers thumbnails: a click there picks none of them.
+        const QRectF column = layout.labelColumnRect();
+        QVERIFY(!layout.slotAt(QPointF(column.center().x(), layout.thumbnailRect(3, 0).center().y())));
+    }
+
     // The grid's "Colour: Label" in the window at 1280×800 (the synthetic encoder, whose heads are built to
     // be sinks, no-ops, previous-token heads and more): every label the heads have is in the legend,
     // entries wrap onto more lines instead of being dropped, and they stay inside the grid, apart from each
@@ -281,16 +476,9 @@ private Q_SLOTS:
     void gridLabelLegendKeepsEveryEntry()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
-        const QString text =
-            QStringLiteral("The trophy didn't fit into the suitcase because it was too big.");
-        window.setTexts(text);
-        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, window.findModel(QStringLiteral("Synthetic encoder")),
+                      QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
         QComboBox* colour = window.colorByBox();
         const int byLabel = colour->findData(-1);
         QVERIFY(byLabel >= 0);
@@ -327,15 +515,9 @@ private Q_SLOTS:
     void tooltipsNameTheCellAndTheHead()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.runner()->waitForIdle(60000));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
-        const QString text = QStringLiteral("the cat sat on the mat");
-        window.setTexts(text);
-        QTRY_VERIFY_WITH_TIMEOUT(window.currentResult() && window.currentResult()->textA == text, 60000);
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(runOn(window, window.findModel(QStringLiteral("tiny-bert-en-tr")),
+                      QStringLiteral("the cat sat on the mat")));
         QCoreApplication::processEvents();
 
         // A heatmap cell: query, key and the value shown.

@@ -75,11 +75,35 @@ std::vector<std::vector<float>> ArcWidget::fetchMatrices() const
 
 void ArcWidget::paintView(QPainter& painter, const QRectF& area) const
 {
-    // A hidden widget has not fetched its tiles yet (they are fetched when shown).
-    const std::vector<std::vector<float>> matrices = m_dirty || !m_layout ? fetchMatrices() : m_matrices;
-    std::optional<ArcLayout> layout;
-    if (m_result && m_result->run.maps) layout.emplace(arcArea(area), shownTokens(), kLabelWidth, matrices);
+    const std::optional<ArcLayout> layout = pageLayout(area);
     paintWith(painter, area, layout ? &*layout : nullptr, std::nullopt);
+}
+
+std::optional<ArcLayout> ArcWidget::pageLayout(const QRectF& area) const
+{
+    // A hidden widget has not fetched its tiles yet (they are fetched when shown).
+    if (!m_result || !m_result->run.maps) return std::nullopt;
+    return ArcLayout(arcArea(area), shownTokens(), kLabelWidth,
+                     m_dirty || !m_layout ? fetchMatrices() : m_matrices);
+}
+
+AxisLabelPlan ArcWidget::labelPlan(const ArcLayout& layout, const QPaintDevice* device,
+                                   const QFont& font) const
+{
+    // Token labels as the heatmap writes them: every one while they fit, the font shrinking to its
+    // minimum first, then every k-th with the special tokens kept (render/axislabels.h).
+    const double dpi = device ? device->logicalDpiY() : 96.0;
+    QFont unitFont = font;
+    unitFont.setPointSizeF(100 * 72.0 / dpi);
+    const QFontMetricsF unit(unitFont, const_cast<QPaintDevice*>(device));
+    AxisLabelRequest request;
+    for (int i = 0; i < shownTokens(); ++i)
+        request.centers.push_back(layout.tokenRect(ArcLayout::Side::Query, i).center().y());
+    if (m_result) request.special = m_result->run.roles.special;
+    request.preferredPixelSize = font.pointSizeF() * dpi / 72.0;
+    request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
+    request.lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
+    return planAxisLabels(request);
 }
 
 void ArcWidget::resizeEvent(QResizeEvent*)
@@ -131,21 +155,8 @@ void ArcWidget::paintWith(QPainter& painter, const QRectF& area, const ArcLayout
         painter.setPen(QPen(color, line.width, Qt::SolidLine, Qt::RoundCap));
         painter.drawLine(line.line);
     }
-    const int n = shownTokens();
-    // Token labels as the heatmap writes them: every one while they fit, the font shrinking to its
-    // minimum first, then every k-th with the special tokens kept (render/axislabels.h).
     const double dpi = painter.device() ? painter.device()->logicalDpiY() : 96.0;
-    QFont unitFont = painter.font();
-    unitFont.setPointSizeF(100 * 72.0 / dpi);
-    const QFontMetricsF unit(unitFont, painter.device());
-    AxisLabelRequest request;
-    for (int i = 0; i < n; ++i)
-        request.centers.push_back(layout->tokenRect(ArcLayout::Side::Query, i).center().y());
-    request.special = m_result->run.roles.special;
-    request.preferredPixelSize = painter.font().pointSizeF() * dpi / 72.0;
-    request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
-    request.lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
-    const AxisLabelPlan plan = planAxisLabels(request);
+    const AxisLabelPlan plan = labelPlan(*layout, painter.device(), painter.font());
     QFont labelFont = painter.font();
     labelFont.setPointSizeF(plan.pixelSize * 72.0 / dpi);
     painter.setFont(labelFont);

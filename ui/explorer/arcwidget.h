@@ -2,11 +2,13 @@
 
 #include "explorer/arclayout.h"
 #include "explorer/explorerresult.h"
+#include "render/axislabels.h"
 
 #include <QWidget>
 
 class QPainter;
 #include <memory>
+#include <optional>
 
 namespace attnscope {
 
@@ -26,6 +28,11 @@ public:
     void paintView(QPainter& painter, const QRectF& area) const;
     // Where the arcs and token columns go inside area (the legend line is above): ArcLayout's area.
     static QRectF arcArea(const QRectF& area);
+    // The layout paintView draws in area (none without a result).
+    std::optional<ArcLayout> pageLayout(const QRectF& area) const;
+    // Which token labels are drawn, at what size, for a layout on a device in a font: every one while they
+    // fit, the font shrinking to its minimum first, then every k-th with the special tokens kept.
+    AxisLabelPlan labelPlan(const ArcLayout& layout, const QPaintDevice* device, const QFont& font) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -25,7 +25,9 @@
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnscope {
 
@@ -500,8 +502,8 @@ QSize ComparisonWidget::exportPageSize(QSize page) const
     QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
     probe.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
     probe.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
-    auto everyLabel = [&](int width) {
-        const std::vector<PagePane> panes = pageLayout(&probe, QRectF(0, 0, width, page.height()));
+    auto everyLabel = [&](int width, int height) {
+        const std::vector<PagePane> panes = pageLayout(&probe, QRectF(0, 0, width, height));
         if (panes.empty()) return false;
         for (const PagePane& pane : panes) {
             HeatmapStyle style = pane.pane->heatmapStyle();
@@ -511,9 +513,28 @@ QSize ComparisonWidget::exportPageSize(QSize page) const
         }
         return true;
     };
-    for (int width = page.width(); width <= 3 * page.width(); width += 20)
-        if (everyLabel(width)) return QSize(width, page.height());
-    return page;
+    int width = page.width();
+    while (width <= 3 * page.width() && !everyLabel(width, page.height()))
+        width += 20;
+    if (width > 3 * page.width()) return page;
+    // The panes' matrices are square: on a page widened for the labels (or any page wider than the panes
+    // need) they run out of width before height and would leave a blank band at the bottom. The page
+    // ends a margin below the lowest matrix, kept only where the cells stay as large and every label stays.
+    auto cellSize = [&](int height) {
+        double smallest = std::numeric_limits<double>::max();
+        for (const PagePane& pane : pageLayout(&probe, QRectF(0, 0, width, height)))
+            smallest = std::min(smallest, pane.geometry.cellWidth());
+        return smallest;
+    };
+    const double fullCells = cellSize(page.height());
+    double bottom = 0;
+    for (const PagePane& pane : pageLayout(&probe, QRectF(0, 0, width, page.height())))
+        bottom = std::max(bottom, pane.geometry.area().top() + pane.geometry.matrixHeight());
+    constexpr double kBottomMargin = 16; // the colour bar's last tick label, then white
+    for (int height = int(std::ceil(bottom + kBottomMargin)); height < page.height(); height += 10) {
+        if (cellSize(height) >= fullCells - 1e-9 && everyLabel(width, height)) return QSize(width, height);
+    }
+    return QSize(width, page.height());
 }
 
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const

@@ -71,8 +71,10 @@ public:
     std::vector<PagePane> pageLayout(const QPaintDevice* device, const QRectF& area) const;
     // The pane area's viewport (tests: the room the panes share).
     QScrollArea* paneScrollArea() const { return m_paneScroll; }
-    // The size of an exported page: `page`, widened (its height kept) until every pane keeps every label,
-    // at most to 3× its width; `page` itself when it suffices or nothing does (long inputs).
+    // The size of an exported page: `page`, widened until every pane keeps every label (at most to 3× its
+    // width), then its height cut to end a margin under the panes' square matrices (no blank band) where
+    // that keeps their cells as large and every label; `page` itself when nothing keeps every label (long
+    // inputs).
     QSize exportPageSize(QSize page) const;
     static QRectF pageTitleRect(const QPaintDevice* device, const QRectF& area);
     // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).

@@ -5,17 +5,43 @@
 
 namespace attnscope {
 
-HeadGridLayout::HeadGridLayout(int layers, int heads, QRectF area, double labelWidth, double headerHeight)
+namespace {
+// The gap between thumbnails for a pitch (slot plus gap): 8% of it, 1 to 6 px.
+double spacingForPitch(double pitch)
+{
+    return std::clamp(pitch * 0.08, 1.0, 6.0);
+}
+// The same gap for a slot: the pitch is slot + gap, so 8% of the pitch is 0.08 / 0.92 of the slot.
+double spacingForSlot(double slot)
+{
+    return std::clamp(slot * 0.08 / 0.92, 1.0, 6.0);
+}
+} // namespace
+
+HeadGridLayout::HeadGridLayout(int layers, int heads, QRectF area, double labelWidth, double headerHeight,
+                               double minimumSlot)
     : m_layers(std::max(0, layers)), m_heads(std::max(0, heads)), m_area(area), m_labelWidth(labelWidth),
       m_headerHeight(headerHeight)
 {
     if (m_layers > 0 && m_heads > 0) {
         const double pitch =
             std::min((area.width() - labelWidth) / m_heads, (area.height() - headerHeight) / m_layers);
-        m_spacing = std::clamp(pitch * 0.08, 1.0, 6.0);
-        m_slot = std::max(4.0, pitch - m_spacing);
+        m_spacing = spacingForPitch(pitch);
+        m_slot = pitch - m_spacing;
+        const double smallest = std::max(4.0, minimumSlot);
+        if (m_slot < smallest) {
+            m_slot = smallest;
+            m_spacing = spacingForSlot(smallest);
+        }
     }
     setOrder({});
+}
+
+QSizeF HeadGridLayout::minimumArea(int layers, int heads, double minimumSlot, double labelWidth,
+                                   double headerHeight)
+{
+    const double slot = std::max(4.0, minimumSlot), pitch = slot + spacingForSlot(slot);
+    return {labelWidth + std::max(0, heads) * pitch, headerHeight + std::max(0, layers) * pitch};
 }
 
 QRectF HeadGridLayout::thumbnailRect(int layer, int slot) const
@@ -25,10 +51,16 @@ QRectF HeadGridLayout::thumbnailRect(int layer, int slot) const
                   m_slot, m_slot);
 }
 
+QRectF HeadGridLayout::labelColumnRect() const
+{
+    const double top = m_area.top() + m_headerHeight, pitch = m_slot + m_spacing;
+    return QRectF(std::max(m_area.left(), m_visibleLeft), top, m_labelWidth, m_layers * pitch);
+}
+
 QRectF HeadGridLayout::layerLabelRect(int layer) const
 {
     const QRectF first = thumbnailRect(layer, 0);
-    return QRectF(m_area.left(), first.top(), m_labelWidth - 4, first.height());
+    return QRectF(labelColumnRect().left(), first.top(), m_labelWidth - 4, first.height());
 }
 
 std::optional<std::pair<int, int>> HeadGridLayout::slotAt(QPointF point) const
@@ -36,7 +68,8 @@ std::optional<std::pair<int, int>> HeadGridLayout::slotAt(QPointF point) const
     const double pitch = m_slot + m_spacing;
     if (pitch <= 0) return std::nullopt;
     const double x = point.x() - m_area.left() - m_labelWidth, y = point.y() - m_area.top() - m_headerHeight;
-    if (x < 0 || y < 0) return std::nullopt;
+    const QRectF column = labelColumnRect();
+    if (x < 0 || y < 0 || (point.x() >= column.left() && point.x() < column.right())) return std::nullopt;
     const int slot = int(x / pitch), layer = int(y / pitch);
     if (slot >= m_heads || layer >= m_layers || !thumbnailRect(layer, slot).contains(point))
         return std::nullopt;

@@ -10,6 +10,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -198,7 +199,17 @@ void HeadGridWidget::relayout()
 {
     const int layers = m_result ? m_result->analysis.layers : 0,
               heads = m_result ? m_result->analysis.heads : 0;
-    m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4 - legendHeight()));
+    // Thumbnails stay large enough for every head's number (the shortest badge): a pane too small for
+    // that makes the widget larger than its scroll area's view instead, which then scrolls.
+    const double minimumSlot = heads > 0 ? minimumBadgedThumbnailSize(heads, font(), this) : 4.0;
+    const QSizeF grid = HeadGridLayout::minimumArea(layers, heads, minimumSlot);
+    const QSize minimum =
+        QSize(int(std::ceil(grid.width() + 8)), int(std::ceil(grid.height() + 8 + legendHeight())))
+            .expandedTo(QSize(200, 160));
+    if (minimum != minimumSize()) setMinimumSize(minimum); // may resize (and so relayout) at once
+    m_layout = HeadGridLayout(layers, heads, QRectF(rect()).adjusted(4, 4, -4, -4 - legendHeight()), 34, 16,
+                              minimumSlot);
+    m_layout.setVisibleLeft(visibleLeft());
     if (m_sortMetric && m_stats.size() == size_t(layers) * size_t(heads)) {
         std::vector<std::vector<int>> order(static_cast<size_t>(layers));
         for (int l = 0; l < layers; ++l) {
@@ -216,6 +227,20 @@ void HeadGridWidget::relayout()
 void HeadGridWidget::resizeEvent(QResizeEvent*)
 {
     relayout();
+}
+
+double HeadGridWidget::visibleLeft() const
+{
+    // A scroll area moves its widget left by the scrolled amount; the 4-px margin stays visible.
+    return std::max(0, -pos().x()) + 4.0;
+}
+
+void HeadGridWidget::moveEvent(QMoveEvent*)
+{
+    // Scrolled sideways: the layer labels move to the new visible edge. A scroll only repaints the strip
+    // it exposes, so the whole view is repainted (else the old label column scrolls away with the pixels).
+    m_layout.setVisibleLeft(visibleLeft());
+    update();
 }
 
 QString HeadGridWidget::labelSymbol(HeadLabel label)
@@ -301,14 +326,17 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
     painter.setFont(small);
     const QFontMetricsF metrics(small, this);
     painter.setPen(palette().text().color());
-    if (!m_sortMetric)
+    if (!m_sortMetric) {
+        // Headers as long as the columns allow ("H3", "3" or none: the badges carry the numbers too).
+        const double pitch =
+            heads > 1 ? m_layout.thumbnailRect(0, 1).left() - m_layout.thumbnailRect(0, 0).left() : width();
         for (int h = 0; h < heads; ++h) {
             const QRectF t = m_layout.thumbnailRect(0, h);
-            painter.drawText(QRectF(t.left() - 4, 4, t.width() + 8, 14), Qt::AlignCenter, tr("H%1").arg(h));
+            painter.drawText(QRectF(t.center().x() - pitch / 2, 4, pitch, 14), Qt::AlignCenter,
+                             headColumnHeader(h, heads, pitch, metrics));
         }
+    }
     for (int l = 0; l < layers; ++l) {
-        painter.setPen(palette().text().color());
-        painter.drawText(m_layout.layerLabelRect(l), Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(l));
         for (int slot = 0; slot < heads; ++slot) {
             const int h = m_layout.headAt(l, slot);
             const size_t index = size_t(l * heads + h);
@@ -369,6 +397,17 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
             }
         }
     }
+    // The layer labels last, over the thumbnails that scroll under their column (a sticky row header).
+    const QRectF column = m_layout.labelColumnRect();
+    if (column.left() > 4.0) {
+        painter.fillRect(QRectF(column.left() - 4, 0, column.width() + 4, column.bottom() + 4),
+                         palette().base());
+        painter.setPen(palette().mid().color());
+        painter.drawLine(QLineF(column.right(), column.top(), column.right(), column.bottom()));
+    }
+    painter.setPen(palette().text().color());
+    for (int l = 0; l < layers; ++l)
+        painter.drawText(m_layout.layerLabelRect(l), Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(l));
     // Legend under the grid: the strip's metric on its fixed 0..1 axis, or the label colours.
     const double legendTop = height() - legendHeight();
     double x = 8;
@@ -494,6 +533,14 @@ void HeadGridWidget::keyPressEvent(QKeyEvent* event)
     m_layer = layer;
     m_head = head;
     update();
+    // In a scrolled pane, bring the selected thumbnail into view.
+    if (QWidget* viewport = parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(viewport->parentWidget())) {
+            const QRectF t = thumbnailRectOf(m_layer, m_head);
+            // Margins include the sticky label column, which would otherwise cover the thumbnail.
+            scroll->ensureVisible(int(t.center().x()), int(t.center().y()),
+                                  int(t.width()) + int(m_layout.labelColumnRect().width()), int(t.height()));
+        }
     Q_EMIT headActivated(m_layer, m_head);
 }
 

@@ -73,6 +73,7 @@ protected:
     bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
@@ -80,6 +81,8 @@ protected:
 private:
     void rebuildImages();
     void relayout();
+    // The visible part's left edge in widget coordinates (scrolled sideways: past 0), margin included.
+    double visibleLeft() const;
 
     std::shared_ptr<const ExplorerResult> m_result;
     std::vector<HeadStats> m_stats;

@@ -32,6 +32,7 @@ BatchExporter::Status BatchExporter::run(const QString& directory, const QString
     m_error.clear();
     m_refusedExisting = false;
     m_written.clear();
+    m_notices.clear();
     if (!QDir().mkpath(directory)) {
         m_error = QCoreApplication::translate("attnscope", "%1: cannot create the folder").arg(directory);
         return Status::Failed;
@@ -81,6 +82,7 @@ BatchExporter::Status BatchExporter::run(const QString& directory, const QString
             return Status::Failed;
         }
         m_written << files[i];
+        if (!result.notice.isEmpty()) m_notices << result.notice;
         if (progress)
             progress(i + 1, total, files[i]);
     }

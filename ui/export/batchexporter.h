@@ -31,6 +31,8 @@ public:
                const std::atomic<bool>* cancel = nullptr);
 
     QString error() const { return m_error; }
+    // What the written files say to the user (ExportResult::notice), one line each.
+    QStringList notices() const { return m_notices; }
     // The run failed because a planned file existed and overwrite was off: nothing was written.
     bool refusedExisting() const { return m_refusedExisting; }
     QStringList written() const { return m_written; }
@@ -40,6 +42,7 @@ private:
     HeatmapStyle m_style;
     ExportOptions m_options;
     QString m_error;
+    QStringList m_notices;
     bool m_refusedExisting = false;
     QStringList m_written;
 };

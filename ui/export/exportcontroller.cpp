@@ -3,11 +3,13 @@
 #include "export/batchexportdialog.h"
 #include "export/batchexporter.h"
 
-#include <QFileDialog>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QWidget>
 
 namespace attnscope {
@@ -30,6 +32,12 @@ ExportController::ExportController(QWidget* parent) : QObject(parent), m_parent(
                QMessageBox::Yes;
     };
     showError = [this](const QString& message) { QMessageBox::warning(m_parent, tr("Export failed"), message); };
+    showNotice = [this](const QString& message) {
+        if (auto* window = qobject_cast<QMainWindow*>(m_parent.data()))
+            window->statusBar()->showMessage(message, 20000);
+        else
+            QMessageBox::information(m_parent, tr("Exported"), message);
+    };
 }
 
 QString ExportController::fileFilters()
@@ -93,11 +101,14 @@ bool ExportController::exportGrid(const AttentionExportSource& source, const Hea
     const ExportResult result = HeatmapExporter(style, options).exportGrid(grid, path);
     if (!result.ok)
         showError(result.error);
+    else if (!result.notice.isEmpty())
+        showNotice(result.notice);
     return result.ok;
 }
 
 bool ExportController::exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                                  const HeatmapExporter::PagePainter& paint, QSize pageSize)
+                                  const HeatmapExporter::PagePainter& paint, QSize pageSize,
+                                  const QString& pageReason)
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     bool overwrite = false;
@@ -111,6 +122,14 @@ bool ExportController::exportView(const QString& caption, const QString& suggest
     const ExportResult result = HeatmapExporter(HeatmapStyle(), options).exportView(path, title, title, paint);
     if (!result.ok)
         showError(result.error);
+    else if (options.size != imageSize)
+        showNotice(tr("%1: the page is %2×%3 px instead of %4×%5: %6")
+                       .arg(path)
+                       .arg(options.size.width())
+                       .arg(options.size.height())
+                       .arg(imageSize.width())
+                       .arg(imageSize.height())
+                       .arg(pageReason));
     return result.ok;
 }
 
@@ -143,6 +162,8 @@ bool ExportController::exportAllHeads(const AttentionExportSource& source, const
     const BatchExporter::Status status = dialog.run(exporter, folder, stem, format);
     if (status == BatchExporter::Status::Failed)
         showError(exporter.error());
+    else if (status == BatchExporter::Status::Done && !exporter.notices().isEmpty())
+        showNotice(exporter.notices().join(QLatin1Char('\n')));
     return status == BatchExporter::Status::Done;
 }
 

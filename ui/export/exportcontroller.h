@@ -27,6 +27,9 @@ public:
     std::function<bool(const QStringList& existing)> confirmOverwrite;
     // Shows an error to the user.
     std::function<void(const QString& message)> showError;
+    // Tells the user something about a file that was written (ExportResult::notice): in the window's
+    // status bar when the parent is a main window, else in a message box.
+    std::function<void(const QString& message)> showNotice;
 
     QSize imageSize{1200, 1000};
     double scaleFactor = 2.0; // exports are sharper than the screen by default
@@ -41,9 +44,10 @@ public:
     bool exportGrid(const AttentionExportSource& source, const HeatmapStyle& style,
                     const ExportMetadata& metadata);
     // A view's own paint code (PNG, SVG or PDF at imageSize, or at pageSize when given): asks for the file
-    // and before replacing one.
+    // and before replacing one. A pageSize other than imageSize is said (showNotice), with `pageReason`.
     bool exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                    const HeatmapExporter::PagePainter& paint, QSize pageSize = QSize());
+                    const HeatmapExporter::PagePainter& paint, QSize pageSize = QSize(),
+                    const QString& pageReason = QString());
     bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
 
     static QString fileFilters();

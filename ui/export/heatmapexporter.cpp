@@ -139,11 +139,29 @@ void HeatmapExporter::paintGridPage(QPainter& painter, const QRectF& page, const
     const QFontMetricsF metrics(font, painter.device());
     const double legendHeight = metrics.height() * 1.5;
     const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    HeadGridPainter(grid, m_style).paint(painter, inner);
+    HeadGridPainter gridPainter(grid, m_style);
+    gridPainter.setKeepNumbersReadable(true); // exportGrid grows the page to minimumGridPageSize
+    gridPainter.paint(painter, inner);
     painter.setFont(font);
     painter.setPen(QColor(60, 60, 60));
     painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight), Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(legendText(), Qt::ElideRight, inner.width()));
+}
+
+QSize HeatmapExporter::minimumGridPageSize(const HeadGridData& grid) const
+{
+    // Measured on a 96-dpi image: every image format is painted at kDpi in logical pixels.
+    QImage device(1, 1, QImage::Format_ARGB32_Premultiplied);
+    device.setDotsPerMeterX(int(std::lround(kDpi / 0.0254)));
+    device.setDotsPerMeterY(int(std::lround(kDpi / 0.0254)));
+    QFont font;
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, &device);
+    HeadGridPainter gridPainter(grid, m_style);
+    gridPainter.setKeepNumbersReadable(true);
+    const QSizeF inner = gridPainter.minimumTargetSize(metrics, &device);
+    return QSize(int(std::ceil(inner.width() + 2 * kMargin)),
+                 int(std::ceil(inner.height() + 2 * kMargin + metrics.height() * 1.5)));
 }
 
 QString HeatmapExporter::sizeError(QSize size, double scaleFactor)
@@ -191,9 +209,10 @@ qint64 HeatmapExporter::estimatedBytes(ExportFormat format, qint64 values, qint6
 }
 
 ExportResult HeatmapExporter::exportImage(ExportFormat format, const QString& path, const QString& title,
-                                          const QString& description, const PagePainter& paint) const
+                                          const QString& description, const PagePainter& paint,
+                                          QSize pageSize) const
 {
-    const QSize size = m_options.size;
+    const QSize size = pageSize.isValid() ? pageSize : m_options.size;
     const QRectF page(0, 0, size.width(), size.height());
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -345,8 +364,27 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
     if (isImageFormat(*format)) {
         if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
             return {false, false, path + QStringLiteral(": ") + e};
-        return exportImage(*format, path, grid.title, legendText(),
-                           [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); });
+        // A page too small for thumbnails that carry every head's number grows to the size they need.
+        const QSize size = m_options.size.expandedTo(minimumGridPageSize(grid));
+        if (const QString e = sizeError(size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0);
+            !e.isEmpty())
+            return {false, false, path + QStringLiteral(": ") + e};
+        ExportResult written = exportImage(
+            *format, path, grid.title, legendText(),
+            [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); }, size);
+        if (written.ok && size != m_options.size)
+            written.notice =
+                QCoreApplication::translate("attnscope",
+                                            "%1: the page was enlarged from %2×%3 to %4×%5 px so that every "
+                                            "head's number fits on its thumbnail (%6 layers × %7 heads)")
+                    .arg(path)
+                    .arg(m_options.size.width())
+                    .arg(m_options.size.height())
+                    .arg(size.width())
+                    .arg(size.height())
+                    .arg(grid.layers)
+                    .arg(grid.heads);
+        return written;
     }
     for (const HeatmapData& head : grid.thumbnails)
         if (!head.rowStarts.empty() || !head.colStarts.empty())

@@ -11,6 +11,7 @@
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <utility>
 
 class QPainter;
 class QPaintDevice;
@@ -45,9 +46,17 @@ struct ExportOptions
 
 struct ExportResult
 {
+    ExportResult() = default;
+    ExportResult(bool ok, bool refusedExisting, QString error)
+        : ok(ok), refusedExisting(refusedExisting), error(std::move(error))
+    {}
+
     bool ok = false;
     bool refusedExisting = false; // the target existed and overwrite was false: nothing was written
     QString error;                // one line naming the file and the problem
+    // Written, but not quite as asked: one line naming the file and what changed, for the user (e.g. a grid
+    // page enlarged so that every head's number fits). Empty when there is nothing to say.
+    QString notice;
 };
 
 // Writes what a view shows to PNG, SVG or PDF through the same painters as the screen (HeatmapPainter,
@@ -68,6 +77,9 @@ public:
     // Where paintHeatmapPage puts the cells on a page of the given device (for tests and picking).
     HeatmapGeometry heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const;
     void paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const;
+    // The smallest grid page whose thumbnails carry every head's number (HeadGridPainter's minimumSlot): an
+    // image export of the grid on a smaller page grows to it.
+    QSize minimumGridPageSize(const HeadGridData& grid) const;
     QString legendText() const;
     // The numbers of the region (or the whole matrix) as one dense block with its labels.
     HeatmapData regionValues(const HeatmapData& data, const HeatmapData* cells, QString* error) const;
@@ -96,8 +108,9 @@ public:
 private:
     // The policy's verdict on the target, before anything is painted or built: ok, or why not.
     ExportResult checkTarget(const QString& path) const;
-    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title, const QString& description,
-                             const PagePainter& paint) const;
+    // pageSize: the page's size when not the options' (invalid: the options').
+    ExportResult exportImage(ExportFormat format, const QString& path, const QString& title,
+                             const QString& description, const PagePainter& paint, QSize pageSize = {}) const;
 
     HeatmapStyle m_style;
     ExportOptions m_options;

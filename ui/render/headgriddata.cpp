@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QPaintDevice>
 #include <algorithm>
+#include <cmath>
 
 namespace attnscope {
 
@@ -79,20 +80,50 @@ std::vector<LegendSlot> flowLegend(const std::vector<double>& entryWidths, doubl
     return placed;
 }
 
+namespace {
+QFont fontAtPixels(const QFont& base, double pixels, const QPaintDevice* device)
+{
+    QFont font = base;
+    font.setPointSizeF(pixels * 72.0 / (device ? device->logicalDpiY() : 96.0));
+    return font;
+}
+} // namespace
+
 HeadBadgeFit fitHeadBadge(const QStringList& candidates, QSizeF room, double preferredPixelSize,
                           const QFont& base, const QPaintDevice* device)
 {
-    const double dpi = device ? device->logicalDpiY() : 96.0;
     for (const QString& text : candidates)
         for (double pixels = std::max(preferredPixelSize, kMinimumBadgePixelSize);
              pixels >= kMinimumBadgePixelSize - 1e-9; pixels -= 0.5) {
-            QFont font = base;
-            font.setPointSizeF(pixels * 72.0 / dpi);
-            const QFontMetricsF metrics(font, const_cast<QPaintDevice*>(device));
+            const QFontMetricsF metrics(fontAtPixels(base, pixels, device),
+                                        const_cast<QPaintDevice*>(device));
             if (metrics.horizontalAdvance(text) + 2 <= room.width() &&
                 metrics.ascent() + metrics.descent() <= room.height() * 0.6)
                 return HeadBadgeFit{text, pixels};
         }
+    return {};
+}
+
+double minimumBadgedThumbnailSize(int heads, const QFont& base, const QPaintDevice* device)
+{
+    const QFontMetricsF metrics(fontAtPixels(base, kMinimumBadgePixelSize, device),
+                                const_cast<QPaintDevice*>(device));
+    double widest = 0;
+    for (int h = 0; h < heads; ++h)
+        widest = std::max(widest, metrics.horizontalAdvance(QString::number(h)));
+    // Whole pixels, rounded up: fitHeadBadge's tests (<=) then hold without floating-point doubt.
+    return std::ceil(std::max(widest + 2, (metrics.ascent() + metrics.descent()) / 0.6));
+}
+
+QString headColumnHeader(int head, int heads, double pitch, const QFontMetricsF& metrics)
+{
+    double widestNumber = 0;
+    for (int h = 0; h < heads; ++h)
+        widestNumber = std::max(widestNumber, metrics.horizontalAdvance(QString::number(h)));
+    // 2 px apart from the neighbours' headers.
+    if (widestNumber + metrics.horizontalAdvance(QStringLiteral("H")) + 2 <= pitch)
+        return QStringLiteral("H%1").arg(head);
+    if (widestNumber + 2 <= pitch) return QString::number(head);
     return {};
 }
 

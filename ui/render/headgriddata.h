@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
@@ -66,6 +67,15 @@ struct HeadBadgeFit
 };
 HeadBadgeFit fitHeadBadge(const QStringList& candidates, QSizeF room, double preferredPixelSize,
                           const QFont& base, const QPaintDevice* device);
+// The smallest square thumbnail (px, whole) on which fitHeadBadge keeps every head's number ("0" ..
+// "heads-1", the shortest badge) at kMinimumBadgePixelSize: the widest number plus its 1-px margins, and
+// the text's height within 60% of the side. Grids never shrink thumbnails below it (they scroll instead).
+double minimumBadgedThumbnailSize(int heads, const QFont& base, const QPaintDevice* device);
+
+// The column header's text for head `head` when each column is `pitch` wide: "H3" when every header
+// ("H0" .. "H<heads-1>") fits its column, else "3" when every number does, else none (the badges carry the
+// numbers).
+QString headColumnHeader(int head, int heads, double pitch, const QFontMetricsF& metrics);
 
 int legendLineCount(const std::vector<LegendSlot>& placed); // 0 for no entries
 

@@ -24,7 +24,8 @@ HeadGridPainter::HeadGridPainter(const HeadGridData& data, const HeatmapStyle& s
     : m_data(data), m_style(style)
 {}
 
-HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetricsF& metrics) const
+HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetricsF& metrics,
+                                                const QPaintDevice* device) const
 {
     Layout l;
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
@@ -46,7 +47,8 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
     const double legendHeight = labelsHeight + effectHeight;
     const QRectF area(target.left(), target.top() + titleHeight, std::max(1.0, target.width() - barSpace),
                       std::max(1.0, target.height() - titleHeight - legendHeight));
-    l.grid = HeadGridLayout(m_data.layers, m_data.heads, area, rowLabelWidth, colLabelHeight);
+    l.grid = HeadGridLayout(m_data.layers, m_data.heads, area, rowLabelWidth, colLabelHeight,
+                            minimumSlot(metrics, device));
     const QRectF last = l.grid.thumbnailRect(std::max(0, m_data.layers - 1), std::max(0, m_data.heads - 1));
     const QRectF first = l.grid.thumbnailRect(0, 0);
     l.colorBar = QRectF(last.right() + 2 * kGap, first.top(), kColorBarWidth,
@@ -57,6 +59,40 @@ HeadGridPainter::Layout HeadGridPainter::layout(QRectF target, const QFontMetric
         l.effectLegend = QRectF(target.left(), last.bottom() + labelsHeight + kGap / 2, target.width(),
                                 effectHeight - kGap / 2);
     return l;
+}
+
+double HeadGridPainter::minimumSlot(const QFontMetricsF& metrics, const QPaintDevice* device) const
+{
+    // Rows at least a line of text apart (the layer labels "L0", "L1" must not overlap), and with badges
+    // (labels) each thumbnail keeps at least its head's number.
+    if (!m_keepNumbersReadable) return 4.0;
+    const double rows = metrics.height();
+    if (m_data.labels.empty() || m_data.heads <= 0) return rows;
+    QFont font;
+    font.setPointSizeF(m_style.fontPointSize);
+    return std::max(rows, minimumBadgedThumbnailSize(m_data.heads, font, device));
+}
+
+QSizeF HeadGridPainter::minimumTargetSize(const QFontMetricsF& metrics, const QPaintDevice* device) const
+{
+    const double rowLabelWidth =
+        metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, m_data.layers - 1))) + kGap;
+    const double colLabelHeight = metrics.height() + kGap / 2;
+    const QSizeF grid = HeadGridLayout::minimumArea(m_data.layers, m_data.heads, minimumSlot(metrics, device),
+                                                    rowLabelWidth, colLabelHeight);
+    const double barSpace = m_style.showColorBar
+                                ? kColorBarWidth + tickLabelWidth(metrics) + 3 * kGap +
+                                      (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
+                                : 0.0;
+    const double width = grid.width() + barSpace;
+    const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
+    const double labelsHeight =
+        m_data.labels.empty()
+            ? 0.0
+            : std::max(1, legendLineCount(flowLegend(legendEntryWidths(metrics), 0, 0, width, kLegendGap))) *
+                  metrics.height() * 1.6;
+    const double effectHeight = m_data.effect.empty() ? 0.0 : metrics.height() * 1.6;
+    return {std::ceil(width), std::ceil(grid.height() + titleHeight + labelsHeight + effectHeight)};
 }
 
 double HeadGridPainter::tickLabelWidth(const QFontMetricsF& metrics) const
@@ -94,7 +130,7 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
     font.setPointSizeF(m_style.fontPointSize);
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
-    const Layout l = layout(target, metrics);
+    const Layout l = layout(target, metrics, painter.device());
 
     if (m_style.showTitle && !m_data.title.isEmpty()) {
         QFont titleFont = font;
@@ -109,11 +145,17 @@ void HeadGridPainter::paint(QPainter& painter, QRectF target) const
         painter.setFont(font);
     }
     painter.setPen(Qt::black);
+    // Headers as long as the columns allow ("H3", "3" or none: the badges carry the numbers too).
+    const double pitch = m_data.heads > 1
+                             ? l.grid.thumbnailRect(0, 1).left() - l.grid.thumbnailRect(0, 0).left()
+                             : target.width();
     for (int h = 0; h < m_data.heads; ++h) {
         const QRectF slot = l.grid.thumbnailRect(0, h);
-        painter.drawText(
-            QRectF(slot.left(), slot.top() - metrics.height() - kGap / 2, slot.width(), metrics.height()),
-            Qt::AlignCenter, QStringLiteral("H%1").arg(h));
+        const QString header = headColumnHeader(h, m_data.heads, pitch, metrics);
+        if (header.isEmpty()) continue;
+        painter.drawText(QRectF(slot.center().x() - pitch / 2, slot.top() - metrics.height() - kGap / 2,
+                                pitch, metrics.height()),
+                         Qt::AlignCenter, header);
     }
     for (int layer = 0; layer < m_data.layers; ++layer)
         painter.drawText(l.grid.layerLabelRect(layer), Qt::AlignRight | Qt::AlignVCenter,
@@ -208,10 +250,11 @@ void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,
     painter.save();
     // The explorer's badge: the head's number and its label's symbol, white on a dark strip (readable over
     // bright cells and the grey causal mask alike), in a smaller font; a ring in the label's colour.
-    QFont small = painter.font();
-    small.setPointSizeF(std::max(5.0, m_style.fontPointSize * 0.85));
-    const QFontMetricsF badgeMetrics(small, painter.device());
-    painter.setFont(small);
+    // Small thumbnails get shorter badges in a smaller font ("H3", then "3", down to 6 px), as on screen;
+    // the layout keeps every thumbnail large enough for the number (minimumSlot).
+    const QFont base = painter.font();
+    const double dpi = painter.device() ? painter.device()->logicalDpiY() : 96.0;
+    const double preferredPixels = std::max(5.0, m_style.fontPointSize * 0.85) * dpi / 72.0;
     for (int layer = 0; layer < m_data.layers; ++layer)
         for (int h = 0; h < m_data.heads; ++h) {
             const HeadLabel label = m_data.labels[size_t(layer) * size_t(m_data.heads) + size_t(h)];
@@ -219,15 +262,21 @@ void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,
             painter.setPen(QPen(headLabelColor(label), 2 * m_style.lineWidth));
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(rect.adjusted(1, 1, -1, -1));
-            if (rect.height() < badgeMetrics.height() * 2.5) continue; // too small to carry a badge
-            const QString badge = QStringLiteral("H%1 %2").arg(h).arg(headLabelSymbol(label));
-            const QRectF strip(rect.left() + 2, rect.top() + 2,
-                               std::min(rect.width() - 4, badgeMetrics.horizontalAdvance(badge) + 4),
-                               badgeMetrics.height());
+            const HeadBadgeFit badge =
+                fitHeadBadge({QStringLiteral("H%1 %2").arg(h).arg(headLabelSymbol(label)),
+                              QStringLiteral("H%1").arg(h), QString::number(h)},
+                             rect.size(), preferredPixels, base, painter.device());
+            if (badge.text.isEmpty()) continue;
+            QFont badgeFont = base;
+            badgeFont.setPointSizeF(badge.pixelSize * 72.0 / dpi);
+            const QFontMetricsF badgeMetrics(badgeFont, painter.device());
+            const QRectF strip(rect.left(), rect.top(),
+                               std::min(rect.width(), badgeMetrics.horizontalAdvance(badge.text) + 2),
+                               badgeMetrics.ascent() + badgeMetrics.descent());
             painter.fillRect(strip, QColor(0, 0, 0, 150));
             painter.setPen(Qt::white);
-            painter.drawText(strip.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                             badgeMetrics.elidedText(badge, Qt::ElideRight, strip.width() - 2));
+            painter.setFont(badgeFont);
+            painter.drawText(strip.adjusted(1, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, badge.text);
         }
     // The legend: only the labels this grid has, in a fixed order, wrapped onto the lines the layout made.
     QFont legendFont = painter.font();

@@ -23,10 +23,17 @@ class HeadGridPainter
 public:
     HeadGridPainter(const HeadGridData& data, const HeatmapStyle& style);
 
+    // Thumbnails never smaller than minimumSlot (the exported page is grown to minimumTargetSize); off
+    // (views that paint into a fixed widget): they shrink to fit the target, badges shortened or dropped.
+    void setKeepNumbersReadable(bool on) { m_keepNumbersReadable = on; }
+
     void paint(QPainter& painter, QRectF target) const;
     // Where the thumbnail of (layer, head) goes inside target (same layout as paint()).
     QRectF thumbnailRect(QRectF target, const QFontMetricsF& metrics, int layer, int head) const;
     // One pixel per cell of a head's matrix in the style's colour map; masked cells light grey.
+    // The smallest target in which no thumbnail goes below minimumSlot (the grid, its labels, colour
+    // bar, title and legends): a smaller target lets the grid run past its right and bottom edges.
+    QSizeF minimumTargetSize(const QFontMetricsF& metrics, const QPaintDevice* device) const;
     static QImage thumbnailImage(const HeatmapData& head, const HeatmapStyle& style);
 
 private:
@@ -45,10 +52,14 @@ private:
     void paintEffect(QPainter& painter, const Layout& layout, const QFontMetricsF& metrics) const;
     // The widest tick label of the colour bar under the style's scale.
     double tickLabelWidth(const QFontMetricsF& metrics) const;
-    Layout layout(QRectF target, const QFontMetricsF& metrics) const;
+    Layout layout(QRectF target, const QFontMetricsF& metrics, const QPaintDevice* device = nullptr) const;
+    // The thumbnails' smallest side (when keeping numbers readable): a line of the labels' text, and with
+    // badges what every head's number needs.
+    double minimumSlot(const QFontMetricsF& metrics, const QPaintDevice* device) const;
 
     const HeadGridData& m_data;
     HeatmapStyle m_style;
+    bool m_keepNumbersReadable = false;
 };
 
 QImage renderHeadGridImage(const HeadGridData& data, const HeatmapStyle& style, int width, int height);
