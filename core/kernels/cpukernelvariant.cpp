@@ -93,8 +93,11 @@ void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, float
             probabilities.row(i).setZero(); // the row sees no key: P is 0
             continue;
         }
-        probabilities.row(i) = (scores.row(i).array() - rowMax).exp();
-        probabilities.row(i) /= probabilities.row(i).sum();
+        // Summed in `scores` (Eigen's own, aligned storage), not in the caller's buffer: a vectorised sum
+        // starts with the elements before the first aligned packet, so its rounding would follow where the
+        // caller's allocation happened to land, and two runs of the same input could differ in the last bit.
+        scores.row(i) = (scores.row(i).array() - rowMax).exp().matrix();
+        probabilities.row(i) = scores.row(i) / scores.row(i).sum();
     }
     if (k.rows > 0)
         view(out).noalias() = probabilities * view(v);
@@ -204,21 +207,32 @@ void biasActivation(float* y, int rows, int width, int yStride, const float* bia
 {
     View block(y, rows, width, Stride(yStride));
     if (bias) block.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, width);
-    if (!activation) return;
-    auto a = block.array();
-    switch (*activation) {
-    case Activation::GeluErf: // 0.5·x·(1 + erf(x/√2))
-        a = 0.5f * a * (1.0f + (a * float(M_SQRT1_2)).erf());
-        break;
-    case Activation::GeluTanh: // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
-        a = 0.5f * a * (1.0f + (0.7978845608028654f * (a + 0.044715f * a.cube())).tanh());
-        break;
-    case Activation::Relu:
-        a = a.max(0.0f);
-        break;
-    case Activation::Silu: // x·σ(x)
-        a = a * (1.0f + (-a).exp()).inverse();
-        break;
+    if (!activation || *activation == Activation::Relu) {
+        if (activation) block = block.cwiseMax(0.0f);
+        return;
+    }
+    // The transcendental activations run on a copy of the row in Eigen's own, aligned storage: on the
+    // caller's rows Eigen would compute the elements before the first aligned packet with the scalar
+    // exp/erf/tanh and the rest with the vectorised ones, which round differently, so the result would
+    // follow where the allocation happened to land and two runs of one input could differ in the last bit.
+    Eigen::ArrayXf row(width);
+    for (int r = 0; r < rows; ++r) {
+        float* values = y + std::ptrdiff_t(r) * yStride;
+        row = Eigen::Map<const Eigen::ArrayXf>(values, width);
+        switch (*activation) {
+        case Activation::GeluErf: // 0.5·x·(1 + erf(x/√2))
+            row = 0.5f * row * (1.0f + (row * float(M_SQRT1_2)).erf());
+            break;
+        case Activation::GeluTanh: // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+            row = 0.5f * row * (1.0f + (0.7978845608028654f * (row + 0.044715f * row.cube())).tanh());
+            break;
+        case Activation::Silu: // x·σ(x)
+            row = row * (1.0f + (-row).exp()).inverse();
+            break;
+        case Activation::Relu:
+            break;
+        }
+        Eigen::Map<Eigen::ArrayXf>(values, width) = row;
     }
 }
 

@@ -4,9 +4,11 @@
 
 #include "kernels/cpukernelselection.h"
 
+#include <Eigen/Core>
 #include <QDir>
 #include <QtTest>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -337,6 +339,92 @@ private Q_SLOTS:
                                                 .arg(expected)));
                     }
             }
+        }
+    }
+
+    // Bit for bit the same results wherever the caller's buffers start. Vectorised loops treat the elements
+    // before the first aligned packet apart (scalar exp/erf/tanh, another summation order), so a kernel that
+    // computes in the caller's memory would give two runs of one input different last bits when their
+    // allocations land differently, and an export could not be reproduced.
+    void resultsDoNotDependOnAlignment_data()
+    {
+        variants();
+    }
+    void resultsDoNotDependOnAlignment()
+    {
+        QFETCH(QString, variant);
+        const CpuKernels* cpu = load(variant);
+        if (!cpu) QSKIP("this CPU lacks the level");
+        std::mt19937 random(17);
+        const int queries = 23, keys = 29, dim = 20, rows = 9, width = 75, slack = 16;
+        const std::vector<float> q = randomValues(size_t(queries) * dim, random, 1.5f);
+        const std::vector<float> k = randomValues(size_t(keys) * dim, random, 1.5f);
+        const std::vector<float> v = randomValues(size_t(keys) * dim, random);
+        const std::vector<float> pre = randomValues(size_t(rows) * width, random, 2.0f);
+        KeyMask mask;
+        mask.causal = true;
+        mask.queryPositionOffset = keys - queries;
+        struct Results
+        {
+            std::vector<float> p, out, tiledOut, tile, activated[4];
+            std::vector<double> logSumExp;
+        };
+        // Every input and output `offset` floats past a 64-byte boundary.
+        auto run = [&](int offset) {
+            std::vector<float, Eigen::aligned_allocator<float>> memory(
+                size_t(queries) * keys + 4 * size_t(queries) * dim + 3 * size_t(keys) * dim +
+                size_t(rows) * width + 16 * size_t(slack));
+            float* next = memory.data();
+            auto place = [&](const std::vector<float>* from, size_t count) {
+                float* at = next + offset;
+                if (from) std::copy(from->begin(), from->end(), at);
+                next += ((size_t(offset) + count + slack - 1) / slack) * slack;
+                return at;
+            };
+            const float* qa = place(&q, q.size());
+            const float* ka = place(&k, k.size());
+            const float* va = place(&v, v.size());
+            float* p = place(nullptr, size_t(queries) * keys);
+            float* out = place(nullptr, size_t(queries) * dim);
+            float* tiledOut = place(nullptr, size_t(queries) * dim);
+            float* tile = place(nullptr, size_t(queries) * keys);
+            float* y = place(&pre, pre.size());
+            Results r;
+            cpu->fullAttentionHead({qa, queries, dim, dim}, {ka, keys, dim, dim}, {va, keys, dim, dim}, 0.3f,
+                                   0.0f, &mask, p, {out, queries, dim, dim});
+            r.logSumExp.resize(size_t(queries));
+            cpu->tiledAttentionBlock({qa, queries, dim, dim}, 0, {ka, keys, dim, dim}, {va, keys, dim, dim},
+                                     8, 0.3f, 0.0f, &mask, {tiledOut, queries, dim, dim}, r.logSumExp.data());
+            cpu->probabilityTile({qa, queries, dim, dim}, 0, {ka, keys, dim, dim}, 0, r.logSumExp.data(),
+                                 0.3f, 0.0f, &mask, tile);
+            r.p.assign(p, p + size_t(queries) * keys);
+            r.out.assign(out, out + size_t(queries) * dim);
+            r.tiledOut.assign(tiledOut, tiledOut + size_t(queries) * dim);
+            r.tile.assign(tile, tile + size_t(queries) * keys);
+            int index = 0;
+            for (const Activation activation :
+                 {Activation::GeluErf, Activation::GeluTanh, Activation::Relu, Activation::Silu}) {
+                std::copy(pre.begin(), pre.end(), y);
+                cpu->biasActivation(y, rows, width, width, nullptr, &activation);
+                r.activated[index++].assign(y, y + pre.size());
+            }
+            return r;
+        };
+        auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+            return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+        };
+        const Results first = run(0);
+        for (int offset = 1; offset < slack; ++offset) {
+            const Results r = run(offset);
+            const QByteArray where = QByteArray::number(offset) + " floats past a 64-byte boundary";
+            QVERIFY2(same(r.p, first.p), "P of fullAttentionHead, " + where);
+            QVERIFY2(same(r.out, first.out), "O of fullAttentionHead, " + where);
+            QVERIFY2(same(r.tiledOut, first.tiledOut), "O of tiledAttentionBlock, " + where);
+            QVERIFY2(r.logSumExp == first.logSumExp, "L of tiledAttentionBlock, " + where);
+            QVERIFY2(same(r.tile, first.tile), "probabilityTile, " + where);
+            for (int a = 0; a < 4; ++a)
+                QVERIFY2(same(r.activated[a], first.activated[a]),
+                         "biasActivation " + QByteArray::number(a) + ", " + where);
         }
     }
 
