@@ -1,0 +1,129 @@
+// parallelFor on its persistent thread pool (util/parallel.h): every task runs exactly once, at most
+// `threads` threads take part, no thread is started per call once the pool has enough, exceptions reach
+// the caller, and nested calls and calls from several threads at once finish (no deadlock).
+
+#include "util/parallel.h"
+
+#include <QtTest>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace attnscope;
+
+class TestParallel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyTaskOnce()
+    {
+        for (const int threads : {0, 1, 2, 3, 8}) {
+            for (const int tasks : {1, 2, 7, 1000}) {
+                std::vector<std::atomic<int>> runs(static_cast<size_t>(tasks));
+                parallelFor(tasks, threads, [&](int task) { runs[size_t(task)].fetch_add(1); });
+                for (int task = 0; task < tasks; ++task)
+                    QCOMPARE(runs[size_t(task)].load(), 1);
+            }
+        }
+    }
+
+    void atMostThreadsTakePart()
+    {
+        for (const int threads : {1, 2, 3, 5}) {
+            std::mutex mutex;
+            std::set<std::thread::id> seen;
+            std::atomic<int> inside{0}, mostInside{0};
+            parallelFor(64, threads, [&](int) {
+                const int now = inside.fetch_add(1) + 1;
+                int most = mostInside.load();
+                while (now > most && !mostInside.compare_exchange_weak(most, now)) {
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+                inside.fetch_sub(1);
+                const std::lock_guard<std::mutex> lock(mutex);
+                seen.insert(std::this_thread::get_id());
+            });
+            QVERIFY(int(seen.size()) <= threads);
+            QVERIFY(mostInside.load() <= threads);
+            if (threads == 1) QVERIFY(seen.count(std::this_thread::get_id()) == 1);
+        }
+    }
+
+    // The pool keeps its threads: over many calls, few threads run a task for the first time in their life
+    // (a thread_local flag is fresh in every new thread, even where the system reuses a finished thread's
+    // id; a thread per call would give about one first time per call).
+    void threadsAreReused()
+    {
+        static thread_local bool ranBefore = false;
+        std::atomic<int> firstTimes{0};
+        for (int call = 0; call < 200; ++call)
+            parallelFor(4, 3, [&](int) {
+                std::this_thread::sleep_for(std::chrono::microseconds(50));
+                if (!ranBefore) {
+                    ranBefore = true;
+                    firstTimes.fetch_add(1);
+                }
+            });
+        // This thread and at most the pool's threads (other tests may have started them already).
+        QVERIFY2(firstTimes.load() <= 8, qPrintable(QString::number(firstTimes.load())));
+    }
+
+    void exceptionReachesCaller()
+    {
+        std::atomic<int> ran{0};
+        bool caught = false;
+        try {
+            parallelFor(100, 3, [&](int task) {
+                ran.fetch_add(1);
+                if (task == 10) throw std::runtime_error("task 10");
+            });
+        } catch (const std::runtime_error& error) {
+            caught = QString::fromUtf8(error.what()) == QLatin1String("task 10");
+        }
+        QVERIFY(caught);
+        QVERIFY(ran.load() >= 11 && ran.load() <= 100);
+        // The pool still works afterwards.
+        std::atomic<int> sum{0};
+        parallelFor(10, 3, [&](int task) { sum.fetch_add(task); });
+        QCOMPARE(sum.load(), 45);
+    }
+
+    void nestedCallsFinish()
+    {
+        std::atomic<int> sum{0};
+        parallelFor(8, 4, [&](int outer) {
+            parallelFor(8, 4, [&](int inner) {
+                parallelFor(4, 2,
+                            [&](int innermost) { sum.fetch_add(outer * 100 + inner * 10 + innermost); });
+            });
+        });
+        int expected = 0;
+        for (int o = 0; o < 8; ++o)
+            for (int i = 0; i < 8; ++i)
+                for (int k = 0; k < 4; ++k)
+                    expected += o * 100 + i * 10 + k;
+        QCOMPARE(sum.load(), expected);
+    }
+
+    void callsFromManyThreadsAtOnce()
+    {
+        std::atomic<long long> total{0};
+        std::vector<std::thread> callers;
+        for (int c = 0; c < 6; ++c)
+            callers.emplace_back([&] {
+                for (int round = 0; round < 50; ++round)
+                    parallelFor(16, 2, [&](int task) { total.fetch_add(task + 1); });
+            });
+        for (auto& caller : callers)
+            caller.join();
+        QCOMPARE(total.load(), 6LL * 50 * (16 * 17 / 2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParallel)
+#include "tst_parallel.moc"
