@@ -5,22 +5,17 @@
 // cpukernelvariant.cpp only (inside its anonymous namespace), so that it is compiled once per module;
 // without AVX-512 it compiles to nothing and the table's pointer stays null.
 //
-// The shape is the usual one of a register-blocked GEMM (Goto/BLIS), in one of two loop orders:
-//   panel outermost (panelOuterProduct), while x packed for every k fits 4 MiB (or ≤ 112 rows):
-//     pack x's rows as tiles of kMr rows, k-major per block of kKc inputs: tile[k][r] (r < kMr)
-//     for each panel of kNr = 32 outputs, for each block of kKc inputs: pack W's panel, run every row tile
-//   k block outermost (kOuterProduct), for more rows (the panel-outer order would pack W once per 128 rows
-//   at 8,192 inputs):
-//     for each k block: pack that slice of x's rows (≤ 1 MiB, stays in L2), then for each panel: pack W's
-//     panel once, run every row tile.
-// Packing W's panel: k-major, in f32: panel[k][c] (c < 32), transposing [out, in] storage 16×16 at a time.
-// A row tile: C (kMr × 32, in 2·kMr zmm registers) += tile · panel, each step one broadcast of x per row
-// and two loads of W for 2·kMr FMAs; C goes to y (first k block) or is added to it.
-// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2. Panel outermost, a panel's C
-// (rows × 32) stays in cache over its k blocks; k outermost, C goes to y and back once per k block (its
-// lines are asked for when the tile starts). Edges: rows past the last tile are zero in the packed copy
-// (their results are not stored), outputs past the width are zero in the panel and masked out when
-// stored, and a k block shorter than kKc is simply shorter.
+// The shape is the usual one of a register-blocked GEMM (Goto/BLIS):
+//   for each block of x's rows (up to 4 MiB packed, at least 112 rows):
+//     pack them for every k as tiles of kMr rows, k-major per block of kKc inputs: tile[k][r] (r < kMr)
+//     for each panel of kNr = 32 outputs, for each block of kKc inputs (k):
+//       pack W's panel k-major, in f32: panel[k][c] (c < 32), transposing [out, in] storage 16×16 at a time
+//       for each row tile: C (kMr × 32, in 2·kMr zmm registers) += tile · panel, each step one broadcast of
+//       x per row and two loads of W for 2·kMr FMAs; C goes to y (first k block) or is added to it.
+// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2; a panel's C (rows × 32)
+// stays in cache over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past
+// the last tile are zero in the packed copy (their results are not stored), outputs past the width are zero
+// in the panel and masked out when stored, and a k block shorter than kKc is simply shorter.
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #define ATTNSCOPE_WEIGHT_PRODUCT 1
@@ -41,9 +36,8 @@ namespace { // this header's code is the including module's own (cpukernels.h: n
 constexpr int kMr = 14;  // rows of x per tile: 28 accumulators + 2 loads of W + 1 broadcast ≤ 32 zmm
 constexpr int kNr = 32;  // outputs per panel: two zmm
 constexpr int kKc = 256; // inputs per k block
-constexpr size_t kWholeInputBytes = size_t(4) << 20; // panel-outer order: x packed for every k, up to 4 MiB
-constexpr int kMinRows = 8 * kMr;                    // and at least 112 rows
-constexpr size_t kBlockInputBytes = size_t(1) << 20; // k-outer order: one k block of x's rows, up to 1 MiB
+constexpr size_t kPackedInputBytes = size_t(4) << 20; // x packed at once, for every k: up to 4 MiB
+constexpr int kMinRows = 8 * kMr;                     // and at least 112 rows
 
 // 16 consecutive weights at p, as f32.
 __attribute__((always_inline)) inline __m512 loadWeights16(const void* p, int type)
@@ -159,24 +153,19 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
 
 // Asks for the weights packWeightPanel will read next into L2: the panel's rows are far apart in memory
 // (32 streams of kc weights for [out, in]), more than the hardware prefetcher follows, and the packing
-// otherwise waits on memory for a third of the product's time (perf, n = 128). Part `part` of `parts`:
-// the requests are spread over the row tiles of the panel before (a burst of 256 of them waited for
-// line-fill buffers in one place).
-inline void prefetchWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc,
-                                int part = 0, int parts = 1)
+// otherwise waits on memory for a third of the product's time (perf, n = 128).
+inline void prefetchWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc)
 {
     const int bytes = weightBytes(type);
     const char* base = static_cast<const char*>(w);
-    const int lines = outIn ? count : kc; // W rows the panel reads
-    const int first = lines * part / parts, last = lines * (part + 1) / parts;
     if (outIn) {
-        for (int c = first; c < last; ++c) {
+        for (int c = 0; c < count; ++c) {
             const char* row = base + (std::ptrdiff_t(c) * wStride + k0) * bytes;
             for (int offset = 0; offset < kc * bytes; offset += 64)
                 _mm_prefetch(row + offset, _MM_HINT_T1);
         }
     } else {
-        for (int k = first; k < last; ++k) {
+        for (int k = 0; k < kc; ++k) {
             const char* row = base + std::ptrdiff_t(k0 + k) * wStride * bytes;
             for (int offset = 0; offset < count * bytes; offset += 64)
                 _mm_prefetch(row + offset, _MM_HINT_T1);
@@ -213,13 +202,8 @@ void multiplyTile(const float* tile, const float* panel, int kc, float* y, int y
 {
     __m512 c[MR][2];
 #pragma GCC unroll 14
-    for (int r = 0; r < MR; ++r) {
+    for (int r = 0; r < MR; ++r)
         c[r][0] = c[r][1] = _mm512_setzero_ps();
-        if (accumulate) { // C is added to y at the end: ask for it now (it went to L3 since the last k block)
-            _mm_prefetch(reinterpret_cast<const char*>(y + std::ptrdiff_t(r) * yStride), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(y + std::ptrdiff_t(r) * yStride + 16), _MM_HINT_T0);
-        }
-    }
     for (int k = 0; k < kc; ++k) {
         const __m512 b0 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr);
         const __m512 b1 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16);
@@ -313,13 +297,18 @@ void giveBackPackBuffer(float* data, size_t bytes)
     std::free(data);
 }
 
-// Panel outermost: x's rows packed for every k at once (block of up to kWholeInputBytes), then each W panel
-// over all k blocks, its C (rows × 32) staying in cache while it is accumulated. W is packed once per such
-// row block. Used while all rows fit one block (128 tokens; 512 tokens at 2,048 inputs).
-void panelOuterProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType,
-                       int wStride, bool weightIsOutIn, float* y, int width, int yStride)
+void weightProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType, int wStride,
+                   bool weightIsOutIn, float* y, int width, int yStride)
 {
-    const int byBytes = int(kWholeInputBytes / (size_t(in) * sizeof(float))) / kMr * kMr;
+    if (rows <= 0 || width <= 0) return;
+    if (in <= 0) {
+        for (int r = 0; r < rows; ++r)
+            std::memset(y + std::ptrdiff_t(r) * yStride, 0, sizeof(float) * size_t(width));
+        return;
+    }
+    // Rows of x packed at once, for every k: at most kPackedInputBytes, at least kMinRows rows (fewer
+    // rows would pack W more often).
+    const int byBytes = int(kPackedInputBytes / (size_t(in) * sizeof(float))) / kMr * kMr;
     const int blockRows = std::min(rows, std::max(kMinRows, byBytes));
     const size_t paddedRows = size_t((blockRows + kMr - 1) / kMr) * kMr;
     size_t tileBytes = (paddedRows * size_t(in) * sizeof(float) + 63) / 64 * 64;
@@ -336,6 +325,8 @@ void panelOuterProduct(const float* x, int rows, int in, int xStride, const void
         for (int k0 = 0; k0 < in; k0 += kKc) // k block k0 at tiles + rowsHere·k0, tile t0 then at + t0·kc
             packInputTiles(x, xStride, r0, rowCount, k0, std::min(kKc, in - k0),
                            tiles + rowsHere * size_t(k0));
+        // Panel by panel, every k block of a panel in turn: its C (rowCount × 32) stays in cache while it is
+        // accumulated, and W is read row by row.
         for (int c0 = 0; c0 < width; c0 += kNr) {
             const int count = std::min(kNr, width - c0);
             const __mmask16 mask0 = firstLanes(count), mask1 = firstLanes(count - 16);
@@ -359,67 +350,6 @@ void panelOuterProduct(const float* x, int rows, int in, int xStride, const void
         }
     }
     giveBackPackBuffer(tiles, tileBytes);
-}
-
-// k block outermost (Goto/BLIS): for each k block, the rows' slice of x packed (≤ kBlockInputBytes, L2),
-// then every W panel of that k block packed once and run over all row tiles; C goes to y and back once
-// per k block. Used where the panel-outer order would pack W again for every 128 rows (8,192 inputs at
-// 512 tokens: the down projection, where it lost most to OpenBLAS).
-void kOuterProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType, int wStride,
-                   bool weightIsOutIn, float* y, int width, int yStride)
-{
-    const int maxBlockRows = int(kBlockInputBytes / (size_t(kKc) * sizeof(float))) / kMr * kMr;
-    const int rowBlocks = (rows + maxBlockRows - 1) / maxBlockRows;
-    const int blockRows = ((rows + rowBlocks - 1) / rowBlocks + kMr - 1) / kMr * kMr;
-    size_t tileBytes = (size_t(blockRows) * size_t(kKc) * sizeof(float) + 63) / 64 * 64;
-    float* tiles = takePackBuffer(tileBytes);
-    alignas(64) static thread_local float panel[kKc * kNr];
-    const int bytes = weightBytes(weightType);
-    const char* base = static_cast<const char*>(w);
-    const auto panelStart = [&](int c0) {
-        return base + std::ptrdiff_t(weightIsOutIn ? std::ptrdiff_t(c0) * wStride : c0) * bytes;
-    };
-    for (int k0 = 0; k0 < in; k0 += kKc) {
-        const int kc = std::min(kKc, in - k0);
-        for (int r0 = 0; r0 < rows; r0 += blockRows) {
-            const int rowCount = std::min(blockRows, rows - r0);
-            packInputTiles(x, xStride, r0, rowCount, k0, kc, tiles); // tile t0 at tiles + t0·kc
-            for (int c0 = 0; c0 < width; c0 += kNr) {
-                const int count = std::min(kNr, width - c0);
-                const __mmask16 mask0 = firstLanes(count), mask1 = firstLanes(count - 16);
-                packWeightPanel(panelStart(c0), weightType, wStride, weightIsOutIn, count, k0, kc, panel);
-                // The next panel of this k block, else the first of the next one: asked for a part per tile.
-                const bool nextHere = c0 + kNr < width, nextBlock = !nextHere && k0 + kKc < in;
-                const int nextC0 = nextHere ? c0 + kNr : 0, nextK0 = nextHere ? k0 : k0 + kKc;
-                const int nextCount = std::min(kNr, width - nextC0), nextKc = std::min(kKc, in - nextK0);
-                const int tileCount = (rowCount + kMr - 1) / kMr;
-                for (int t0 = 0; t0 < rowCount; t0 += kMr) {
-                    if (nextHere || nextBlock)
-                        prefetchWeightPanel(panelStart(nextC0), weightType, wStride, weightIsOutIn, nextCount,
-                                            nextK0, nextKc, t0 / kMr, tileCount);
-                    const int tileRows = std::min(kMr, rowCount - t0);
-                    tileKernelFor(tileRows, std::make_integer_sequence<int, kMr>())(
-                        tiles + std::ptrdiff_t(t0) * kc, panel, kc,
-                        y + std::ptrdiff_t(r0 + t0) * yStride + c0, yStride, mask0, mask1, k0 > 0);
-                }
-            }
-        }
-    }
-    giveBackPackBuffer(tiles, tileBytes);
-}
-
-void weightProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType, int wStride,
-                   bool weightIsOutIn, float* y, int width, int yStride)
-{
-    if (rows <= 0 || width <= 0) return;
-    if (in <= 0) {
-        for (int r = 0; r < rows; ++r)
-            std::memset(y + std::ptrdiff_t(r) * yStride, 0, sizeof(float) * size_t(width));
-        return;
-    }
-    const bool oneWholeBlock = size_t(rows) * size_t(in) * sizeof(float) <= kWholeInputBytes;
-    (oneWholeBlock || rows <= kMinRows ? panelOuterProduct : kOuterProduct)(
-        x, rows, in, xStride, w, weightType, wStride, weightIsOutIn, y, width, yStride);
 }
 
 } // namespace
