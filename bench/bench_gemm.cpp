@@ -12,13 +12,17 @@
 #include "model/openblas.h"
 #include "model/safetensorsfile.h"
 #include "support/benchutil.h"
+#include "util/parallel.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace attnscope;
@@ -30,6 +34,42 @@ double threadSeconds()
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+double wallSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// What splitting one product over 2 threads costs by itself (tasks that do nothing): parallelFor on its
+// persistent pool against starting and joining a thread per call (parallelFor before issue 15's pool).
+// Wall time per call, median of 5 rounds of 2,000 calls.
+void reportThreadOverhead()
+{
+    const auto perCall = [](auto&& call) {
+        std::vector<double> rounds;
+        for (int round = 0; round < 5; ++round) {
+            const double start = wallSeconds();
+            for (int i = 0; i < 2000; ++i)
+                call();
+            rounds.push_back((wallSeconds() - start) / 2000);
+        }
+        std::sort(rounds.begin(), rounds.end());
+        return rounds[2];
+    };
+    std::atomic<int> sink{0};
+    const double pool = perCall([&] { parallelFor(2, 2, [&](int task) { sink.fetch_add(task); }); });
+    const double fresh = perCall([&] {
+        std::thread helper([&] { sink.fetch_add(1); });
+        sink.fetch_add(0);
+        helper.join();
+    });
+    std::printf("{\"bench\":\"gemm\",\"what\":\"split over 2 threads, empty tasks\",\"pool_us\":%.2f,"
+                "\"thread_per_call_us\":%.2f}\n",
+                pool * 1e6, fresh * 1e6);
+    std::fflush(stdout);
 }
 
 template <typename F> double bestOf(int reps, F&& run)
@@ -59,6 +99,7 @@ int main(int argc, char** argv)
     const double peak = bench::measureCoreFmaPeakGflops();
     std::printf("{\"bench\":\"gemm\",\"kernels\":\"%s\",\"openblas\":\"%s\",\"core_fma_peak_gflops\":%.1f}\n",
                 cpu.variant, blas ? blas->core.c_str() : "none", peak);
+    reportThreadOverhead();
     struct Shape
     {
         int in, out;
@@ -92,6 +133,20 @@ int main(int argc, char** argv)
             if (cpu.weightProduct) {
                 report("own bf16", bestOf(reps, [&] {
                            cpu.weightProduct(x.data(), n, shape.in, shape.in, bf16.data(),
+                                             kernels::kWeightBF16, shape.in, true, y.data(), block, block);
+                       }));
+                // As in a forward pass, where W comes from memory (the 1B model's 2.4 GB do not fit any
+                // cache): each call reads another of 64 copies of W (256+ MiB in all, past the L3).
+                const int copies = 64;
+                std::vector<std::uint16_t> farWeights(bf16.size() * copies);
+                for (int c = 0; c < copies; ++c)
+                    std::memcpy(farWeights.data() + bf16.size() * size_t(c), bf16.data(),
+                                bf16.size() * sizeof(std::uint16_t));
+                int copy = 0;
+                report("own bf16, W from memory", bestOf(reps, [&] {
+                           copy = (copy + 1) % copies;
+                           cpu.weightProduct(x.data(), n, shape.in, shape.in,
+                                             farWeights.data() + bf16.size() * size_t(copy),
                                              kernels::kWeightBF16, shape.in, true, y.data(), block, block);
                        }));
                 report("own f32", bestOf(reps, [&] {
