@@ -92,6 +92,8 @@ private:
                             const std::vector<std::vector<double>>& distributions,
                             const std::vector<std::vector<double>>* logDistributions,
                             std::vector<Prediction> top) const;
+    // The same from an ablated pass's logits [positions, vocab] (no distributions built).
+    AblationEffect effectOfLogits(std::vector<HeadAblation> heads, const float* logits) const;
     void scanBatched(AblationScan& result, const std::function<void(int, int)>& progress) const;
 
     const TransformerModel& m_model;
