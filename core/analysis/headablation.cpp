@@ -142,9 +142,9 @@ void AblationStudy::scanBatched(AblationScan& result, const std::function<void(i
     constexpr int kRowsPerPass = 4096;
     const int copiesPerPass = std::max(1, kRowsPerPass / std::max(1, n));
     // The copies' final hidden states wait for one LM-head product over many batches (its weights read once
-    // for all of them, not once a batch), as long as their logits stay under kLogitsHeld floats.
-    constexpr size_t kLogitsHeld = size_t(4) << 20;
-    const size_t copiesPerScoring = std::max<size_t>(1, kLogitsHeld / std::max<size_t>(1, m * vocab));
+    // for all of them, not once a batch), as long as their logits stay within options.scanLogitsHeld.
+    const size_t copiesPerScoring =
+        std::max<size_t>(1, m_options.scanLogitsHeld / std::max<size_t>(1, m * vocab));
     std::vector<std::vector<HeadAblation>> waiting;
     std::vector<float> waitingRows;
     const auto scoreWaiting = [&] {

@@ -31,6 +31,9 @@ struct AblationStudyOptions
     int threads = 0; // 0 = all cores
     const std::atomic<bool>* cancel = nullptr;
     int topK = 5; // the new top list of each ablated pass
+    // The batched scan scores many batches' copies with one LM-head product, holding up to this many logits
+    // (floats) at once; at least one batch's (a layer's heads on short inputs).
+    size_t scanLogitsHeld = size_t(4) << 20;
 };
 
 // What ablating a set of heads changed, over the scored positions (every [MASK], or the last token).
