@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 
@@ -73,17 +74,20 @@ void replaceHeads(HeadTensor& o, const std::vector<HeadAblation>& ablations, int
     }
 }
 
-// O [rows, H, d] of the queries `rows` of q [n, H, d] (all of them when rows is empty), as a pass without
-// capture computes it: P held whole when dense, else the online softmax. Without a mask any subset is one
-// call; with one (causal, window), each run of consecutive rows is its own call at its offset.
+// O [rows, H, d] of the queries `rows` of q [n, H, d] (all of them when rows is empty) by the online softmax
+// (attentionTiled): an ablation batch keeps no P, and attentionFull, which writes every P, took half again
+// as long at the scan's lengths (docs/benchmarks.md). Without a mask any subset is one call; with one
+// (causal, window), each run of consecutive rows is its own call at its offset.
 // selected: q holds only those rows' queries [rows, H, d], in the order of `rows`.
+// checkScores sees each call's log-sum-exp (the online softmax skips NaN scores as if masked).
 HeadTensor attendRows(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
-                      const AttentionOptions& attention, const std::vector<int>& rows, bool dense,
-                      bool selected)
+                      const AttentionOptions& attention, const std::vector<int>& rows, bool selected,
+                      const std::function<void(const std::vector<double>&)>& checkScores)
 {
     const auto output = [&](const HeadTensor& queries, const AttentionOptions& options) {
-        return dense ? attentionFull(queries, k, v, options).output
-                     : attentionTiled(queries, k, v, options).output;
+        TiledAttentionResult t = attentionTiled(queries, k, v, options);
+        checkScores(t.logSumExp);
+        return std::move(t.output);
     };
     if (rows.empty()) return output(q, attention);
     if (!attention.hasMask()) return output(selected ? q : tokenRows(q, rows), attention);
@@ -393,9 +397,12 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
                 spec.rotary->apply(kc, positions, sequenceLength);
             }
             const HeadTensor vc = tokenRange(v, c * n, n);
-            outputs.push_back(attendRows(qc, kc, vc, attention,
-                                         someRows && !first ? rows : std::vector<int>{}, m_dense,
-                                         m_queriesSelected));
+            outputs.push_back(
+                attendRows(qc, kc, vc, attention, someRows && !first ? rows : std::vector<int>{},
+                           m_queriesSelected, [&](const std::vector<double>& logSumExp) {
+                               m_finite.check(logSumExp, QStringLiteral("layer %1").arg(m_layer),
+                                              QStringLiteral("the attention scores"), m_layerTensors);
+                           }));
         }
     }
 
