@@ -7,8 +7,10 @@
 //
 // The scan runs the heads of a layer as copies of one batched pass (ScanMethod::Batched): the layer's
 // attention output is reused from the baseline with the head replaced, the layers above run once over every
-// copy's rows, the last one for the scored rows only. The result is each head's exact effect, as ablate()
-// gives it one head at a time (ScanMethod::OnePassPerHead), to float rounding.
+// copy's rows, the last one for the scored rows only (their queries, attention, W_O, MLP; every row's keys
+// and values); the LM head then scores many batches' copies in one product, and each effect is read from
+// the logits. The result is each head's exact effect, as ablate() gives it one head at a time
+// (ScanMethod::OnePassPerHead), to float rounding.
 //
 // Usable off the GUI thread: every call takes the study's cancel flag (OperationCancelled) and the scan
 // reports progress after each batch of heads (a layer's, or fewer on long inputs).
