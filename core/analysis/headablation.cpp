@@ -136,10 +136,26 @@ AblationScan AblationStudy::scan(AblationMode mode, const std::function<void(int
 void AblationStudy::scanBatched(AblationScan& result, const std::function<void(int, int)>& progress) const
 {
     const int n = int(m_ids.size()), total = result.layers * result.heads;
+    const size_t m = m_positions.size(), vocab = size_t(m_model.config().vocabSize);
     // Rows per batched pass: the heads of a layer at once on short inputs; fewer copies per pass on long
     // ones, so the MLP's activations stay about [kRowsPerPass, intermediate].
     constexpr int kRowsPerPass = 4096;
     const int copiesPerPass = std::max(1, kRowsPerPass / std::max(1, n));
+    // The copies' final hidden states wait for one LM-head product over many batches (its weights read once
+    // for all of them, not once a batch), as long as their logits stay within options.scanLogitsHeld.
+    const size_t copiesPerScoring =
+        std::max<size_t>(1, m_options.scanLogitsHeld / std::max<size_t>(1, m * vocab));
+    std::vector<std::vector<HeadAblation>> waiting;
+    std::vector<float> waitingRows;
+    const auto scoreWaiting = [&] {
+        if (waiting.empty()) return;
+        const std::vector<float> logits = m_model.outputLogits(waitingRows, m_options.threads);
+        for (size_t c = 0; c < waiting.size(); ++c)
+            result.effects.push_back(effectOfLogits(std::move(waiting[c]), logits.data() + c * m * vocab));
+        waiting.clear();
+        waitingRows.clear();
+    };
+    int done = 0;
     for (int l = 0; l < result.layers; ++l)
         for (int first = 0; first < result.heads; first += copiesPerPass) {
             AblationBatch batch;
@@ -152,13 +168,61 @@ void AblationStudy::scanBatched(AblationScan& result, const std::function<void(i
             run.cancel = m_options.cancel;
             run.firstLayer = l;
             if (l > 0) run.startResidual = &m_residuals[size_t(l)];
-            std::vector<TransformerModel::CopyPredictions> copies =
-                m_model.ablatedPredictions(m_ids, m_typeIds, batch, run, m_options.topK);
-            for (size_t c = 0; c < copies.size(); ++c)
-                result.effects.push_back(effectOf(batch.copies[c], copies[c].distributions,
-                                                  &copies[c].logDistributions, std::move(copies[c].top)));
-            if (progress) progress(int(result.effects.size()), total);
+            const std::vector<float> rows = m_model.ablatedHiddenStates(m_ids, m_typeIds, batch, run);
+            if (waiting.size() + batch.copies.size() > copiesPerScoring) scoreWaiting();
+            waitingRows.insert(waitingRows.end(), rows.begin(), rows.end());
+            for (std::vector<HeadAblation>& copy : batch.copies)
+                waiting.push_back(std::move(copy));
+            done += int(batch.copies.size());
+            if (done == total) scoreWaiting();
+            if (progress) progress(done, total);
         }
+    scoreWaiting();
+}
+
+AblationEffect AblationStudy::effectOfLogits(std::vector<HeadAblation> heads, const float* logits) const
+{
+    // The distribution q = softmax(z) per scored position, as the forward pass scores it
+    // (TransformerModel::scoreHead: exp(z − max) / Σ, log q = (z − max) − log Σ), without building q:
+    // KL(p ‖ q) = Σ p (log p − log q), q at the baseline's top token, and the top-k of z (the top-k of q).
+    AblationEffect effect;
+    effect.heads = std::move(heads);
+    constexpr double kLogFloor = -690.7755278982137; // log 1e-300: klDivergence()'s floor for q
+    const int vocab = m_model.config().vocabSize, topK = m_options.topK;
+    for (size_t r = 0; r < m_positions.size(); ++r) {
+        const float* z = logits + r * size_t(vocab);
+        const std::vector<double>& p = m_distributions[r];
+        const std::vector<double>& logP = m_logDistributions[r];
+        const double maxLogit = *std::max_element(z, z + vocab);
+        double sum = 0;
+        for (int i = 0; i < vocab; ++i)
+            sum += std::exp(double(z[i]) - maxLogit);
+        const double logSum = std::log(sum);
+        double kl = 0;
+        for (int i = 0; i < vocab; ++i)
+            if (p[size_t(i)] > 0)
+                kl += p[size_t(i)] *
+                      (logP[size_t(i)] - std::max((double(z[i]) - maxLogit) - logSum, kLogFloor));
+        effect.kl += kl;
+        const size_t topId = m_topIds[r];
+        effect.topProbDelta.push_back(std::exp(double(z[topId]) - maxLogit) / sum - p[topId]);
+        if (topK <= 0) continue;
+        // The k largest logits, most probable first, ties to the lower id (as scoreHead ranks q).
+        std::vector<int> best;
+        const auto before = [z](int a, int b) { return z[a] > z[b] || (z[a] == z[b] && a < b); };
+        for (int i = 0; i < vocab; ++i) {
+            if (int(best.size()) == topK && !before(i, best.back())) continue;
+            if (int(best.size()) == topK) best.pop_back();
+            best.insert(std::upper_bound(best.begin(), best.end(), i, before), i);
+        }
+        Prediction prediction;
+        prediction.position = m_positions[r];
+        for (int id : best)
+            prediction.top.push_back(
+                m_model.predictedToken(id, float(std::exp(double(z[id]) - maxLogit) / sum)));
+        effect.top.push_back(std::move(prediction));
+    }
+    return effect;
 }
 
 bool parseHeadList(const QString& text, int layers, int heads, AblationMode mode,

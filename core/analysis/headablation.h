@@ -7,8 +7,10 @@
 //
 // The scan runs the heads of a layer as copies of one batched pass (ScanMethod::Batched): the layer's
 // attention output is reused from the baseline with the head replaced, the layers above run once over every
-// copy's rows, the last one for the scored rows only. The result is each head's exact effect, as ablate()
-// gives it one head at a time (ScanMethod::OnePassPerHead), to float rounding.
+// copy's rows, the last one for the scored rows only (their queries, attention, W_O, MLP; every row's keys
+// and values); the LM head then scores many batches' copies in one product, and each effect is read from
+// the logits. The result is each head's exact effect, as ablate() gives it one head at a time
+// (ScanMethod::OnePassPerHead), to float rounding.
 //
 // Usable off the GUI thread: every call takes the study's cancel flag (OperationCancelled) and the scan
 // reports progress after each batch of heads (a layer's, or fewer on long inputs).
@@ -31,6 +33,9 @@ struct AblationStudyOptions
     int threads = 0; // 0 = all cores
     const std::atomic<bool>* cancel = nullptr;
     int topK = 5; // the new top list of each ablated pass
+    // The batched scan scores many batches' copies with one LM-head product, holding up to this many logits
+    // (floats) at once; at least one batch's (a layer's heads on short inputs).
+    size_t scanLogitsHeld = size_t(4) << 20;
 };
 
 // What ablating a set of heads changed, over the scored positions (every [MASK], or the last token).
@@ -92,6 +97,8 @@ private:
                             const std::vector<std::vector<double>>& distributions,
                             const std::vector<std::vector<double>>* logDistributions,
                             std::vector<Prediction> top) const;
+    // The same from an ablated pass's logits [positions, vocab] (no distributions built).
+    AblationEffect effectOfLogits(std::vector<HeadAblation> heads, const float* logits) const;
     void scanBatched(AblationScan& result, const std::function<void(int, int)>& progress) const;
 
     const TransformerModel& m_model;

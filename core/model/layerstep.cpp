@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 
@@ -73,18 +74,23 @@ void replaceHeads(HeadTensor& o, const std::vector<HeadAblation>& ablations, int
     }
 }
 
-// O [rows, H, d] of the queries `rows` of q [n, H, d] (all of them when rows is empty), as a pass without
-// capture computes it: P held whole when dense, else the online softmax. Without a mask any subset is one
-// call; with one (causal, window), each run of consecutive rows is its own call at its offset.
+// O [rows, H, d] of the queries `rows` of q [n, H, d] (all of them when rows is empty) by the online softmax
+// (attentionTiled): an ablation batch keeps no P, and attentionFull, which writes every P, took half again
+// as long at the scan's lengths (docs/benchmarks.md). Without a mask any subset is one call; with one
+// (causal, window), each run of consecutive rows is its own call at its offset.
+// selected: q holds only those rows' queries [rows, H, d], in the order of `rows`.
+// checkScores sees each call's log-sum-exp (the online softmax skips NaN scores as if masked).
 HeadTensor attendRows(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
-                      const AttentionOptions& attention, const std::vector<int>& rows, bool dense)
+                      const AttentionOptions& attention, const std::vector<int>& rows, bool selected,
+                      const std::function<void(const std::vector<double>&)>& checkScores)
 {
     const auto output = [&](const HeadTensor& queries, const AttentionOptions& options) {
-        return dense ? attentionFull(queries, k, v, options).output
-                     : attentionTiled(queries, k, v, options).output;
+        TiledAttentionResult t = attentionTiled(queries, k, v, options);
+        checkScores(t.logSumExp);
+        return std::move(t.output);
     };
     if (rows.empty()) return output(q, attention);
-    if (!attention.hasMask()) return output(tokenRows(q, rows), attention);
+    if (!attention.hasMask()) return output(selected ? q : tokenRows(q, rows), attention);
     HeadTensor o(int(rows.size()), q.heads, q.dim);
     for (size_t begin = 0; begin < rows.size();) {
         size_t end = begin + 1;
@@ -92,7 +98,8 @@ HeadTensor attendRows(const HeadTensor& q, const HeadTensor& k, const HeadTensor
             ++end;
         AttentionOptions run = attention;
         run.queryPositionOffset += rows[begin];
-        const HeadTensor part = output(tokenRange(q, rows[begin], int(end - begin)), run);
+        const HeadTensor part =
+            output(tokenRange(q, selected ? int(begin) : rows[begin], int(end - begin)), run);
         std::copy(part.values.begin(), part.values.end(), o.vector(int(begin), 0));
         begin = end;
     }
@@ -120,6 +127,7 @@ void LayerStep::begin(int layer)
     m_layer = layer;
     m_layerTensors.clear();
     m_layoutChanged = false;
+    m_queriesSelected = false;
 }
 
 WeightTensor LayerStep::load(const QString& base) const
@@ -164,6 +172,26 @@ HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& w
     t.tokens = int(values.size() / (size_t(heads) * size_t(dim)));
     t.values = std::move(values);
     return t;
+}
+
+HeadTensor LayerStep::projectQueries(const std::vector<float>& x, const QString& weight, const QString& bias,
+                                     int heads, int dim)
+{
+    const AblationBatch* batch = m_options.ablationBatch;
+    if (!batch || batch->outputRows.empty() || m_layer != m_config.layers - 1 ||
+        m_layer == m_options.firstLayer)
+        return projectHeads(x, weight, bias, heads, dim);
+    // The last layer above the batch's first: only the output rows' attention is kept (attendCopies), so
+    // only their queries are projected; keys and values stay every row's.
+    const size_t width = size_t(hidden()), copiesIn = x.size() / (size_t(m_tokens) * width);
+    const std::vector<int>& rows = batch->outputRows;
+    std::vector<float> selected(copiesIn * rows.size() * width);
+    for (size_t c = 0; c < copiesIn; ++c)
+        for (size_t r = 0; r < rows.size(); ++r)
+            std::copy_n(x.data() + (c * size_t(m_tokens) + size_t(rows[r])) * width, width,
+                        selected.data() + (c * rows.size() + r) * width);
+    m_queriesSelected = true;
+    return projectHeads(selected, weight, bias, heads, dim);
 }
 
 std::vector<float> LayerStep::rmsNorm(const std::vector<float>& x, const QString& weight, double eps,
@@ -336,7 +364,7 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
     const AblationBatch& batch = *m_options.ablationBatch;
     const bool first = m_layer == m_options.firstLayer;
     const int n = m_tokens, copies = int(batch.copies.size()),
-              copiesIn = reusesHeadOutputs() ? 1 : q.tokens / n; // projectHeads gave no rows
+              copiesIn = reusesHeadOutputs() ? 1 : k.tokens / n; // projectHeads gave no rows
 
     const bool someRows = m_layer == m_config.layers - 1 && !batch.outputRows.empty();
     const AttentionOptions attention = attentionOptions(spec);
@@ -352,18 +380,29 @@ HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, con
     if (first && batch.headOutputs) {
         outputs.push_back(*batch.headOutputs);
     } else {
+        // projectQueries() may have kept the output rows' queries only: [copiesIn · rows, H, d].
         const std::vector<int>& positions = m_positions;
+        std::vector<int> queryPositions = positions;
+        if (m_queriesSelected)
+            for (size_t r = 0; r < rows.size(); ++r)
+                queryPositions[r] = positions[size_t(rows[r])];
+        if (m_queriesSelected) queryPositions.resize(rows.size());
+        const int queryRows = int(queryPositions.size());
         const int sequenceLength =
             spec.rotary ? *std::max_element(positions.begin(), positions.end()) + 1 : 0;
         for (int c = 0; c < copiesIn; ++c) {
-            HeadTensor qc = tokenRange(q, c * n, n), kc = tokenRange(k, c * n, n);
+            HeadTensor qc = tokenRange(q, c * queryRows, queryRows), kc = tokenRange(k, c * n, n);
             if (spec.rotary) {
-                spec.rotary->apply(qc, positions, sequenceLength);
+                spec.rotary->apply(qc, queryPositions, sequenceLength);
                 spec.rotary->apply(kc, positions, sequenceLength);
             }
             const HeadTensor vc = tokenRange(v, c * n, n);
             outputs.push_back(
-                attendRows(qc, kc, vc, attention, someRows && !first ? rows : std::vector<int>{}, m_dense));
+                attendRows(qc, kc, vc, attention, someRows && !first ? rows : std::vector<int>{},
+                           m_queriesSelected, [&](const std::vector<double>& logSumExp) {
+                               m_finite.check(logSumExp, QStringLiteral("layer %1").arg(m_layer),
+                                              QStringLiteral("the attention scores"), m_layerTensors);
+                           }));
         }
     }
 

@@ -62,6 +62,12 @@ public:
     // outputs (AblationBatch::headOutputs) the attention is not recomputed: no rows ([0, heads, dim]).
     HeadTensor projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
                             int heads, int dim) const;
+    // The queries, as projectHeads() gives them; in an ablation batch's last layer (above its first) only the
+    // output rows' ([copies · output rows, heads, dim]), the only rows whose attention that layer keeps.
+    // Families with separate query weights call it for Q; fused projections give every row, which attend()
+    // takes too.
+    HeadTensor projectQueries(const std::vector<float>& x, const QString& weight, const QString& bias,
+                              int heads, int dim);
     // RMSNorm over each row: x / rms(x) · w, or · (1 + w) for Gemma (plusOne).
     std::vector<float> rmsNorm(const std::vector<float>& x, const QString& weight, double eps,
                                bool plusOne = false) const;
@@ -136,6 +142,7 @@ private:
     int m_copiesIn = 1;
     std::vector<int> m_rowsOut;
     std::vector<int> m_attendedRows;    // the rows of each copy in attendCopies' output, this layer
+    bool m_queriesSelected = false;     // projectQueries() kept the output rows only, this layer
     mutable QStringList m_layerTensors; // full names of the tensors the current layer has read
 };
 

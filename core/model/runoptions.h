@@ -38,8 +38,8 @@ struct AblationBatch
     // heads replaced. Null: computed.
     const HeadTensor* headOutputs = nullptr;
     // The rows the LM head reads (the scored positions, ascending). The last layer computes every row's keys
-    // and values but only these rows' attention and everything after it; the pass's output then has
-    // outputRows.size() rows per copy. Empty: every row.
+    // and values but only these rows' queries (LayerStep::projectQueries), attention and everything after
+    // it; the pass's output then has outputRows.size() rows per copy. Empty: every row.
     std::vector<int> outputRows;
 };
 

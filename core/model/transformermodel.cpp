@@ -427,9 +427,9 @@ AttentionCapture TransformerModel::run(const std::vector<int>& ids, const std::v
     return capture;
 }
 
-std::vector<TransformerModel::CopyPredictions>
-TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vector<int>& typeIds,
-                                     const AblationBatch& batch, RunOptions options, int topK) const
+std::vector<float> TransformerModel::ablatedHiddenStates(const std::vector<int>& ids,
+                                                         const std::vector<int>& typeIds,
+                                                         const AblationBatch& batch, RunOptions options) const
 {
     const QString where = QDir::toNativeSeparators(m_folder);
     const ModelConfig& c = m_config;
@@ -457,16 +457,32 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
     options.ablations.clear();
     options.ablationBatch = &batch;
     options.backend = nullptr;
-    const std::vector<float> x = forward(ids, typeIds, options, nullptr);
+    std::vector<float> x = forward(ids, typeIds, options, nullptr);
+    if (!batch.outputRows.empty()) return x; // the last layer kept the scored rows only
 
-    // x holds every copy's output rows: the scored positions only, or all n.
-    const int m = int(positions.size());
-    const int rowsPerCopy = batch.outputRows.empty() ? int(ids.size()) : m;
-    const int copies = int(batch.copies.size());
-    std::vector<int> rows;
+    // x holds every copy's n rows: keep the scored ones.
+    const int n = int(ids.size()), h = c.hidden, copies = int(batch.copies.size());
+    std::vector<float> rows(size_t(copies) * positions.size() * size_t(h));
+    float* out = rows.data();
     for (int copy = 0; copy < copies; ++copy)
-        for (int r = 0; r < m; ++r)
-            rows.push_back(copy * rowsPerCopy + (batch.outputRows.empty() ? positions[size_t(r)] : r));
+        for (int p : positions) {
+            std::copy_n(x.data() + (size_t(copy) * size_t(n) + size_t(p)) * size_t(h), h, out);
+            out += h;
+        }
+    return rows;
+}
+
+std::vector<TransformerModel::CopyPredictions>
+TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                                     const AblationBatch& batch, RunOptions options, int topK) const
+{
+    const std::vector<float> x = ablatedHiddenStates(ids, typeIds, batch, options);
+    if (batch.copies.empty()) return {};
+    PredictionGap gap = PredictionGap::None;
+    const std::vector<int> positions = predictionPositions(ids, {}, &gap);
+    const int m = int(positions.size()), copies = int(batch.copies.size());
+    std::vector<int> rows(size_t(copies) * size_t(m));
+    std::iota(rows.begin(), rows.end(), 0);
     const int threads = options.threads > 0 ? options.threads : defaultThreadCount();
     std::vector<std::vector<double>> distributions, logDistributions;
     std::vector<Prediction> top = scoreHead(x, rows, topK, threads, &distributions, &logDistributions);
@@ -480,6 +496,21 @@ TransformerModel::ablatedPredictions(const std::vector<int>& ids, const std::vec
             if (topK > 0) result[size_t(copy)].top.push_back(std::move(top[row]));
         }
     return result;
+}
+
+std::vector<float> TransformerModel::outputLogits(const std::vector<float>& hidden, int threads) const
+{
+    const OutputHead head = m_config.architecture->outputHead(m_weights);
+    if (head.projection.isEmpty())
+        throw ModelError(QDir::toNativeSeparators(m_folder), predictionGapMessage(head.missing));
+    std::vector<int> rows(hidden.size() / size_t(m_config.hidden));
+    std::iota(rows.begin(), rows.end(), 0);
+    return headLogits(hidden, rows, threads > 0 ? threads : defaultThreadCount());
+}
+
+PredictedToken TransformerModel::predictedToken(int id, float probability) const
+{
+    return {id, tokenText(id), m_tokenizer ? m_tokenizer->decode({id}, false) : QString(), probability};
 }
 
 std::vector<float> TransformerModel::logits(const std::vector<int>& ids, const RunOptions& options,
@@ -630,9 +661,7 @@ std::vector<Prediction> TransformerModel::scoreHead(const std::vector<float>& x,
         Prediction prediction;
         prediction.position = positions[size_t(r)];
         for (int id : topIndices(p, topK))
-            prediction.top.push_back({id, tokenText(id),
-                                      m_tokenizer ? m_tokenizer->decode({id}, false) : QString(),
-                                      float(p[size_t(id)])});
+            prediction.top.push_back(predictedToken(id, float(p[size_t(id)])));
         predictions.push_back(prediction);
     }
     return predictions;

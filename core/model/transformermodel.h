@@ -81,6 +81,16 @@ public:
                                                     const std::vector<int>& typeIds,
                                                     const AblationBatch& batch, RunOptions options,
                                                     int topK) const;
+    // The same pass without the LM head: each copy's final hidden states (after the final norm) at the
+    // scored positions, [copies · positions, hidden], copy-major. The scan gathers many batches' rows and
+    // scores them with one LM-head product (outputLogits). Throws as ablatedPredictions() does.
+    std::vector<float> ablatedHiddenStates(const std::vector<int>& ids, const std::vector<int>& typeIds,
+                                           const AblationBatch& batch, RunOptions options) const;
+    // The LM head's logits [rows, vocab] (soft cap applied, no softmax) of final hidden states [rows,
+    // hidden] (threads 0 = all cores). Throws ModelError when the checkpoint has no LM head.
+    std::vector<float> outputLogits(const std::vector<float>& hidden, int threads) const;
+    // One scored token as predictions name it (vocabulary entry and decoding).
+    PredictedToken predictedToken(int id, float probability) const;
 
     // Top-k of the model's own head: BERT's masked-LM head at every [MASK] position (positions given in
     // maskPositions, or every id == maskTokenId() when empty); decoders' LM head for the token after the

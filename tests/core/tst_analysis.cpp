@@ -15,6 +15,7 @@
 #include "analysis/sinkcensus.h"
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
 #include <QJsonArray>
@@ -69,6 +70,8 @@ private Q_SLOTS:
     void scanReusesTheStreamBelow();
     void batchedScanEqualsOnePassPerHead_data();
     void batchedScanEqualsOnePassPerHead();
+    void scanShortcutsKeepEveryEffect_data();
+    void scanShortcutsKeepEveryEffect();
     void batchOfHeadSetsEqualsAblatedRuns_data();
     void batchOfHeadSetsEqualsAblatedRuns();
     void scanReportsProgressAndCancels();
@@ -272,6 +275,124 @@ void TestAnalysis::batchedScanEqualsOnePassPerHead()
                 }
             }
         QVERIFY2(largest > 1e-6, qPrintable(caseName)); // some head changes the prediction measurably
+    }
+}
+
+// The batched scan's shortcuts: the last layer projects queries (and computes attention, W_O and MLP) for the
+// scored rows only, the final norm and the LM head see only those rows, and the LM head scores several
+// batches' copies in one product, each effect read from the logits. Each must leave every effect as a pass of
+// its own gives it: KL, top-token change and the whole new top-k, for [MASK]s at several positions (first,
+// adjacent, last, every token), decoders (the last row under a causal mask, a window shorter than the input,
+// RoPE, GQA and MQA, query biases), with the LM head over all copies at once or over groups of batches.
+void TestAnalysis::scanShortcutsKeepEveryEffect_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QVector<int>>("maskPositions"); // encoders: the [MASK]s placed; -1 = every token
+    QTest::newRow("bert_s0, [MASK] first, adjacent, last")
+        << QStringLiteral("bert_s0") << QVector<int>{0, 3, 4, 7, 1000};
+    QTest::newRow("bert_s0, every token [MASK]") << QStringLiteral("bert_s0") << QVector<int>{-1};
+    // The built-in encoder: 6 layers of 8 heads, so the LM head's products can group several batches.
+    QTest::newRow("built-in encoder, [MASK] at 3 places")
+        << QStringLiteral("builtin") << QVector<int>{1, 5, 1000};
+    QTest::newRow("llama_s0 (GQA, RoPE)") << QStringLiteral("llama_s0") << QVector<int>{};
+    QTest::newRow("gemma_s0 (MQA)") << QStringLiteral("gemma_s0") << QVector<int>{};
+    QTest::newRow("qwen2_s0 (query bias)") << QStringLiteral("qwen2_s0") << QVector<int>{};
+    QTest::newRow("mistral_s1 (window 3 < 12 tokens)") << QStringLiteral("mistral_s1") << QVector<int>{};
+    QTest::newRow("gemma2_s0 (soft caps, window)") << QStringLiteral("gemma2_s0") << QVector<int>{};
+    QTest::newRow("phi3_s0 (fused QKV: every row's queries)") << QStringLiteral("phi3_s0") << QVector<int>{};
+}
+
+void TestAnalysis::scanShortcutsKeepEveryEffect()
+{
+    QFETCH(QString, caseName);
+    QFETCH(QVector<int>, maskPositions);
+    const bool builtin = caseName == QLatin1String("builtin");
+    const auto model = TransformerModel::open(
+        builtin ? QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr")
+                : oracleFolder(caseName));
+    const QString analysis = oracleFolder(caseName) + QStringLiteral("/analysis.json");
+    std::vector<int> ids;
+    if (builtin) {
+        QVERIFY(model->tokenizer());
+        ids = model->tokenizer()
+                  ->encode(QStringLiteral("The teacher read the story to the children before lunch."))
+                  .ids;
+    } else {
+        ids = QFile::exists(analysis) ? intsOf(readJson(analysis)[QStringLiteral("input_ids")].toArray())
+                                      : oracleInputIds(caseName);
+    }
+    const int n = int(ids.size());
+    if (!maskPositions.isEmpty()) {
+        QVERIFY(model->maskTokenId() >= 0);
+        QVERIFY(n >= 8);
+        for (int position : maskPositions)
+            if (position < 0)
+                std::fill(ids.begin(), ids.end(), model->maskTokenId());
+            else
+                ids[size_t(std::min(position, n - 1))] = model->maskTokenId();
+    }
+    AblationStudyOptions options;
+    options.topK = 5;
+    const int scored = int(AblationStudy(*model, ids, {}, options).positions().size());
+    // Every [MASK] is scored (the input's own and those placed here), or the last token of a decoder.
+    const int masks = int(std::count(ids.begin(), ids.end(), model->maskTokenId()));
+    QCOMPARE(scored, maskPositions.isEmpty() ? 1 : masks);
+    QVERIFY(maskPositions.isEmpty() || scored >= 3);
+    // The default holds every copy's logits at once here; one layer's copies and one more: each batch
+    // scored alone; two layers' and one more: two batches per product (with more than two layers).
+    const size_t copyLogits = size_t(scored) * size_t(model->config().vocabSize),
+                 heads = model->config().heads;
+    for (size_t held : {options.scanLogitsHeld, (heads + 1) * copyLogits, (2 * heads + 1) * copyLogits}) {
+        options.scanLogitsHeld = held;
+        const AblationStudy study(*model, ids, {}, options);
+        for (AblationMode mode : {AblationMode::Zero, AblationMode::Mean}) {
+            const AblationScan batched = study.scan(mode);
+            const AblationScan reference = study.scan(mode, {}, ScanMethod::OnePassPerHead);
+            QCOMPARE(batched.effects.size(), reference.effects.size());
+            QCOMPARE(int(batched.effects.size()), model->config().layers * model->config().heads);
+            double largest = 0;
+            for (size_t e = 0; e < batched.effects.size(); ++e) {
+                const AblationEffect& b = batched.effects[e];
+                const AblationEffect& r = reference.effects[e];
+                const QString what =
+                    QStringLiteral("%1 %2.%3: kl %4 vs %5")
+                        .arg(mode == AblationMode::Zero ? QStringLiteral("zero") : QStringLiteral("mean"))
+                        .arg(r.heads.front().layer)
+                        .arg(r.heads.front().head)
+                        .arg(b.kl, 0, 'g', 17)
+                        .arg(r.kl, 0, 'g', 17);
+                QCOMPARE(b.heads.size(), size_t(1));
+                QCOMPARE(b.heads.front().layer, r.heads.front().layer);
+                QCOMPARE(b.heads.front().head, r.heads.front().head);
+                QVERIFY2(std::abs(b.kl - r.kl) <= 1e-7 + 1e-5 * r.kl, qPrintable(what));
+                largest = std::max(largest, r.kl);
+                QCOMPARE(int(b.topProbDelta.size()), scored);
+                QCOMPARE(int(b.top.size()), scored);
+                QCOMPARE(int(r.top.size()), scored);
+                for (int p = 0; p < scored; ++p) {
+                    QVERIFY2(std::abs(b.topProbDelta[size_t(p)] - r.topProbDelta[size_t(p)]) < 1e-6,
+                             qPrintable(what));
+                    QCOMPARE(b.top[size_t(p)].position, r.top[size_t(p)].position);
+                    QCOMPARE(b.top[size_t(p)].top.size(), 5);
+                    QCOMPARE(r.top[size_t(p)].top.size(), 5);
+                    for (int t = 0; t < 5; ++t) {
+                        const PredictedToken& bt = b.top[size_t(p)].top[t];
+                        const PredictedToken& rt = r.top[size_t(p)].top[t];
+                        QVERIFY2(std::abs(bt.probability - rt.probability) < 1e-6, qPrintable(what));
+                        // The same ids, unless two entries' probabilities tie to float rounding.
+                        if (bt.id != rt.id)
+                            QVERIFY2(
+                                t > 0 && std::abs(bt.probability - rt.probability) < 1e-7,
+                                qPrintable(
+                                    what +
+                                    QStringLiteral(" top %1: id %2 vs %3").arg(t).arg(bt.id).arg(rt.id)));
+                        else
+                            QCOMPARE(bt.text, rt.text);
+                    }
+                }
+            }
+            QVERIFY2(largest > 1e-6, qPrintable(caseName));
+        }
     }
 }
 

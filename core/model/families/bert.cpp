@@ -128,12 +128,13 @@ public:
     {
         const LayerNames n(QStringLiteral("encoder.layer.%1."), s.layer());
         const std::vector<float>& x = s.residual();
-        auto project = [&](const char* which) {
+        auto project = [&](const char* which, bool queries = false) {
             const QString base = n("attention.self.") + QLatin1String(which);
-            return s.projectHeads(x, base + QStringLiteral(".weight"), base + QStringLiteral(".bias"),
-                                  m_heads, m_headDim);
+            const QString weight = base + QStringLiteral(".weight"), bias = base + QStringLiteral(".bias");
+            return queries ? s.projectQueries(x, weight, bias, m_heads, m_headDim)
+                           : s.projectHeads(x, weight, bias, m_heads, m_headDim);
         };
-        HeadTensor q = project("query"), k = project("key"), v = project("value");
+        HeadTensor q = project("query", true), k = project("key"), v = project("value");
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
         s.addToResidual(
             s.projectOutput(o, n("attention.output.dense.weight"), n("attention.output.dense.bias")));

@@ -95,12 +95,13 @@ public:
     void layer(LayerStep& s) const override
     {
         const LayerNames n(QStringLiteral("transformer.layer.%1."), s.layer());
-        auto project = [&](const char* which) {
+        auto project = [&](const char* which, bool queries = false) {
             const QString base = n("attention.") + QLatin1String(which);
-            return s.projectHeads(s.residual(), base + QStringLiteral(".weight"),
-                                  base + QStringLiteral(".bias"), m_heads, m_headDim);
+            const QString weight = base + QStringLiteral(".weight"), bias = base + QStringLiteral(".bias");
+            return queries ? s.projectQueries(s.residual(), weight, bias, m_heads, m_headDim)
+                           : s.projectHeads(s.residual(), weight, bias, m_heads, m_headDim);
         };
-        HeadTensor q = project("q_lin"), k = project("k_lin"), v = project("v_lin");
+        HeadTensor q = project("q_lin", true), k = project("k_lin"), v = project("v_lin");
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
         s.addToResidual(s.projectOutput(o, n("attention.out_lin.weight"), n("attention.out_lin.bias")));
         s.residual() = s.layerNorm(s.residual(), n("sa_layer_norm.weight"), n("sa_layer_norm.bias"), kEps);

@@ -159,8 +159,8 @@ public:
             return s.projectHeads(h, n("self_attn.") + QLatin1String(which) + QStringLiteral(".weight"),
                                   QString(), heads, m_headDim);
         };
-        HeadTensor q = project("q_proj", m_heads), k = project("k_proj", m_kvHeads),
-                   v = project("v_proj", m_kvHeads);
+        HeadTensor q = s.projectQueries(h, n("self_attn.q_proj.weight"), QString(), m_heads, m_headDim),
+                   k = project("k_proj", m_kvHeads), v = project("v_proj", m_kvHeads);
         if (m_generation == Generation::Gemma3) {
             s.rmsNormHeads(q, n("self_attn.q_norm.weight"), eps, plusOne);
             s.rmsNormHeads(k, n("self_attn.k_norm.weight"), eps, plusOne);

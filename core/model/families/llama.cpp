@@ -101,12 +101,14 @@ public:
         const LayerNames n(QStringLiteral("layers.%1."), s.layer());
         const double eps = m_decoder.rmsEps;
         const std::vector<float> h = s.rmsNorm(s.residual(), n("input_layernorm.weight"), eps);
-        auto project = [&](const char* which, int heads) {
+        auto project = [&](const char* which, int heads, bool queries = false) {
             const QString base = n("self_attn.") + QLatin1String(which);
-            return s.projectHeads(h, base + QStringLiteral(".weight"),
-                                  m_qkvBias ? base + QStringLiteral(".bias") : QString(), heads, m_headDim);
+            const QString weight = base + QStringLiteral(".weight"),
+                          bias = m_qkvBias ? base + QStringLiteral(".bias") : QString();
+            return queries ? s.projectQueries(h, weight, bias, heads, m_headDim)
+                           : s.projectHeads(h, weight, bias, heads, m_headDim);
         };
-        HeadTensor q = project("q_proj", m_heads), k = project("k_proj", m_kvHeads),
+        HeadTensor q = project("q_proj", m_heads, true), k = project("k_proj", m_kvHeads),
                    v = project("v_proj", m_kvHeads);
         if (m_qkNorm) {
             s.rmsNormHeads(q, n("self_attn.q_norm.weight"), eps);

@@ -118,7 +118,8 @@ public:
                 return s.projectHeads(h, base + QStringLiteral(".weight"), base + QStringLiteral(".bias"),
                                       heads, m_headDim);
             };
-            q = project("q_proj", m_heads);
+            q = s.projectQueries(h, n("self_attn.q_proj.weight"), n("self_attn.q_proj.bias"), m_heads,
+                                 m_headDim);
             k = project("k_proj", m_kvHeads);
             v = project("v_proj", m_kvHeads);
         }
