@@ -69,6 +69,19 @@ int addThirtyTwoHeadDecoder(MainWindow& window)
     return window.addEngine(std::make_shared<SyntheticEngine>(config));
 }
 
+// The 16×32 synthetic decoder in a 1280×800 window, run on one sentence and its grid sorted by sink mass (so
+// each row has its own head order): the grid's scroll area, or null if any step failed.
+QScrollArea* showSortedThirtyTwoHeadGrid(MainWindow& window)
+{
+    const int engine = addThirtyTwoHeadDecoder(window);
+    if (!showWindow(window, {1280, 800}) ||
+        !runOn(window, engine, QStringLiteral("The cat sat on the mat and looked at the dog for a while.")))
+        return nullptr;
+    window.grid()->setSortMetric(HeadMetric::SinkMass);
+    QCoreApplication::processEvents();
+    return window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
+}
+
 // Runs `count` repeated words; returns the run's token count (-1 on a timeout).
 int runWords(MainWindow& window, int count)
 {
@@ -370,16 +383,10 @@ private Q_SLOTS:
     void thirtyTwoHeadGridShowsEveryNumber()
     {
         MainWindow window;
-        const int engine = addThirtyTwoHeadDecoder(window);
-        QVERIFY(showWindow(window, {1280, 800}));
-        QVERIFY(runOn(window, engine,
-                      QStringLiteral("The cat sat on the mat and looked at the dog for a while.")));
+        QScrollArea* scroll = showSortedThirtyTwoHeadGrid(window);
+        QVERIFY(scroll);
         QCOMPARE(window.currentResult()->analysis.heads, 32);
         HeadGridWidget* grid = window.grid();
-        grid->setSortMetric(HeadMetric::SinkMass);
-        QCoreApplication::processEvents();
-        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
-        QVERIFY(scroll);
         QCOMPARE(scroll->widget(), grid);
         // Without a minimum, the 32 thumbnails across this view would be too small for any badge.
         const double unscrolled = (scroll->viewport()->width() - 8 - 34) / 32.0 * 0.92;
@@ -430,16 +437,10 @@ private Q_SLOTS:
     void layerLabelsStayInViewWhenScrolledSideways()
     {
         MainWindow window;
-        const int engine = addThirtyTwoHeadDecoder(window);
-        QVERIFY(showWindow(window, {1280, 800}));
-        QVERIFY(runOn(window, engine,
-                      QStringLiteral("The cat sat on the mat and looked at the dog for a while.")));
+        QScrollArea* scroll = showSortedThirtyTwoHeadGrid(window);
+        QVERIFY(scroll);
         QCOMPARE(window.currentResult()->analysis.heads, 32);
         HeadGridWidget* grid = window.grid();
-        grid->setSortMetric(HeadMetric::SinkMass);
-        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("headGridScroll"));
-        QVERIFY(scroll);
-        QCoreApplication::processEvents();
         QScrollBar* bar = scroll->horizontalScrollBar();
         QVERIFY(bar->maximum() > 100); // far enough that unscrolled labels would be out of view
         bar->setValue(bar->maximum());
