@@ -142,9 +142,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                 if (stage == ModelLoader::Stage::Opening)
                     m_progress->showProgress(tr("Loading %1: opening…").arg(name), 0, 0);
                 else
-                    m_progress->showProgress(tr("Loading %1: reading weights, %2 of %3")
-                                                 .arg(name, formatBytes(done, QLocale()), formatBytes(total, QLocale())),
-                                             done, total);
+                    m_progress->showProgress(
+                        tr("Loading %1: reading weights, %2 of %3")
+                            .arg(name, formatBytes(done, QLocale()), formatBytes(total, QLocale())),
+                        done, total);
             });
     connect(m_loader, &ModelLoader::loaded, this,
             [this](quint64, const QString& folder, std::shared_ptr<TransformerEngine> engine) {

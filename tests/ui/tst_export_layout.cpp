@@ -420,7 +420,8 @@ private Q_SLOTS:
         const QSize page = sizing.minimumGridPageSize(grid).expandedTo(size); // as exportGrid grows it
         options.size = page;
         auto paint = [&](QPainter& painter) {
-            HeatmapExporter(HeatmapStyle{}, options).paintGridPage(painter, QRectF(QPointF(0, 0), page), grid);
+            HeatmapExporter(HeatmapStyle{}, options)
+                .paintGridPage(painter, QRectF(QPointF(0, 0), page), grid);
         };
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
@@ -454,7 +455,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         options.scaleFactor = 2.0;
         const HeatmapExporter exporter(HeatmapStyle{}, options);
-        const QString png = dir.filePath(QStringLiteral("g.png")), pdf = dir.filePath(QStringLiteral("g.pdf"));
+        const QString png = dir.filePath(QStringLiteral("g.png")),
+                      pdf = dir.filePath(QStringLiteral("g.pdf"));
         QVERIFY(exporter.exportGrid(grid, png).ok);
         QCOMPARE(QImage(png).size(), page * 2);
         QVERIFY(exporter.exportGrid(grid, pdf).ok);
@@ -516,7 +518,8 @@ private Q_SLOTS:
         options.size = size;
         const HeatmapExporter exporter(HeatmapStyle{}, options);
         auto paintPage = [&](QPainter& p, const QRectF& area) { chart.paintChart(p, area); };
-        const QString png = dir.filePath(QStringLiteral("c.png")), pdf = dir.filePath(QStringLiteral("c.pdf"));
+        const QString png = dir.filePath(QStringLiteral("c.png")),
+                      pdf = dir.filePath(QStringLiteral("c.pdf"));
         QVERIFY(exporter.exportView(png, QStringLiteral("c"), QStringLiteral("c"), paintPage).ok);
         QCOMPARE(QImage(png).size(), size * 2);
         QVERIFY(exporter.exportView(pdf, QStringLiteral("c"), QStringLiteral("c"), paintPage).ok);

@@ -21,7 +21,6 @@
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QtTest>
-
 #include <functional>
 
 using namespace attnscope;
@@ -135,8 +134,9 @@ private Q_SLOTS:
         QVERIFY2(details.startsWith(parameters + QLatin1Char(' ')), qPrintable(details));
         // The memory figure is above 1 GB (the weights alone): two decimals, in the language's mark.
         const QChar other = language == QLatin1String("tr") ? QLatin1Char('.') : QLatin1Char(',');
-        QVERIFY2(!details.contains(QRegularExpression(QStringLiteral("\\d\\") + other + QStringLiteral("\\d"))),
-                 qPrintable(details));
+        QVERIFY2(
+            !details.contains(QRegularExpression(QStringLiteral("\\d\\") + other + QStringLiteral("\\d"))),
+            qPrintable(details));
         const QString refusal = memoryRefusalText(info, 1'500'000'000);
         QVERIFY2(refusal.contains(available), qPrintable(refusal));
         QCOMPARE(formatBytes(1'500'000'000), QStringLiteral("1.50 GB"));
