@@ -142,9 +142,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                 if (stage == ModelLoader::Stage::Opening)
                     m_progress->showProgress(tr("Loading %1: opening…").arg(name), 0, 0);
                 else
-                    m_progress->showProgress(tr("Loading %1: reading weights, %2 of %3")
-                                                 .arg(name, formatBytes(done), formatBytes(total)),
-                                             done, total);
+                    m_progress->showProgress(
+                        tr("Loading %1: reading weights, %2 of %3")
+                            .arg(name, formatBytes(done, QLocale()), formatBytes(total, QLocale())),
+                        done, total);
             });
     connect(m_loader, &ModelLoader::loaded, this,
             [this](quint64, const QString& folder, std::shared_ptr<TransformerEngine> engine) {
@@ -749,7 +750,7 @@ void MainWindow::showModelDetails(int index)
     QString text = modelDetailsText(info);
     if (!text.isEmpty())
         if (const std::optional<qint64> available = availableMemoryBytes())
-            text += tr(" · %1 available").arg(formatBytes(*available));
+            text += tr(" · %1 available").arg(formatBytes(*available, QLocale()));
     m_modelDetails->setText(text);
 }
 

@@ -117,9 +117,8 @@ std::optional<qint64> availableMemoryBytes()
     return parseMemAvailable(file.readAll());
 }
 
-QString formatParameterCount(qint64 parameters)
+QString formatParameterCount(qint64 parameters, const QLocale& c)
 {
-    const QLocale c = QLocale::c();
     if (parameters >= 1000LL * 1000 * 1000)
         return c.toString(double(parameters) / 1e9, 'f', 2) + QStringLiteral(" B");
     if (parameters >= 1000 * 1000) return c.toString(double(parameters) / 1e6, 'f', 1) + QStringLiteral(" M");
@@ -127,9 +126,8 @@ QString formatParameterCount(qint64 parameters)
     return c.toString(parameters);
 }
 
-QString formatBytes(qint64 bytes)
+QString formatBytes(qint64 bytes, const QLocale& c)
 {
-    const QLocale c = QLocale::c();
     if (bytes >= 1000LL * 1000 * 1000) return c.toString(double(bytes) / 1e9, 'f', 2) + QStringLiteral(" GB");
     if (bytes >= 1000 * 1000) return c.toString(double(bytes) / 1e6, 'f', 0) + QStringLiteral(" MB");
     if (bytes >= 1000) return c.toString(double(bytes) / 1e3, 'f', 0) + QStringLiteral(" kB");

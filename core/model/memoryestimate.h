@@ -8,6 +8,7 @@
 #include "model/modelinfo.h"
 
 #include <QByteArray>
+#include <QLocale>
 #include <QString>
 #include <optional>
 
@@ -58,7 +59,8 @@ std::optional<qint64> availableMemoryBytes();
 QString memoryRefusal(const ModelInfo& info, const MemoryEstimate& estimate, qint64 available);
 
 // "1.24 B", "110 M", "4.39 k" parameters; "2.47 GB", "512 MB" (decimal units, as file managers show).
-QString formatParameterCount(qint64 parameters);
-QString formatBytes(qint64 bytes);
+// The C locale's "1.24" by default (the command line's output); the GUI passes the user's (Turkish "1,24").
+QString formatParameterCount(qint64 parameters, const QLocale& locale = QLocale::c());
+QString formatBytes(qint64 bytes, const QLocale& locale = QLocale::c());
 
 } // namespace attnscope

@@ -2,7 +2,8 @@
 // comparison, the arcs and the per-layer chart (the grid's colour bar naming the measure, a scanned grid its
 // KL scale), written as SVG and checked from the SVG itself (every text
 // box inside the page, no two overlapping, boxes measured from the font the SVG names); and the PNG at 1×
-// and 2× showing the same labels as the PDF (read back with pdftotext).
+// and 2× showing the same labels as the PDF (read back with pdftotext; the grid and the chart recorded on
+// devices with the PNG's and the PDF's metrics, ui/support/drawntext.h).
 
 #include "attention/attentionmaps.h"
 #include "explorer/arcwidget.h"
@@ -15,6 +16,7 @@
 #include "export/heatmapexporter.h"
 #include "heatmapwidget.h"
 #include "render/heatmappainter.h"
+#include "ui/support/drawntext.h"
 #include "ui/support/svgtextboxes.h"
 
 #include <QBuffer>
@@ -137,6 +139,35 @@ int tallestBlankBand(const QImage& image)
         tallest = std::max(tallest, run);
     }
     return tallest;
+}
+
+// The PNG's device as the exporter paints it (logical 96 dpi, device pixel ratio = scale).
+QImage pngDevice(QSize size, double scale)
+{
+    QImage png(size * scale, QImage::Format_ARGB32_Premultiplied);
+    png.setDevicePixelRatio(scale);
+    png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
+    png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+    return png;
+}
+
+// The PDF's writer as the exporter sets it up (96 dpi, a page of size logical pixels).
+void setUpPdfWriter(QPdfWriter& writer, QSize size)
+{
+    writer.setResolution(96);
+    writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size) * 0.75, QPageSize::Point), QPageLayout::Portrait,
+                                     QMarginsF(0, 0, 0, 0)));
+}
+
+// Every word of every drawn text among the words pdftotext reads from the PDF; the missing ones.
+QStringList wordsMissingFromPdf(const QStringList& drawn, const QStringList& pdf)
+{
+    QStringList missing;
+    for (const QString& text : drawn)
+        for (const QString& word : text.normalized(QString::NormalizationForm_KC)
+                                       .split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+            if (!pdf.contains(word)) missing << word;
+    return missing;
 }
 
 } // namespace
@@ -345,6 +376,158 @@ private Q_SLOTS:
             QVERIFY2(
                 words.count(labels.at(i)) >= 2, // the query and the key column
                 qPrintable(QStringLiteral("%1: %2 times").arg(labels.at(i)).arg(words.count(labels.at(i)))));
+    }
+
+    // The head grid's export: the PNG at 1× and 2× draws the same texts as the PDF (recorded on devices
+    // with each one's metrics: title, layer and head headers, every head's badge, the legend, the colour
+    // bar and the scan's legend), every label is there, and the PDF file carries each drawn word.
+    void gridPngShowsTheLabelsOfThePdf_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("scanned");
+        for (const QSize size : {QSize(900, 800), QSize(400, 700)})
+            for (bool scanned : {false, true})
+                QTest::addRow("%dx%d%s", size.width(), size.height(), scanned ? ", scanned" : "")
+                    << size << scanned;
+    }
+    void gridPngShowsTheLabelsOfThePdf()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, scanned);
+        const auto result = resultFor(12, 6, 8);
+        AttentionExportSource source;
+        source.maps = result->run.maps;
+        source.tokens = result->run.labels;
+        source.special = result->run.roles.special;
+        source.model = result->modelName;
+        source.text = result->textA;
+        source.measure = measureName(AttentionMeasure::Weight);
+        source.colorBarCaption = measureScaleCaption(AttentionMeasure::Weight);
+        if (scanned) {
+            for (int i = 0; i < 48; ++i)
+                source.headEffect.push_back(i == 13 ? 0.25 : 0.001 * i);
+            source.headEffectCaption = QStringLiteral("ablation KL, nats (zero)");
+        }
+        HeadGridData grid = source.grid();
+        grid.title = QStringLiteral("tiny-bert-en-tr · all heads");
+        const std::vector<HeadLabel> kinds{HeadLabel::Sink,      HeadLabel::NoOp, HeadLabel::PreviousToken,
+                                           HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad,
+                                           HeadLabel::Mixed};
+        for (int i = 0; i < grid.layers * grid.heads; ++i)
+            grid.labels.push_back(kinds[size_t(i) % kinds.size()]);
+        ExportOptions options = optionsAt(1.0);
+        const HeatmapExporter sizing(HeatmapStyle{}, options);
+        const QSize page = sizing.minimumGridPageSize(grid).expandedTo(size); // as exportGrid grows it
+        options.size = page;
+        auto paint = [&](QPainter& painter) {
+            HeatmapExporter(HeatmapStyle{}, options)
+                .paintGridPage(painter, QRectF(QPointF(0, 0), page), grid);
+        };
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        setUpPdfWriter(writer, page);
+        const QStringList pdfTexts = drawnTexts(writer, paint);
+        for (double scale : {1.0, 2.0}) {
+            const QImage png = pngDevice(page, scale);
+            QCOMPARE(drawnTexts(png, paint), pdfTexts);
+        }
+        // Every label there: the title, each layer's and head's header, each head's badge on every layer,
+        // the legend's entries, the colour bar's caption, the scan's caption.
+        QVERIFY2(pdfTexts.contains(grid.title), qPrintable(pdfTexts.join(QLatin1Char('|'))));
+        for (int layer = 0; layer < grid.layers; ++layer)
+            QVERIFY2(pdfTexts.contains(QStringLiteral("L%1").arg(layer)), qPrintable(QString::number(layer)));
+        for (int h = 0; h < grid.heads; ++h) {
+            const QString header = QStringLiteral("H%1").arg(h);
+            const auto badges = std::count_if(pdfTexts.begin(), pdfTexts.end(), [&](const QString& t) {
+                return t == header || t == QString::number(h) || t.startsWith(header + QLatin1Char(' '));
+            });
+            QVERIFY2(badges >= grid.layers, qPrintable(QStringLiteral("head %1: %2").arg(h).arg(badges)));
+        }
+        for (HeadLabel kind : kinds)
+            QVERIFY2(pdfTexts.contains(headLabelSymbol(kind) + QLatin1Char(' ') + headLabelDisplayName(kind)),
+                     qPrintable(headLabelDisplayName(kind)));
+        QVERIFY2(pdfTexts.join(QString()).contains(grid.colorBarCaption), qPrintable(grid.colorBarCaption));
+        if (scanned)
+            QVERIFY2(pdfTexts.contains(source.headEffectCaption + QLatin1Char(':')),
+                     qPrintable(pdfTexts.join(QLatin1Char('|'))));
+        // The files: the PNG at 2× is the page's size doubled, the PDF carries every drawn word.
+        QTemporaryDir dir;
+        options.scaleFactor = 2.0;
+        const HeatmapExporter exporter(HeatmapStyle{}, options);
+        const QString png = dir.filePath(QStringLiteral("g.png")),
+                      pdf = dir.filePath(QStringLiteral("g.pdf"));
+        QVERIFY(exporter.exportGrid(grid, png).ok);
+        QCOMPARE(QImage(png).size(), page * 2);
+        QVERIFY(exporter.exportGrid(grid, pdf).ok);
+        bool missing = false;
+        const QStringList words = pdfWords(pdf, &missing);
+        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        const QStringList absent = wordsMissingFromPdf(pdfTexts, words);
+        QVERIFY2(absent.isEmpty(), qPrintable(absent.join(QLatin1Char(' '))));
+    }
+
+    // The statistics chart's export: the PNG at 1× and 2× draws the same texts as the PDF, with every
+    // label (title, legend, the y axis's five numbers, each layer's name where they fit), and the PDF file
+    // carries each drawn word.
+    void chartPngShowsTheLabelsOfThePdf_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<bool>("sep");
+        QTest::newRow("900x800, 12 layers") << QSize(900, 800) << 12 << true;
+        QTest::newRow("900x800, 24 layers, no [SEP]") << QSize(900, 800) << 24 << false;
+        QTest::newRow("500x300, 24 layers") << QSize(500, 300) << 24 << true;
+    }
+    void chartPngShowsTheLabelsOfThePdf()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, layers);
+        QFETCH(bool, sep);
+        const auto result = resultFor(12, layers, 2);
+        LayerChartWidget chart;
+        chart.setSummaries(result->analysis.layerSummaries);
+        chart.setShowSep(sep);
+        const QRectF page(QPointF(0, 0), QSizeF(size));
+        auto paint = [&](QPainter& painter) { chart.paintChart(painter, page); };
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        setUpPdfWriter(writer, size);
+        const QStringList pdfTexts = drawnTexts(writer, paint);
+        for (double scale : {1.0, 2.0}) {
+            const QImage png = pngDevice(size, scale);
+            QCOMPARE(drawnTexts(png, paint), pdfTexts);
+        }
+        const QString all = pdfTexts.join(QLatin1Char('|'));
+        QVERIFY2(pdfTexts.contains(LayerChartWidget::tr("Mean attention per layer")), qPrintable(all));
+        QVERIFY2(pdfTexts.contains(LayerChartWidget::tr("sink (first token)")), qPrintable(all));
+        QCOMPARE(pdfTexts.contains(LayerChartWidget::tr("[SEP]")), sep);
+        for (double v : {0.0, 0.25, 0.5, 0.75, 1.0})
+            QVERIFY2(pdfTexts.contains(QLocale().toString(v)), qPrintable(all));
+        // The layer names: the first always, and every layer's where there is room for each.
+        int names = 0;
+        for (int layer = 0; layer < layers; ++layer)
+            names += pdfTexts.contains(LayerChartWidget::tr("L%1").arg(layer));
+        QVERIFY(pdfTexts.contains(LayerChartWidget::tr("L0")));
+        if (size.width() >= 900) QCOMPARE(names, layers);
+        QVERIFY2(names >= 2, qPrintable(all));
+        // The files.
+        QTemporaryDir dir;
+        ExportOptions options = optionsAt(2.0);
+        options.size = size;
+        const HeatmapExporter exporter(HeatmapStyle{}, options);
+        auto paintPage = [&](QPainter& p, const QRectF& area) { chart.paintChart(p, area); };
+        const QString png = dir.filePath(QStringLiteral("c.png")),
+                      pdf = dir.filePath(QStringLiteral("c.pdf"));
+        QVERIFY(exporter.exportView(png, QStringLiteral("c"), QStringLiteral("c"), paintPage).ok);
+        QCOMPARE(QImage(png).size(), size * 2);
+        QVERIFY(exporter.exportView(pdf, QStringLiteral("c"), QStringLiteral("c"), paintPage).ok);
+        bool missing = false;
+        const QStringList words = pdfWords(pdf, &missing);
+        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        const QStringList absent = wordsMissingFromPdf(pdfTexts, words);
+        QVERIFY2(absent.isEmpty(), qPrintable(absent.join(QLatin1Char(' '))));
     }
 
     void gridTextStaysInsideAndApart()

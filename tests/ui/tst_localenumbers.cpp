@@ -5,6 +5,7 @@
 #include "census/censusfigures.h"
 #include "explorer/chartlegend.h"
 #include "explorer/headstatsmodel.h"
+#include "explorer/modeldetails.h"
 #include "explorer/predictionpanel.h"
 #include "i18n/languagemanager.h"
 #include "lesson/lessonnumbers.h"
@@ -20,7 +21,6 @@
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QtTest>
-
 #include <functional>
 
 using namespace attnscope;
@@ -101,6 +101,46 @@ private Q_SLOTS:
         QCOMPARE(box.locale().decimalPoint(), QLocale().decimalPoint()); // table and boxes agree
         QCOMPARE(formatProbability(0.4523), percent);
         QCOMPARE(lessonNumber(0.66524), lesson);
+        QVERIFY(manager.setLanguage(QStringLiteral("en")));
+    }
+
+    // The model picker's line and its refusal write the language's decimal mark ("1,24 B", "1,50 GB" in
+    // Turkish), as the rest of the window does; the command line's formatBytes stays "1.50 GB".
+    void modelDetailsFollowTheLanguage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("parameters");
+        QTest::addColumn<QString>("available");
+        QTest::newRow("en") << QStringLiteral("en") << QStringLiteral("1.24 B") << QStringLiteral("1.50 GB");
+        QTest::newRow("tr") << QStringLiteral("tr") << QStringLiteral("1,24 B") << QStringLiteral("1,50 GB");
+    }
+    void modelDetailsFollowTheLanguage()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, parameters);
+        QFETCH(QString, available);
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(language));
+        ModelInfo info; // Llama-3.2-1B's shape, 1.24e9 parameters in bf16
+        info.name = QStringLiteral("llama-1b");
+        info.parameters = 1'240'000'000;
+        info.weightBytes = 2'480'000'000;
+        info.layers = 16;
+        info.heads = 32;
+        info.kvHeads = 8;
+        info.hidden = 2048;
+        info.intermediate = 8192;
+        const QString details = modelDetailsText(info);
+        QVERIFY2(details.startsWith(parameters + QLatin1Char(' ')), qPrintable(details));
+        // The memory figure is above 1 GB (the weights alone): two decimals, in the language's mark.
+        const QChar other = language == QLatin1String("tr") ? QLatin1Char('.') : QLatin1Char(',');
+        QVERIFY2(
+            !details.contains(QRegularExpression(QStringLiteral("\\d\\") + other + QStringLiteral("\\d"))),
+            qPrintable(details));
+        const QString refusal = memoryRefusalText(info, 1'500'000'000);
+        QVERIFY2(refusal.contains(available), qPrintable(refusal));
+        QCOMPARE(formatBytes(1'500'000'000), QStringLiteral("1.50 GB"));
+        QCOMPARE(formatParameterCount(1'240'000'000), QStringLiteral("1.24 B"));
         QVERIFY(manager.setLanguage(QStringLiteral("en")));
     }
 

@@ -1,6 +1,7 @@
 #include "explorer/modeldetails.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 namespace attnscope {
 
@@ -8,7 +9,8 @@ QString modelDetailsText(const ModelInfo& info)
 {
     if (info.parameters <= 0) return QString();
     return QCoreApplication::translate("attnscope", "%1 parameters · needs ≈ %2 at %3 tokens")
-        .arg(formatParameterCount(info.parameters), formatBytes(estimateMemory(info).total()))
+        .arg(formatParameterCount(info.parameters, QLocale()),
+             formatBytes(estimateMemory(info).total(), QLocale()))
         .arg(kPlanningTokens);
 }
 
@@ -21,10 +23,10 @@ QString memoryRefusalText(const ModelInfo& info, std::optional<qint64> available
                "attnscope",
                "%1 is not loaded: it needs about %2 (%3 of weights, %4 working memory at %5 tokens) but "
                "only %6 is available (MemAvailable in /proc/meminfo).")
-        .arg(info.name, formatBytes(e.total()), formatBytes(e.weights),
-             formatBytes(e.conversion + e.activations + e.process))
+        .arg(info.name, formatBytes(e.total(), QLocale()), formatBytes(e.weights, QLocale()),
+             formatBytes(e.conversion + e.activations + e.process, QLocale()))
         .arg(e.tokens)
-        .arg(formatBytes(*available));
+        .arg(formatBytes(*available, QLocale()));
 }
 
 } // namespace attnscope
