@@ -213,9 +213,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addWidget(m_hoverLabel, 1);
     statusBar()->addPermanentWidget(m_noticeLabel);
     statusBar()->addPermanentWidget(m_progress);
+    // The read-outs are separate facts: a divider between them, or "19 tokens  backend: CPU · …" reads as one
+    // phrase.
+    auto addDivided = [this](QLabel* label, const QString& name) {
+        auto* divider = new QFrame(this);
+        divider->setObjectName(name + QStringLiteral("Divider"));
+        divider->setFrameShape(QFrame::VLine);
+        divider->setFrameShadow(QFrame::Sunken);
+        statusBar()->addPermanentWidget(divider);
+        label->setObjectName(name);
+        statusBar()->addPermanentWidget(label);
+    };
     statusBar()->addPermanentWidget(m_tokensLabel);
-    statusBar()->addPermanentWidget(m_backendLabel);
-    statusBar()->addPermanentWidget(m_timeLabel);
+    addDivided(m_backendLabel, QStringLiteral("backendLabel"));
+    addDivided(m_timeLabel, QStringLiteral("timeLabel"));
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_heatmapReadout, &QLabel::setText);
 
@@ -252,8 +263,7 @@ void MainWindow::populateModels()
         seen << QDir(info.path).canonicalPath();
     }
     for (const QString& folder : ModelCatalog::recent()) {
-        if (seen.contains(QDir(folder).canonicalPath()))
-            continue;
+        if (seen.contains(QDir(folder).canonicalPath())) continue;
         const auto info = ModelCatalog::describe(folder);
         addModelFolder(folder, QFileInfo(folder).isFile() ? QFileInfo(folder).fileName()
                                : info                     ? info->name
@@ -288,8 +298,7 @@ void MainWindow::buildMenus()
     onRetranslate([file] { file->setTitle(tr("&File")); });
     QAction* openAction = file->addAction(QString(), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
-        if (!dir.isEmpty())
-            openModelFolder(dir);
+        if (!dir.isEmpty()) openModelFolder(dir);
     });
     QAction* openGgufAction = file->addAction(QString(), this, &MainWindow::openGgufFile);
     openGgufAction->setObjectName(QStringLiteral("openGguf"));
@@ -321,7 +330,8 @@ void MainWindow::buildMenus()
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
-    QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap, &HeatmapWidget::fitToView);
+    QAction* fitAction = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_0), m_heatmap,
+                                               &HeatmapWidget::fitToView);
     QAction* discount = m_viewMenu->addAction(QString());
     onRetranslate([this, fitAction, discount] {
         m_viewMenu->setTitle(tr("&View"));
@@ -336,7 +346,8 @@ void MainWindow::buildMenus()
     m_computeMenu = m_viewMenu->addMenu(QString());
     m_computeMenu->setObjectName(QStringLiteral("computeMenu"));
     auto* backends = new QActionGroup(m_computeMenu);
-    for (const BackendKind kind : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Vulkan, BackendKind::OpenGL}) {
+    for (const BackendKind kind :
+         {BackendKind::Auto, BackendKind::Cpu, BackendKind::Vulkan, BackendKind::OpenGL}) {
         QAction* action = m_computeMenu->addAction(QString(), this, [this, kind] {
             if (kind != m_backendChoice) setComputeBackend(kind);
         });
@@ -346,10 +357,18 @@ void MainWindow::buildMenus()
         backends->addAction(action);
         onRetranslate([action, kind] {
             switch (kind) {
-            case BackendKind::Auto: action->setText(tr("Auto (a hardware GPU if there is one, else the CPU)")); break;
-            case BackendKind::Cpu: action->setText(tr("CPU")); break;
-            case BackendKind::Vulkan: action->setText(QStringLiteral("Vulkan")); break;
-            case BackendKind::OpenGL: action->setText(QStringLiteral("OpenGL")); break;
+            case BackendKind::Auto:
+                action->setText(tr("Auto (a hardware GPU if there is one, else the CPU)"));
+                break;
+            case BackendKind::Cpu:
+                action->setText(tr("CPU"));
+                break;
+            case BackendKind::Vulkan:
+                action->setText(QStringLiteral("Vulkan"));
+                break;
+            case BackendKind::OpenGL:
+                action->setText(QStringLiteral("OpenGL"));
+                break;
             }
         });
     }
@@ -414,8 +433,7 @@ QWidget* MainWindow::buildInputBar()
 
     connect(open, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
-        if (!dir.isEmpty())
-            openModelFolder(dir);
+        if (!dir.isEmpty()) openModelFolder(dir);
     });
     connect(m_modelBox, qOverload<int>(&QComboBox::activated), this, [this](int index) {
         if (index >= int(m_entries.size())) { // the separator, "Open folder…" or "Open GGUF file…"
@@ -425,8 +443,7 @@ QWidget* MainWindow::buildInputBar()
                 return;
             }
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
-            if (!dir.isEmpty())
-                openModelFolder(dir);
+            if (!dir.isEmpty()) openModelFolder(dir);
             return;
         }
         selectEngine(index);
@@ -572,8 +589,7 @@ QWidget* MainWindow::buildGridPane()
     onRetranslate([this] { m_predictionsBox->setTitle(tr("Predictions")); });
     layout->addWidget(m_predictionsBox);
     auto metricOf = [](QComboBox* box) -> std::optional<HeadMetric> {
-        if (box->currentIndex() <= 0)
-            return std::nullopt;
+        if (box->currentIndex() <= 0) return std::nullopt;
         return HeadMetric(box->currentData().toInt());
     };
     connect(m_sortBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
@@ -593,7 +609,8 @@ QWidget* MainWindow::buildHeatmapTab()
     auto* layout = new QVBoxLayout(tab);
     auto* controls = new QHBoxLayout;
     m_colorMapBox = new QComboBox(tab);
-    for (ColorMapKind kind : {ColorMapKind::Viridis, ColorMapKind::Magma, ColorMapKind::Cividis, ColorMapKind::Greys})
+    for (ColorMapKind kind :
+         {ColorMapKind::Viridis, ColorMapKind::Magma, ColorMapKind::Cividis, ColorMapKind::Greys})
         m_colorMapBox->addItem(QString(), int(kind));
     m_scaleBox = new QComboBox(tab);
     for (HeatmapScale scale : {HeatmapScale::Absolute, HeatmapScale::RowMax, HeatmapScale::Log})
@@ -664,7 +681,7 @@ QWidget* MainWindow::buildStatisticsTab()
     auto* thresholdsLabel = new QLabel(tab);
     thresholds->addWidget(thresholdsLabel, 0, 0);
     const LabelThresholds defaults;
-    const std::vector<double> values{defaults.sink, defaults.noOp,  defaults.previous,
+    const std::vector<double> values{defaults.sink, defaults.noOp, defaults.previous,
                                      defaults.next, defaults.self, defaults.broadEntropy};
     std::vector<QLabel*> labels;
     for (double value : values) {
@@ -684,8 +701,8 @@ QWidget* MainWindow::buildStatisticsTab()
     layout->addLayout(thresholds);
     onRetranslate([thresholdsLabel, labels] {
         thresholdsLabel->setText(tr("Label thresholds:"));
-        const QStringList names{tr("sink ≥"), tr("[SEP] ≥"), tr("prev ≥"), tr("next ≥"), tr("self ≥"),
-                                tr("broad: norm. entropy ≥")};
+        const QStringList names{tr("sink ≥"), tr("[SEP] ≥"), tr("prev ≥"),
+                                tr("next ≥"), tr("self ≥"),  tr("broad: norm. entropy ≥")};
         for (size_t i = 0; i < labels.size(); ++i)
             labels[i]->setText(names.value(int(i)));
     });
@@ -730,8 +747,9 @@ int MainWindow::addModelFolder(const QString& folder, const QString& name)
     const QString details = modelDetailsText(info);
     m_modelBox->insertItem(index, name);
     m_modelBox->setItemData(index,
-                            details.isEmpty() ? QDir::toNativeSeparators(folder)
-                                              : QDir::toNativeSeparators(folder) + QLatin1Char('\n') + details,
+                            details.isEmpty()
+                                ? QDir::toNativeSeparators(folder)
+                                : QDir::toNativeSeparators(folder) + QLatin1Char('\n') + details,
                             Qt::ToolTipRole);
     m_modelBox->setItemData(index, details, ModelPickerDelegate::kModelDetailsRole);
     m_entries.push_back(ModelEntry{folder, nullptr, info});
@@ -779,7 +797,8 @@ void MainWindow::addModelListFolder(const QString& folder)
             ++added;
         }
     updateComparisonChoices();
-    m_timeLabel->setText(tr("%n model(s) added from %1", nullptr, added).arg(QDir::toNativeSeparators(folder)));
+    m_timeLabel->setText(
+        tr("%n model(s) added from %1", nullptr, added).arg(QDir::toNativeSeparators(folder)));
 }
 
 // The real models (folders and .gguf files) the comparison can take as its second model.
@@ -802,8 +821,7 @@ void MainWindow::openGgufFile()
 int MainWindow::findModel(const QString& name) const
 {
     for (int i = 0; i < int(m_entries.size()); ++i)
-        if (m_modelBox->itemText(i).startsWith(name))
-            return i;
+        if (m_modelBox->itemText(i).startsWith(name)) return i;
     return -1;
 }
 
@@ -819,11 +837,12 @@ CorpusWindow* MainWindow::openCorpusCensus()
         m_corpusWindow = new CorpusWindow(folder, this);
         m_corpusWindow->setProperty("modelFolder", folder);
         m_corpusWindow->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_corpusWindow, &CorpusWindow::openInExplorer, this, [this](const QString& a, const QString& b) {
-            setTexts(a, b);
-            raise();
-            activateWindow();
-        });
+        connect(m_corpusWindow, &CorpusWindow::openInExplorer, this,
+                [this](const QString& a, const QString& b) {
+                    setTexts(a, b);
+                    raise();
+                    activateWindow();
+                });
     }
     m_corpusWindow->show();
     m_corpusWindow->raise();
@@ -837,13 +856,13 @@ QString MainWindow::modelFolder(int index) const
 
 std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 {
-    return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine : nullptr;
+    return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine
+                                                               : nullptr;
 }
 
 bool MainWindow::selectEngine(int index)
 {
-    if (index < 0 || index >= int(m_entries.size()))
-        return false;
+    if (index < 0 || index >= int(m_entries.size())) return false;
     ModelEntry& entry = m_entries[size_t(index)];
     if (!entry.engine) {
         // Refused before anything is mapped, with the numbers, rather than left to the OOM killer.
@@ -931,7 +950,8 @@ void MainWindow::setTexts(const QString& textA, const QString& textB)
     // Examples on the fixed worked example switch to the first model that takes text, so that they show.
     if (currentEngine() && currentEngine()->fixedText()) {
         for (int i = 0; i < int(m_entries.size()); ++i)
-            if ((!m_entries[size_t(i)].engine || !m_entries[size_t(i)].engine->fixedText()) && selectEngine(i))
+            if ((!m_entries[size_t(i)].engine || !m_entries[size_t(i)].engine->fixedText()) &&
+                selectEngine(i))
                 break;
     }
     {
@@ -980,11 +1000,9 @@ void MainWindow::runNow()
 {
     m_debounce->stop();
     const auto engine = currentEngine();
-    if (!engine)
-        return;
+    if (!engine) return;
     std::optional<QString> textB;
-    if (engine->supportsTextB() && !m_textB->text().trimmed().isEmpty())
-        textB = m_textB->text();
+    if (engine->supportsTextB() && !m_textB->text().trimmed().isEmpty()) textB = m_textB->text();
     AnalysisOptions options;
     options.threads = explorerWorkerThreads();
     options.overviewSize = 128; // the zoomed-out heatmap of a long input shows this overview
@@ -1229,15 +1247,17 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
 void MainWindow::updateWordLevelControl()
 {
     // The word-level map is built from a head's dense matrix, which the window keeps only up to
-    // kDenseHeatmapLimit tokens (longer inputs are shown in tiles): say so instead of a toggle that does nothing.
+    // kDenseHeatmapLimit tokens (longer inputs are shown in tiles): say so instead of a toggle that does
+    // nothing.
     const int tokens = m_result && m_result->run.maps ? m_result->run.maps->queries() : 0;
     const bool available = tokens <= kDenseHeatmapLimit;
     m_wordLevel->setEnabled(available);
-    m_wordLevel->setToolTip(available ? tr("Merge subword pieces into words (Clark et al. 2019): attention to a "
-                                           "word is the sum over its pieces, from a word the mean")
-                                      : tr("The Words view needs at most %1 tokens; this input has %2.")
-                                            .arg(kDenseHeatmapLimit)
-                                            .arg(tokens));
+    m_wordLevel->setToolTip(available
+                                ? tr("Merge subword pieces into words (Clark et al. 2019): attention to a "
+                                     "word is the sum over its pieces, from a word the mean")
+                                : tr("The Words view needs at most %1 tokens; this input has %2.")
+                                      .arg(kDenseHeatmapLimit)
+                                      .arg(tokens));
 }
 
 void MainWindow::showRunFailure(const QString& message, int limit)
@@ -1293,7 +1313,8 @@ void MainWindow::updateStatus()
     m_tokensLabel->setText(tr("%n token(s)", nullptr, n));
     m_tokensLabel->setToolTip(m_result->run.labels.join(QLatin1Char(' ')).left(2000));
     m_backendLabel->setText(tr("backend: %1").arg(m_result->run.backend));
-    m_timeLabel->setText(tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', m_result->seconds < 0.01 ? 2 : 0)));
+    m_timeLabel->setText(
+        tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', m_result->seconds < 0.01 ? 2 : 0)));
 }
 
 void MainWindow::showFailure(const QString& message)
@@ -1303,7 +1324,8 @@ void MainWindow::showFailure(const QString& message)
 
 void MainWindow::openHead(int layer, int head)
 {
-    if (!m_result || layer < 0 || head < 0 || layer >= m_result->analysis.layers || head >= m_result->analysis.heads)
+    if (!m_result || layer < 0 || head < 0 || layer >= m_result->analysis.layers ||
+        head >= m_result->analysis.heads)
         return;
     m_layer = layer;
     m_head = head;
@@ -1411,8 +1433,7 @@ void MainWindow::startComputeBackend(BackendKind kind)
             self->m_noticeLabel->setVisible(true);
         });
     });
-    if (auto previous = m_explorerBackend->current())
-        m_retiredBackends.push_back(std::move(previous));
+    if (auto previous = m_explorerBackend->current()) m_retiredBackends.push_back(std::move(previous));
     m_explorerBackend->set(backend);
     m_backendChoice = kind;
     // Auto choosing the CPU is the normal case without a hardware GPU: no notice for that.
@@ -1455,16 +1476,14 @@ void MainWindow::changeEvent(QEvent* event)
         for (const auto& retranslate : m_retranslators)
             retranslate();
         m_statsModel->retranslate();
-        if (m_result)
-            updateStatus();
+        if (m_result) updateStatus();
     }
     QMainWindow::changeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasUrls())
-        event->acceptProposedAction();
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)

@@ -65,6 +65,43 @@ private Q_SLOTS:
         QVERIFY2(!ModelCatalog::builtinModels().isEmpty(), "the built-in models are part of the repository");
     }
 
+    // The status bar's read-outs (tokens, backend, time) are apart: a visible divider line between each
+    // two, clear of both texts.
+    void statusBarReadoutsAreDivided()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        window.setTexts(QStringLiteral("The cat sat on the mat."));
+        QVERIFY(waitForRun(window));
+        QTRY_VERIFY(window.currentResult());
+        QWidget* bar = window.statusBar();
+        const QImage shot = bar->grab().toImage();
+        const QColor background = bar->palette().window().color();
+        for (const char* name : {"backendLabel", "timeLabel"}) {
+            auto* label = bar->findChild<QLabel*>(QLatin1String(name));
+            auto* divider = bar->findChild<QFrame*>(QLatin1String(name) + QStringLiteral("Divider"));
+            QVERIFY2(label && divider && divider->isVisible() && !label->text().isEmpty(), name);
+            const QRect line = divider->geometry();
+            QVERIFY2(line.right() < label->geometry().left(), name);
+            // The divider draws: a pixel unlike the bar's background in its middle row.
+            bool drawn = false;
+            for (int x = line.left(); x <= line.right(); ++x)
+                drawn = drawn || shot.pixelColor(x, line.center().y()) != background;
+            QVERIFY2(drawn, name);
+        }
+        // Token count | backend | time, in that order.
+        QVERIFY(window.statusText().contains(QStringLiteral("token")));
+        const auto left = [&](const QString& name) {
+            return bar->findChild<QWidget*>(name)->geometry().left();
+        };
+        QVERIFY(left(QStringLiteral("backendLabelDivider")) < left(QStringLiteral("backendLabel")));
+        QVERIFY(left(QStringLiteral("backendLabel")) < left(QStringLiteral("timeLabelDivider")));
+        QVERIFY(left(QStringLiteral("timeLabelDivider")) < left(QStringLiteral("timeLabel")));
+    }
+
     void modelSwitchWithAFailingInput()
     {
         MainWindow window;
