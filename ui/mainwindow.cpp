@@ -1222,6 +1222,7 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     m_findResult->clear();
     m_layer = std::min(m_layer, m_result->analysis.layers - 1);
     m_head = std::min(m_head, m_result->analysis.heads - 1);
+    m_comparison->setFocusHead(m_layer, m_head);
     m_comparison->setResult(m_result);
     m_arcs->setResult(m_result);
     m_flow->setResult(m_result);
@@ -1330,6 +1331,7 @@ void MainWindow::openHead(int layer, int head)
     m_layer = layer;
     m_head = head;
     m_grid->select(layer, head);
+    m_comparison->setFocusHead(layer, head);
     m_openInLesson->setEnabled(m_result->run.capture != nullptr);
     showHead(*m_heatmap, m_result, layer, head, m_wordLevel->isChecked());
     applyHeatmapStyle();

@@ -4,6 +4,7 @@
 // Also: every built-in example runs on every built-in model, or offers a window that runs.
 
 #include "attention/attentionmaps.h"
+#include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/headgridwidget.h"
@@ -100,6 +101,29 @@ private Q_SLOTS:
         QVERIFY(left(QStringLiteral("backendLabelDivider")) < left(QStringLiteral("backendLabel")));
         QVERIFY(left(QStringLiteral("backendLabel")) < left(QStringLiteral("timeLabelDivider")));
         QVERIFY(left(QStringLiteral("timeLabelDivider")) < left(QStringLiteral("timeLabel")));
+    }
+
+    // "Compare heads" starts from the head open in the explorer (a grid click, --head) and its first pane
+    // follows it; the other panes keep what the user picked.
+    void comparisonFollowsTheOpenHead()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        window.setTexts(QStringLiteral("The cat sat on the mat."));
+        QVERIFY(waitForRun(window));
+        QTRY_VERIFY(window.currentResult());
+        window.comparison()->setHeads({{0, 0}, {2, 5}});
+        window.openHead(1, 3);
+        const auto heads = window.comparison()->heads();
+        QCOMPARE(int(heads.size()), 2);
+        QCOMPARE(heads[0], std::make_pair(1, 3));
+        QCOMPARE(heads[1], std::make_pair(2, 5));
+        window.tabs()->setCurrentWidget(window.comparison());
+        QTRY_VERIFY(!window.comparison()->panes().empty());
+        QVERIFY2(window.comparison()->panes().front()->data().title.contains(QStringLiteral("L1 H3")),
+                 qPrintable(window.comparison()->panes().front()->data().title));
     }
 
     void modelSwitchWithAFailingInput()

@@ -284,6 +284,21 @@ void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
     rebuildPanes();
 }
 
+void ComparisonWidget::setFocusHead(int layer, int head)
+{
+    m_focusHead = {layer, head};
+    if (!m_result || m_selectors.empty() || layer < 0 || head < 0 || layer >= m_result->analysis.layers ||
+        head >= m_result->analysis.heads)
+        return;
+    const int index = layer * m_result->analysis.heads + head;
+    if (m_selectors.front()->currentIndex() == index) return;
+    {
+        const QSignalBlocker blocker(m_selectors.front());
+        m_selectors.front()->setCurrentIndex(index);
+    }
+    rebuildWhenVisible();
+}
+
 void ComparisonWidget::rebuildSelectors()
 {
     const auto previous = m_keepSelection ? heads() : std::vector<std::pair<int, int>>{};
@@ -301,7 +316,8 @@ void ComparisonWidget::rebuildSelectors()
         for (int l = 0; l < m_result->analysis.layers; ++l)
             for (int h = 0; h < m_result->analysis.heads; ++h)
                 box->addItem(tr("L%1 H%2").arg(l).arg(h));
-        const int fallback = std::min(box->count() - 1, i);
+        const int focus = m_focusHead.first * m_result->analysis.heads + m_focusHead.second;
+        const int fallback = (std::clamp(focus, 0, box->count() - 1) + i) % box->count();
         const int index = size_t(i) < previous.size() ? previous[size_t(i)].first * m_result->analysis.heads +
                                                             previous[size_t(i)].second
                                                       : fallback;

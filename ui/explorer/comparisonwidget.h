@@ -52,6 +52,9 @@ public:
     void setSecondEngine(std::shared_ptr<const AttentionEngine> engine);
     void setHeads(const std::vector<std::pair<int, int>>& heads);
     std::vector<std::pair<int, int>> heads() const;
+    // The head open in the explorer: the first pane shows it (and follows it), new selectors start from it
+    // and the heads after it.
+    void setFocusHead(int layer, int head);
     const std::vector<HeatmapWidget*>& panes() const { return m_panes; }
     AnalysisRunner* secondRunner() const { return m_secondRunner; }
     // The panes as shown (each pane's own paint code through QWidget::render), scaled to fit area with
@@ -124,6 +127,7 @@ private:
     AnalysisRunner* m_secondRunner = nullptr;
     QTimer* m_debounce = nullptr;
     bool m_keepSelection = true;
+    std::pair<int, int> m_focusHead{0, 0};
     bool m_dirty = false; // panes are rebuilt when the tab is shown, not for every result in the background
 };
 
