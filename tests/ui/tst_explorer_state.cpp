@@ -53,6 +53,15 @@ bool waitForRun(MainWindow& window)
     return window.runner()->waitForIdle(60000);
 }
 
+// Shows the window, runs `text` on the model called `model` and waits until the window shows the result.
+bool showAndRun(MainWindow& window, const QString& model, const QString& text)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window) || !window.selectEngine(window.findModel(model))) return false;
+    window.setTexts(text);
+    return waitForRun(window) && QTest::qWaitFor([&] { return window.currentResult() != nullptr; }, 20000);
+}
+
 } // namespace
 
 class TestExplorerState : public QObject
@@ -72,12 +81,8 @@ private Q_SLOTS:
     {
         MainWindow window;
         window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
-        window.setTexts(QStringLiteral("The cat sat on the mat."));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
+                           QStringLiteral("The cat sat on the mat.")));
         QWidget* bar = window.statusBar();
         const QImage shot = bar->grab().toImage();
         const QColor background = bar->palette().window().color();
@@ -108,12 +113,8 @@ private Q_SLOTS:
     void comparisonFollowsTheOpenHead()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
-        window.setTexts(QStringLiteral("The cat sat on the mat."));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
+                           QStringLiteral("The cat sat on the mat.")));
         window.comparison()->setHeads({{0, 0}, {2, 5}});
         window.openHead(1, 3);
         const auto heads = window.comparison()->heads();
@@ -178,12 +179,8 @@ private Q_SLOTS:
     void failureThenSuccessClearsTheReadouts()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic decoder"))));
-        window.setTexts(QStringLiteral("kedi mindere oturdu ve uyudu"));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic decoder"),
+                           QStringLiteral("kedi mindere oturdu ve uyudu")));
         // A hover read-out of this run, beside the heatmap and in presenter mode's read-out.
         window.features()->presenter()->setActive(true);
         QTRY_VERIFY(window.isPresenting());
@@ -244,12 +241,9 @@ private Q_SLOTS:
             QSKIP("the X server's screen is smaller than this size");
         MainWindow window;
         window.setMaximumSize(screen);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
-        window.setTexts(QStringLiteral("The trophy didn't fit into the suitcase because it was too big."));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(
+            showAndRun(window, QStringLiteral("tiny-bert-en-tr"),
+                       QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
         window.features()->presenter()->setActive(true);
         QTRY_VERIFY(window.isPresenting());
         QTest::qWait(300);
@@ -273,12 +267,7 @@ private Q_SLOTS:
     void successOnAnotherModelReplacesEverything()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
-        window.setTexts(QStringLiteral("the cat sat"));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"), QStringLiteral("the cat sat")));
         const int bert = window.findModel(QStringLiteral("tiny-bert-en-tr"));
         QVERIFY(bert >= 0);
         QVERIFY(window.selectEngine(bert));
@@ -328,12 +317,8 @@ private Q_SLOTS:
     void gridAndHeatmapSayWhatTheyShow()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
-        window.setTexts(QStringLiteral("the trophy did not fit into the suitcase"));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
+                           QStringLiteral("the trophy did not fit into the suitcase")));
         HeadGridWidget* grid = window.grid();
         const auto& stats = window.statsModel()->stats();
         const int heads = window.currentResult()->analysis.heads;
@@ -374,12 +359,8 @@ private Q_SLOTS:
     void decodersGetNoSepColumn()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
-        window.setTexts(QStringLiteral("kedi mindere oturdu"));
-        QVERIFY(waitForRun(window));
-        QTRY_VERIFY(window.currentResult());
+        QVERIFY(
+            showAndRun(window, QStringLiteral("tiny-llama-en-tr"), QStringLiteral("kedi mindere oturdu")));
         QVERIFY(window.currentResult()->run.roles.sepPositions.empty()); // <s> kedi mindere oturdu: no [SEP]
         QTableView* table = window.statsTable();
         QVERIFY(table);
