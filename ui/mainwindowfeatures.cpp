@@ -23,7 +23,8 @@
 
 namespace attnscope {
 
-MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_window(window), m_watched(window)
+MainWindowFeatures::MainWindowFeatures(MainWindow* window)
+    : QObject(window), m_window(window), m_watched(window)
 {
     m_presenter = new PresenterMode(window);
     m_export = new ExportController(window);
@@ -48,10 +49,10 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
     // Keep the keyboard cursor on the head the window shows (grid clicks, arrows, statistics table).
     connect(window->runner(), &AnalysisRunner::resultReady, this, [this] {
         QTimer::singleShot(0, this, [this] {
-            if (!m_window || !m_window->currentResult())
-                return;
+            if (!m_window || !m_window->currentResult()) return;
             const auto [layer, head] = m_window->grid()->selected();
-            m_presenter->setHeadCursor(HeadCursor(m_window->currentResult()->analysis.layers, m_window->currentResult()->analysis.heads, layer, head));
+            m_presenter->setHeadCursor(HeadCursor(m_window->currentResult()->analysis.layers,
+                                                  m_window->currentResult()->analysis.heads, layer, head));
         });
     });
     connect(window->grid(), &HeadGridWidget::headActivated, this, [this](int layer, int head) {
@@ -67,7 +68,8 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
         m_exportGrid = menu->addAction(QString(), this, &MainWindowFeatures::exportGrid);
         m_exportAllHeads = menu->addMenu(QString());
         for (const QString& suffix : exportFormatSuffixes()) {
-            QAction* action = m_exportAllHeads->addAction(suffix.toUpper(), this, &MainWindowFeatures::exportAllHeads);
+            QAction* action =
+                m_exportAllHeads->addAction(suffix.toUpper(), this, &MainWindowFeatures::exportAllHeads);
             action->setData(suffix);
         }
         menu->addSeparator();
@@ -76,8 +78,7 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
         m_exportLayerChart = menu->addAction(QString(), this, &MainWindowFeatures::exportLayerChart);
     }
     // Language.
-    if (QMenu* menu = window->languageMenu())
-        m_language = new LanguageMenu(LanguageManager::shared(), menu);
+    if (QMenu* menu = window->languageMenu()) m_language = new LanguageMenu(LanguageManager::shared(), menu);
 
     window->installEventFilter(this);
     retranslate();
@@ -86,21 +87,9 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window) : QObject(window), m_
 
 std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
 {
-    if (!m_window || !m_window->currentResult())
-        return std::nullopt;
-    const ExplorerResult& result = *m_window->currentResult();
-    AttentionExportSource source;
-    source.maps = result.run.maps;
-    source.tokens = result.run.labels;
-    source.special = result.run.roles.special;
-    source.causal = result.run.roles.causal;
-    source.roles = result.run.roles; // the [SEP] positions of the side bar (the labels come from the grid)
+    if (!m_window || !m_window->currentResult()) return std::nullopt;
+    AttentionExportSource source = AttentionExportSource::ofRun(*m_window->currentResult());
     source.discountSpecial = m_window->heatmap()->discountSpecial();
-    source.model = result.modelName;
-    source.measure = measureName(result.run.measure);
-    source.colorBarCaption = measureScaleCaption(result.run.measure);
-    source.text = result.textA;
-    source.textB = result.textB.value_or(QString());
     for (const HeadStats& stats : m_window->grid()->stats())
         source.headLabels.push_back(stats.label);
     source.headEffect = m_window->grid()->effect(); // the scan's colouring, when the grid shows one
@@ -111,8 +100,7 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
 bool MainWindowFeatures::exportHeatmap()
 {
     const auto source = currentSource();
-    if (!source)
-        return false;
+    if (!source) return false;
     HeatmapWidget* view = m_window->heatmap();
     const auto [layer, head] = m_window->grid()->selected();
     ExportMetadata metadata;
@@ -142,8 +130,7 @@ bool MainWindowFeatures::exportHeatmap()
 bool MainWindowFeatures::exportGrid()
 {
     const auto source = currentSource();
-    if (!source)
-        return false;
+    if (!source) return false;
     ExportMetadata metadata;
     metadata.model = source->model;
     metadata.text = source->text;
@@ -157,8 +144,7 @@ bool MainWindowFeatures::exportGrid()
 bool MainWindowFeatures::exportAllHeads()
 {
     const auto source = currentSource();
-    if (!source)
-        return false;
+    if (!source) return false;
     auto* action = qobject_cast<QAction*>(sender());
     const auto format = exportFormatFromSuffix(action ? action->data().toString() : QStringLiteral("png"));
     HeatmapStyle style = m_window->heatmap()->heatmapStyle();
@@ -169,8 +155,7 @@ bool MainWindowFeatures::exportAllHeads()
 bool MainWindowFeatures::exportComparison()
 {
     ComparisonWidget* view = m_window ? m_window->comparison() : nullptr;
-    if (!view)
-        return false;
+    if (!view) return false;
     // The panes exist and are laid out only while their tab is shown: show it, as the user will see it.
     if (!view->isVisible())
         if (QTabWidget* tabs = m_window->tabs())
@@ -190,20 +175,19 @@ bool MainWindowFeatures::exportComparison()
 bool MainWindowFeatures::exportArcs()
 {
     ArcWidget* view = m_window ? m_window->arcs() : nullptr;
-    if (!view)
-        return false;
-    return m_export->exportView(tr("Export arcs"), QStringLiteral("attention-arcs.png"), tr("Attention arcs"),
-                                [view](QPainter& painter, const QRectF& page) { view->paintView(painter, page); });
+    if (!view) return false;
+    return m_export->exportView(
+        tr("Export arcs"), QStringLiteral("attention-arcs.png"), tr("Attention arcs"),
+        [view](QPainter& painter, const QRectF& page) { view->paintView(painter, page); });
 }
 
 bool MainWindowFeatures::exportLayerChart()
 {
     LayerChartWidget* view = m_window ? m_window->layerChart() : nullptr;
-    if (!view)
-        return false;
-    return m_export->exportView(tr("Export statistics chart"), QStringLiteral("attention-layers.png"),
-                                tr("Mean attention per layer"),
-                                [view](QPainter& painter, const QRectF& page) { view->paintChart(painter, page); });
+    if (!view) return false;
+    return m_export->exportView(
+        tr("Export statistics chart"), QStringLiteral("attention-layers.png"), tr("Mean attention per layer"),
+        [view](QPainter& painter, const QRectF& page) { view->paintChart(painter, page); });
 }
 
 void MainWindowFeatures::restoreSettings()
@@ -212,29 +196,24 @@ void MainWindowFeatures::restoreSettings()
     settings.restoreWindow(*m_window);
     auto select = [](QComboBox* box, int value) {
         const int index = box ? box->findData(value) : -1;
-        if (index >= 0)
-            box->setCurrentIndex(index);
+        if (index >= 0) box->setCurrentIndex(index);
     };
     select(m_window->colorMapBox(), int(settings.colorMap()));
     select(m_window->scaleBox(), int(settings.scale()));
     m_window->setMeasure(settings.measure()); // before any run: --measure on the command line comes after
-    if (settings.presenterMode())
-        m_presenter->setActive(true);
+    if (settings.presenterMode()) m_presenter->setActive(true);
 }
 
 void MainWindowFeatures::saveSettings() const
 {
-    if (!m_window)
-        return;
+    if (!m_window) return;
     AppSettings settings;
     const bool presenting = m_presenter->isActive();
     // The layout to remember is the normal one, not presenter mode's full screen.
-    if (!presenting)
-        settings.saveWindow(*m_window);
+    if (!presenting) settings.saveWindow(*m_window);
     if (QComboBox* box = m_window->colorMapBox())
         settings.setColorMap(ColorMapKind(box->currentData().toInt()));
-    if (QComboBox* box = m_window->scaleBox())
-        settings.setScale(HeatmapScale(box->currentData().toInt()));
+    if (QComboBox* box = m_window->scaleBox()) settings.setScale(HeatmapScale(box->currentData().toInt()));
     settings.setMeasure(m_window->measure());
     settings.setPresenterMode(presenting);
 }

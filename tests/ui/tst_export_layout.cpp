@@ -245,11 +245,7 @@ private Q_SLOTS:
     {
         for (int n : {HeatmapPainter::kSideBarMinimumRows - 1, HeatmapPainter::kSideBarMinimumRows + 5}) {
             const auto result = resultFor(n);
-            AttentionExportSource source;
-            source.maps = result->run.maps;
-            source.tokens = result->run.labels;
-            source.special = result->run.roles.special;
-            source.roles = result->run.roles;
+            AttentionExportSource source = AttentionExportSource::ofRun(*result);
             source.discountSpecial = true; // the side bar shows the attention as computed, not discounted
             const HeatmapData data = source.heatmap(1, 0);
             if (n < HeatmapPainter::kSideBarMinimumRows) {
@@ -395,12 +391,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         QFETCH(bool, scanned);
         const auto result = resultFor(12, 6, 8);
-        AttentionExportSource source;
-        source.maps = result->run.maps;
-        source.tokens = result->run.labels;
-        source.special = result->run.roles.special;
-        source.model = result->modelName;
-        source.text = result->textA;
+        AttentionExportSource source = AttentionExportSource::ofRun(*result);
         source.measure = measureName(AttentionMeasure::Weight);
         source.colorBarCaption = measureScaleCaption(AttentionMeasure::Weight);
         if (scanned) {
@@ -413,6 +404,7 @@ private Q_SLOTS:
         const std::vector<HeadLabel> kinds{HeadLabel::Sink,      HeadLabel::NoOp, HeadLabel::PreviousToken,
                                            HeadLabel::NextToken, HeadLabel::Self, HeadLabel::Broad,
                                            HeadLabel::Mixed};
+        grid.labels.clear(); // every kind of label, whatever the synthetic heads' roles gave
         for (int i = 0; i < grid.layers * grid.heads; ++i)
             grid.labels.push_back(kinds[size_t(i) % kinds.size()]);
         ExportOptions options = optionsAt(1.0);
@@ -654,12 +646,7 @@ private Q_SLOTS:
         QFETCH(int, measure);
         QFETCH(bool, scanned);
         const auto result = resultFor(12, 6, 8);
-        AttentionExportSource source;
-        source.maps = result->run.maps;
-        source.tokens = result->run.labels;
-        source.special = result->run.roles.special;
-        source.model = result->modelName;
-        source.text = result->textA;
+        AttentionExportSource source = AttentionExportSource::ofRun(*result);
         source.measure = measureName(AttentionMeasure(measure));
         source.colorBarCaption = measureScaleCaption(AttentionMeasure(measure));
         const QString scanCaption = QStringLiteral("ablation KL, nats (zero)");

@@ -1,5 +1,7 @@
 #include "export/attentionexportsource.h"
 
+#include "explorer/attentionmeasure.h"
+#include "explorer/explorerresult.h"
 #include "explorer/headheatmap.h"
 #include "stats/attentionanalysis.h"
 
@@ -7,6 +9,22 @@
 #include <algorithm>
 
 namespace attnscope {
+
+AttentionExportSource AttentionExportSource::ofRun(const ExplorerResult& result)
+{
+    AttentionExportSource source;
+    source.maps = result.run.maps;
+    source.tokens = result.run.labels;
+    source.special = result.run.roles.special;
+    source.causal = result.run.roles.causal;
+    source.roles = result.run.roles; // the [SEP] positions of the side bar
+    source.model = result.modelName;
+    source.measure = measureName(result.run.measure);
+    source.colorBarCaption = measureScaleCaption(result.run.measure);
+    source.text = result.textA;
+    source.textB = result.textB.value_or(QString());
+    return source;
+}
 
 HeatmapData AttentionExportSource::heatmap(int layer, int head) const
 {

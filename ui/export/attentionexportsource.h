@@ -13,6 +13,8 @@
 
 namespace attnscope {
 
+struct ExplorerResult;
+
 // Everything an export needs to know about one run of a model on one input: the attention of every
 // head, the token labels, which tokens are special, and where it came from (for titles and metadata).
 struct AttentionExportSource
@@ -40,6 +42,10 @@ struct AttentionExportSource
     // is ("ablation KL, nats (zero)"): HeadGridData::effect; empty: none.
     std::vector<double> headEffect;
     QString headEffectCaption;
+
+    // What one run of the explorer gives an export: the maps, labels, roles, model, measure and texts. The
+    // window adds what it shows on top (discounting, the grid's head labels and scan colouring).
+    static AttentionExportSource ofRun(const ExplorerResult& result);
 
     // One head's whole matrix as the heatmap view shows it (special tokens discounted when asked).
     HeatmapData heatmap(int layer, int head) const;
