@@ -726,6 +726,9 @@ QWidget* MainWindow::buildStatisticsTab()
     m_layerChart = new LayerChartWidget(splitter);
     splitter->addWidget(m_statsTable);
     splitter->addWidget(m_layerChart);
+    // The table is what people read; the chart's few bars need less height.
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
     layout->addWidget(splitter, 1);
     return tab;
 }
@@ -1332,6 +1335,15 @@ void MainWindow::openHead(int layer, int head)
     m_head = head;
     m_grid->select(layer, head);
     m_comparison->setFocusHead(layer, head);
+    // The statistics table marks the open head's row and scrolls to it (in whatever order it is sorted).
+    const auto& stats = m_statsModel->stats();
+    for (size_t row = 0; row < stats.size(); ++row) {
+        if (stats[row].layer != layer || stats[row].head != head) continue;
+        const QModelIndex index = m_statsProxy->mapFromSource(m_statsModel->index(int(row), 0));
+        m_statsTable->selectRow(index.row());
+        m_statsTable->scrollTo(index);
+        break;
+    }
     m_openInLesson->setEnabled(m_result->run.capture != nullptr);
     showHead(*m_heatmap, m_result, layer, head, m_wordLevel->isChecked());
     applyHeatmapStyle();

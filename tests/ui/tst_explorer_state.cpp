@@ -21,12 +21,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
@@ -125,6 +127,30 @@ private Q_SLOTS:
         QTRY_VERIFY(!window.comparison()->panes().empty());
         QVERIFY2(window.comparison()->panes().front()->data().title.contains(QStringLiteral("L1 H3")),
                  qPrintable(window.comparison()->panes().front()->data().title));
+    }
+
+    // The statistics table marks the open head's row, however it is sorted, and shows it.
+    void statisticsTableMarksTheOpenHead()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
+                           QStringLiteral("The cat sat on the mat.")));
+        QTableView* table = window.statsTable();
+        table->sortByColumn(HeadStatsModel::FirstMetricColumn, Qt::DescendingOrder);
+        window.tabs()->setCurrentWidget(table->parentWidget()->parentWidget());
+        const int layer = window.currentResult()->analysis.layers - 1,
+                  head = window.currentResult()->analysis.heads - 2;
+        window.openHead(layer, head);
+        const QModelIndexList rows = table->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+        QVERIFY(proxy);
+        const HeadStats& s = window.statsModel()->stats()[size_t(proxy->mapToSource(rows.front()).row())];
+        QCOMPARE(s.layer, layer);
+        QCOMPARE(s.head, head);
+        QCoreApplication::processEvents();
+        QVERIFY(table->viewport()->rect().intersects(table->visualRect(rows.front())));
     }
 
     void modelSwitchWithAFailingInput()
