@@ -289,16 +289,11 @@ private Q_SLOTS:
         };
         // The PNG as the exporter paints it (logical 96 dpi, device pixel ratio = scale) and the PDF's
         // writer (96 dpi): the same label plan, so the same labels at the same size.
-        QImage png(QSize(900, 800) * scale, QImage::Format_ARGB32_Premultiplied);
-        png.setDevicePixelRatio(scale);
-        png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
-        png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+        QImage png = pngDevice(QSize(900, 800), scale);
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
         QPdfWriter writer(&buffer);
-        writer.setResolution(96);
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(900 * 0.75, 800 * 0.75), QPageSize::Point),
-                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        setUpPdfWriter(writer, QSize(900, 800));
         const auto pngPlan = planOn(png);
         const auto pdfPlan = planOn(writer);
         QCOMPARE(pngPlan.rows.shown, pdfPlan.rows.shown);
@@ -349,16 +344,11 @@ private Q_SLOTS:
         };
         // The PNG as the exporter paints it (logical 96 dpi, device pixel ratio = scale) and the PDF's
         // writer (96 dpi).
-        QImage png(QSize(900, 800) * scale, QImage::Format_ARGB32_Premultiplied);
-        png.setDevicePixelRatio(scale);
-        png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
-        png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+        QImage png = pngDevice(QSize(900, 800), scale);
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
         QPdfWriter writer(&buffer);
-        writer.setResolution(96);
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(900 * 0.75, 800 * 0.75), QPageSize::Point),
-                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        setUpPdfWriter(writer, QSize(900, 800));
         const AxisLabelPlan pngPlan = planOn(png), pdfPlan = planOn(writer);
         QCOMPARE(pngPlan.shown, pdfPlan.shown);
         QCOMPARE(pngPlan.pixelSize, pdfPlan.pixelSize);
@@ -789,9 +779,7 @@ private Q_SLOTS:
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
         QPdfWriter writer(&buffer);
-        writer.setResolution(96);
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size) * 0.75, QPageSize::Point),
-                                         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        setUpPdfWriter(writer, size);
         const auto pdfPlans = plansOn(writer);
         QCOMPARE(int(pdfPlans.size()), mode == int(ComparisonWidget::Mode::Difference) ? 3 : 2);
         for (const auto& plan : pdfPlans) {
@@ -801,10 +789,7 @@ private Q_SLOTS:
             QVERIFY(plan.cols.pixelSize >= kMinimumLabelPixelSize - 1e-9);
         }
         for (double scale : {1.0, 2.0}) {
-            QImage png(size * scale, QImage::Format_ARGB32_Premultiplied);
-            png.setDevicePixelRatio(scale);
-            png.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
-            png.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
+            QImage png = pngDevice(size, scale);
             const auto pngPlans = plansOn(png);
             QCOMPARE(pngPlans.size(), pdfPlans.size());
             for (size_t i = 0; i < pngPlans.size(); ++i) {
