@@ -87,6 +87,7 @@ protected:
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
@@ -115,7 +116,8 @@ private:
     QLabel* m_sentenceLabel = nullptr;
     void placePanes();
     void applyPaneStyles();
-    void stretchColourBarColumns();
+    // Every pane's cells at the size of the smallest pane's fit (the one with the colour bar has less room).
+    void equalizeCellSizes();
     // Each pane at least as wide as its labels need (every token up to 64 labelled); the pane area
     // scrolls sideways when the tab is narrower than that.
     void updatePaneMinimumWidths();
