@@ -137,6 +137,37 @@ QList<std::pair<QString, QString>> readMessages(const QString& path, QString* er
     return messages;
 }
 
+// The plural messages (tr() with %n) of a .ts file: their context and source.
+QList<std::pair<QString, QString>> readPluralSources(const QString& path, QString* error)
+{
+    QList<std::pair<QString, QString>> plurals;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = path + QStringLiteral(": cannot open");
+        return plurals;
+    }
+    QXmlStreamReader xml(&file);
+    QString context;
+    bool numerus = false;
+    bool inContext = false;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement()) continue;
+        if (xml.name() == QLatin1String("context")) {
+            inContext = true;
+        } else if (xml.name() == QLatin1String("name") && inContext) {
+            context = xml.readElementText();
+            inContext = false;
+        } else if (xml.name() == QLatin1String("message")) {
+            numerus = xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes");
+        } else if (xml.name() == QLatin1String("source") && numerus) {
+            plurals.append({context, xml.readElementText()});
+        }
+    }
+    if (xml.hasError()) *error = path + QStringLiteral(": ") + xml.errorString();
+    return plurals;
+}
+
 QString qtTool(const char* name)
 {
     return QLibraryInfo::path(QLibraryInfo::BinariesPath) + QLatin1Char('/') + QLatin1String(name);
@@ -270,6 +301,45 @@ private Q_SLOTS:
             QVERIFY2(bar->tabRect(i).right() < bar->width(), qPrintable(bar->tabText(i)));
         for (QToolButton* arrow : bar->findChildren<QToolButton*>())
             QVERIFY(!arrow->isVisible());
+    }
+
+    // Counts read as words in both languages: "1 token", "21 tokens", "21 token" (Turkish nouns stay
+    // singular after a number), never "token(s)". The two messages the model picker shows by hand, then every
+    // plural message of the tree (each %n string of attnscope_tr.ts, at 1 and 21) in both languages.
+    void pluralsReadAsWords()
+    {
+        LanguageManager manager;
+        auto text = [](const char* context, const char* source, int n) {
+            return QCoreApplication::translate(context, source, nullptr, n);
+        };
+        QVERIFY(manager.setLanguage(QStringLiteral("en")));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 1), QStringLiteral("1 token"));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 21), QStringLiteral("21 tokens"));
+        QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 1).arg(QStringLiteral("/tmp/m")),
+                 QStringLiteral("1 model added from /tmp/m"));
+        QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 21).arg(QStringLiteral("/tmp/m")),
+                 QStringLiteral("21 models added from /tmp/m"));
+        QVERIFY(manager.setLanguage(QStringLiteral("tr")));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 1), QStringLiteral("1 token"));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 21), QStringLiteral("21 token"));
+        QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 21).arg(QStringLiteral("/tmp/m")),
+                 QStringLiteral("/tmp/m klasöründen 21 model eklendi"));
+
+        QString error;
+        const auto plurals =
+            readPluralSources(kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(plurals.size() >= 10);
+        for (const QString& language : {QStringLiteral("en"), QStringLiteral("tr")}) {
+            QVERIFY(manager.setLanguage(language));
+            for (const auto& [context, source] : plurals)
+                for (int n : {1, 21}) {
+                    const QString shown = QCoreApplication::translate(
+                        context.toUtf8().constData(), source.toUtf8().constData(), nullptr, n);
+                    QVERIFY2(!shown.contains(QStringLiteral("(s)")) && shown.contains(QString::number(n)),
+                             qPrintable(QStringLiteral("%1, n = %2: %3").arg(language).arg(n).arg(shown)));
+                }
+        }
     }
 
     // The field's words (docs/glossary-tr.md): a message whose English source says "head" says "kafa"
