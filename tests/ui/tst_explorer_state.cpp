@@ -113,12 +113,17 @@ private Q_SLOTS:
     }
 
     // "Compare heads" starts from the head open in the explorer (a grid click, --head) and its first pane
-    // follows it; the other panes keep what the user picked.
+    // follows it; the other panes show the heads after it until the user picks theirs, then keep those.
     void comparisonFollowsTheOpenHead()
     {
         MainWindow window;
         QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
                            QStringLiteral("The cat sat on the mat.")));
+        window.openHead(1, 3);
+        const auto following = window.comparison()->heads();
+        QCOMPARE(int(following.size()), 2);
+        QCOMPARE(following[0], std::make_pair(1, 3));
+        QCOMPARE(following[1], std::make_pair(1, 4)); // not the L0 H1 it was made with
         window.comparison()->setHeads({{0, 0}, {2, 5}});
         window.openHead(1, 3);
         const auto heads = window.comparison()->heads();

@@ -281,6 +281,7 @@ void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
     for (size_t i = 0; i < heads.size() && i < m_selectors.size(); ++i) {
         const QSignalBlocker blocker(m_selectors[i]);
         m_selectors[i]->setCurrentIndex(heads[i].first * m_result->analysis.heads + heads[i].second);
+        m_picked[i] = true;
     }
     rebuildPanes();
 }
@@ -291,13 +292,19 @@ void ComparisonWidget::setFocusHead(int layer, int head)
     if (!m_result || m_selectors.empty() || layer < 0 || head < 0 || layer >= m_result->analysis.layers ||
         head >= m_result->analysis.heads)
         return;
+    // The first pane shows the open head; the others the heads after it, until the user picks theirs.
     const int index = layer * m_result->analysis.heads + head;
-    if (m_selectors.front()->currentIndex() == index) return;
-    {
-        const QSignalBlocker blocker(m_selectors.front());
-        m_selectors.front()->setCurrentIndex(index);
+    bool changed = false;
+    for (size_t i = 0; i < m_selectors.size(); ++i) {
+        if (i > 0 && i < m_picked.size() && m_picked[i]) continue;
+        QComboBox* box = m_selectors[i];
+        const int wanted = (index + int(i)) % std::max(1, box->count());
+        if (box->currentIndex() == wanted) continue;
+        const QSignalBlocker blocker(box);
+        box->setCurrentIndex(wanted);
+        changed = true;
     }
-    rebuildWhenVisible();
+    if (changed) rebuildWhenVisible();
 }
 
 void ComparisonWidget::rebuildSelectors()
@@ -310,6 +317,7 @@ void ComparisonWidget::rebuildSelectors()
         box->deleteLater();
     }
     m_selectors.clear();
+    if (!m_keepSelection) m_picked.clear();
     if (!m_result) return;
     const int count = m_mode == Mode::SideBySide ? m_count->value() : m_mode == Mode::Difference ? 2 : 1;
     for (int i = 0; i < count; ++i) {
@@ -324,9 +332,11 @@ void ComparisonWidget::rebuildSelectors()
                                                       : fallback;
         box->setCurrentIndex(std::clamp(index, 0, box->count() - 1));
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonWidget::rebuildPanes);
+        connect(box, qOverload<int>(&QComboBox::activated), this, [this, i] { m_picked[size_t(i)] = true; });
         m_selectorRow->addWidget(box);
         m_selectors.push_back(box);
     }
+    m_picked.resize(m_selectors.size(), false);
 }
 
 HeatmapWidget* ComparisonWidget::addPane()

@@ -109,6 +109,8 @@ private:
     QComboBox* m_modeBox = nullptr;
     QSpinBox* m_count = nullptr;
     std::vector<QComboBox*> m_selectors;
+    // Per selector: the user (or setHeads) chose its head; the others follow the open head.
+    std::vector<bool> m_picked;
     QHBoxLayout* m_selectorRow = nullptr;
     QLineEdit* m_sentence = nullptr;
     QLabel* m_note = nullptr;
