@@ -63,16 +63,16 @@ qint64 estimatedBytes(bool npy, qint64 matrices, qint64 n, qint64 tokenTextBytes
 int runAttention(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
-                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
-                       "[layer][head][query][key]}.\n"
-                       "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-                       "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
-                       "layout instead of the weights alpha (docs/metrics.md).\n"
-                       "With --ids the ids are used as given: no special tokens are added.\n"
-                       "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
-                       "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Computes every layer's and head's attention probabilities for one input.\n"
+        "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
+        "[layer][head][query][key]}.\n"
+        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
+        "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
+        "layout instead of the weights alpha (docs/metrics.md).\n"
+        "With --ids the ids are used as given: no special tokens are added.\n"
+        "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
+        "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
     parser.addHelpOption();
     parser.addOptions(modelInputOptions());
     parser.addOptions({
@@ -153,9 +153,12 @@ int runAttention(const QStringList& arguments)
             estimatedBytes(npy, qint64(l1 - l0) * (h1 - h0), qint64(input.ids.size()), tokenBytes);
         if (const QString tooLarge = outputSizeProblem(estimate, *maxBytes); !tooLarge.isEmpty()) {
             // (No "²" after a placeholder: QString::arg reads superscript digits as part of the number.)
-            printError(QStringLiteral("attention: %1 layer(s) x %2 head(s) x (%3 tokens)^2: %4")
-                           .arg(l1 - l0)
-                           .arg(h1 - h0)
+            auto counted = [](int n, const char* one, const char* many) {
+                return QString::number(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
+            };
+            printError(QStringLiteral("attention: %1 x %2 x (%3 tokens)^2: %4")
+                           .arg(counted(l1 - l0, "layer", "layers"))
+                           .arg(counted(h1 - h0, "head", "heads"))
                            .arg(input.ids.size())
                            .arg(tooLarge));
             return 1;
@@ -253,9 +256,10 @@ int runAttention(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{QStringLiteral("attention"),
-                                               QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"),
-                                               true, &runAttention}); // needsGui: GPU backends need the platform
+const CommandRegistration registration(Command{
+    QStringLiteral("attention"),
+    QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"), true,
+    &runAttention}); // needsGui: GPU backends need the platform
 
 } // namespace
 

@@ -687,17 +687,25 @@ QWidget* MainWindow::buildStatisticsTab()
     for (double value : values) {
         const int index = int(labels.size());
         labels.push_back(new QLabel(tab));
-        thresholds->addWidget(labels.back(), index / 3, 1 + 2 * (index % 3), Qt::AlignRight);
         auto* box = new QDoubleSpinBox(tab);
         box->setRange(0.0, 1.0);
         box->setSingleStep(0.05);
         box->setDecimals(2);
         box->setValue(value);
+        labels.back()->setBuddy(box);
         connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &MainWindow::applyThresholds);
-        thresholds->addWidget(box, index / 3, 2 + 2 * (index % 3));
+        // Label and box together in one cell, at its left: a label and its box in columns of their own
+        // were padded out to the longest label of the other row ("broad: norm. entropy ≥"), leaving a gap
+        // before "prev ≥".
+        auto* pair = new QHBoxLayout;
+        pair->setSpacing(4);
+        pair->addWidget(labels.back());
+        pair->addWidget(box);
+        pair->addStretch(1);
+        thresholds->addLayout(pair, index / 3, 1 + index % 3);
         m_thresholdBoxes.push_back(box);
     }
-    thresholds->setColumnStretch(7, 1);
+    thresholds->setColumnStretch(4, 1);
     layout->addLayout(thresholds);
     onRetranslate([thresholdsLabel, labels] {
         thresholdsLabel->setText(tr("Label thresholds:"));

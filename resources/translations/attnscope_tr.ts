@@ -1795,7 +1795,7 @@
     </message>
     <message>
         <source>Streaming</source>
-        <translation>Akış</translation>
+        <translation>KV önbelleği</translation>
     </message>
     <message>
         <source>Corpus census…</source>

@@ -398,7 +398,7 @@ void TestCliHostile::dumpsAreSizedFirst_data()
     QTest::newRow("npy, default limit")
         << (longAttention + QStringList{QStringLiteral("--format"), QStringLiteral("npy"),
                                         QStringLiteral("--out"), QStringLiteral("@DIR/a.npy")})
-        << "2 layer(s) x 4 head(s) x (9000 tokens)^2: the output would be about 2.4 GiB, over the "
+        << "2 layers x 4 heads x (9000 tokens)^2: the output would be about 2.4 GiB, over the "
            "limit of 1.0 GiB (raise it with --max-output-size)";
     QTest::newRow("json to stdout, default limit") << longAttention << "the output would be about 9.";
     QTest::newRow("one head, lower limit")
@@ -407,7 +407,8 @@ void TestCliHostile::dumpsAreSizedFirst_data()
                                         QStringLiteral("--format"), QStringLiteral("npy"),
                                         QStringLiteral("--out"), QStringLiteral("@DIR/a.npy"),
                                         QStringLiteral("--max-output-size"), QStringLiteral("100M")})
-        << "over the limit of 100.0 MiB";
+        << "1 layer x 1 head x (9000 tokens)^2: the output would be about 309.0 MiB, over the limit of 100.0 "
+           "MiB";
     const QStringList worked{QStringLiteral("export"), QStringLiteral("--model"),
                              QStringLiteral("worked-example"), QStringLiteral("--text"), kWorked};
     QTest::newRow("export grid") << (worked + QStringList{QStringLiteral("--grid"), QStringLiteral("--out"),

@@ -13,6 +13,7 @@
 #include "explorer/runstatebanner.h"
 #include "explorer/transformerengine.h"
 #include "heatmapwidget.h"
+#include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "mainwindowfeatures.h"
 #include "model/modelcatalog.h"
@@ -21,6 +22,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
@@ -111,12 +113,17 @@ private Q_SLOTS:
     }
 
     // "Compare heads" starts from the head open in the explorer (a grid click, --head) and its first pane
-    // follows it; the other panes keep what the user picked.
+    // follows it; the other panes show the heads after it until the user picks theirs, then keep those.
     void comparisonFollowsTheOpenHead()
     {
         MainWindow window;
         QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
                            QStringLiteral("The cat sat on the mat.")));
+        window.openHead(1, 3);
+        const auto following = window.comparison()->heads();
+        QCOMPARE(int(following.size()), 2);
+        QCOMPARE(following[0], std::make_pair(1, 3));
+        QCOMPARE(following[1], std::make_pair(1, 4)); // not the L0 H1 it was made with
         window.comparison()->setHeads({{0, 0}, {2, 5}});
         window.openHead(1, 3);
         const auto heads = window.comparison()->heads();
@@ -151,6 +158,55 @@ private Q_SLOTS:
         QCOMPARE(s.head, head);
         QCoreApplication::processEvents();
         QVERIFY(table->viewport()->rect().intersects(table->visualRect(rows.front())));
+    }
+
+    // The threshold row of the statistics tab, in both languages: each box sits right after its label (the
+    // label's buddy), and in each row the next label follows the previous box after no more than a few
+    // pixels: no column padded out to a longer label in the other row.
+    void statisticsThresholdsSitTogether_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Turkish") << QStringLiteral("tr");
+    }
+    void statisticsThresholdsSitTogether()
+    {
+        QFETCH(QString, language);
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(language));
+        MainWindow window;
+        window.resize(1280, 800);
+        QVERIFY(showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat.")));
+        QWidget* tab = window.statsTable()->parentWidget()->parentWidget();
+        window.tabs()->setCurrentWidget(tab);
+        QCoreApplication::processEvents();
+        struct Pair
+        {
+            QRect label, box;
+        };
+        std::vector<Pair> pairs;
+        for (QLabel* label : tab->findChildren<QLabel*>())
+            if (auto* box = qobject_cast<QDoubleSpinBox*>(label->buddy()))
+                pairs.push_back({QRect(label->mapTo(tab, QPoint(0, 0)), label->size()),
+                                 QRect(box->mapTo(tab, QPoint(0, 0)), box->size())});
+        QCOMPARE(int(pairs.size()), 6);
+        std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+            return std::make_pair(a.box.center().y(), a.box.left()) <
+                   std::make_pair(b.box.center().y(), b.box.left());
+        });
+        const QFontMetrics metrics = window.statsTable()->fontMetrics();
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            const Pair& p = pairs[i];
+            QVERIFY(p.label.right() < p.box.left() && p.box.left() - p.label.right() <= 12);
+            QVERIFY(std::abs(p.label.center().y() - p.box.center().y()) <= 3);
+            if (i > 0 && std::abs(pairs[i - 1].box.center().y() - p.box.center().y()) <= 3) {
+                const int gap = p.label.left() - pairs[i - 1].box.right();
+                QVERIFY2(
+                    gap > 0 && gap <= 3 * metrics.averageCharWidth() + 12,
+                    qPrintable(
+                        QStringLiteral("%1 px between threshold %2 and the one before").arg(gap).arg(i)));
+            }
+        }
     }
 
     void modelSwitchWithAFailingInput()

@@ -11,15 +11,22 @@
 #include "lesson/lessonwindow.h"
 #include "render/colormap.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QFile>
 #include <QMenuBar>
 #include <QPainter>
+#include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QStyleOptionButton>
+#include <QStyleOptionComboBox>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTranslator>
 #include <cmath>
 #include <numeric>
@@ -49,6 +56,9 @@ private Q_SLOTS:
     void histogramCountsAreTheLessons();
     void multiHeadUsesTheLessonsTokens();
     void windowFitsTheScreenWithLargeFonts();
+    void fitsAt1280InBothLanguages_data();
+    void fitsAt1280InBothLanguages();
+    void matrixGrowsWithTheWindow();
     void lessonWindowScreenshot();
 };
 
@@ -76,8 +86,8 @@ void TestLessonView::tableModelsPassTester()
 {
     LessonView view;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-    testers.push_back(std::make_unique<QAbstractItemModelTester>(view.tokenModel(),
-                                                                 QAbstractItemModelTester::FailureReportingMode::QtTest));
+    testers.push_back(std::make_unique<QAbstractItemModelTester>(
+        view.tokenModel(), QAbstractItemModelTester::FailureReportingMode::QtTest));
     for (int i = 0; i < kLessonInputCount; ++i)
         testers.push_back(std::make_unique<QAbstractItemModelTester>(
             view.matrixModel(LessonInput(i)), QAbstractItemModelTester::FailureReportingMode::QtTest));
@@ -140,8 +150,7 @@ void TestLessonView::keysStepThroughTheLesson()
         QTest::keyClick(view.stepWidget(), Qt::Key(key));
     QCOMPARE(view.currentStep(), expected);
     QCOMPARE(view.stepWidget()->step().kind, LessonStepKind(expected));
-    if (expected > 0)
-        QVERIFY(!spy.isEmpty());
+    if (expected > 0) QVERIFY(!spy.isEmpty());
 }
 
 void TestLessonView::hoverExplainsTheCell_data()
@@ -153,7 +162,8 @@ void TestLessonView::hoverExplainsTheCell_data()
     QTest::newRow("scores") << 0 << 0 << 1 << QStringLiteral("kedi → mindere: 3·0 + 1·1 + 3·0 + 1·1 = 2");
     QTest::newRow("scaling") << 1 << 0 << 0 << QStringLiteral("kedi → kedi: 6 / 2 = 3");
     QTest::newRow("softmax") << 3 << 0 << 0 << QStringLiteral("kedi → kedi: e^3 / (e^3 + e^1 + e^2) = 0.665");
-    QTest::newRow("output") << 4 << 0 << 0 << QStringLiteral("kedi → d1: 0.665·2 + 0.090·0 + 0.245·1 = 1.575");
+    QTest::newRow("output") << 4 << 0 << 0
+                            << QStringLiteral("kedi → d1: 0.665·2 + 0.090·0 + 0.245·1 = 1.575");
 }
 
 void TestLessonView::hoverExplainsTheCell()
@@ -187,9 +197,12 @@ void TestLessonView::renderedStepHasTheRightColours_data()
     QTest::addColumn<int>("col");
     QTest::addColumn<double>("t");
     // Softmax: the probability itself (0.665 for kedi → kedi). Scores: the cell's place between the
-    // matrix's min and max (scores 2..12: q_mindere·k_mindere = 1 + 5 = 6, so (6 − 2) / 10 ... computed below).
-    QTest::newRow("softmax kedi kedi") << 3 << 0 << 0 << std::exp(3.0) / (std::exp(3.0) + std::exp(1.0) + std::exp(2.0));
-    QTest::newRow("softmax oturdu mindere") << 3 << 2 << 1 << std::exp(1.5) / (std::exp(3.0) + std::exp(1.5) + std::exp(2.5));
+    // matrix's min and max (scores 2..12: q_mindere·k_mindere = 1 + 5 = 6, so (6 − 2) / 10 ... computed
+    // below).
+    QTest::newRow("softmax kedi kedi")
+        << 3 << 0 << 0 << std::exp(3.0) / (std::exp(3.0) + std::exp(1.0) + std::exp(2.0));
+    QTest::newRow("softmax oturdu mindere")
+        << 3 << 2 << 1 << std::exp(1.5) / (std::exp(3.0) + std::exp(1.5) + std::exp(2.5));
     // Scores of the example: [[6,2,4],[2,6,2],[6,3,5]]: min 2, max 6.
     QTest::newRow("scores kedi oturdu") << 0 << 0 << 2 << (4.0 - 2.0) / (6.0 - 2.0);
     QTest::newRow("scores mindere kedi") << 0 << 1 << 0 << 0.0;
@@ -207,7 +220,8 @@ void TestLessonView::renderedStepHasTheRightColours()
     const QImage image = renderLessonStepImage(s, style, QSize(900, 600));
     QImage probe(QSize(900, 600), QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&probe);
-    const LessonStepLayout layout = LessonStepPainter(s, style).layout(QRectF(12, 12, 900 - 24, 600 - 24), painter);
+    const LessonStepLayout layout =
+        LessonStepPainter(s, style).layout(QRectF(12, 12, 900 - 24, 600 - 24), painter);
     const QRectF cell = layout.cellRect(row, col);
     QVERIFY(cell.width() > 20 && cell.height() > 20);
     // Just inside the corner: away from the grid line and the number.
@@ -225,7 +239,8 @@ void TestLessonView::maskedCellIsNotColoured()
     const QImage image = renderLessonStepImage(s, LessonPaintStyle{}, QSize(900, 600));
     QImage probe(QSize(900, 600), QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&probe);
-    const QRectF cell = LessonStepPainter(s, LessonPaintStyle{}).layout(QRectF(12, 12, 876, 576), painter).cellRect(0, 2);
+    const QRectF cell =
+        LessonStepPainter(s, LessonPaintStyle{}).layout(QRectF(12, 12, 876, 576), painter).cellRect(0, 2);
     // Hatched grey: no pixel of the cell's corner area is coloured.
     for (int dx = 3; dx < 10; ++dx)
         for (int dy = 3; dy < 10; ++dy) {
@@ -267,9 +282,9 @@ void TestLessonView::openInLessonReplacesTheLesson()
     LessonView view;
     view.setCurrentStep(3);
     Eigen::MatrixXd q = Eigen::MatrixXd::Identity(4, 2), k = q, v = q;
-    const LessonModel head = LessonModel::fromMatrices(q, k, v, {QStringLiteral("a"), QStringLiteral("b"),
-                                                                 QStringLiteral("c"), QStringLiteral("d")},
-                                                       0.5, true);
+    const LessonModel head = LessonModel::fromMatrices(
+        q, k, v, {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")}, 0.5,
+        true);
     view.setLesson(head);
     QCOMPARE(view.matrixModel(LessonInput::Q)->rowCount(), 4);
     QCOMPARE(view.stepWidget()->step().rowLabels.at(3), QStringLiteral("d"));
@@ -308,7 +323,8 @@ void TestLessonView::turkishAtRunTime()
     QVERIFY(window.view()->lesson().options().causal);
     QCOMPARE(window.view()->hoverReadout(),
              QStringLiteral("Sayısının nasıl hesaplandığını görmek için bir hücrenin üzerine gelin."));
-    QCOMPARE(window.view()->lesson().step(LessonStepKind::Mask).explanation(1, 1), QStringLiteral("3 (görünür)"));
+    QCOMPARE(window.view()->lesson().step(LessonStepKind::Mask).explanation(1, 1),
+             QStringLiteral("3 (görünür)"));
     // Numbers follow the default locale, which LanguageManager sets with the language: a translator
     // alone leaves the '.'; the Turkish locale writes a decimal comma.
     QCOMPARE(window.view()->lesson().step(LessonStepKind::Softmax).explanation(0, 0),
@@ -461,6 +477,110 @@ void TestLessonView::windowFitsTheScreenWithLargeFonts()
     QVERIFY(fresh.width() <= screen.width() && fresh.height() <= screen.height());
 }
 
+void TestLessonView::fitsAt1280InBothLanguages_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("English") << QStringLiteral("en");
+    QTest::newRow("Turkish") << QStringLiteral("tr");
+}
+
+// The lesson window at 1280×800 in English and Turkish: no combo box item is elided (measured as the style
+// elides a combo's text, in its edit field), every tab of every tab bar is inside the bar with no scroll
+// arrows, and the "Save…" button's menu arrow has room of its own beside the text.
+void TestLessonView::fitsAt1280InBothLanguages()
+{
+    QFETCH(QString, language);
+    LanguageManager languages;
+    QVERIFY(languages.setLanguage(language));
+    LessonWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    QCOMPARE(window.size(), QSize(1280, 800));
+    const auto combos = window.findChildren<QComboBox*>();
+    QVERIFY(!combos.isEmpty());
+    for (QComboBox* combo : combos) {
+        if (!combo->isVisible()) continue;
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        option.editable = combo->isEditable();
+        option.frame = combo->hasFrame();
+        const QRect field =
+            combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+        for (int i = 0; i < combo->count(); ++i) {
+            const QString text = combo->itemText(i);
+            QVERIFY2(combo->fontMetrics().elidedText(text, Qt::ElideRight, field.width()) == text,
+                     qPrintable(QStringLiteral("\"%1\" in a %2 px field").arg(text).arg(field.width())));
+        }
+    }
+    const auto bars = window.findChildren<QTabBar*>();
+    QVERIFY(!bars.isEmpty());
+    for (QTabBar* bar : bars) {
+        if (!bar->isVisible()) continue;
+        for (int i = 0; i < bar->count(); ++i) {
+            const QRect tab = bar->tabRect(i);
+            QVERIFY2(tab.left() >= 0 && tab.right() < bar->width(),
+                     qPrintable(QStringLiteral("tab \"%1\" at %2..%3 in a %4 px bar")
+                                    .arg(bar->tabText(i))
+                                    .arg(tab.left())
+                                    .arg(tab.right())
+                                    .arg(bar->width())));
+        }
+        for (QToolButton* arrow : bar->findChildren<QToolButton*>())
+            QVERIFY2(!arrow->isVisible(), qPrintable(bar->tabText(0)));
+    }
+    // Buttons (the experiment choice among them) are at least as wide as their text needs.
+    for (QAbstractButton* button : window.findChildren<QAbstractButton*>())
+        if (button->isVisible() && !button->text().isEmpty())
+            QVERIFY2(button->width() >= button->sizeHint().width(),
+                     qPrintable(QStringLiteral("\"%1\" %2 px wide, needs %3")
+                                    .arg(button->text())
+                                    .arg(button->width())
+                                    .arg(button->sizeHint().width())));
+    auto* save = window.findChild<QPushButton*>(QStringLiteral("saveMenuButton"));
+    QVERIFY(save && save->menu() && save->isVisible());
+    QStyleOptionButton option;
+    option.initFrom(save);
+    option.text = save->text();
+    option.features = QStyleOptionButton::HasMenu;
+    const QRect contents = save->style()->subElementRect(QStyle::SE_PushButtonContents, &option, save);
+    const int arrow = save->style()->pixelMetric(QStyle::PM_MenuButtonIndicator, &option, save);
+    QVERIFY2(save->fontMetrics().horizontalAdvance(save->text()) <= contents.width() - arrow,
+             qPrintable(QStringLiteral("%1 px of text, %2 px less a %3 px arrow")
+                            .arg(save->fontMetrics().horizontalAdvance(save->text()))
+                            .arg(contents.width())
+                            .arg(arrow)));
+}
+
+// A small lesson's matrix uses the room it has: at 1920×1080 the worked example's cells are larger than
+// at 1280×800 (in proportion to the step's room, within a fifth), with every number shown.
+void TestLessonView::matrixGrowsWithTheWindow()
+{
+    QSizeF block[2], room[2];
+    int i = 0;
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        LessonWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCoreApplication::processEvents();
+        LessonStepWidget* widget = window.view()->stepWidget();
+        const LessonStepLayout layout = widget->currentLayout();
+        QVERIFY(layout.showNumbers);
+        block[i] = layout.cells.size();
+        room[i] = widget->size();
+        ++i;
+    }
+    const double grown = block[1].width() / block[0].width();
+    const double roomier = std::min(room[1].width() / room[0].width(), room[1].height() / room[0].height());
+    QVERIFY2(grown > 1.15 && grown > 0.8 * roomier,
+             qPrintable(QStringLiteral("cells %1 px wide at 1280, %2 px at 1920; the step's room grew %3×")
+                            .arg(block[0].width())
+                            .arg(block[1].width())
+                            .arg(roomier)));
+}
+
 // Under xvfb: ATTNSCOPE_LESSON_SCREENSHOT=/path/shot.png writes what the window looks like.
 void TestLessonView::lessonWindowScreenshot()
 {
@@ -469,10 +589,8 @@ void TestLessonView::lessonWindowScreenshot()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.view()->setCurrentStep(3);
     const QByteArray path = qgetenv("ATTNSCOPE_LESSON_SCREENSHOT");
-    if (path.isEmpty())
-        return;
-    if (qEnvironmentVariableIsSet("ATTNSCOPE_LESSON_LARGE"))
-        window.view()->setLargeFonts(true);
+    if (path.isEmpty()) return;
+    if (qEnvironmentVariableIsSet("ATTNSCOPE_LESSON_LARGE")) window.view()->setLargeFonts(true);
     LessonStepWidget* step = window.view()->stepWidget();
     QTest::mouseMove(step, QPoint(2, 2));
     QTest::mouseMove(step, step->currentLayout().cellRect(2, 0).center().toPoint());
@@ -481,8 +599,7 @@ void TestLessonView::lessonWindowScreenshot()
     QVERIFY(window.grab().save(base));
     // One more picture per experiment tab: base-tab1.png, ...
     for (QTabWidget* tabs : window.findChildren<QTabWidget*>()) {
-        if (tabs->tabText(0) != QStringLiteral("Scaling"))
-            continue;
+        if (tabs->tabText(0) != QStringLiteral("Scaling")) continue;
         for (int t = 1; t < tabs->count(); ++t) {
             tabs->setCurrentIndex(t);
             QTest::qWait(100);

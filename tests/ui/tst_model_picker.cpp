@@ -9,6 +9,7 @@
 #include "explorer/modelpickerdelegate.h"
 #include "explorer/progresspanel.h"
 #include "explorer/runstatebanner.h"
+#include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "model/memoryestimate.h"
 #include "settings/appsettings.h"
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
@@ -80,6 +82,9 @@ void TestModelPicker::initTestCase()
     QVERIFY(m_home.isValid());
     QStandardPaths::setTestModeEnabled(true);
     AppSettings().settings().clear();
+    // English as the application loads it (its plural forms: "1 model added", "21 tokens"), so the
+    // screenshots show what a user sees.
+    QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
     qputenv("HF_HUB_CACHE", QByteArray());
     qputenv("HF_HOME", m_home.filePath(QStringLiteral("hf")).toUtf8());
     m_hub = m_home.filePath(QStringLiteral("hf/hub"));
@@ -146,6 +151,16 @@ void TestModelPicker::listsCacheAndGgufWithEstimates()
         QVERIFY(indexOf(next, QStringLiteral("llama/llama3-f16.gguf")) >= 0);
         QVERIFY(next.runner()->waitForIdle(60000));
     }
+
+    // The status bar says it in words: "1 model added from …", "21 tokens", never "(s)".
+    QStringList status;
+    for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        if (!label->text().isEmpty()) status << label->text();
+    QVERIFY2(
+        status.contains(QStringLiteral("1 model added from ") + QDir::toNativeSeparators(ggufDir.path())),
+        qPrintable(status.join(QStringLiteral(" | "))));
+    QVERIFY2(!status.join(QLatin1Char(' ')).contains(QStringLiteral("(s)")),
+             qPrintable(status.join(QStringLiteral(" | "))));
 
     window.modelBox()->showPopup();
     window.modelBox()->view()->setCurrentIndex(window.modelBox()->model()->index(huge, 0));

@@ -23,8 +23,10 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -53,8 +55,7 @@ TsCount countTs(const QString& path, QString* error)
     QString source;
     while (!xml.atEnd()) {
         xml.readNext();
-        if (!xml.isStartElement())
-            continue;
+        if (!xml.isStartElement()) continue;
         if (xml.name() == QLatin1String("source")) {
             source = xml.readElementText();
         } else if (xml.name() == QLatin1String("translation")) {
@@ -65,12 +66,10 @@ TsCount countTs(const QString& path, QString* error)
                 continue;
             }
             const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
-            if (type == QLatin1String("unfinished") || text.trimmed().isEmpty())
-                count.unfinished << source;
+            if (type == QLatin1String("unfinished") || text.trimmed().isEmpty()) count.unfinished << source;
         }
     }
-    if (xml.hasError())
-        *error = path + QStringLiteral(": ") + xml.errorString();
+    if (xml.hasError()) *error = path + QStringLiteral(": ") + xml.errorString();
     return count;
 }
 
@@ -136,6 +135,37 @@ QList<std::pair<QString, QString>> readMessages(const QString& path, QString* er
             messages.append({source, xml.readElementText(QXmlStreamReader::IncludeChildElements)});
     }
     return messages;
+}
+
+// The plural messages (tr() with %n) of a .ts file: their context and source.
+QList<std::pair<QString, QString>> readPluralSources(const QString& path, QString* error)
+{
+    QList<std::pair<QString, QString>> plurals;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = path + QStringLiteral(": cannot open");
+        return plurals;
+    }
+    QXmlStreamReader xml(&file);
+    QString context;
+    bool numerus = false;
+    bool inContext = false;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement()) continue;
+        if (xml.name() == QLatin1String("context")) {
+            inContext = true;
+        } else if (xml.name() == QLatin1String("name") && inContext) {
+            context = xml.readElementText();
+            inContext = false;
+        } else if (xml.name() == QLatin1String("message")) {
+            numerus = xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes");
+        } else if (xml.name() == QLatin1String("source") && numerus) {
+            plurals.append({context, xml.readElementText()});
+        }
+    }
+    if (xml.hasError()) *error = path + QStringLiteral(": ") + xml.errorString();
+    return plurals;
 }
 
 QString qtTool(const char* name)
@@ -219,7 +249,8 @@ private Q_SLOTS:
         QCOMPARE(host.window()->lessonLauncher()->workedExampleAction()->text(),
                  QStringLiteral("Çözümlü örnek (kedi mindere oturdu)"));
         QCOMPARE(host.window()->tabs()->tabText(0), QStringLiteral("Isı haritası"));
-        QVERIFY(host.window()->features()->presenter()->toggleAction()->text() == QStringLiteral("&Sunum kipi"));
+        QVERIFY(host.window()->features()->presenter()->toggleAction()->text() ==
+                QStringLiteral("&Sunum kipi"));
 
         QPointer<MainWindow> old = host.window();
         QVERIFY(manager.setLanguage(QStringLiteral("en")));
@@ -231,6 +262,84 @@ private Q_SLOTS:
         QTRY_VERIFY(old.isNull()); // the Turkish window is gone
         QVERIFY(manager.setLanguage(QStringLiteral("tr")));
         QCOMPARE(host.window()->tabs()->tabText(3), QStringLiteral("İstatistikler"));
+    }
+
+    // The explorer's tabs name different things with different words, in both languages: no word of one
+    // tab (four letters or more, Turkish suffixes allowed) begins a word of another ("Akış" for Streaming
+    // and "Bilgi akışı" for Flow both read "flow"). And at 1280×800 every tab is in sight, no scroll arrows.
+    void tabNamesReadDistinct_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Turkish") << QStringLiteral("tr");
+    }
+    void tabNamesReadDistinct()
+    {
+        QFETCH(QString, language);
+        LanguageManager manager;
+        QVERIFY(manager.setLanguage(language));
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTabWidget* tabs = window.tabs();
+        static const QRegularExpression separators(QStringLiteral("[^\\w]+"),
+                                                   QRegularExpression::UseUnicodePropertiesOption);
+        QList<QStringList> words;
+        for (int i = 0; i < tabs->count(); ++i)
+            words << folded(tabs->tabText(i)).split(separators, Qt::SkipEmptyParts);
+        for (int a = 0; a < tabs->count(); ++a)
+            for (int b = 0; b < tabs->count(); ++b)
+                for (const QString& word : words[a])
+                    for (const QString& other : words[b])
+                        QVERIFY2(
+                            a == b || word.size() < 4 || !other.startsWith(word),
+                            qPrintable(
+                                QStringLiteral("“%1” and “%2”").arg(tabs->tabText(a), tabs->tabText(b))));
+        QTabBar* bar = tabs->tabBar();
+        for (int i = 0; i < bar->count(); ++i)
+            QVERIFY2(bar->tabRect(i).right() < bar->width(), qPrintable(bar->tabText(i)));
+        for (QToolButton* arrow : bar->findChildren<QToolButton*>())
+            QVERIFY(!arrow->isVisible());
+    }
+
+    // Counts read as words in both languages: "1 token", "21 tokens", "21 token" (Turkish nouns stay
+    // singular after a number), never "token(s)". The two messages the model picker shows by hand, then every
+    // plural message of the tree (each %n string of attnscope_tr.ts, at 1 and 21) in both languages.
+    void pluralsReadAsWords()
+    {
+        LanguageManager manager;
+        auto text = [](const char* context, const char* source, int n) {
+            return QCoreApplication::translate(context, source, nullptr, n);
+        };
+        QVERIFY(manager.setLanguage(QStringLiteral("en")));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 1), QStringLiteral("1 token"));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 21), QStringLiteral("21 tokens"));
+        QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 1).arg(QStringLiteral("/tmp/m")),
+                 QStringLiteral("1 model added from /tmp/m"));
+        QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 21).arg(QStringLiteral("/tmp/m")),
+                 QStringLiteral("21 models added from /tmp/m"));
+        QVERIFY(manager.setLanguage(QStringLiteral("tr")));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 1), QStringLiteral("1 token"));
+        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 21), QStringLiteral("21 token"));
+        QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 21).arg(QStringLiteral("/tmp/m")),
+                 QStringLiteral("/tmp/m klasöründen 21 model eklendi"));
+
+        QString error;
+        const auto plurals =
+            readPluralSources(kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(plurals.size() >= 10);
+        for (const QString& language : {QStringLiteral("en"), QStringLiteral("tr")}) {
+            QVERIFY(manager.setLanguage(language));
+            for (const auto& [context, source] : plurals)
+                for (int n : {1, 21}) {
+                    const QString shown = QCoreApplication::translate(
+                        context.toUtf8().constData(), source.toUtf8().constData(), nullptr, n);
+                    QVERIFY2(!shown.contains(QStringLiteral("(s)")) && shown.contains(QString::number(n)),
+                             qPrintable(QStringLiteral("%1, n = %2: %3").arg(language).arg(n).arg(shown)));
+                }
+        }
     }
 
     // The field's words (docs/glossary-tr.md): a message whose English source says "head" says "kafa"
@@ -308,10 +417,12 @@ private Q_SLOTS:
     void noUnfinishedTurkishEntries()
     {
         QString error;
-        const TsCount tr = countTs(kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"), &error);
+        const TsCount tr =
+            countTs(kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(tr.messages > 40);
-        QVERIFY2(tr.unfinished.isEmpty(), qPrintable(QStringLiteral("unfinished: ") + tr.unfinished.join(QStringLiteral(" | "))));
+        QVERIFY2(tr.unfinished.isEmpty(),
+                 qPrintable(QStringLiteral("unfinished: ") + tr.unfinished.join(QStringLiteral(" | "))));
     }
 
     void lreleaseReportsNoUnfinished()
@@ -321,8 +432,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QProcess process;
         process.setProcessChannelMode(QProcess::MergedChannels);
-        process.start(lrelease, {kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"), QStringLiteral("-qm"),
-                                 dir.filePath(QStringLiteral("tr.qm"))});
+        process.start(lrelease, {kSource + QStringLiteral("/resources/translations/attnscope_tr.ts"),
+                                 QStringLiteral("-qm"), dir.filePath(QStringLiteral("tr.qm"))});
         QVERIFY(process.waitForFinished(30000));
         const QString output = QString::fromUtf8(process.readAll());
         QCOMPARE(process.exitCode(), 0);
@@ -342,15 +453,16 @@ private Q_SLOTS:
         QProcess process;
         process.setProcessChannelMode(QProcess::MergedChannels);
         process.setWorkingDirectory(kSource);
-        process.start(lupdate, {QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("ui"), QStringLiteral("app"),
-                                QStringLiteral("core"), QStringLiteral("-ts"), copy});
+        process.start(lupdate, {QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("ui"),
+                                QStringLiteral("app"), QStringLiteral("core"), QStringLiteral("-ts"), copy});
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitCode(), 0);
         QString error;
         const TsCount tr = countTs(copy, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY2(tr.unfinished.isEmpty(),
-                 qPrintable(QStringLiteral("not translated yet (run lupdate and translate): ") + tr.unfinished.join(QStringLiteral(" | "))));
+                 qPrintable(QStringLiteral("not translated yet (run lupdate and translate): ") +
+                            tr.unfinished.join(QStringLiteral(" | "))));
     }
 };
 

@@ -257,6 +257,66 @@ private Q_SLOTS:
         }
     }
 
+    // Heads are compared by eye: every comparison pane draws its matrix at one cell size, whichever pane
+    // carries the shared colour bar (or the difference's own), at 1280×800 and 1600×1000 with 2, 3 and 4
+    // panes. That size is the smallest pane's own fit (measured here with no limit), so no pane is
+    // smaller than its room makes it.
+    void comparisonPanesShareOneCellSize_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("count");
+        for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
+            for (int count : {2, 3, 4})
+                QTest::addRow("%dx%d, %d heads side by side", size.width(), size.height(), count)
+                    << size << int(ComparisonWidget::Mode::SideBySide) << count;
+            QTest::addRow("%dx%d, difference", size.width(), size.height())
+                << size << int(ComparisonWidget::Mode::Difference) << 2;
+        }
+    }
+    void comparisonPanesShareOneCellSize()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, mode);
+        QFETCH(int, count);
+        MainWindow window;
+        QVERIFY(showWindow(window, size));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        const int shown = showAtMostTokens(window, 16);
+        QVERIFY(shown > 8);
+        ComparisonWidget* comparison = window.comparison();
+        window.tabs()->setCurrentWidget(comparison);
+        comparison->setMode(ComparisonWidget::Mode(mode));
+        std::vector<std::pair<int, int>> heads;
+        for (int i = 0; i < count; ++i)
+            heads.emplace_back(0, i);
+        comparison->setHeads(heads);
+        QTRY_VERIFY(!comparison->panes().empty() && comparison->panes().front()->isVisible());
+        QCoreApplication::processEvents();
+        const int expected = mode == int(ComparisonWidget::Mode::Difference) ? 3 : count;
+        QCOMPARE(int(comparison->panes().size()), expected);
+        double smallestOwnFit = 1e9;
+        for (HeatmapWidget* pane : comparison->panes()) {
+            HeatmapStyle own = pane->heatmapStyle();
+            own.maximumCellPixels = 0;
+            smallestOwnFit = std::min(
+                smallestOwnFit, HeatmapPainter(pane->data(), own)
+                                    .layout(QRectF(pane->rect()).adjusted(8, 8, -8, -8), pane->font(), pane)
+                                    .cellWidth());
+        }
+        QVERIFY(smallestOwnFit > 8);
+        for (HeatmapWidget* pane : comparison->panes()) {
+            const HeatmapGeometry& geometry = pane->geometryForTests();
+            QVERIFY2(std::abs(geometry.cellWidth() - smallestOwnFit) < 1e-6,
+                     qPrintable(QStringLiteral("%1 px cells against %2 px")
+                                    .arg(geometry.cellWidth())
+                                    .arg(smallestOwnFit)));
+            QVERIFY(std::abs(geometry.matrixWidth() -
+                             comparison->panes().front()->geometryForTests().matrixWidth()) < 1e-6);
+            QVERIFY(geometry.isFitted());
+        }
+    }
+
     void legendEntriesWrapInsteadOfDropping()
     {
         // Entries 50, 60, 70 px wide with 10 px gaps on lines 120 px wide from x = 8: 50 and 60 fit the first

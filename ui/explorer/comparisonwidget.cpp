@@ -237,7 +237,8 @@ void ComparisonWidget::applyPaneStyles()
         s.showColorBar = lastOfItsScale;
         m_panes[i]->setStyle(s);
     }
-    stretchColourBarColumns();
+    updatePaneMinimumWidths();
+    equalizeCellSizes();
 }
 
 void ComparisonWidget::setMode(Mode mode)
@@ -280,6 +281,7 @@ void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
     for (size_t i = 0; i < heads.size() && i < m_selectors.size(); ++i) {
         const QSignalBlocker blocker(m_selectors[i]);
         m_selectors[i]->setCurrentIndex(heads[i].first * m_result->analysis.heads + heads[i].second);
+        m_picked[i] = true;
     }
     rebuildPanes();
 }
@@ -290,13 +292,19 @@ void ComparisonWidget::setFocusHead(int layer, int head)
     if (!m_result || m_selectors.empty() || layer < 0 || head < 0 || layer >= m_result->analysis.layers ||
         head >= m_result->analysis.heads)
         return;
+    // The first pane shows the open head; the others the heads after it, until the user picks theirs.
     const int index = layer * m_result->analysis.heads + head;
-    if (m_selectors.front()->currentIndex() == index) return;
-    {
-        const QSignalBlocker blocker(m_selectors.front());
-        m_selectors.front()->setCurrentIndex(index);
+    bool changed = false;
+    for (size_t i = 0; i < m_selectors.size(); ++i) {
+        if (i > 0 && i < m_picked.size() && m_picked[i]) continue;
+        QComboBox* box = m_selectors[i];
+        const int wanted = (index + int(i)) % std::max(1, box->count());
+        if (box->currentIndex() == wanted) continue;
+        const QSignalBlocker blocker(box);
+        box->setCurrentIndex(wanted);
+        changed = true;
     }
-    rebuildWhenVisible();
+    if (changed) rebuildWhenVisible();
 }
 
 void ComparisonWidget::rebuildSelectors()
@@ -309,6 +317,7 @@ void ComparisonWidget::rebuildSelectors()
         box->deleteLater();
     }
     m_selectors.clear();
+    if (!m_keepSelection) m_picked.clear();
     if (!m_result) return;
     const int count = m_mode == Mode::SideBySide ? m_count->value() : m_mode == Mode::Difference ? 2 : 1;
     for (int i = 0; i < count; ++i) {
@@ -323,14 +332,17 @@ void ComparisonWidget::rebuildSelectors()
                                                       : fallback;
         box->setCurrentIndex(std::clamp(index, 0, box->count() - 1));
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonWidget::rebuildPanes);
+        connect(box, qOverload<int>(&QComboBox::activated), this, [this, i] { m_picked[size_t(i)] = true; });
         m_selectorRow->addWidget(box);
         m_selectors.push_back(box);
     }
+    m_picked.resize(m_selectors.size(), false);
 }
 
 HeatmapWidget* ComparisonWidget::addPane()
 {
     auto* pane = new HeatmapWidget(this);
+    pane->installEventFilter(this); // a resize refits every pane to one cell size
     m_panes.push_back(pane);
     placePanes();
     return pane;
@@ -369,23 +381,41 @@ void ComparisonWidget::placePanes()
     for (int r = 0; r < rows; ++r)
         m_paneGrid->setRowStretch(r, 1);
     for (int c = 0; c < cols; ++c)
-        m_paneGrid->setColumnStretch(c, 10);
-    stretchColourBarColumns();
+        m_paneGrid->setColumnStretch(c, 1);
+    updatePaneMinimumWidths();
 }
 
-void ComparisonWidget::stretchColourBarColumns()
+void ComparisonWidget::equalizeCellSizes()
 {
-    // A column whose pane draws the shared colour bar is a little wider, so every matrix gets the same
-    // room (and the same label size) as its neighbours.
-    for (int c = 0; c < m_paneGrid->columnCount(); ++c) {
-        bool bar = false;
-        for (int r = 0; r < m_paneGrid->rowCount(); ++r)
-            if (QLayoutItem* item = m_paneGrid->itemAtPosition(r, c))
-                if (auto* pane = qobject_cast<HeatmapWidget*>(item->widget()))
-                    bar = bar || pane->heatmapStyle().showColorBar;
-        if (m_paneGrid->columnStretch(c) > 0) m_paneGrid->setColumnStretch(c, bar ? 12 : 10);
+    // Each pane's cells as large as its own room allows (the pane with the colour bar, or longer labels,
+    // has less), then every pane at the smallest of those: two heads are compared by eye at one cell size.
+    double smallest = 0;
+    for (const HeatmapWidget* pane : m_panes) {
+        if (pane->width() <= 16 || pane->height() <= 16 || pane->data().rows <= 0) continue;
+        HeatmapStyle own = pane->heatmapStyle();
+        own.maximumCellPixels = 0;
+        const double cell = HeatmapPainter(pane->data(), own)
+                                .layout(QRectF(pane->rect()).adjusted(8, 8, -8, -8), pane->font(), pane)
+                                .cellWidth();
+        smallest = smallest > 0 ? std::min(smallest, cell) : cell;
     }
-    updatePaneMinimumWidths();
+    for (HeatmapWidget* pane : m_panes) {
+        if (pane->heatmapStyle().maximumCellPixels == smallest) continue;
+        HeatmapStyle style = pane->heatmapStyle();
+        style.maximumCellPixels = smallest;
+        pane->setStyle(style);
+    }
+}
+
+bool ComparisonWidget::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize)
+        for (HeatmapWidget* pane : m_panes)
+            if (pane == watched) {
+                equalizeCellSizes();
+                break;
+            }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ComparisonWidget::updatePaneMinimumWidths()
@@ -407,9 +437,11 @@ void ComparisonWidget::updatePaneMinimumWidths()
     const double paneHeight = (viewport - m_paneGrid->spacing() * (rows - 1)) / rows;
     for (HeatmapWidget* pane : m_panes) {
         // The pane paints into its rectangle less 8 px on each side (HeatmapWidget::relayout).
+        HeatmapStyle own = pane->heatmapStyle();
+        own.maximumCellPixels = 0; // the room this pane needs itself, not the one it shares
         const double needed = pane->isTiled()
                                   ? 0.0
-                                  : HeatmapPainter(pane->data(), pane->heatmapStyle())
+                                  : HeatmapPainter(pane->data(), own)
                                         .minimumWidthForEveryLabel(paneHeight - 16, pane->font(), pane, 4000);
         pane->setMinimumWidth(needed > 0 ? int(std::ceil(needed)) + 16 : 0);
     }
@@ -489,16 +521,25 @@ std::vector<ComparisonWidget::PagePane> ComparisonWidget::pageLayout(const QPain
         const double w = panesArea.width() / cols, h = panesArea.height() / rows;
         std::vector<PagePane> panes;
         *everyLabel = true;
-        for (size_t i = 0; i < shown.size(); ++i) {
-            const QRectF cell(panesArea.left() + (int(i) % cols) * w, panesArea.top() + (int(i) / cols) * h,
-                              w, h);
-            const QRectF rect = cell.adjusted(6, 4, -6, -4);
-            HeatmapStyle style = shown[i]->heatmapStyle();
-            style.dark = false;
-            const HeatmapPainter painter(shown[i]->data(), style);
-            const HeatmapGeometry geometry = painter.layout(rect, QFont(), device);
-            *everyLabel = *everyLabel && painter.labelsEveryToken(geometry, device, QFont());
-            panes.push_back(PagePane{shown[i], rect, geometry});
+        // Each pane's own fit first, then every pane at the smallest cell size (as on screen).
+        double smallest = 0;
+        for (int pass = 0; pass < 2; ++pass) {
+            panes.clear();
+            for (size_t i = 0; i < shown.size(); ++i) {
+                const QRectF cell(panesArea.left() + (int(i) % cols) * w,
+                                  panesArea.top() + (int(i) / cols) * h, w, h);
+                const QRectF rect = cell.adjusted(6, 4, -6, -4);
+                HeatmapStyle style = shown[i]->heatmapStyle();
+                style.dark = false;
+                style.maximumCellPixels = pass == 0 ? 0.0 : smallest;
+                const HeatmapPainter painter(shown[i]->data(), style);
+                const HeatmapGeometry geometry = painter.layout(rect, QFont(), device);
+                if (pass == 1)
+                    *everyLabel = *everyLabel && painter.labelsEveryToken(geometry, device, QFont());
+                panes.push_back(PagePane{shown[i], rect, geometry});
+                if (pass == 0)
+                    smallest = i == 0 ? geometry.cellWidth() : std::min(smallest, geometry.cellWidth());
+            }
         }
         return panes;
     };

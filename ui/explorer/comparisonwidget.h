@@ -87,6 +87,7 @@ protected:
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
@@ -108,6 +109,8 @@ private:
     QComboBox* m_modeBox = nullptr;
     QSpinBox* m_count = nullptr;
     std::vector<QComboBox*> m_selectors;
+    // Per selector: the user (or setHeads) chose its head; the others follow the open head.
+    std::vector<bool> m_picked;
     QHBoxLayout* m_selectorRow = nullptr;
     QLineEdit* m_sentence = nullptr;
     QLabel* m_note = nullptr;
@@ -115,7 +118,8 @@ private:
     QLabel* m_sentenceLabel = nullptr;
     void placePanes();
     void applyPaneStyles();
-    void stretchColourBarColumns();
+    // Every pane's cells at the size of the smallest pane's fit (the one with the colour bar has less room).
+    void equalizeCellSizes();
     // Each pane at least as wide as its labels need (every token up to 64 labelled); the pane area
     // scrolls sideways when the tab is narrower than that.
     void updatePaneMinimumWidths();

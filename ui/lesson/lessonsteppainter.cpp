@@ -4,7 +4,6 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -43,24 +42,21 @@ QRectF LessonStepLayout::cellRect(int row, int col) const
 
 std::optional<std::pair<int, int>> LessonStepLayout::cellAt(QPointF point) const
 {
-    if (!cells.contains(point) || cellWidth <= 0 || cellHeight <= 0)
-        return std::nullopt;
+    if (!cells.contains(point) || cellWidth <= 0 || cellHeight <= 0) return std::nullopt;
     const int col = std::clamp(int((point.x() - cells.left()) / cellWidth), 0, cols - 1);
     const int row = std::clamp(int((point.y() - cells.top()) / cellHeight), 0, rows - 1);
     return std::make_pair(row, col);
 }
 
-LessonStepPainter::LessonStepPainter(const LessonStep& step, const LessonPaintStyle& style) : m_step(step), m_style(style)
-{
-}
+LessonStepPainter::LessonStepPainter(const LessonStep& step, const LessonPaintStyle& style)
+    : m_step(step), m_style(style)
+{}
 
 std::optional<double> LessonStepPainter::colorParameter(const LessonStep& step, int row, int col)
 {
     const double v = step.value(row, col);
-    if (step.isMasked(row, col) || step.isMinusInfinity(row, col) || !std::isfinite(v))
-        return std::nullopt;
-    if (step.probabilities)
-        return std::clamp(v, 0.0, 1.0);
+    if (step.isMasked(row, col) || step.isMinusInfinity(row, col) || !std::isfinite(v)) return std::nullopt;
+    if (step.probabilities) return std::clamp(v, 0.0, 1.0);
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (int r = 0; r < step.rows(); ++r)
         for (int c = 0; c < step.cols(); ++c)
@@ -68,8 +64,7 @@ std::optional<double> LessonStepPainter::colorParameter(const LessonStep& step, 
                 lo = std::min(lo, step.value(r, c));
                 hi = std::max(hi, step.value(r, c));
             }
-    if (!(hi > lo))
-        return 0.5;
+    if (!(hi > lo)) return 0.5;
     return (v - lo) / (hi - lo);
 }
 
@@ -80,7 +75,8 @@ QString LessonStepPainter::cellText(const LessonStep& step, int row, int col, in
     bool integers = !step.probabilities;
     for (int r = 0; r < step.rows() && integers; ++r)
         for (int c = 0; c < step.cols() && integers; ++c)
-            integers = std::isinf(step.value(r, c)) || std::abs(step.value(r, c) - std::round(step.value(r, c))) < 1e-9;
+            integers = std::isinf(step.value(r, c)) ||
+                       std::abs(step.value(r, c) - std::round(step.value(r, c))) < 1e-9;
     return integers ? lessonNumber(step.value(row, col)) : lessonFixed(step.value(row, col), decimals);
 }
 
@@ -91,8 +87,24 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, QPainter& painter) con
 
 LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPaintDevice* device) const
 {
+    // A small lesson on a large screen: the matrix (cells, their numbers and the token labels) grows with
+    // the room, in steps of a tenth up to kMaxMatrixGrowth×, while the grown cells still get their full
+    // comfortable size; the title and formula keep the style's size.
+    bool roomy = false;
+    LessonStepLayout best = layoutAt(target, from, device, m_style.fontPointSize, &roomy);
+    for (int tenths = 11; roomy && tenths <= int(std::lround(kMaxMatrixGrowth * 10)); ++tenths) {
+        const LessonStepLayout grown =
+            layoutAt(target, from, device, m_style.fontPointSize * tenths / 10.0, &roomy);
+        if (roomy) best = grown;
+    }
+    return best;
+}
+
+LessonStepLayout LessonStepPainter::layoutAt(QRectF target, const QFont& from, QPaintDevice* device,
+                                             double matrixPointSize, bool* roomy) const
+{
     const QFont font = baseFont(from, m_style.fontPointSize);
-    const QFontMetricsF metrics(font, device);
+    const QFontMetricsF metrics(baseFont(from, matrixPointSize), device);
     const QFontMetricsF titleMetrics(titleFont(font), device);
     const QFontMetricsF formulaMetrics(formulaFont(font), device);
     LessonStepLayout l;
@@ -113,6 +125,7 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
     for (int r = 0; r < l.rows; ++r)
         for (int c = 0; c < l.cols; ++c)
             widestNumber = std::max(widestNumber, metrics.horizontalAdvance(cellText(m_step, r, c)));
+    bool fullSize = false; // the last placeCells gave the cells their full size (the room did not limit them)
     // The cells for token labels of a given size; the labels shrink (below) when rows are lower than them.
     auto placeCells = [&](double labelPointSize) {
         const QFontMetricsF labels(baseFont(from, labelPointSize), device);
@@ -128,6 +141,7 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
         const double maxCellWidth = std::max(widestNumber, std::min(widestLabel, widestNumber * 1.6)) +
                                     2.5 * metrics.averageCharWidth();
         l.cellWidth = std::max(1.0, std::min(availableWidth / std::max(1, l.cols), maxCellWidth * 1.8));
+        const bool fullWidth = l.cellWidth >= maxCellWidth * 1.8 - 1e-9;
         // A label that does not fit across its column is written upwards, up to a third of the height.
         l.verticalColumnLabels = widestLabel > l.cellWidth - 2;
         l.colLabelHeight =
@@ -136,13 +150,16 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
                 : labels.height() * 1.4;
         const double availableHeight = std::max(1.0, target.bottom() - y - l.colLabelHeight);
         l.cellHeight = std::max(1.0, std::min(availableHeight / std::max(1, l.rows), metrics.height() * 3.6));
+        fullSize = fullWidth && l.cellHeight >= metrics.height() * 3.6 - 1e-9;
         l.cells = QRectF(target.left() + l.rowLabelWidth, y + l.colLabelHeight, l.cellWidth * l.cols,
                          l.cellHeight * l.rows);
         return labels.height() <= l.cellHeight && (!l.verticalColumnLabels || labels.height() <= l.cellWidth);
     };
-    for (double size = m_style.fontPointSize;
+    for (double size = matrixPointSize;
          !placeCells(size) && size - 0.5 >= LessonStepLayout::kMinCellPointSize - 1e-9; size -= 0.5) {
     }
+    const bool labelsFull = l.labelPointSize >= matrixPointSize - 1e-9;
+    *roomy = false;
     // The numbers' own size and decimals: the style's size with three decimals when they fit, else
     // smaller, then fewer decimals, down to a readable minimum. The number widest at the style's size
     // stands for all of them at each size.
@@ -151,12 +168,12 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
         int decimals;
         double smallest;
     };
-    const double comfortable = std::min(m_style.fontPointSize, LessonStepLayout::kComfortablePointSize);
+    const double comfortable = std::min(matrixPointSize, LessonStepLayout::kComfortablePointSize);
     const Tier tiers[] = {{3, comfortable},
                           {2, comfortable},
                           {2, LessonStepLayout::kMinCellPointSize},
                           {1, LessonStepLayout::kMinCellPointSize}};
-    l.cellPointSize = m_style.fontPointSize;
+    l.cellPointSize = matrixPointSize;
     l.showNumbers = false;
     for (const Tier& tier : tiers) {
         QString widest;
@@ -170,13 +187,14 @@ LessonStepLayout LessonStepPainter::layout(QRectF target, const QFont& from, QPa
                     widest = text;
                 }
             }
-        for (double size = m_style.fontPointSize; size >= tier.smallest - 1e-9; size -= 0.5) {
+        for (double size = matrixPointSize; size >= tier.smallest - 1e-9; size -= 0.5) {
             const QFontMetricsF cellMetrics(baseFont(from, size), device);
             if (cellMetrics.horizontalAdvance(widest) <= l.cellWidth - 3 &&
                 cellMetrics.height() <= l.cellHeight) {
                 l.cellPointSize = size;
                 l.decimals = tier.decimals;
                 l.showNumbers = true;
+                *roomy = fullSize && labelsFull && size >= matrixPointSize - 1e-9 && tier.decimals == 3;
                 return l;
             }
         }
@@ -193,7 +211,8 @@ void LessonStepPainter::paint(QPainter& painter, QRectF target) const
     if (m_style.showTitle) {
         painter.setFont(titleFont(font));
         painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                         QFontMetricsF(painter.font(), painter.device()).elidedText(m_step.title, Qt::ElideRight, l.title.width()));
+                         QFontMetricsF(painter.font(), painter.device())
+                             .elidedText(m_step.title, Qt::ElideRight, l.title.width()));
     }
     if (m_style.showFormula && !m_step.formula.isEmpty()) {
         painter.setFont(formulaFont(font));
@@ -250,9 +269,11 @@ void LessonStepPainter::paint(QPainter& painter, QRectF target) const
     // Thin white grid lines between the cells keep neighbouring numbers apart on a projector.
     painter.setPen(QPen(Qt::white, 1.0));
     for (int r = 1; r < l.rows; ++r)
-        painter.drawLine(QPointF(l.cells.left(), l.cellRect(r, 0).top()), QPointF(l.cells.right(), l.cellRect(r, 0).top()));
+        painter.drawLine(QPointF(l.cells.left(), l.cellRect(r, 0).top()),
+                         QPointF(l.cells.right(), l.cellRect(r, 0).top()));
     for (int c = 1; c < l.cols; ++c)
-        painter.drawLine(QPointF(l.cellRect(0, c).left(), l.cells.top()), QPointF(l.cellRect(0, c).left(), l.cells.bottom()));
+        painter.drawLine(QPointF(l.cellRect(0, c).left(), l.cells.top()),
+                         QPointF(l.cellRect(0, c).left(), l.cells.bottom()));
     painter.restore();
 }
 

@@ -6,7 +6,6 @@
 #include <QImage>
 #include <QRectF>
 #include <QSize>
-
 #include <optional>
 #include <utility>
 
@@ -71,7 +70,15 @@ public:
     // drops to 2 or 1 where 16 tokens leave no room for 3; the hover read-out keeps all three).
     static QString cellText(const LessonStep& step, int row, int col, int decimals = 3);
 
+    // How far a small lesson's matrix grows past the style's font size when the room allows.
+    static constexpr double kMaxMatrixGrowth = 2.5;
+
 private:
+    // The layout with the matrix (cells, numbers, labels) measured at matrixPointSize; roomy: the room
+    // gave the cells their full size at it (so a larger size may fit too).
+    LessonStepLayout layoutAt(QRectF target, const QFont& from, QPaintDevice* device, double matrixPointSize,
+                              bool* roomy) const;
+
     const LessonStep& m_step;
     LessonPaintStyle m_style;
 };

@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -34,6 +35,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -93,7 +95,8 @@ LessonView::LessonView(QWidget* parent) : QWidget(parent)
     connect(m_tokenModel, &LessonTokenTableModel::lessonEdited, this, &LessonView::lessonEdited);
     for (int i = 0; i < kLessonInputCount; ++i) {
         m_matrixModels[size_t(i)] = new LessonMatrixTableModel(&m_lesson, LessonInput(i), this);
-        connect(m_matrixModels[size_t(i)], &LessonMatrixTableModel::lessonEdited, this, &LessonView::lessonEdited);
+        connect(m_matrixModels[size_t(i)], &LessonMatrixTableModel::lessonEdited, this,
+                &LessonView::lessonEdited);
     }
 
     auto* layout = new QVBoxLayout(this);
@@ -165,8 +168,7 @@ void LessonView::rebuildForLanguage()
     m_heads->setCurrentIndex(heads);
     m_experimentTabs->setCurrentIndex(experiment);
     m_inputTabs->setCurrentIndex(input);
-    if (hadFocus)
-        m_stepWidget->setFocus();
+    if (hadFocus) m_stepWidget->setFocus();
 }
 
 LessonView::~LessonView() = default;
@@ -176,11 +178,13 @@ QWidget* LessonView::buildInputPanel()
     auto* panel = new QWidget;
     auto* layout = new QVBoxLayout(panel);
     auto* form = new QFormLayout;
+    // The panel is narrow (a fifth of the window): a field that does not fit beside its label goes under
+    // it, and the input choice is never elided ("Doğrudan Q, K ve V").
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_inputMode = new QComboBox;
     m_inputMode->addItem(tr("Q, K and V directly"));
     m_inputMode->addItem(tr("X with W_Q, W_K and W_V"));
-    m_inputMode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_inputMode->setMinimumContentsLength(10);
+    m_inputMode->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     form->addRow(tr("Input:"), m_inputMode);
     m_tokenCount = new QSpinBox;
     m_tokenCount->setRange(1, LessonModel::kMaxHeadTokens);
@@ -209,8 +213,7 @@ QWidget* LessonView::buildInputPanel()
     layout->addWidget(hint);
 
     connect(m_inputMode, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing)
-            return;
+        if (m_syncing) return;
         try {
             m_lesson.setInputMode(index == 0 ? LessonInputMode::QueryKeyValue : LessonInputMode::Projections);
             m_inputError->clear();
@@ -220,8 +223,7 @@ QWidget* LessonView::buildInputPanel()
         lessonEdited();
     });
     connect(m_tokenCount, &QSpinBox::valueChanged, this, [this](int count) {
-        if (m_syncing)
-            return;
+        if (m_syncing) return;
         m_lesson.setTokenCount(count);
         m_permutation.clear();
         lessonEdited();
@@ -253,17 +255,17 @@ QWidget* LessonView::buildStepPanel()
     m_hoverLabel->setWordWrap(true);
     m_hoverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_hoverLabel->setMinimumHeight(48);
-    m_hoverLabel->setStyleSheet(QStringLiteral("QLabel { background: #f4f6fb; border: 1px solid #c8cfe0; padding: 6px; }"));
+    m_hoverLabel->setStyleSheet(
+        QStringLiteral("QLabel { background: #f4f6fb; border: 1px solid #c8cfe0; padding: 6px; }"));
     layout->addWidget(m_hoverLabel);
 
     // One "Save" button with a menu: three buttons side by side made the window too wide for a
     // 1280×800 projector with large fonts.
     auto* exports = new QHBoxLayout;
     m_largeFontsBox = new QCheckBox(tr("Large fonts (projector)"));
-    auto* save = new QToolButton;
-    save->setText(tr("Save…"));
-    save->setPopupMode(QToolButton::InstantPopup);
-    save->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // A push button with a menu: its arrow gets room of its own (a tool button draws it over the "…").
+    auto* save = new QPushButton(tr("Save…"));
+    save->setObjectName(QStringLiteral("saveMenuButton"));
     auto* saveMenu = new QMenu(save);
     saveMenu->addAction(tr("Save step as image…"), this, &LessonView::saveStepImage);
     saveMenu->addAction(tr("Save matrix as CSV…"), this, &LessonView::saveStepCsv);
@@ -277,7 +279,8 @@ QWidget* LessonView::buildStepPanel()
     connect(m_previous, &QPushButton::clicked, this, &LessonView::previousStep);
     connect(m_next, &QPushButton::clicked, this, &LessonView::nextStep);
     connect(m_stepWidget, &LessonStepWidget::hoverChanged, this, [this](const QString& text) {
-        m_hoverLabel->setText(text.isEmpty() ? tr("Point at a cell to see how its number was computed.") : text);
+        m_hoverLabel->setText(text.isEmpty() ? tr("Point at a cell to see how its number was computed.")
+                                             : text);
     });
     connect(m_largeFontsBox, &QCheckBox::toggled, this, &LessonView::setLargeFonts);
     m_hoverLabel->setText(tr("Point at a cell to see how its number was computed."));
@@ -294,7 +297,33 @@ QWidget* LessonView::buildExperimentPanel()
     tabs->addTab(buildMultiHeadTab(), tr("Multi-head"));
     m_kvCachePanel = new KvCachePanel;
     tabs->addTab(m_kvCachePanel, tr("KV cache"));
-    return tabs;
+    // Five tab names need more than the panel's 30% of a 1280 px window (474 px in Turkish, 413 in
+    // English, against 379): a tab bar would hide some behind scroll arrows. The experiments are chosen
+    // with buttons in rows of three instead, every one always in sight; the tab widget keeps the pages.
+    tabs->tabBar()->hide();
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* chooser = new QGridLayout;
+    chooser->setSpacing(2);
+    auto* group = new QButtonGroup(panel);
+    constexpr int kPerRow = 3;
+    for (int i = 0; i < tabs->count(); ++i) {
+        auto* button = new QToolButton;
+        button->setText(tabs->tabText(i));
+        button->setCheckable(true);
+        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        group->addButton(button, i);
+        chooser->addWidget(button, i / kPerRow, i % kPerRow);
+    }
+    group->button(tabs->currentIndex())->setChecked(true);
+    connect(group, &QButtonGroup::idClicked, tabs, &QTabWidget::setCurrentIndex);
+    connect(tabs, &QTabWidget::currentChanged, group, [group](int index) {
+        if (QAbstractButton* button = group->button(index)) button->setChecked(true);
+    });
+    layout->addLayout(chooser);
+    layout->addWidget(tabs, 1);
+    return panel;
 }
 
 QWidget* LessonView::buildScalingTab()
@@ -303,8 +332,9 @@ QWidget* LessonView::buildScalingTab()
     auto* layout = new QVBoxLayout(tab);
     m_scaling = new QCheckBox(tr("Divide the scores by √d_k"));
     layout->addWidget(m_scaling);
-    auto* intro = new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
-                                "with d_k. Without the scaling the softmax collapses onto one token."));
+    auto* intro =
+        new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
+                      "with d_k. Without the scaling the softmax collapses onto one token."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     auto* row = new QHBoxLayout;
@@ -322,8 +352,7 @@ QWidget* LessonView::buildScalingTab()
     m_dkResult->setWordWrap(true);
     layout->addWidget(m_dkResult);
     connect(m_scaling, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing)
-            return;
+        if (m_syncing) return;
         LessonOptions o = m_lesson.options();
         o.scaling = on;
         applyOption(o);
@@ -349,8 +378,7 @@ QWidget* LessonView::buildCausalTab()
     layout->addWidget(m_unmaskedSoftmax, 1);
     layout->addWidget(m_maskedSoftmax, 1);
     connect(m_causal, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing)
-            return;
+        if (m_syncing) return;
         LessonOptions o = m_lesson.options();
         o.causal = on;
         applyOption(o);
@@ -390,8 +418,7 @@ QWidget* LessonView::buildPositionsTab()
     m_dials = new LessonRopeDialsWidget;
     layout->addWidget(m_dials, 1);
     auto apply = [this] {
-        if (m_syncing)
-            return;
+        if (m_syncing) return;
         LessonOptions o = m_lesson.options();
         o.positions = m_positions->currentIndex() == 1 ? LessonPositions::Rope : LessonPositions::None;
         o.ropeTheta = m_theta->value();
@@ -443,8 +470,9 @@ void LessonView::setLesson(const LessonModel& lesson)
     lessonEdited();
 }
 
-bool LessonView::openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head, int firstToken,
-                          int tokenCount, const QStringList& tokens, double scale, bool causal, QString* error)
+bool LessonView::openHead(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, int head,
+                          int firstToken, int tokenCount, const QStringList& tokens, double scale,
+                          bool causal, QString* error)
 {
     try {
         setLesson(LessonModel::fromHead(q, k, v, head, firstToken, tokenCount, tokens, scale, causal));
@@ -506,8 +534,8 @@ void LessonView::reloadTables()
     const bool projections = m_lesson.inputMode() == LessonInputMode::Projections;
     for (int i = 0; i < kLessonInputCount; ++i) {
         const LessonInput which = LessonInput(i);
-        const bool projectionInput = which == LessonInput::X || which == LessonInput::WQ || which == LessonInput::WK ||
-                                     which == LessonInput::WV;
+        const bool projectionInput = which == LessonInput::X || which == LessonInput::WQ ||
+                                     which == LessonInput::WK || which == LessonInput::WV;
         m_inputTabs->setTabVisible(i + 1, projectionInput == projections);
     }
 }
@@ -515,11 +543,11 @@ void LessonView::reloadTables()
 void LessonView::lessonEdited()
 {
     // Token names and shapes may have changed: the tables' headers follow the lesson.
-    if (sender() != nullptr && (qobject_cast<LessonMatrixTableModel*>(sender()) || qobject_cast<LessonTokenTableModel*>(sender()))) {
+    if (sender() != nullptr &&
+        (qobject_cast<LessonMatrixTableModel*>(sender()) || qobject_cast<LessonTokenTableModel*>(sender()))) {
         for (LessonMatrixTableModel* model : m_matrixModels)
             Q_EMIT model->headerDataChanged(Qt::Vertical, 0, std::max(0, model->rowCount() - 1));
-        if (m_permutation.size() != size_t(m_lesson.tokenCount()))
-            m_permutation.clear();
+        if (m_permutation.size() != size_t(m_lesson.tokenCount())) m_permutation.clear();
     } else {
         reloadTables();
     }
@@ -589,8 +617,7 @@ void LessonView::updateCausalComparison()
 void LessonView::updatePositions()
 {
     const int n = m_lesson.tokenCount();
-    if (m_permutation.size() != size_t(n))
-        return;
+    if (m_permutation.size() != size_t(n)) return;
     const LessonModel moved = m_lesson.permuted(m_permutation);
     LessonStep original = m_lesson.step(LessonStepKind::Output);
     original.title = tr("Output, original order");
@@ -603,23 +630,27 @@ void LessonView::updatePositions()
     double difference = 0;
     for (int i = 0; i < n; ++i)
         for (int c = 0; c < moved.output().cols(); ++c)
-            difference = std::max(difference,
-                                  std::abs(moved.output()(i, c) - m_lesson.output()(m_permutation[size_t(i)], c)));
+            difference = std::max(
+                difference, std::abs(moved.output()(i, c) - m_lesson.output()(m_permutation[size_t(i)], c)));
     if (difference < 1e-9)
-        m_permutationVerdict->setText(tr("Every token's output row is the same, only in another order: without "
-                                         "positions, attention does not see word order."));
+        m_permutationVerdict->setText(
+            tr("Every token's output row is the same, only in another order: without "
+               "positions, attention does not see word order."));
     else if (m_lesson.options().positions == LessonPositions::Rope)
-        m_permutationVerdict->setText(tr("The rows change (by up to %1): RoPE turns each query and key by its "
-                                         "position, so the scores depend on the order.")
-                                          .arg(lessonFixed(difference)));
+        m_permutationVerdict->setText(
+            tr("The rows change (by up to %1): RoPE turns each query and key by its "
+               "position, so the scores depend on the order.")
+                .arg(lessonFixed(difference)));
     else
-        m_permutationVerdict->setText(tr("The rows change (by up to %1): the causal mask depends on the order.")
-                                          .arg(lessonFixed(difference)));
+        m_permutationVerdict->setText(
+            tr("The rows change (by up to %1): the causal mask depends on the order.")
+                .arg(lessonFixed(difference)));
     const bool rope = m_lesson.options().positions == LessonPositions::Rope;
     m_dials->setVisible(rope);
     m_theta->setEnabled(rope);
     if (rope && m_lesson.keyDimension() % 2 == 0)
-        m_dials->setAngles(lessonRopeAngles(n, m_lesson.keyDimension(), m_lesson.options().ropeTheta), m_lesson.tokens());
+        m_dials->setAngles(lessonRopeAngles(n, m_lesson.keyDimension(), m_lesson.options().ropeTheta),
+                           m_lesson.tokens());
 }
 
 void LessonView::updateMultiHead()
@@ -672,8 +703,7 @@ void LessonView::updateMultiHead()
 void LessonView::setCurrentStep(int step)
 {
     step = std::clamp(step, 0, kLessonStepCount - 1);
-    if (step == m_step)
-        return;
+    if (step == m_step) return;
     m_step = step;
     updateStep();
     Q_EMIT stepChanged(m_step);
@@ -692,15 +722,15 @@ void LessonView::previousStep()
 void LessonView::setLargeFonts(bool on)
 {
     m_largeFonts = on;
-    if (m_largeFontsBox->isChecked() != on)
-        m_largeFontsBox->setChecked(on);
+    if (m_largeFontsBox->isChecked() != on) m_largeFontsBox->setChecked(on);
     applyFonts();
 }
 
 void LessonView::applyFonts()
 {
     const LessonPaintStyle style = paintStyle();
-    for (LessonStepWidget* w : {m_stepWidget, m_unmaskedSoftmax, m_maskedSoftmax, m_originalOutput, m_permutedOutput})
+    for (LessonStepWidget* w :
+         {m_stepWidget, m_unmaskedSoftmax, m_maskedSoftmax, m_originalOutput, m_permutedOutput})
         w->setPaintStyle(style);
     m_histogram->setFontPointSize(style.fontPointSize * 0.8);
     m_dials->setFontPointSize(style.fontPointSize * 0.8);
@@ -764,23 +794,22 @@ bool LessonView::exportAll(const QString& directory, QStringList* written, QStri
     for (int s = 0; s < kLessonStepCount; ++s) {
         const QString png = dir.absoluteFilePath(stepFileStem(s) + QStringLiteral(".png"));
         const QString csv = dir.absoluteFilePath(stepFileStem(s) + QStringLiteral(".csv"));
-        if (!exportStepImage(png, s, error) || !exportStepCsv(csv, s, error))
-            return false;
+        if (!exportStepImage(png, s, error) || !exportStepCsv(csv, s, error)) return false;
         *written << png << csv;
     }
     const bool projections = m_lesson.inputMode() == LessonInputMode::Projections;
     for (int i = 0; i < kLessonInputCount; ++i) {
         const LessonInput which = LessonInput(i);
-        const bool projectionInput = which == LessonInput::X || which == LessonInput::WQ || which == LessonInput::WK ||
-                                     which == LessonInput::WV;
-        if (projectionInput != projections)
-            continue;
+        const bool projectionInput = which == LessonInput::X || which == LessonInput::WQ ||
+                                     which == LessonInput::WK || which == LessonInput::WV;
+        if (projectionInput != projections) continue;
         const Eigen::MatrixXd& m = m_lesson.input(which);
-        const bool tokenRows = which == LessonInput::Q || which == LessonInput::K || which == LessonInput::V ||
-                               which == LessonInput::X;
+        const bool tokenRows = which == LessonInput::Q || which == LessonInput::K ||
+                               which == LessonInput::V || which == LessonInput::X;
         const QString path = dir.absoluteFilePath(QStringLiteral("input-%1.csv").arg(lessonInputName(which)));
-        if (!writeFile(path, lessonMatrixCsv(m, tokenRows ? m_lesson.tokens() : dimensionLabels(int(m.rows())),
-                                             dimensionLabels(int(m.cols()))),
+        if (!writeFile(path,
+                       lessonMatrixCsv(m, tokenRows ? m_lesson.tokens() : dimensionLabels(int(m.rows())),
+                                       dimensionLabels(int(m.cols()))),
                        error))
             return false;
         *written << path;
@@ -790,9 +819,9 @@ bool LessonView::exportAll(const QString& directory, QStringList* written, QStri
 
 void LessonView::saveStepImage()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save step as image"),
-                                                      stepFileStem(m_step) + QStringLiteral(".png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save step as image"),
+                                     stepFileStem(m_step) + QStringLiteral(".png"), tr("PNG images (*.png)"));
     QString error;
     if (!path.isEmpty() && !exportStepImage(path, m_step, &error))
         QMessageBox::warning(this, tr("Save step as image"), error);
@@ -800,9 +829,9 @@ void LessonView::saveStepImage()
 
 void LessonView::saveStepCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save matrix as CSV"),
-                                                      stepFileStem(m_step) + QStringLiteral(".csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save matrix as CSV"),
+                                     stepFileStem(m_step) + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportStepCsv(path, m_step, &error))
         QMessageBox::warning(this, tr("Save matrix as CSV"), error);
@@ -811,12 +840,10 @@ void LessonView::saveStepCsv()
 void LessonView::saveAllSteps()
 {
     const QString directory = QFileDialog::getExistingDirectory(this, tr("Save all steps into a folder"));
-    if (directory.isEmpty())
-        return;
+    if (directory.isEmpty()) return;
     QStringList written;
     QString error;
-    if (!exportAll(directory, &written, &error))
-        QMessageBox::warning(this, tr("Save all steps"), error);
+    if (!exportAll(directory, &written, &error)) QMessageBox::warning(this, tr("Save all steps"), error);
 }
 
 } // namespace attnscope

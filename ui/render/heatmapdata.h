@@ -97,6 +97,9 @@ struct HeatmapStyle
     // Presenter mode: labels, title and ticks in light ink on a dark page, cells filling the screen.
     bool dark = false;
     bool stretchCells = false;
+    // The largest ordinary cell, in pixels (0: as large as the room allows). Comparison panes share the
+    // smallest pane's, so every head is drawn at one cell size.
+    double maximumCellPixels = 0;
 };
 
 // exBERT's "discount special tokens": zero the special key columns and renormalise every row over the

@@ -86,14 +86,14 @@ HeatmapGeometry::HeatmapGeometry(QRectF area, int rows, int cols, std::vector<in
 
 double HeatmapGeometry::fitSize() const
 {
-    return std::min(m_x.fitBase(m_area.width()), m_y.fitBase(m_area.height()));
+    const double fitted = std::min(m_x.fitBase(m_area.width()), m_y.fitBase(m_area.height()));
+    return m_maximumCell > 0 ? std::min(fitted, m_maximumCell) : fitted;
 }
 
 void HeatmapGeometry::fit()
 {
     m_origin = QPointF(0, 0);
-    if (m_rows <= 0 || m_cols <= 0 || m_area.isEmpty())
-        return;
+    if (m_rows <= 0 || m_cols <= 0 || m_area.isEmpty()) return;
     if (m_stretch) {
         m_x.base = m_x.fitBase(m_area.width());
         m_y.base = m_y.fitBase(m_area.height());
@@ -108,10 +108,15 @@ void HeatmapGeometry::setStretch(bool stretch)
     fit();
 }
 
+void HeatmapGeometry::setMaximumCellSize(double pixels)
+{
+    m_maximumCell = std::max(0.0, pixels);
+    fit();
+}
+
 void HeatmapGeometry::setView(QPointF origin, double cellWidth, double cellHeight)
 {
-    if (cellWidth <= 0 || cellHeight <= 0)
-        return;
+    if (cellWidth <= 0 || cellHeight <= 0) return;
     m_x.base = cellWidth;
     m_y.base = cellHeight;
     m_origin = origin;
@@ -120,8 +125,7 @@ void HeatmapGeometry::setView(QPointF origin, double cellWidth, double cellHeigh
 
 bool HeatmapGeometry::isFitted() const
 {
-    if (m_rows <= 0 || m_cols <= 0)
-        return true;
+    if (m_rows <= 0 || m_cols <= 0) return true;
     const double expected = m_stretch ? m_x.fitBase(m_area.width()) : fitSize();
     return std::abs(m_x.base - expected) < 1e-9 && m_origin.isNull();
 }
@@ -143,19 +147,16 @@ QPointF HeatmapGeometry::toCell(QPointF pixel) const
 
 std::optional<std::pair<int, int>> HeatmapGeometry::cellAt(QPointF pixel) const
 {
-    if (!m_area.contains(pixel))
-        return std::nullopt;
+    if (!m_area.contains(pixel)) return std::nullopt;
     const QPointF cell = toCell(pixel);
     const int row = int(std::floor(cell.y())), col = int(std::floor(cell.x()));
-    if (row < 0 || row >= m_rows || col < 0 || col >= m_cols)
-        return std::nullopt;
+    if (row < 0 || row >= m_rows || col < 0 || col >= m_cols) return std::nullopt;
     return std::make_pair(row, col);
 }
 
 void HeatmapGeometry::zoomAt(QPointF pixel, double factor)
 {
-    if (factor <= 0)
-        return;
+    if (factor <= 0) return;
     const QPointF anchor = toCell(pixel);
     const double smallestX = m_stretch ? m_x.fitBase(m_area.width()) : fitSize();
     const double smallestY = m_stretch ? m_y.fitBase(m_area.height()) : fitSize();

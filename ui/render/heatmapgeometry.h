@@ -43,6 +43,11 @@ public:
     void fit(); // whole matrix visible, square ordinary cells when possible (else stretched, see below)
     // Cells fill the area in both directions instead of staying square (presenter mode: a wide screen).
     void setStretch(bool stretch);
+    // The largest ordinary cell a fit gives (pixels; 0: no limit, as large as the area allows). Comparison
+    // panes fit their cells to the smallest pane's, so that heads are compared at one cell size.
+    // Stretched cells ignore it.
+    void setMaximumCellSize(double pixels);
+    double maximumCellSize() const { return m_maximumCell; }
     // The largest label font the layout made room for (pixels); 0: no limit. The painter never draws
     // labels larger, so they are not cut by the room left of and above the cells.
     void setLabelPixelLimit(double pixels) { m_labelPixelLimit = pixels; }
@@ -83,6 +88,7 @@ private:
     Axis m_x, m_y;
     QPointF m_origin;
     bool m_stretch = false;
+    double m_maximumCell = 0;
     double m_labelPixelLimit = 0;
     int m_labelLanes = 1;
 };

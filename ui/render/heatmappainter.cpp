@@ -205,6 +205,7 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
                           specialIndices(m_data.specialCols, m_data.cols),
                           specialCellMinimum(lineHeightPerPixel));
         g.setStretch(m_style.stretchCells);
+        g.setMaximumCellSize(m_style.maximumCellPixels);
         g.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
         g.setLabelLanes(lanes);
         return g;
