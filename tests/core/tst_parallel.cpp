@@ -2,7 +2,9 @@
 // `threads` threads take part, no thread is started per call once the pool has enough, exceptions reach
 // the caller, and nested calls and calls from several threads at once finish (no deadlock).
 
+#include "util/operationcancelled.h"
 #include "util/parallel.h"
+#include "util/prefetch.h"
 
 #include <QtTest>
 #include <atomic>
@@ -10,6 +12,7 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <thread>
 #include <vector>
 
@@ -122,6 +125,41 @@ private slots:
         for (auto& caller : callers)
             caller.join();
         QCOMPARE(total.load(), 6LL * 50 * (16 * 17 / 2));
+    }
+
+    // prefetchMapping populates 64 MiB chunks on the pool's threads: progress still comes on the calling
+    // thread, rises to the mapping's size, and a cancel stops it with OperationCancelled. (An anonymous
+    // mapping: populating it maps the shared zero page, no memory is used.)
+    void prefetchOnThreadsReportsOnTheCaller()
+    {
+        const qint64 bytes = (qint64(64) << 20) * 5 + 12345; // several rounds and a short last chunk
+        void* mapping = mmap(nullptr, size_t(bytes), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(mapping != MAP_FAILED);
+        const auto* begin = static_cast<const unsigned char*>(mapping);
+        const std::thread::id caller = std::this_thread::get_id();
+        std::vector<qint64> reports;
+        bool elsewhere = false;
+        prefetchMapping(begin, bytes, [&](qint64 done) {
+            elsewhere = elsewhere || std::this_thread::get_id() != caller;
+            reports.push_back(done);
+        });
+        QVERIFY(!elsewhere);
+        QVERIFY(!reports.empty());
+        QCOMPARE(reports.back(), bytes);
+        for (size_t i = 1; i < reports.size(); ++i)
+            QVERIFY(reports[i] > reports[i - 1]);
+
+        std::atomic<bool> cancel{false};
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(OperationCancelled, prefetchMapping(
+                                                         begin, bytes,
+                                                         [&](qint64) {
+                                                             ++calls;
+                                                             cancel = true;
+                                                         },
+                                                         &cancel));
+        QCOMPARE(calls, 1);
+        munmap(mapping, size_t(bytes));
     }
 };
 
