@@ -6,8 +6,8 @@
 // line per case:
 //   {"bench":"gemm","n":128,"in":2048,"out":2048,"block":1024,"what":"own bf16","best_s":...,
 //    "gflops":...,"fraction_of_core_peak":...}
-// and the core's FMA peak measured the same way in the same run (measureCoreFmaPeakGflops). --bert: BERT-base's
-// shapes (768 → 768, 768 → 3,072, 3,072 → 768) at 512 tokens instead.
+// and the core's FMA peak measured the same way in the same run (measureCoreFmaPeakGflops). --bert:
+// BERT-base's shapes (768 → 768, 768 → 3,072, 3,072 → 768) at 512 tokens instead.
 
 #include "kernels/cpukernelselection.h"
 #include "model/openblas.h"
