@@ -2,6 +2,7 @@
 // `threads` threads take part, no thread is started per call once the pool has enough, exceptions reach
 // the caller, and nested calls and calls from several threads at once finish (no deadlock).
 
+#include "util/nonfinite.h"
 #include "util/operationcancelled.h"
 #include "util/parallel.h"
 #include "util/prefetch.h"
@@ -9,6 +10,7 @@
 #include <QtTest>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -125,6 +127,29 @@ private slots:
         for (auto& caller : callers)
             caller.join();
         QCOMPARE(total.load(), 6LL * 50 * (16 * 17 / 2));
+    }
+
+    // firstNonFinite scans arrays of 4·65,536 floats and more in parts on the pool: the index is the first
+    // non-finite value's in the whole array, wherever the parts split it, and none is found in a finite one.
+    void firstNonFiniteOnThreadsFindsTheFirst()
+    {
+        const size_t count = 1'000'003; // 16 parts, the last one short
+        std::vector<float> values(count);
+        for (size_t i = 0; i < count; ++i)
+            values[i] = float(i % 1000) - 500.0f;
+        QVERIFY(!firstNonFinite(values.data(), count));
+        const float nan = std::numeric_limits<float>::quiet_NaN(),
+                    inf = std::numeric_limits<float>::infinity();
+        for (const size_t at : {size_t(0), size_t(65'535), size_t(65'536), size_t(700'001), count - 1}) {
+            for (const float bad : {nan, inf, -inf}) {
+                std::vector<float> copy = values;
+                copy[at] = bad;
+                if (at + 300'000 < count) copy[at + 300'000] = nan; // a later hit, in another part
+                const std::optional<size_t> found = firstNonFinite(copy.data(), count);
+                QVERIFY(found);
+                QCOMPARE(*found, at);
+            }
+        }
     }
 
     // prefetchMapping populates 64 MiB chunks on the pool's threads: progress still comes on the calling
