@@ -65,16 +65,16 @@ qint64 estimatedBytes(bool npy, qint64 matrices, qint64 n, qint64 tokenTextBytes
 int runAttention(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Computes every layer's and head's attention probabilities for one input.\n"
-        "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
-        "[layer][head][query][key]}.\n"
-        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-        "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
-        "layout instead of the weights alpha (docs/metrics.md).\n"
-        "With --ids the ids are used as given: no special tokens are added.\n"
-        "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
-        "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
+    parser.setApplicationDescription(
+        QStringLiteral("Computes every layer's and head's attention probabilities for one input.\n"
+                       "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
+                       "[layer][head][query][key]}.\n"
+                       "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
+                       "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
+                       "layout instead of the weights alpha (docs/metrics.md).\n"
+                       "With --ids the ids are used as given: no special tokens are added.\n"
+                       "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
+                       "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
     parser.addHelpOption();
     parser.addOptions(modelInputOptions());
     parser.addOptions({
@@ -263,10 +263,9 @@ int runAttention(const QStringList& arguments)
     return 1;
 }
 
-const CommandRegistration registration(Command{
-    QStringLiteral("attention"),
-    QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"), true,
-    &runAttention}); // needsGui: GPU backends need the platform
+const CommandRegistration registration(Command{QStringLiteral("attention"),
+                                               QStringLiteral("Attention probabilities of every layer and head (JSON or npy)"),
+                                               true, &runAttention}); // needsGui: GPU backends need the platform
 
 } // namespace
 

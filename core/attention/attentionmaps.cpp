@@ -2,6 +2,7 @@
 
 #include "util/parallel.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,10 +12,9 @@ void checkTileRequest(const AttentionMaps& maps, int layer, int head, int q0, in
 {
     if (layer < 0 || layer >= maps.layers() || head < 0 || head >= maps.heads() || q0 < 0 || q0 > q1 ||
         q1 > maps.queries() || k0 < 0 || k0 > k1 || k1 > maps.keys())
-        throw std::invalid_argument("attention tile layer " + std::to_string(layer) + " head " +
-                                    std::to_string(head) + " [" + std::to_string(q0) + "," +
-                                    std::to_string(q1) + ")x[" + std::to_string(k0) + "," +
-                                    std::to_string(k1) + ") is outside " + std::to_string(maps.layers()) +
+        throw std::invalid_argument("attention tile layer " + std::to_string(layer) + " head " + std::to_string(head) +
+                                    " [" + std::to_string(q0) + "," + std::to_string(q1) + ")x[" + std::to_string(k0) +
+                                    "," + std::to_string(k1) + ") is outside " + std::to_string(maps.layers()) +
                                     " layers x " + std::to_string(maps.heads()) + " heads x " +
                                     std::to_string(maps.queries()) + "x" + std::to_string(maps.keys()));
 }
@@ -38,10 +38,8 @@ std::vector<float> copyTile(const float* matrix, int keys, int q0, int q1, int k
     return out;
 }
 
-DenseAttentionMaps::DenseAttentionMaps(int layers, int heads, int queries, int keys,
-                                       std::vector<float> probabilities)
-    : m_layers(layers), m_heads(heads), m_queries(queries), m_keys(keys),
-      m_probabilities(std::move(probabilities))
+DenseAttentionMaps::DenseAttentionMaps(int layers, int heads, int queries, int keys, std::vector<float> probabilities)
+    : m_layers(layers), m_heads(heads), m_queries(queries), m_keys(keys), m_probabilities(std::move(probabilities))
 {
     if (m_probabilities.size() != size_t(layers) * size_t(heads) * size_t(queries) * size_t(keys))
         throw std::invalid_argument("DenseAttentionMaps: " + std::to_string(m_probabilities.size()) +
