@@ -148,7 +148,7 @@ WeightTensor LayerStep::loadForProduct(const QString& base) const
 
 void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
 {
-    m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors);
+    m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors, m_threads);
 }
 
 std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString& weight, const QString& bias,

@@ -44,16 +44,17 @@ std::optional<size_t> firstNonFiniteSerial(const float* values, size_t count)
 
 } // namespace
 
-std::optional<size_t> firstNonFinite(const float* values, size_t count)
+std::optional<size_t> firstNonFinite(const float* values, size_t count, int threads)
 {
     // A forward pass checks every layer's Q, K, V, attention output and hidden states (megabytes each at
     // 512 tokens) between its parallel products: on one thread that was 1.6% of a BERT-base pass with the
-    // other core idle. Large arrays are scanned in parts on every core; the first part with a hit decides.
+    // other core idle. Large arrays are scanned in parts on the pass's threads; the first part with a hit
+    // decides.
     constexpr size_t kPart = size_t(1) << 16;
-    if (count < 4 * kPart) return firstNonFiniteSerial(values, count);
+    if (threads == 1 || count < 4 * kPart) return firstNonFiniteSerial(values, count);
     const int parts = int((count + kPart - 1) / kPart);
     std::vector<std::optional<size_t>> found(static_cast<size_t>(parts));
-    parallelFor(parts, 0, [&](int part) {
+    parallelFor(parts, threads, [&](int part) {
         const size_t begin = size_t(part) * kPart;
         if (const std::optional<size_t> hit =
                 firstNonFiniteSerial(values + begin, std::min(kPart, count - begin)))

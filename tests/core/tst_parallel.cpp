@@ -129,15 +129,17 @@ private slots:
         QCOMPARE(total.load(), 6LL * 50 * (16 * 17 / 2));
     }
 
-    // firstNonFinite scans arrays of 4·65,536 floats and more in parts on the pool: the index is the first
-    // non-finite value's in the whole array, wherever the parts split it, and none is found in a finite one.
+    // firstNonFinite scans arrays of 4·65,536 floats and more in parts on the pool (threads > 1): the index
+    // is the first non-finite value's in the whole array, wherever the parts split it, and none is found in a
+    // finite one.
     void firstNonFiniteOnThreadsFindsTheFirst()
     {
         const size_t count = 1'000'003; // 16 parts, the last one short
         std::vector<float> values(count);
         for (size_t i = 0; i < count; ++i)
             values[i] = float(i % 1000) - 500.0f;
-        QVERIFY(!firstNonFinite(values.data(), count));
+        QVERIFY(!firstNonFinite(values.data(), count, 2));
+        QVERIFY(!firstNonFinite(values.data(), count, 5));
         const float nan = std::numeric_limits<float>::quiet_NaN(),
                     inf = std::numeric_limits<float>::infinity();
         for (const size_t at : {size_t(0), size_t(65'535), size_t(65'536), size_t(700'001), count - 1}) {
@@ -145,9 +147,11 @@ private slots:
                 std::vector<float> copy = values;
                 copy[at] = bad;
                 if (at + 300'000 < count) copy[at + 300'000] = nan; // a later hit, in another part
-                const std::optional<size_t> found = firstNonFinite(copy.data(), count);
-                QVERIFY(found);
-                QCOMPARE(*found, at);
+                for (const int threads : {1, 2, 5}) {
+                    const std::optional<size_t> found = firstNonFinite(copy.data(), count, threads);
+                    QVERIFY(found);
+                    QCOMPARE(*found, at);
+                }
             }
         }
     }
