@@ -2,6 +2,7 @@
 
 #include "analysis/contributions.h"
 #include "analysiscommandline.h"
+#include "attention/attentionmaps.h"
 #include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <future>
 #include <optional>
 
 namespace attnscope {
@@ -190,11 +192,19 @@ int runAttention(const QStringList& arguments)
         }
         if (npy) {
             out.write(npyHeader({l1 - l0, h1 - h0, n, n}));
-            for (int l = l0; l < l1; ++l)
-                for (int h = h0; h < h1; ++h) {
-                    const std::vector<float> m = maps->matrix(l, h);
-                    out.write(reinterpret_cast<const char*>(m.data()), qint64(m.size() * sizeof(float)));
-                }
+            // A layer's heads are computed on every core (a tiled map recomputes each P) while the layer
+            // before is written on a thread of its own: the write is mostly the kernel copying into the
+            // page cache, which otherwise ran alone after the pass (docs/benchmarks.md).
+            std::future<void> writing;
+            for (int l = l0; l < l1; ++l) {
+                std::vector<std::vector<float>> matrices = headMatrices(*maps, l, h0, h1);
+                if (writing.valid()) writing.get();
+                writing = std::async(std::launch::async, [&out, layerMatrices = std::move(matrices)] {
+                    for (const std::vector<float>& m : layerMatrices)
+                        out.write(reinterpret_cast<const char*>(m.data()), qint64(m.size() * sizeof(float)));
+                });
+            }
+            if (writing.valid()) writing.get();
         } else {
             QByteArray text = "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) +
                               ",\"path\":" + jsonString(model->info().path) +

@@ -6,7 +6,8 @@
 // line per case:
 //   {"bench":"gemm","n":128,"in":2048,"out":2048,"block":1024,"what":"own bf16","best_s":...,
 //    "gflops":...,"fraction_of_core_peak":...}
-// and the core's FMA peak measured the same way in the same run (measureCoreFmaPeakGflops).
+// and the core's FMA peak measured the same way in the same run (measureCoreFmaPeakGflops). --bert:
+// BERT-base's shapes (768 → 768, 768 → 3,072, 3,072 → 768) at 512 tokens instead.
 
 #include "kernels/cpukernelselection.h"
 #include "model/openblas.h"
@@ -90,9 +91,11 @@ int main(int argc, char** argv)
 {
     int reps = 5;
     std::vector<int> tokens = {128, 512};
+    bool bertShapes = false; // --bert: BERT-base's products (768 ↔ 3,072) at 512 tokens
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = std::atoi(argv[++i]);
         if (std::strcmp(argv[i], "--quick") == 0) tokens = {128}, reps = 2;
+        if (std::strcmp(argv[i], "--bert") == 0) bertShapes = true, tokens = {512};
     }
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const ops::OpenBlas* blas = ops::openBlas();
@@ -106,7 +109,9 @@ int main(int argc, char** argv)
     };
     std::mt19937 random(1);
     std::normal_distribution<float> normal(0.0f, 0.02f);
-    for (const Shape shape : {Shape{2048, 2048}, Shape{2048, 8192}, Shape{8192, 2048}}) {
+    std::vector<Shape> shapes = {Shape{2048, 2048}, Shape{2048, 8192}, Shape{8192, 2048}};
+    if (bertShapes) shapes = {Shape{768, 768}, Shape{768, 3072}, Shape{3072, 768}};
+    for (const Shape shape : shapes) {
         const int block = shape.out / 2; // one thread's columns in ops::linear with 2 threads
         std::vector<float> weights(size_t(block) * size_t(shape.in));
         std::vector<std::uint16_t> bf16(weights.size());

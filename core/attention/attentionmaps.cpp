@@ -1,5 +1,8 @@
 #include "attention/attentionmaps.h"
 
+#include "util/parallel.h"
+
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +17,16 @@ void checkTileRequest(const AttentionMaps& maps, int layer, int head, int q0, in
                                     "," + std::to_string(k1) + ") is outside " + std::to_string(maps.layers()) +
                                     " layers x " + std::to_string(maps.heads()) + " heads x " +
                                     std::to_string(maps.queries()) + "x" + std::to_string(maps.keys()));
+}
+
+std::vector<std::vector<float>> headMatrices(const AttentionMaps& maps, int layer, int firstHead, int endHead,
+                                             int threads)
+{
+    std::vector<std::vector<float>> matrices(size_t(std::max(0, endHead - firstHead)));
+    // Every implementation's tile() is const and keeps no scratch state, so heads run side by side.
+    parallelFor(int(matrices.size()), threads,
+                [&](int i) { matrices[size_t(i)] = maps.matrix(layer, firstHead + i); });
+    return matrices;
 }
 
 std::vector<float> copyTile(const float* matrix, int keys, int q0, int q1, int k0, int k1)

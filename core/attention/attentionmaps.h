@@ -56,6 +56,12 @@ private:
     std::vector<float> m_probabilities;
 };
 
+// Whole matrices of heads [firstHead, endHead) of one layer, each n_q × n_k row-major, computed on up to
+// `threads` threads (0 = all cores): a tiled map recomputes each head's P = exp(S − L), a dump of every head
+// spent a quarter of a BERT-base CLI run doing that on one thread (docs/benchmarks.md).
+std::vector<std::vector<float>> headMatrices(const AttentionMaps& maps, int layer, int firstHead, int endHead,
+                                             int threads = 0);
+
 // Throws std::invalid_argument unless (layer, head, [q0,q1)x[k0,k1)) lies inside maps.
 void checkTileRequest(const AttentionMaps& maps, int layer, int head, int q0, int q1, int k0, int k1);
 

@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <cstring>
 
+#ifdef Q_OS_LINUX
+#include <fcntl.h>
+#endif
+
 namespace attnscope {
 
 namespace {
@@ -118,6 +122,28 @@ bool OutputFile::write(const char* data, qint64 size)
         m_file->cancelWriting();
         return false;
     }
+    m_written += size;
+    return startWriteback();
+}
+
+bool OutputFile::startWriteback()
+{
+#ifdef Q_OS_LINUX
+    // commit() syncs the file to disk before it renames it (QSaveFile). For a dump of hundreds of MB that
+    // sync waited for all of it at the end (84 ms for BERT-base's 150 MB at 512 tokens, with nothing else to
+    // do); started every 32 MiB, the disk writes while the rest is computed. Only a start: nothing waits.
+    constexpr qint64 kWritebackStep = qint64(32) << 20;
+    if (m_written - m_writtenBack < kWritebackStep) return true;
+    if (!m_file->flush()) { // the buffered tail could not be written: the same as a failed write
+        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                      .arg(QDir::toNativeSeparators(m_path), m_file->errorString());
+        m_file->cancelWriting();
+        return false;
+    }
+    const int fd = int(m_file->handle());
+    if (fd >= 0) sync_file_range(fd, m_writtenBack, m_written - m_writtenBack, SYNC_FILE_RANGE_WRITE);
+    m_writtenBack = m_written;
+#endif
     return true;
 }
 

@@ -68,6 +68,10 @@ private:
     std::unique_ptr<QSaveFile> m_file;
     QString m_error;
     OutputRefusal m_refusal = OutputRefusal::None;
+    qint64 m_written = 0;     // bytes written to the file so far
+    qint64 m_writtenBack = 0; // of which the disk write has been started (startWriteback)
+
+    bool startWriteback(); // false with m_error set when the buffered data cannot be written
 };
 
 // The whole of `bytes` to `path` under the policy; false with *error ("<file>: <problem>") and, when

@@ -134,6 +134,25 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
     for (int c0 = 0; c0 < kNr; c0 += 16) {
         const int rowsHere = count - c0; // outputs of this half that exist
         int k = 0;
+        if (rowsHere >= 16 && type == kWeightBF16) {
+            // bf16: 32 inputs per row at a time, moved as 16 pairs of 16-bit weights (one 32-bit lane each), so
+            // one transpose serves 32 inputs; the pair's first weight (the lane's low half) becomes an f32 by a
+            // shift, the second by masking off the low half. Half the shuffles per weight of the f32 path below.
+            const __m512i high = _mm512_set1_epi32(int(0xffff0000u));
+            for (; k + 32 <= kc; k += 32) {
+                __m512 r[16];
+                for (int i = 0; i < 16; ++i)
+                    r[i] = _mm512_loadu_ps(base + (std::ptrdiff_t(c0 + i) * wStride + k0 + k) * bytes);
+                transpose16x16(r); // r[j]: inputs k + 2j and k + 2j + 1 of the 16 outputs
+                for (int j = 0; j < 16; ++j) {
+                    const __m512i pair = _mm512_castps_si512(r[j]);
+                    _mm512_store_ps(panel + std::ptrdiff_t(k + 2 * j) * kNr + c0,
+                                    _mm512_castsi512_ps(_mm512_slli_epi32(pair, 16)));
+                    _mm512_store_ps(panel + std::ptrdiff_t(k + 2 * j + 1) * kNr + c0,
+                                    _mm512_castsi512_ps(_mm512_and_si512(pair, high)));
+                }
+            }
+        }
         if (rowsHere >= 16) {
             for (; k + 16 <= kc; k += 16) {
                 __m512 r[16];

@@ -148,7 +148,7 @@ WeightTensor LayerStep::loadForProduct(const QString& base) const
 
 void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
 {
-    m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors);
+    m_finite.check(values, QStringLiteral("layer %1").arg(m_layer), what, m_layerTensors, m_threads);
 }
 
 std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString& weight, const QString& bias,
@@ -248,8 +248,15 @@ void LayerStep::addToResidual(const std::vector<float>& y)
 {
     if (y.size() != m_residual.size())
         throw std::logic_error("LayerStep::addToResidual: the rows differ from the residual stream's");
-    for (size_t i = 0; i < m_residual.size(); ++i)
-        m_residual[i] += y[i];
+    // In row blocks on every core: serial, this and recordResidual() left the other core idle between
+    // the products (about 1.5% of a BERT-base pass at 512 tokens).
+    const size_t width = size_t(m_config.hidden), rows = m_residual.size() / width, rowsPerTask = 32;
+    parallelFor(int((rows + rowsPerTask - 1) / rowsPerTask), m_threads, [&](int task) {
+        const size_t begin = size_t(task) * rowsPerTask * width,
+                     end = std::min(m_residual.size(), begin + rowsPerTask * width);
+        for (size_t i = begin; i < end; ++i)
+            m_residual[i] += y[i];
+    });
 }
 
 std::vector<float> LayerStep::inStreamLayout(const std::vector<float>& x) const
@@ -505,17 +512,20 @@ void LayerStep::recordResidual()
     if (!m_capture) return;
     const int h = m_config.hidden;
     std::vector<float> norms(static_cast<size_t>(m_tokens)), maxAbs(static_cast<size_t>(m_tokens));
-    for (int t = 0; t < m_tokens; ++t) {
-        const float* row = m_residual.data() + size_t(t) * size_t(h);
-        double sum = 0;
-        float largest = 0;
-        for (int i = 0; i < h; ++i) {
-            sum += double(row[i]) * row[i];
-            largest = std::max(largest, std::abs(row[i]));
+    const int rowsPerTask = 32;
+    parallelFor((m_tokens + rowsPerTask - 1) / rowsPerTask, m_threads, [&](int task) {
+        for (int t = task * rowsPerTask; t < std::min(m_tokens, (task + 1) * rowsPerTask); ++t) {
+            const float* row = m_residual.data() + size_t(t) * size_t(h);
+            double sum = 0;
+            float largest = 0;
+            for (int i = 0; i < h; ++i) {
+                sum += double(row[i]) * row[i];
+                largest = std::max(largest, std::abs(row[i]));
+            }
+            norms[size_t(t)] = float(std::sqrt(sum));
+            maxAbs[size_t(t)] = largest;
         }
-        norms[size_t(t)] = float(std::sqrt(sum));
-        maxAbs[size_t(t)] = largest;
-    }
+    });
     m_capture->residualNorms.push_back(std::move(norms));
     m_capture->residualMaxAbs.push_back(std::move(maxAbs));
     if (m_options.keepResiduals) m_capture->residuals.push_back(m_residual);

@@ -55,9 +55,9 @@ std::optional<Suspect> findSuspect(const WeightStore& weights, const QStringList
 } // namespace
 
 void NonFiniteCheck::check(const float* values, size_t count, const QString& where, const QString& what,
-                           const QStringList& suspects) const
+                           const QStringList& suspects, int threads) const
 {
-    const std::optional<size_t> bad = firstNonFinite(values, count);
+    const std::optional<size_t> bad = firstNonFinite(values, count, threads);
     if (bad) fail(std::isnan(values[*bad]), where, what, suspects);
 }
 

@@ -27,12 +27,13 @@ public:
     // Throws ModelError "<file>: <where>: NaN in <what> (from weight W?)" when values[0, count) hold a NaN
     // or ±Inf. suspects: the names (or name prefixes, "transformer.h.3.") of the tensors that fed this stage,
     // scanned in name order for the first non-finite value, else for the largest magnitude (overflow).
+    // threads: the scan's (firstNonFinite), the pass's own count.
     void check(const float* values, size_t count, const QString& where, const QString& what,
-               const QStringList& suspects) const;
+               const QStringList& suspects, int threads = 1) const;
     void check(const std::vector<float>& values, const QString& where, const QString& what,
-               const QStringList& suspects) const
+               const QStringList& suspects, int threads = 1) const
     {
-        check(values.data(), values.size(), where, what, suspects);
+        check(values.data(), values.size(), where, what, suspects, threads);
     }
     // Log-sum-exps of the attention rows: every row sees at least its own key, so -inf means its scores
     // were all NaN (the online softmax skips those as if masked) and is reported like NaN.

@@ -16,6 +16,7 @@ namespace attnscope::ops {
 namespace {
 
 constexpr const char* kCoreVariable = "OPENBLAS_CORETYPE";
+[[maybe_unused]] constexpr const char* kThreadsVariable = "OPENBLAS_NUM_THREADS";
 
 // What chooseOpenBlasCore() found and did, for the description.
 struct CoreChoice
@@ -121,6 +122,15 @@ void chooseOpenBlasCore()
     static std::once_flag once;
     std::call_once(once, [] {
         CoreChoice& choice = coreChoice();
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+        // ops::linear gives OpenBLAS one thread per call (loaded() sets it), but the library's constructor
+        // starts a pool of (cores − 1) threads of its own first, from OPENBLAS_NUM_THREADS or the core count,
+        // and each spins on sched_yield for a while before it sleeps: ~70 ms of one of two cores taken from
+        // our own threads at the start of a BERT-base pass (perf, docs/benchmarks.md). With 1 it starts none.
+        // The user's value, if any, is kept (loaded() still calls openblas_set_num_threads(1)).
+        if (const char* threads = std::getenv(kThreadsVariable); !threads || !*threads)
+            setenv(kThreadsVariable, "1", 1);
+#endif
         const char* user = std::getenv(kCoreVariable);
         if (user && *user) {
             choice.fromEnvironment = user;

@@ -29,8 +29,9 @@ BlasCpuFeatures thisCpuBlasFeatures();
 // nullptr otherwise (OpenBLAS's own choice is kept: on such CPUs it knows them all).
 const char* openBlasCoreFor(const BlasCpuFeatures& cpu);
 
-// Sets OPENBLAS_CORETYPE for this CPU when the environment has none. Once per process; call it before any
-// thread starts (main() does; openBlas() calls it too, for programs that did not).
+// Sets OPENBLAS_CORETYPE for this CPU when the environment has none, and OPENBLAS_NUM_THREADS to 1 (AttnScope
+// runs one single-threaded product per thread of its own; OpenBLAS's idle pool only spins). Once per process;
+// call it before any thread starts (main() does; openBlas() calls it too, for programs that did not).
 void chooseOpenBlasCore();
 
 // The loaded library. Null when the build has no OpenBLAS or it did not load (then Eigen computes).

@@ -1,6 +1,7 @@
 #include "util/prefetch.h"
 
 #include "util/operationcancelled.h"
+#include "util/parallel.h"
 
 #include <algorithm>
 
@@ -21,7 +22,8 @@ void populate(const unsigned char* begin, const unsigned char* end, qint64 page)
 #ifdef Q_OS_LINUX
     constexpr int kPopulateRead = 22; // MADV_POPULATE_READ, not in every libc's headers yet
     const quintptr start = reinterpret_cast<quintptr>(begin) & ~quintptr(page - 1);
-    if (madvise(reinterpret_cast<void*>(start), size_t(reinterpret_cast<quintptr>(end) - start), kPopulateRead) == 0)
+    if (madvise(reinterpret_cast<void*>(start), size_t(reinterpret_cast<quintptr>(end) - start),
+                kPopulateRead) == 0)
         return;
 #endif
     volatile unsigned char sink = 0;
@@ -48,10 +50,18 @@ void prefetchMapping(const unsigned char* begin, qint64 bytes, const std::functi
     madvise(reinterpret_cast<void*>(alignedStart), size_t(bytes + qint64(address - alignedStart)),
             MADV_WILLNEED);
 #endif
-    for (qint64 chunk = 0; chunk < bytes; chunk += kChunk) {
+    // Mapping a page-cache page is CPU work (page tables, reference counts: ~0.2 CPU-s for the 2.4 GB of a
+    // Llama-3.2-1B shape) that ran on one thread before the pass: one chunk per core at a time now (each call
+    // takes the mapping's lock for reading only). Progress and cancellation stay on the calling thread.
+    const int threads = defaultThreadCount();
+    const qint64 round = kChunk * threads;
+    for (qint64 first = 0; first < bytes; first += round) {
         throwIfCancelled(cancel);
-        const qint64 end = std::min(bytes, chunk + kChunk);
-        populate(begin + chunk, begin + end, page);
+        const qint64 end = std::min(bytes, first + round);
+        parallelFor(int((end - first + kChunk - 1) / kChunk), threads, [&](int i) {
+            const qint64 chunk = first + qint64(i) * kChunk;
+            populate(begin + chunk, begin + std::min(end, chunk + kChunk), page);
+        });
         if (progress) progress(end);
     }
 }

@@ -10,7 +10,8 @@
 
 namespace attnscope {
 
-// progress(bytesDone) every 64 MiB and at the end; throws OperationCancelled when *cancel turns true.
+// On every core, 64 MiB per call; progress(bytesDone), on the calling thread, after each round of chunks and
+// at the end; throws OperationCancelled when *cancel turns true.
 void prefetchMapping(const unsigned char* begin, qint64 bytes,
                      const std::function<void(qint64)>& progress = {},
                      const std::atomic<bool>* cancel = nullptr);

@@ -1,6 +1,7 @@
 // The CPU attention core against hand computation and the properties of the math.
 
 #include "attention/attention.h"
+#include "attention/tiledattentionmaps.h"
 #include "attention/workedexample.h"
 
 #include <QtTest>
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void tiledEqualsFull_data();
     void tiledEqualsFull();
     void probabilityTileMatchesFull();
+    void headMatricesOnThreadsMatchFull();
     void keyPaddingMasksKeys();
     void queryOffsetShiftsCausalMask();
     void softCapMatchesHandComputation();
@@ -203,6 +205,38 @@ void TestAttention::probabilityTileMatchesFull()
             QVERIFY(std::abs(tile[size_t(r) * 110 + size_t(c)] - full.probability(1, 100 + r, 40 + c)) < 1e-6);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, probabilityTile(q, k, tiled.logSumExp, options, 2, 0, 1, 0, 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, probabilityTile(q, k, tiled.logSumExp, options, 0, 0, n + 1, 0, 1));
+}
+
+// headMatrices (the npy dump's parallel recompute): every head of a layer, on 1, 2 and 5 threads, equals the
+// materialised P of attentionFull, and a sub-range of heads starts at the right one.
+void TestAttention::headMatricesOnThreadsMatchFull()
+{
+    std::mt19937 rng(5);
+    const int n = 70, heads = 6;
+    const HeadTensor q = randomTensor(n, heads, 16, rng), k = randomTensor(n, 2, 16, rng),
+                     v = randomTensor(n, 2, 16, rng);
+    AttentionOptions options;
+    options.causal = true;
+    const FullAttentionResult full = attentionFull(q, k, v, options);
+    const TiledAttentionResult tiled = attentionTiled(q, k, v, options);
+    std::vector<TiledAttentionMaps::Layer> layers;
+    layers.push_back({q, k, tiled.logSumExp, options});
+    const TiledAttentionMaps maps(std::move(layers));
+    for (const int threads : {1, 2, 5}) {
+        const std::vector<std::vector<float>> all = headMatrices(maps, 0, 0, heads, threads);
+        QCOMPARE(int(all.size()), heads);
+        for (int h = 0; h < heads; ++h) {
+            const std::vector<float> reference(full.probabilities.begin() + ptrdiff_t(h) * n * n,
+                                               full.probabilities.begin() + ptrdiff_t(h + 1) * n * n);
+            QVERIFY2(maxAbsDifference(all[size_t(h)], reference) < 1e-6,
+                     qPrintable(QString::number(maxAbsDifference(all[size_t(h)], reference))));
+        }
+        const std::vector<std::vector<float>> some = headMatrices(maps, 0, 2, 4, threads);
+        QCOMPARE(int(some.size()), 2);
+        QCOMPARE(some[0], all[2]);
+        QCOMPARE(some[1], all[3]);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, headMatrices(maps, 1, 0, 1, 2));
 }
 
 void TestAttention::keyPaddingMasksKeys()

@@ -121,6 +121,7 @@ private Q_SLOTS:
     void outputPolicy();
     void outputReplacesThroughLinks();
     void outputFileAppearsWhole();
+    void largeOutputIsWrittenBackInSteps();
 };
 
 // Item 6: config.json or tokenizer.json linked to /dev/zero grew memory to 4 GB in 2 s; a FIFO blocked.
@@ -462,6 +463,33 @@ void TestInputFiles::outputFileAppearsWhole()
     OutputFile again(path, false);
     QVERIFY(!again.open());
     QCOMPARE(again.refusal(), OutputRefusal::Exists);
+}
+
+// A dump past the 32 MiB steps at which OutputFile starts the disk write early (odd-sized pieces, so the
+// steps fall inside a buffered piece): every byte arrives, in order, and nothing appears before commit().
+void TestInputFiles::largeOutputIsWrittenBackInSteps()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.npy"));
+    const qint64 piece = 3 * 1000 * 1000 + 7, pieces = 25; // 75 MB: two steps and a tail
+    QByteArray block(int(piece), Qt::Uninitialized);
+    {
+        OutputFile out(path, false);
+        QVERIFY(out.open());
+        for (qint64 p = 0; p < pieces; ++p) {
+            for (qint64 i = 0; i < piece; ++i)
+                block[int(i)] = char((p * piece + i) % 251); // the byte's position, mod a prime
+            QVERIFY2(out.write(block), qPrintable(out.error()));
+        }
+        QVERIFY(!QFileInfo::exists(path));
+        QVERIFY2(out.commit(), qPrintable(out.error()));
+    }
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.size(), piece * pieces);
+    const QByteArray all = file.readAll();
+    for (qint64 i = 0; i < all.size(); ++i)
+        if (all[int(i)] != char(i % 251)) QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
 }
 
 QTEST_GUILESS_MAIN(TestInputFiles)

@@ -2,14 +2,19 @@
 // `threads` threads take part, no thread is started per call once the pool has enough, exceptions reach
 // the caller, and nested calls and calls from several threads at once finish (no deadlock).
 
+#include "util/nonfinite.h"
+#include "util/operationcancelled.h"
 #include "util/parallel.h"
+#include "util/prefetch.h"
 
 #include <QtTest>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <thread>
 #include <vector>
 
@@ -122,6 +127,68 @@ private slots:
         for (auto& caller : callers)
             caller.join();
         QCOMPARE(total.load(), 6LL * 50 * (16 * 17 / 2));
+    }
+
+    // firstNonFinite scans arrays of 4·65,536 floats and more in parts on the pool (threads > 1): the index
+    // is the first non-finite value's in the whole array, wherever the parts split it, and none is found in a
+    // finite one.
+    void firstNonFiniteOnThreadsFindsTheFirst()
+    {
+        const size_t count = 1'000'003; // 16 parts, the last one short
+        std::vector<float> values(count);
+        for (size_t i = 0; i < count; ++i)
+            values[i] = float(i % 1000) - 500.0f;
+        QVERIFY(!firstNonFinite(values.data(), count, 2));
+        QVERIFY(!firstNonFinite(values.data(), count, 5));
+        const float nan = std::numeric_limits<float>::quiet_NaN(),
+                    inf = std::numeric_limits<float>::infinity();
+        for (const size_t at : {size_t(0), size_t(65'535), size_t(65'536), size_t(700'001), count - 1}) {
+            for (const float bad : {nan, inf, -inf}) {
+                std::vector<float> copy = values;
+                copy[at] = bad;
+                if (at + 300'000 < count) copy[at + 300'000] = nan; // a later hit, in another part
+                for (const int threads : {1, 2, 5}) {
+                    const std::optional<size_t> found = firstNonFinite(copy.data(), count, threads);
+                    QVERIFY(found);
+                    QCOMPARE(*found, at);
+                }
+            }
+        }
+    }
+
+    // prefetchMapping populates 64 MiB chunks on the pool's threads: progress still comes on the calling
+    // thread, rises to the mapping's size, and a cancel stops it with OperationCancelled. (An anonymous
+    // mapping: populating it maps the shared zero page, no memory is used.)
+    void prefetchOnThreadsReportsOnTheCaller()
+    {
+        const qint64 bytes = (qint64(64) << 20) * 5 + 12345; // several rounds and a short last chunk
+        void* mapping = mmap(nullptr, size_t(bytes), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(mapping != MAP_FAILED);
+        const auto* begin = static_cast<const unsigned char*>(mapping);
+        const std::thread::id caller = std::this_thread::get_id();
+        std::vector<qint64> reports;
+        bool elsewhere = false;
+        prefetchMapping(begin, bytes, [&](qint64 done) {
+            elsewhere = elsewhere || std::this_thread::get_id() != caller;
+            reports.push_back(done);
+        });
+        QVERIFY(!elsewhere);
+        QVERIFY(!reports.empty());
+        QCOMPARE(reports.back(), bytes);
+        for (size_t i = 1; i < reports.size(); ++i)
+            QVERIFY(reports[i] > reports[i - 1]);
+
+        std::atomic<bool> cancel{false};
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(OperationCancelled, prefetchMapping(
+                                                         begin, bytes,
+                                                         [&](qint64) {
+                                                             ++calls;
+                                                             cancel = true;
+                                                         },
+                                                         &cancel));
+        QCOMPARE(calls, 1);
+        munmap(mapping, size_t(bytes));
     }
 };
 
