@@ -4,11 +4,13 @@
 // streamingevaluation.h has the definitions).
 
 #include "command.h"
+#include "generation/paragraphinput.h"
 #include "generation/streamingevaluation.h"
 #include "modelcommandline.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,28 +25,6 @@ namespace {
 QJsonValue number(double value)
 {
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-
-// The built-in decoder's training format: <s> p1 </s> p2 </s> ..., one paragraph per non-empty line.
-std::vector<int> paragraphIds(const Tokenizer& tokenizer, const QString& text)
-{
-    const std::optional<int> bos = tokenizer.bosId(), eos = tokenizer.eosId();
-    if (!eos) throw ModelError(QStringLiteral("--paragraphs needs a tokenizer with an end-of-text token"));
-    std::vector<int> ids;
-    if (bos) ids.push_back(*bos);
-    for (const QString& line : text.split(QLatin1Char('\n'))) {
-        const QString paragraph = line.trimmed();
-        if (paragraph.isEmpty()) continue;
-        std::vector<int> encoded;
-        try {
-            encoded = tokenizer.encode(paragraph, std::nullopt, false).ids;
-        } catch (const TokenizerError& e) {
-            throw ModelError(QString::fromStdString(e.what()));
-        }
-        ids.insert(ids.end(), encoded.begin(), encoded.end());
-        ids.push_back(*eos);
-    }
-    return ids;
 }
 
 bool parseSinks(const QString& text, int cache, std::vector<int>* sinks, QString* error)
@@ -91,8 +71,10 @@ int runStream(const QStringList& arguments)
         {QStringLiteral("max-tokens"), QStringLiteral("Read only the first n tokens."), QStringLiteral("n")},
         {QStringLiteral("paragraphs"),
          QStringLiteral(
-             "One paragraph per line, each followed by the end-of-text token (<s> p1 </s> p2 </s> ...: "
-             "the built-in decoder's training format) instead of the text as one piece.")},
+             "One paragraph per line, fed in the model's training format (its attnscope.json "
+             "\"paragraphs\": \"eos\", the default, each paragraph followed by the end-of-text token: <s> "
+             "p1 </s> p2 </s> ...; \"space\", the lines joined by one space: <s> p1 p2 ...) instead of the "
+             "text as one piece.")},
         {QStringLiteral("json"), QStringLiteral("Print JSON (the default).")},
         {QStringLiteral("csv"),
          QStringLiteral("Print CSV: one row per predicted token, one NLL column per policy.")},
@@ -151,9 +133,15 @@ int runStream(const QStringList& arguments)
         const std::unique_ptr<TransformerModel> model =
             openModelArgument(parser.value(QStringLiteral("model")));
         std::vector<int> ids;
-        if (parser.isSet(QStringLiteral("paragraphs")) && parser.isSet(QStringLiteral("text"))) {
+        const bool paragraphs = parser.isSet(QStringLiteral("paragraphs"));
+        const ParagraphJoin join =
+            paragraphs ? paragraphJoinFromSetting(
+                             model->info().paragraphs,
+                             QDir(model->info().path).filePath(QStringLiteral("attnscope.json")))
+                       : ParagraphJoin::EndOfText;
+        if (paragraphs && parser.isSet(QStringLiteral("text"))) {
             if (!model->tokenizer()) throw ModelError(model->tokenizerError());
-            ids = paragraphIds(*model->tokenizer(), parser.value(QStringLiteral("text")));
+            ids = paragraphIds(*model->tokenizer(), parser.value(QStringLiteral("text")), join);
         } else {
             ids = modelInput(*model, parser).ids;
         }
@@ -232,14 +220,14 @@ int runStream(const QStringList& arguments)
             o.insert(QStringLiteral("nll"), nll);
             policyJson.append(o);
         }
-        const QJsonObject root{{QStringLiteral("model"), model->info().name},
-                               {QStringLiteral("tokens"), int(ids.size())},
-                               {QStringLiteral("cache"), cache},
-                               {QStringLiteral("model_positions"), model->config().maxPositions},
-                               {QStringLiteral("format"), parser.isSet(QStringLiteral("paragraphs"))
-                                                              ? QStringLiteral("paragraphs")
-                                                              : QStringLiteral("plain")},
-                               {QStringLiteral("policies"), policyJson}};
+        QJsonObject root{
+            {QStringLiteral("model"), model->info().name},
+            {QStringLiteral("tokens"), int(ids.size())},
+            {QStringLiteral("cache"), cache},
+            {QStringLiteral("model_positions"), model->config().maxPositions},
+            {QStringLiteral("format"), paragraphs ? QStringLiteral("paragraphs") : QStringLiteral("plain")},
+            {QStringLiteral("policies"), policyJson}};
+        if (paragraphs) root.insert(QStringLiteral("paragraph_join"), paragraphJoinName(join));
         printOut(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
         return 0;
     } catch (const ModelError& e) {

@@ -46,6 +46,11 @@ def main():
         command = (f"attnscope stream --model {args.model} --text-file {args.text_file} --paragraphs "
                    f"--max-tokens {args.max_tokens} --cache {args.cache} --sinks {args.sinks} --json")
     C = data["cache"]
+    # the model's own training format (attnscope.json "paragraphs", core/generation/paragraphinput.h)
+    if data.get("paragraph_join") == "space":
+        fed = "the paragraphs joined by one space (`<s> p1 p2 ...`: its attnscope.json `\"paragraphs\": \"space\"`)"
+    else:
+        fed = "each paragraph followed by `</s>` (`<s> p1 </s> p2 </s> ...`)"
     rows, by = [], {}
     for p in data["policies"]:
         kind = p["policy"]
@@ -78,7 +83,7 @@ def main():
             f"Written by `tools/streaming_table.py` on {time.strftime('%Y-%m-%d', time.gmtime())} from:", "",
             f"```sh\n{command}\n```", "",
             f"{data['tokens']} tokens of `{os.path.basename(args.text_file)}` (held out from training) in the "
-            f"decoder's training format (`<s> p1 </s> p2 </s> ...`), a KV cache of {C} entries (the current token "
+            f"decoder's training format, {fed}, a KV cache of {C} entries (the current token "
             f"included), the model's positions {data['model_positions']}. Perplexity = exp(mean NLL) over every "
             f"prediction, and over those made once the cache is full (where eviction starts). Definitions: "
             f"`core/generation/streamingevaluation.h`; the paper's table 1 keeps 0/1/2/4/8 initial tokens the same way "
@@ -86,8 +91,8 @@ def main():
     if shows is False:
         text += ["**This model does not show the attention-sink effect**: evicting the first tokens costs it almost "
                  "nothing, because it barely attends to them on long text (`tools/train-builtin-models/"
-                 "README.md` measured the same with the python proxy `check_streaming.py`). The 1,024-position "
-                 "retrain is meant to; run this script again on it.", ""]
+                 "README.md` measures the same with the python proxy `check_streaming.py`; its \"Sink recipe\" "
+                 "section is the retrain meant to show it).", ""]
     elif shows:
         text += ["The model shows the attention-sink effect: without its first tokens the window collapses.", ""]
     with open(args.out, "w", encoding="utf-8") as fh:

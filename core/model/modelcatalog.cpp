@@ -2,8 +2,8 @@
 
 #include "io/inputfile.h"
 #include "model/gguffile.h"
-#include "model/memoryestimate.h"
 #include "model/ggufmodel.h"
+#include "model/memoryestimate.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
 
@@ -176,6 +176,7 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
     addFootprint(info, info.path);
     const QJsonObject extra = readJsonObject(dir.filePath(QStringLiteral("attnscope.json")));
     info.description = extra.value(QLatin1String("description")).toString();
+    info.paragraphs = extra.value(QLatin1String("paragraphs")).toString();
     return info;
 }
 

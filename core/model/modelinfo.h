@@ -12,6 +12,7 @@ struct ModelInfo
     QString architecture; // model_type: "bert", "gpt2", "llama", "mistral", "qwen2"
     QString kind;         // "encoder" or "decoder"
     QString description;  // built-ins: attnscope.json "description"; else ""
+    QString paragraphs;   // attnscope.json "paragraphs": "eos", "space" or "" (generation/paragraphinput.h)
     int layers = 0;
     int heads = 0;
     int kvHeads = 0;

@@ -185,7 +185,10 @@ void TransformerModel::describe()
     }
     if (m_weights.store().ggufFile()) return;
     // Built-in models are named by their folder and describe themselves in attnscope.json.
-    if (described) info.description = described->description;
+    if (described) {
+        info.description = described->description;
+        info.paragraphs = described->paragraphs;
+    }
     const QString resources = ModelCatalog::resourcesDir();
     if (!resources.isEmpty() &&
         QFileInfo(m_folder).absolutePath() == QDir::cleanPath(resources + QStringLiteral("/models"))) {

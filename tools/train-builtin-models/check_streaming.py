@@ -2,11 +2,12 @@
 """StreamingLLM experiment (Xiao et al., ICLR 2024) on a built-in decoder, in plain torch.
 
   check_streaming.py --model resources/models/tiny-llama-en-tr --text-file heldout.txt \
-                     [--cache 256] [--sinks 0,1,2,4,8] [--format eos|plain] [--out result.json]
+                     [--cache 256] [--sinks 0,1,2,4,8] [--format eos|joined|plain] [--out result.json]
 
-The text is one paragraph per line. --format eos (default) feeds the model what it was trained on:
-<s> p1 </s> p2 </s> ...; --format plain feeds what a tokenizer gives for the whole file (<s> + text,
-line breaks as they tokenize). Every policy yields the negative log-likelihood (nats) of every token
+The text is one paragraph per line. --format eos (default) feeds the 2026-11 decoder what it was trained
+on: <s> p1 </s> p2 </s> ...; --format joined the format of train.py --join: <s> p1 p2 ... (the lines
+joined by one space); --format plain what a tokenizer gives for the whole file (<s> + text, line breaks
+as they tokenize). Every policy yields the negative log-likelihood (nats) of every token
 after the first, predicted from what that policy lets the model see:
 
 * dense: one growing KV cache, positions 0..N-1 (past the model's positions RoPE extrapolates:
@@ -198,6 +199,9 @@ def tokenize_text(tok_path, paras, fmt, node_dir):
             assert e["ids"][0] == BOS
             ids += e["ids"][1:] + [EOS]
         return ids
+    if fmt == "joined":
+        enc = encode_ref(tok_path, [[" ".join(paras), None]], node_dir)
+        return enc[0]["ids"]
     enc = encode_ref(tok_path, [["\n".join(paras), None]], node_dir)
     return enc[0]["ids"]
 
@@ -208,7 +212,7 @@ def main():
     ap.add_argument("--text-file", required=True, help="one paragraph per line")
     ap.add_argument("--cache", type=int, default=256)
     ap.add_argument("--sinks", default="0,1,2,4,8")
-    ap.add_argument("--format", choices=["eos", "plain"], default="eos")
+    ap.add_argument("--format", choices=["eos", "joined", "plain"], default="eos")
     ap.add_argument("--max-tokens", type=int, default=None, help="use only the first N tokens")
     ap.add_argument("--dtype", choices=["float64", "float32"], default="float64")
     ap.add_argument("--no-dense", action="store_true", help="skip the dense (growing cache) run")

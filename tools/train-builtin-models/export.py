@@ -163,8 +163,10 @@ def main():
         fh.write("\n")
     shutil.copyfile(args.tokenizer, os.path.join(args.out, "tokenizer.json"))
     json.dump(tokenizer_config(kind, cfg["max_position_embeddings"]), open(os.path.join(args.out, "tokenizer_config.json"), "w"), indent=2)
-    json.dump({"description": args.description}, open(os.path.join(args.out, "attnscope.json"), "w"),
-              ensure_ascii=False, indent=2)
+    settings = {"description": args.description}
+    if ck.get("hp", {}).get("join"):  # trained on <s> p1 p2 ... (train.py --join): paragraphinput.h
+        settings["paragraphs"] = "space"
+    json.dump(settings, open(os.path.join(args.out, "attnscope.json"), "w"), ensure_ascii=False, indent=2)
     print("exported", args.out, "step", ck["step"], "tokens", ck["tokens"])
 
     model = load_f64(kind, cfg, st_path)

@@ -14,6 +14,11 @@ Recipe flags beyond the 2026-11 defaults (each is recorded in meta.json and in e
   dec: --bos-prob P   fraction of sequences that are <s> + paragraphs from a paragraph start (the
                       default 1.0); the others are a window of the token stream starting at any token,
                       without <s> (packed pre-training style)
+       --join         paragraphs joined without the </s> between them (<s> p1 p2 ...): the stored stream
+                      with every </s> dropped, which is the tokenization of the paragraphs joined by one
+                      space (check_join_tokenization.py); then <s> is the only token every sequence shares
+  --init PATH         start from these weights (an exported model folder or a train.py checkpoint) with a
+                      fresh optimizer and schedule; the architecture must match apart from the positions
   enc: --single-prob P  fraction of [CLS] A [SEP] inputs (no NSP label) among the [CLS] A [SEP] B [SEP]
                       pairs; half of these singles are one sentence
        --long-every K --long-seq-len T --long-batch B: every K-th step is a batch of B sequences of T
@@ -167,9 +172,13 @@ class EncData:
 
 
 class DecData:
-    def __init__(self, cache, split, T):
+    def __init__(self, cache, split, T, join=False):
         self.ids = np.load(os.path.join(cache, f"dec_{split}_ids.npy")).astype(np.int64)
         st = np.load(os.path.join(cache, f"dec_{split}_starts.npy"))
+        if join:  # drop every </s>; a paragraph start moves to its index in the shortened stream
+            keep = self.ids != EOS
+            st = (np.cumsum(keep) - 1)[st]  # a paragraph never starts with </s> (no empty paragraphs)
+            self.ids = self.ids[keep]
         self.starts = st[st + T - 1 <= len(self.ids)]
 
     def batch(self, rng, B, T, bos_prob=1.0):
@@ -251,6 +260,27 @@ def lr_at(step, hp):
     return hp["lr"] * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
+def load_init(model, kind, cfg, path):
+    """Copy weights from an exported folder (model.safetensors) or a train.py checkpoint into model.
+    max_position_embeddings may differ (the decoder has no position table: RoPE is computed)."""
+    if os.path.isdir(path):
+        from export import read_safetensors  # lazy: export imports this module
+        sd = {k: v.float() for k, v in read_safetensors(os.path.join(path, "model.safetensors")).items()}
+        src = json.load(open(os.path.join(path, "config.json")))
+    else:
+        ck = torch.load(path, map_location="cpu")
+        sd, src = ck["model"], ck["config"]
+    for key, val in cfg.items():
+        if key != "max_position_embeddings" and key in src and src[key] != val:
+            sys.exit(f"{path}: {key} is {src[key]}, this run has {val}")
+    if kind == "enc" and src.get("max_position_embeddings") != cfg["max_position_embeddings"]:
+        sys.exit(f"{path}: the encoder's position table has {src.get('max_position_embeddings')} rows")
+    missing, unexpected = model.load_state_dict(sd, strict=False)
+    assert not unexpected, unexpected
+    assert all(k.startswith("bert.pooler.") or k.startswith("cls.seq_relationship.") for k in missing), missing
+    print(f"initial weights from {path} ({len(sd)} tensors)", flush=True)
+
+
 def make_model(kind, vocab_size, overrides=None):
     if kind == "enc":
         c = dict(ENC_CONFIG, vocab_size=vocab_size, **(overrides or {}))
@@ -282,6 +312,8 @@ def main():
     ap.add_argument("--seq-len", type=int, default=None, help="tokens per sequence (dec default: --positions)")
     ap.add_argument("--batch", type=int, default=None, help="sequences per step")
     ap.add_argument("--bos-prob", type=float, default=None, help="dec: fraction of sequences starting with <s>")
+    ap.add_argument("--join", action="store_true", help="dec: paragraphs joined without </s> between them")
+    ap.add_argument("--init", default=None, help="initial weights: exported model folder or train.py checkpoint")
     ap.add_argument("--single-prob", type=float, default=None, help="enc: fraction of single-segment inputs")
     ap.add_argument("--long-every", type=int, default=None, help="enc: every K-th step is a long batch")
     ap.add_argument("--long-seq-len", type=int, default=None, help="enc: tokens per sequence of a long batch")
@@ -298,7 +330,8 @@ def main():
         args.seq_len = args.positions
     for key, val in (("lr", args.lr), ("warmup", args.warmup), ("seq_len", args.seq_len), ("batch", args.batch),
                      ("bos_prob", args.bos_prob), ("single_prob", args.single_prob), ("long_every", args.long_every),
-                     ("long_seq_len", args.long_seq_len), ("long_batch", args.long_batch)):
+                     ("long_seq_len", args.long_seq_len), ("long_batch", args.long_batch),
+                     ("join", args.join or None), ("init", args.init and os.path.abspath(args.init))):
         if val is not None:
             hp[key] = val
     overrides = {k: v for k, v in (("num_hidden_layers", args.layers), ("num_attention_heads", args.heads),
@@ -317,6 +350,8 @@ def main():
                              {"params": nodecay, "weight_decay": 0.0}], lr=hp["lr"], betas=(0.9, 0.98), eps=1e-6)
     step, tokens = 0, 0
     last = os.path.join(args.work, "last.pt")
+    if args.init and not (args.resume and os.path.exists(last)):
+        load_init(model, kind, cfg, args.init)
     if args.resume and os.path.exists(last):
         ck = torch.load(last)
         if ck["config"] != cfg or ck["hp"] != hp:
@@ -330,8 +365,8 @@ def main():
     probes = json.load(open(os.path.join(HERE, "probes.json"), encoding="utf-8"))
     long_ids, stream_ids = [], []
     if kind == "dec":
-        data = DecData(args.cache, "train", hp["seq_len"])
-        held = DecData(args.cache, "held", hp["seq_len"])
+        data = DecData(args.cache, "train", hp["seq_len"], hp.get("join", False))
+        held = DecData(args.cache, "held", hp["seq_len"], hp.get("join", False))
         hrng = np.random.default_rng(999)
         # held-out loss on 16,384 tokens whatever the sequence length (16 x 256 for the default recipe)
         held_batches = [held.batch(hrng, max(1, 4096 // hp["seq_len"]), hp["seq_len"]) for _ in range(4)]
