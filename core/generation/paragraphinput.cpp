@@ -20,7 +20,22 @@ QString paragraphJoinName(ParagraphJoin join)
     return join == ParagraphJoin::Space ? QStringLiteral("space") : QStringLiteral("eos");
 }
 
-std::vector<int> paragraphIds(const Tokenizer& tokenizer, const QString& text, ParagraphJoin join)
+namespace {
+ParagraphPiece specialToken(const Tokenizer& tokenizer, int id)
+{
+    ParagraphPiece piece;
+    piece.encoding.ids = {id};
+    piece.encoding.tokens = {tokenizer.idToToken(id)};
+    piece.encoding.offsets = {{0, 0}};
+    piece.encoding.typeIds = {0};
+    piece.encoding.sequenceIds = {-1};
+    piece.encoding.special = {true};
+    return piece;
+}
+} // namespace
+
+std::vector<ParagraphPiece> paragraphPieces(const Tokenizer& tokenizer, const QString& text,
+                                            ParagraphJoin join)
 {
     QStringList paragraphs;
     for (const QString& line : text.split(QLatin1Char('\n'))) {
@@ -28,24 +43,34 @@ std::vector<int> paragraphIds(const Tokenizer& tokenizer, const QString& text, P
         if (!paragraph.isEmpty()) paragraphs.append(paragraph);
     }
     try {
-        if (join == ParagraphJoin::Space)
-            return tokenizer.encode(paragraphs.join(QLatin1Char(' ')), std::nullopt, true).ids;
+        std::vector<ParagraphPiece> pieces;
+        if (join == ParagraphJoin::Space) {
+            const QString joined = paragraphs.join(QLatin1Char(' '));
+            pieces.push_back({joined, tokenizer.encode(joined, std::nullopt, true)});
+            return pieces;
+        }
         const std::optional<int> bos = tokenizer.bosId(), eos = tokenizer.eosId();
         if (!eos)
             throw ModelError(tokenizer.sourcePath(),
                              QStringLiteral("paragraphs followed by the end-of-text token need a tokenizer "
                                             "with one; this one has none"));
-        std::vector<int> ids;
-        if (bos) ids.push_back(*bos);
+        if (bos) pieces.push_back(specialToken(tokenizer, *bos));
         for (const QString& paragraph : paragraphs) {
-            const std::vector<int> encoded = tokenizer.encode(paragraph, std::nullopt, false).ids;
-            ids.insert(ids.end(), encoded.begin(), encoded.end());
-            ids.push_back(*eos);
+            pieces.push_back({paragraph, tokenizer.encode(paragraph, std::nullopt, false)});
+            pieces.push_back(specialToken(tokenizer, *eos));
         }
-        return ids;
+        return pieces;
     } catch (const TokenizerError& e) {
         throw ModelError(QString::fromStdString(e.what()));
     }
+}
+
+std::vector<int> paragraphIds(const Tokenizer& tokenizer, const QString& text, ParagraphJoin join)
+{
+    std::vector<int> ids;
+    for (const ParagraphPiece& piece : paragraphPieces(tokenizer, text, join))
+        ids.insert(ids.end(), piece.encoding.ids.begin(), piece.encoding.ids.end());
+    return ids;
 }
 
 } // namespace attnscope

@@ -10,12 +10,12 @@
 // Empty lines are skipped and each line is trimmed. The StreamingLLM experiment feeds a long held-out text
 // this way (attnscope stream --paragraphs), so that the model reads it in its own format.
 
+#include "tokenizer/tokenizer.h"
+
 #include <QString>
 #include <vector>
 
 namespace attnscope {
-
-class Tokenizer;
 
 enum class ParagraphJoin { EndOfText, Space };
 
@@ -24,8 +24,19 @@ enum class ParagraphJoin { EndOfText, Space };
 ParagraphJoin paragraphJoinFromSetting(const QString& value, const QString& settingsFile);
 QString paragraphJoinName(ParagraphJoin join); // "eos" or "space"
 
-// Throws ModelError when EndOfText is asked of a tokenizer without an end-of-text token, or when the
-// tokenizer refuses the text.
+// The parts paragraphIds puts together in order, for views that label each token by the text it covers: a
+// paragraph (or, for Space, the joined text) with its encoding, or a lone special token (<s>, </s>) whose
+// `text` is empty. Throws as paragraphIds.
+struct ParagraphPiece
+{
+    QString text;
+    Encoding encoding;
+};
+std::vector<ParagraphPiece> paragraphPieces(const Tokenizer& tokenizer, const QString& text,
+                                            ParagraphJoin join);
+
+// The pieces' ids, concatenated. Throws ModelError when EndOfText is asked of a tokenizer without an
+// end-of-text token, or when the tokenizer refuses the text.
 std::vector<int> paragraphIds(const Tokenizer& tokenizer, const QString& text, ParagraphJoin join);
 
 } // namespace attnscope

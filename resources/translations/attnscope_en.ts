@@ -136,5 +136,12 @@
             <numerusform>At token %1 the cache of %2 holds %n tokens (sinks in orange): </numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n token(s) of the text, a paragraph per line as the model was trained</source>
+        <translation>
+            <numerusform>%n token of the text, a paragraph per line as the model was trained</numerusform>
+            <numerusform>%n tokens of the text, a paragraph per line as the model was trained</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -2292,5 +2292,27 @@
             <numerusform>%1. token&apos;da %2 önbelleği %n token tutuyor (kuyular turuncu): </numerusform>
         </translation>
     </message>
+    <message>
+        <source>Paragraph per line</source>
+        <translation>Satır başına paragraf</translation>
+    </message>
+    <message>
+        <source>&lt;s&gt; p1 &lt;/s&gt; p2 &lt;/s&gt; …, each paragraph followed by the end-of-text token</source>
+        <translation>&lt;s&gt; p1 &lt;/s&gt; p2 &lt;/s&gt; …, her paragrafın ardından metin sonu token&apos;ı</translation>
+    </message>
+    <message>
+        <source>&lt;s&gt; p1 p2 …, the paragraphs joined by a space</source>
+        <translation>&lt;s&gt; p1 p2 …, paragraflar bir boşlukla birleştirilmiş</translation>
+    </message>
+    <message>
+        <source>Checked: each line is a paragraph, fed as the model was trained (%1; its attnscope.json &quot;paragraphs&quot;). Unchecked: the whole file as one text, line breaks included.</source>
+        <translation>İşaretliyse: her satır bir paragraftır ve model nasıl eğitildiyse öyle verilir (%1; modelin attnscope.json &quot;paragraphs&quot; ayarı). İşaretli değilse: dosyanın tamamı satır sonlarıyla birlikte tek metin olarak verilir.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) of the text, a paragraph per line as the model was trained</source>
+        <translation>
+            <numerusform>metnin %n token&apos;ı, model nasıl eğitildiyse öyle satır başına bir paragraf</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -41,6 +41,7 @@ class TestParagraphInput : public QObject
 private slots:
     void endOfTextFollowsEveryParagraph();
     void spaceJoinIsTheConcatenationWithoutEndOfText();
+    void piecesAreTheParagraphsAndTheirSpecialTokens();
     void settingIsReadFromTheModelFolder();
     void badSettingNamesTheFile();
 };
@@ -68,6 +69,34 @@ void TestParagraphInput::spaceJoinIsTheConcatenationWithoutEndOfText()
     const std::vector<int> joined = paragraphIds(*tokenizer, kText, ParagraphJoin::Space);
     QCOMPARE(joined, withoutEos);
     QCOMPARE(joined.front(), tokenizer->bosId().value());
+}
+
+// What the Streaming tab labels: in order, <s>, then each paragraph (its own text and encoding) followed by a
+// lone </s>; for Space, one piece whose text is the paragraphs joined by a space.
+void TestParagraphInput::piecesAreTheParagraphsAndTheirSpecialTokens()
+{
+    const auto tokenizer = Tokenizer::fromFolder(decoderFolder());
+    const int bos = tokenizer->bosId().value(), eos = tokenizer->eosId().value();
+    const std::vector<ParagraphPiece> pieces = paragraphPieces(*tokenizer, kText, ParagraphJoin::EndOfText);
+    QCOMPARE(int(pieces.size()), 1 + 2 * int(kParagraphs.size()));
+    QVERIFY(pieces[0].text.isEmpty());
+    QCOMPARE(pieces[0].encoding.ids, std::vector<int>{bos});
+    QCOMPARE(pieces[0].encoding.tokens, QStringList{QStringLiteral("<s>")});
+    for (int p = 0; p < int(kParagraphs.size()); ++p) {
+        const ParagraphPiece& paragraph = pieces[size_t(1 + 2 * p)];
+        const ParagraphPiece& end = pieces[size_t(2 + 2 * p)];
+        QCOMPARE(paragraph.text, kParagraphs[p]);
+        QCOMPARE(paragraph.encoding.ids, tokenizer->encode(kParagraphs[p], std::nullopt, false).ids);
+        QCOMPARE(int(paragraph.encoding.offsets.size()), paragraph.encoding.size());
+        QVERIFY(end.text.isEmpty());
+        QCOMPARE(end.encoding.ids, std::vector<int>{eos});
+        QCOMPARE(end.encoding.tokens, QStringList{QStringLiteral("</s>")});
+        QVERIFY(end.encoding.special.at(0));
+    }
+    const std::vector<ParagraphPiece> joined = paragraphPieces(*tokenizer, kText, ParagraphJoin::Space);
+    QCOMPARE(int(joined.size()), 1);
+    QCOMPARE(joined[0].text, kParagraphs.join(QLatin1Char(' ')));
+    QCOMPARE(joined[0].encoding.ids, paragraphIds(*tokenizer, kText, ParagraphJoin::Space));
 }
 
 void TestParagraphInput::settingIsReadFromTheModelFolder()

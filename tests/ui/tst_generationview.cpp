@@ -5,6 +5,7 @@
 #include "explorer/predictionswidget.h"
 #include "generation/generatetab.h"
 #include "generation/generationtrace.h"
+#include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "generation/streamingtab.h"
 #include "heatmapwidget.h"
@@ -290,6 +291,8 @@ private Q_SLOTS:
         window.tabs()->setCurrentIndex(tabIndex(window, tab));
         QCOMPARE(tab->fileEdit()->text(), StreamingTab::defaultTextFile());
         QCOMPARE(tab->cacheSizeBox()->value(), 256);
+        QVERIFY(tab->paragraphsBox()->isChecked()); // the shipped text is one paragraph per line
+        tab->paragraphsBox()->setChecked(false);    // here: the file as one text
         tab->cacheSizeBox()->setValue(16);
         tab->maxTokensBox()->setValue(60);
         tab->sinksBox(0)->setChecked(true);
@@ -362,6 +365,72 @@ private Q_SLOTS:
         }
         QVERIFY2(!wordStarts.isEmpty(), qPrintable(covered)); // the span has words to separate
         QCOMPARE(spelled.trimmed(), covered.trimmed());
+    }
+
+    // "Paragraph per line" (the default) feeds the text as the model was trained, as `attnscope stream
+    // --paragraphs` does: the curves are evaluateStream on paragraphIds in the model's format (for the
+    // shipped decoder "<s> p1 </s> p2 </s> ...", built here by hand from each line's own encoding), every
+    // </s> is listed as "</s>", and each paragraph's labels spell its own text.
+    void streamingTabFeedsParagraphsAsTrained()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        StreamingTab* tab = window.streamingTab();
+        QVERIFY(tab->paragraphsBox()->isChecked());
+        QVERIFY2(tab->paragraphsBox()->toolTip().contains(QStringLiteral("&lt;/s&gt;")),
+                 qPrintable(tab->paragraphsBox()->toolTip()));
+        tab->cacheSizeBox()->setValue(16);
+        tab->maxTokensBox()->setValue(120);
+        for (int k : {0, 1, 2, 4, 8})
+            tab->sinksBox(k)->setChecked(k == 0 || k == 4);
+        tab->recomputeBox()->setChecked(false);
+        tab->fullBox()->setChecked(false);
+        const std::vector<CachePolicy> policies = tab->chosenPolicies();
+        QCOMPARE(int(policies.size()), 2);
+        QSignalSpy finished(tab, &StreamingTab::runFinished);
+        tab->run();
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(tab->evaluations().size() == 2, qPrintable(tab->message()));
+        QVERIFY2(tab->message().contains(QStringLiteral("paragraph per line")), qPrintable(tab->message()));
+
+        const auto model = TransformerModel::open(decoderFolder());
+        const Tokenizer& tokenizer = *model->tokenizer();
+        QFile file(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/corpus/stream-en.txt"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+        const int eos = tokenizer.eosId().value();
+        std::vector<int> ids{tokenizer.bosId().value()};
+        QStringList paragraphs;
+        for (const QString& line : lines) {
+            if (line.trimmed().isEmpty()) continue;
+            paragraphs << line.trimmed();
+            const std::vector<int> encoded = tokenizer.encode(line.trimmed(), std::nullopt, false).ids;
+            ids.insert(ids.end(), encoded.begin(), encoded.end());
+            ids.push_back(eos);
+            if (ids.size() >= 120) break;
+        }
+        ids.resize(120);
+        QVERIFY2(std::count(ids.begin(), ids.end(), eos) >= 1, "the first 120 tokens should end a paragraph");
+        for (size_t p = 0; p < policies.size(); ++p) {
+            const StreamEvaluation expected = evaluateStream(*model, ids, policies[p]);
+            const StreamEvaluation& got = tab->evaluations()[p];
+            QCOMPARE(got.nll.size(), expected.nll.size());
+            for (size_t i = 0; i < got.nll.size(); ++i)
+                QVERIFY(std::abs(got.nll[i] - expected.nll[i]) < 1e-4);
+        }
+
+        const QStringList& labels = tab->tokenLabels();
+        QCOMPARE(labels.size(), 120);
+        QCOMPARE(labels.front(), tokenizer.idToToken(tokenizer.bosId().value()));
+        const int firstEnd = int(std::find(ids.begin(), ids.end(), eos) - ids.begin());
+        for (int i = 0; i < 120; ++i)
+            QCOMPARE(labels[i] == QStringLiteral("</s>"), ids[size_t(i)] == eos);
+        QString spelled;
+        for (int i = 1; i < firstEnd; ++i)
+            spelled += QString(labels[i]).replace(QChar(0x2581), QLatin1Char(' '));
+        QCOMPARE(spelled.trimmed(), paragraphs.front());
     }
 
     // A long recompute run cancels within a moment, and the GUI keeps running meanwhile.

@@ -4,6 +4,7 @@
 #include "explorer/tokenlabels.h"
 #include "explorer/transformerengine.h"
 #include "generation/backgroundjob.h"
+#include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
@@ -13,6 +14,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDir>
 #include <QEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -53,6 +55,43 @@ QString readTextFile(const QString& path)
                                      .toStdString());
     return text;
 }
+
+// The model folder's "paragraphs" setting (throws ModelError naming its attnscope.json when it is bad).
+ParagraphJoin paragraphJoinOf(const TransformerModel& model)
+{
+    return paragraphJoinFromSetting(model.info().paragraphs,
+                                    QDir(model.info().path).filePath(QStringLiteral("attnscope.json")));
+}
+
+// The text's ids and their labels. As one text: the tokenizer's encoding (with its special tokens). One
+// paragraph per line: paragraphPieces in the model's training format, each paragraph labelled on its own text
+// and each <s> or </s> by its vocabulary string.
+struct LabelledIds
+{
+    std::vector<int> ids;
+    QStringList labels;
+};
+LabelledIds labelledIds(const TransformerEngine& engine, const QString& text, bool paragraphs)
+{
+    const Tokenizer& tokenizer = engine.tokenizer();
+    LabelledIds result;
+    if (!paragraphs) {
+        const Encoding encoding = tokenizer.encode(text, std::nullopt);
+        result.ids = encoding.ids;
+        // Labelled as the heatmap labels them: word-start markers ("▁the", "Ġthe") keep the spaces that
+        // decoding each token alone drops.
+        result.labels = attnscope::tokenLabels(modelText(encoding, tokenizer, text, std::nullopt));
+        return result;
+    }
+    for (const ParagraphPiece& piece : paragraphPieces(tokenizer, text, paragraphJoinOf(engine.model()))) {
+        result.ids.insert(result.ids.end(), piece.encoding.ids.begin(), piece.encoding.ids.end());
+        result.labels +=
+            piece.text.isEmpty()
+                ? piece.encoding.tokens
+                : attnscope::tokenLabels(modelText(piece.encoding, tokenizer, piece.text, std::nullopt));
+    }
+    return result;
+}
 } // namespace
 
 QString StreamingTab::defaultTextFile()
@@ -70,6 +109,9 @@ StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new Backgro
     fileRow->addWidget(m_fileLabel);
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(m_browse);
+    m_paragraphs = new QCheckBox(this);
+    m_paragraphs->setChecked(true); // the shipped texts are one paragraph per line
+    fileRow->addWidget(m_paragraphs);
     m_cacheLabel = new QLabel(this);
     m_cacheSize = new QSpinBox(this);
     m_cacheSize->setRange(2, 32768);
@@ -176,6 +218,20 @@ void StreamingTab::retranslate()
     m_file->setToolTip(
         tr("A long UTF-8 text; %1 is the English text shipped with AttnScope").arg(defaultTextFile()));
     m_browse->setText(tr("Choose…"));
+    m_paragraphs->setText(tr("Paragraph per line"));
+    QString format = tr("<s> p1 </s> p2 </s> …, each paragraph followed by the end-of-text token");
+    if (m_engine) {
+        try {
+            if (paragraphJoinOf(m_engine->model()) == ParagraphJoin::Space)
+                format = tr("<s> p1 p2 …, the paragraphs joined by a space");
+        } catch (const std::exception&) {
+            // a bad setting is reported when the run starts
+        }
+    }
+    m_paragraphs->setToolTip(
+        tr("Checked: each line is a paragraph, fed as the model was trained (%1; its attnscope.json "
+           "\"paragraphs\"). Unchecked: the whole file as one text, line breaks included.")
+            .arg(format.toHtmlEscaped()));
     m_cacheLabel->setText(tr("Cache size"));
     m_maxTokensLabel->setText(tr("Tokens"));
     m_maxTokens->setToolTip(tr("Read at most this many tokens of the text"));
@@ -233,6 +289,7 @@ void StreamingTab::setEngine(std::shared_ptr<const AttentionEngine> engine)
                             .arg(m_engine->displayName());
     if (!m_unavailable.isEmpty()) m_engine.reset();
     m_ending.clear();
+    retranslate(); // the paragraph format's tooltip names the model's
     setMessage(m_unavailable);
     updateControls();
 }
@@ -300,6 +357,7 @@ void StreamingTab::run()
     const std::shared_ptr<const TransformerEngine> engine = m_engine;
     const QString path = m_file->text().trimmed();
     const int maxTokens = m_maxTokens->value();
+    const bool paragraphs = m_paragraphs->isChecked();
     m_evaluations.clear();
     m_tokens.clear();
     m_ending.clear();
@@ -309,19 +367,15 @@ void StreamingTab::run()
     updateChart();
     updateContents();
 
-    m_job->start([this, engine, path, maxTokens, policies](const std::atomic<bool>& cancelFlag,
-                                                           const BackgroundJob::Post& post) {
+    m_job->start([this, engine, path, maxTokens, paragraphs, policies](const std::atomic<bool>& cancelFlag,
+                                                                       const BackgroundJob::Post& post) {
         QString ending;
         try {
             const QString text = readTextFile(path);
-            const Encoding encoding = engine->tokenizer().encode(text, std::nullopt);
-            std::vector<int> ids = encoding.ids;
+            LabelledIds input = labelledIds(*engine, text, paragraphs);
+            std::vector<int>& ids = input.ids;
             if (int(ids.size()) > maxTokens) ids.resize(size_t(maxTokens));
-            // Labelled as the heatmap labels them: word-start markers ("▁the", "Ġthe") keep the spaces
-            // that decoding each token alone drops.
-            const QStringList tokens =
-                attnscope::tokenLabels(modelText(encoding, engine->tokenizer(), text, std::nullopt))
-                    .mid(0, int(ids.size()));
+            const QStringList tokens = input.labels.mid(0, int(ids.size()));
             post([this, tokens] { m_tokens = tokens; });
             const int count = int(ids.size());
             for (size_t p = 0; p < policies.size(); ++p) {
@@ -356,7 +410,9 @@ void StreamingTab::run()
                     updateContents();
                 });
             }
-            ending = tr("%n token(s) of the text", nullptr, count);
+            ending = paragraphs ? tr("%n token(s) of the text, a paragraph per line as the model was trained",
+                                     nullptr, count)
+                                : tr("%n token(s) of the text", nullptr, count);
         } catch (const OperationCancelled&) {
             return;
         } catch (const std::exception& e) {

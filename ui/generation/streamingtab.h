@@ -57,6 +57,10 @@ public:
     QLineEdit* fileEdit() const { return m_file; }
     QSpinBox* cacheSizeBox() const { return m_cacheSize; }
     QSpinBox* maxTokensBox() const { return m_maxTokens; }
+    // Checked: one paragraph per line, fed as the model was trained (generation/paragraphinput.h, the model
+    // folder's "paragraphs" setting), as `attnscope stream --paragraphs` does. Unchecked: the file as one
+    // text.
+    QCheckBox* paragraphsBox() const { return m_paragraphs; }
     QCheckBox* sinksBox(int k) const; // k among 0, 1, 2, 4, 8 (0: window only)
     QCheckBox* recomputeBox() const { return m_recompute; }
     QCheckBox* fullBox() const { return m_full; }
@@ -92,6 +96,7 @@ private:
     QLabel* m_fileLabel = nullptr;
     QLineEdit* m_file = nullptr;
     QPushButton* m_browse = nullptr;
+    QCheckBox* m_paragraphs = nullptr;
     QLabel* m_cacheLabel = nullptr;
     QSpinBox* m_cacheSize = nullptr;
     QLabel* m_maxTokensLabel = nullptr;
