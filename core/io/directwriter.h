@@ -2,11 +2,10 @@
 
 // A large file written past the page cache (Linux O_DIRECT), for dumps of hundreds of MB.
 //
-// Why: on the VMs AttnScope is measured on, copying a 150 MB npy into the page cache took 0.07–1.4 CPU-s
-// of kernel time from one run to the next (fresh page-cache pages are slow to touch there), and renaming
-// the new file over the old one spent ~55 ms freeing the old file's cached pages. Written with O_DIRECT the
-// same bytes take ~0.03 CPU-s and ~0.13 s of waiting for the device, on a thread that computes nothing
-// (docs/benchmarks.md, perf15e).
+// Why: on the VM AttnScope is measured on, copying a 150 MB npy into the page cache took 0.07–1.4 CPU-s
+// of kernel time from one run to the next (fresh page-cache pages are slow to touch there). Written with
+// O_DIRECT the same bytes take ~0.03 CPU-s and ~0.13 s of waiting for the device, on a thread that
+// computes nothing (docs/benchmarks.md, perf15e).
 //
 // O_DIRECT wants the memory, the length and the file offset aligned to the device's block: the bytes are
 // staged in one aligned buffer (reused, so its pages stay mapped) and go out a full buffer at a time, from
