@@ -168,34 +168,71 @@ int runAttention(const QStringList& arguments)
         const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
         RunOptions runOptions;
         runOptions.backend = backend.get();
-        // The dump is written one matrix at a time, so the pass keeps each layer's Q, K and row logsumexp
-        // and the writer recomputes P = exp(S − L) per head (TiledAttentionMaps), rather than holding every
-        // layer's dense P: 512 MiB of it for a Llama-3.2-1B shape at 512 tokens (issue 15's memory target).
-        runOptions.denseLimit = 0;
-        // Map the weights in ahead of the pass in large reads, not one page fault at a time inside the
-        // GEMMs (prefetch.h).
-        model->prefetchWeights();
-        const AttentionCapture capture = model->run(input.ids, input.typeIds, runOptions);
-        // What the matrices hold: the weights, or each head's contributions from the same pass.
-        const std::shared_ptr<const AttentionMaps> maps =
-            measure == QLatin1String("norm") ? contributionMaps(capture, ContributionScale::Norm)
-                                             : capture.maps;
-        const qint64 runMs = timer.restart();
-        const int n = capture.tokens();
+        const int n = int(input.ids.size());
 
-        // Streamed, one matrix at a time: a dump is never held whole in memory. A file appears only when
-        // complete (OutputFile); stdout is checked on every write.
+        // Streamed, one matrix or layer at a time: a dump is never held whole in memory. A file appears only
+        // when complete (OutputFile); stdout is checked on every write.
         OutputFile out(outPath, force);
         if (!out.open()) {
             printError(out.error());
             return 1;
         }
-        if (npy) {
-            out.write(npyHeader({l1 - l0, h1 - h0, n, n}));
+        // 150 MB for BERT-base at 512 tokens: past the page cache, where copying it in cost the most
+        // erratic part of a run's time (io/directwriter.h).
+        if (npy) out.preferDirectWrites();
+        // Declared after `out`: a write in flight ends before the file is discarded.
+        std::future<void> writing;
+        // The npy of the weights takes each layer's P from the pass as soon as it is computed (RunOptions::
+        // takeLayerProbabilities) and writes it on a thread of its own while the next layer computes: P is
+        // computed once, and at most two layers are held (one being written, one just computed). A layer
+        // whose P would pass kStreamedLayerBytes keeps the tiled pass instead, which holds Q, K and the row
+        // logsumexp per layer and recomputes P = exp(S − L) one head at a time as it writes (issue 15's
+        // memory target: 512 MiB of P for a Llama-3.2-1B shape at 512 tokens).
+        constexpr qint64 kStreamedLayerBytes = qint64(256) << 20;
+        const bool streamed =
+            npy && measure == QLatin1String("weight") &&
+            qint64(model->info().heads) * n * n * qint64(sizeof(float)) <= kStreamedLayerBytes;
+        int layersStreamed = 0;
+        if (npy) out.write(npyHeader({l1 - l0, h1 - h0, n, n}));
+        if (streamed) {
+            runOptions.denseLimit = n;
+            runOptions.takeLayerProbabilities = [&](int l, FloatBuffer probabilities) {
+                if (l < l0 || l >= l1) return;
+                ++layersStreamed;
+                if (writing.valid()) writing.get();
+                writing = std::async(std::launch::async, [&out, h0, h1, n, p = std::move(probabilities)] {
+                    // P is [heads, n, n]: heads [h0, h1) are one contiguous run.
+                    const size_t matrix = size_t(n) * size_t(n);
+                    out.write(reinterpret_cast<const char*>(p.data() + size_t(h0) * matrix),
+                              qint64(size_t(h1 - h0) * matrix * sizeof(float)));
+                });
+            };
+        } else {
+            runOptions.denseLimit = 0;
+        }
+        // Map the weights in ahead of the pass in large reads, not one page fault at a time inside the
+        // GEMMs (prefetch.h).
+        model->prefetchWeights();
+        const AttentionCapture capture = model->run(input.ids, input.typeIds, runOptions);
+        if (writing.valid()) writing.get();
+        // What the matrices hold: the weights, or each head's contributions from the same pass.
+        const std::shared_ptr<const AttentionMaps> maps =
+            measure == QLatin1String("norm") ? contributionMaps(capture, ContributionScale::Norm)
+                                             : capture.maps;
+        const qint64 runMs = timer.restart();
+
+        if (streamed && layersStreamed != l1 - l0) {
+            // Every family's pass hands each layer over; a file with fewer layers than its header says
+            // must never appear.
+            printError(QStringLiteral("attention: the pass gave %1 of %2 layers' probabilities")
+                           .arg(layersStreamed)
+                           .arg(l1 - l0));
+            return 1;
+        }
+        if (npy && !streamed) {
             // A layer's heads are computed on every core (a tiled map recomputes each P) while the layer
             // before is written on a thread of its own: the write is mostly the kernel copying into the
             // page cache, which otherwise ran alone after the pass (docs/benchmarks.md).
-            std::future<void> writing;
             for (int l = l0; l < l1; ++l) {
                 std::vector<std::vector<float>> matrices = headMatrices(*maps, l, h0, h1);
                 if (writing.valid()) writing.get();
@@ -205,7 +242,7 @@ int runAttention(const QStringList& arguments)
                 });
             }
             if (writing.valid()) writing.get();
-        } else {
+        } else if (!npy) {
             QByteArray text = "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) +
                               ",\"path\":" + jsonString(model->info().path) +
                               ",\"architecture\":" + jsonString(model->info().architecture) + ",\"tokens\":[";
@@ -248,13 +285,15 @@ int runAttention(const QStringList& arguments)
             return 1;
         }
         if (verbose)
-            printError(QStringLiteral("%1: %2 tokens, open %3 ms, forward %4 ms, %5 layers x %6 heads")
-                           .arg(model->info().name)
-                           .arg(n)
-                           .arg(openMs)
-                           .arg(runMs)
-                           .arg(capture.layers())
-                           .arg(capture.maps->heads()));
+            printError(
+                QStringLiteral("%1: %2 tokens, open %3 ms, forward %4 ms, %5 layers x %6 heads%7")
+                    .arg(model->info().name)
+                    .arg(n)
+                    .arg(openMs)
+                    .arg(runMs)
+                    .arg(model->info().layers)
+                    .arg(capture.maps->heads())
+                    .arg(out.wroteDirect() ? QStringLiteral(", written past the page cache") : QString()));
         return 0;
     } catch (const ModelError& e) {
         printError(e.message());

@@ -132,8 +132,18 @@ int main(int argc, char** argv)
                 report(impl, seconds, std::max(0.0, peakResidentMemoryMiB() - base - outputMiB));
             };
             measure("tiled", [&] { TiledAttentionResult r = attentionTiled(q, k, v, options); (void)r; }, reps);
-            if (n <= fullMax)
+            if (n <= fullMax) {
                 measure("full", [&] { FullAttentionResult r = attentionFull(q, k, v, options); (void)r; }, reps);
+                // What a dump of every head's P costs each way: the tiled pass, then P = exp(S − L) recomputed
+                // per head (attention --format npy until perf15e), against "full", which forms P once.
+                measure("tiled+P", [&] {
+                    TiledAttentionResult r = attentionTiled(q, k, v, options);
+                    parallelFor(heads, threads, [&](int head) {
+                        std::vector<float> p = probabilityTile(q, k, r.logSumExp, options, head, 0, n, 0, n);
+                        (void)p;
+                    });
+                }, reps);
+            }
             if (n <= naiveMax) {
                 HeadTensor out(n, heads, dim);
                 measure("naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : reps);

@@ -1,5 +1,6 @@
 #include "io/outputfile.h"
 
+#include "io/directwriter.h"
 #include "io/inputfile.h"
 
 #include <QCoreApplication>
@@ -83,6 +84,19 @@ OutputFile::OutputFile(const QString& path, bool overwrite) : m_path(path), m_ov
 
 OutputFile::~OutputFile() = default; // an uncommitted QSaveFile discards its temporary file
 
+void OutputFile::preferDirectWrites()
+{
+#ifdef Q_OS_LINUX
+    if (m_file && !m_direct && m_written == 0 && m_file->handle() >= 0)
+        m_direct = std::make_unique<DirectWriter>(int(m_file->handle()));
+#endif
+}
+
+bool OutputFile::wroteDirect() const
+{
+    return m_direct && m_direct->wroteDirect();
+}
+
 bool OutputFile::open()
 {
     if (m_path.isEmpty()) return true; // standard output
@@ -114,6 +128,16 @@ bool OutputFile::write(const char* data, qint64 size)
         m_error =
             QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
                 .arg(QDir::toNativeSeparators(m_path), QCoreApplication::translate("attnscope", "not open"));
+        return false;
+    }
+    if (m_direct) {
+        if (m_direct->write(data, size)) {
+            m_written += size;
+            return true;
+        }
+        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                      .arg(QDir::toNativeSeparators(m_path), QString::fromLocal8Bit(m_direct->error()));
+        m_file->cancelWriting();
         return false;
     }
     if (m_file->write(data, size) != size) {
@@ -153,6 +177,12 @@ bool OutputFile::commit()
     if (m_path.isEmpty()) {
         m_error = standardOutputError();
         return m_error.isEmpty();
+    }
+    if (m_direct && !m_direct->finish()) {
+        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+                      .arg(QDir::toNativeSeparators(m_path), QString::fromLocal8Bit(m_direct->error()));
+        m_file->cancelWriting();
+        return false;
     }
     if (!m_file || !m_file->commit()) {
         m_error =

@@ -19,6 +19,10 @@
 class QSaveFile;
 
 namespace attnscope {
+class DirectWriter;
+}
+
+namespace attnscope {
 
 // Dumps of attention weights grow as layers × heads × n²: at 8k tokens a full dump is tens of GB. Before
 // writing one, its size is estimated and refused above this (commands raise it with --max-output-size).
@@ -55,7 +59,11 @@ public:
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
 
-    bool open();                               // checks the policy, then opens; false with error() set
+    bool open(); // checks the policy, then opens; false with error() set
+    // Called after open() and before the first write: the bytes go out past the page cache where the file
+    // system allows it (io/directwriter.h), for dumps of hundreds of MB. No effect on standard output.
+    void preferDirectWrites();
+    bool wroteDirect() const;                  // whether any part did (tests, --verbose)
     bool write(const char* data, qint64 size); // false once any write has failed
     bool write(const QByteArray& bytes) { return write(bytes.constData(), bytes.size()); }
     bool commit(); // false with error() set; the target is then untouched
@@ -66,6 +74,7 @@ private:
     QString m_path;
     bool m_overwrite = false;
     std::unique_ptr<QSaveFile> m_file;
+    std::unique_ptr<DirectWriter> m_direct; // set by preferDirectWrites(): every write goes through it
     QString m_error;
     OutputRefusal m_refusal = OutputRefusal::None;
     qint64 m_written = 0;     // bytes written to the file so far

@@ -324,7 +324,9 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
     }
 
     HeadTensor context;
-    AttentionBackend* backend = m_options.backend;
+    // The CPU backend computes what attentionFull computes; only a GPU backend takes the branch below.
+    AttentionBackend* backend =
+        m_options.backend && m_options.backend->kind() != BackendKind::Cpu ? m_options.backend : nullptr;
     if (m_dense && backend) {
         // The backend's tiled forward, and P for display recomputed on it as exp(S − L), head by head.
         TiledAttentionResult t = backend->tiledForward(q, k, v, attention);
@@ -341,12 +343,12 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
                 std::memcpy(probabilities.data() + size_t(head) * size_t(n) * size_t(keys), p.data(),
                             p.size() * sizeof(float));
             }
-            m_denseMaps->appendLayer(std::move(probabilities));
+            keepProbabilities(std::move(probabilities));
         }
     } else if (m_dense) {
         FullAttentionResult r = attentionFull(q, k, v, attention);
         context = std::move(r.output);
-        if (m_capture) m_denseMaps->appendLayer(std::move(r.probabilities));
+        if (m_capture) keepProbabilities(std::move(r.probabilities));
     } else {
         // Long input: online softmax, never n×n; the capture keeps what recomputes any tile.
         TiledAttentionResult t =
@@ -362,6 +364,14 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
     if (m_capture && m_options.keepHeadOutputs) m_capture->headOutputs.push_back(context);
     replaceHeads(context, m_options.ablations, m_layer);
     return context;
+}
+
+void LayerStep::keepProbabilities(FloatBuffer probabilities)
+{
+    if (m_options.takeLayerProbabilities)
+        m_options.takeLayerProbabilities(m_layer, std::move(probabilities));
+    else
+        m_denseMaps->appendLayer(std::move(probabilities));
 }
 
 HeadTensor LayerStep::attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec)

@@ -109,6 +109,8 @@ public:
 
 private:
     AttentionOptions attentionOptions(const LayerAttention& spec) const;
+    // A dense layer's P [H, n_q, n_k]: to RunOptions::takeLayerProbabilities when set, else into the maps.
+    void keepProbabilities(FloatBuffer probabilities);
     // attend() for an ablation batch: per copy, no capture; rearranges the residual stream to the copies'
     // rows.
     HeadTensor attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);

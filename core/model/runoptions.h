@@ -3,6 +3,7 @@
 // What a caller asks of one forward pass (TransformerModel::run / predict).
 
 #include "model/attentioncapture.h"
+#include "util/uninitializedbuffer.h"
 
 #include <atomic>
 #include <functional>
@@ -59,7 +60,12 @@ struct RunOptions
     // Called on the computing thread after each layer with (layers done, layers in this pass), for a
     // progress bar; it must be cheap and thread-safe.
     std::function<void(int, int)> progress;
-    int denseLimit = 1024;                     // up to this many tokens P is stored dense, above it tiled
+    int denseLimit = 1024; // up to this many tokens P is stored dense, above it tiled
+    // When set, each layer's dense P [H, n_q, n_k] (layers up to denseLimit tokens) is handed here as soon as
+    // the layer is done, on the computing thread, instead of being kept in AttentionCapture::maps (which then
+    // holds no layers). A caller that streams P out (the npy dump) holds one layer at a time and gets each P
+    // computed once, by the pass, instead of recomputing it from Q, K and L afterwards.
+    std::function<void(int layer, FloatBuffer probabilities)> takeLayerProbabilities;
     // Up to this many tokens the capture also keeps every layer's rotated Q and K (for "Open in lesson");
     // 0 = never. Costs layers·n·(H + H_kv)·d floats, so callers keep it small.
     int queryKeyLimit = 0;
@@ -83,8 +89,8 @@ struct RunOptions
     // Keep each layer's attention output O [n, H, d] before any ablation and before W_O
     // (AttentionCapture::headOutputs): what a batched ablation pass starts from.
     bool keepHeadOutputs = false;
-    // Run the copies of an ablation scan side by side (AblationBatch); only TransformerModel::ablatedPredictions
-    // sets it.
+    // Run the copies of an ablation scan side by side (AblationBatch); only
+    // TransformerModel::ablatedPredictions sets it.
     const AblationBatch* ablationBatch = nullptr;
     // Start at layer firstLayer from a stored residual stream [n, hidden] (e.g. residuals[firstLayer] of an
     // earlier run of the same input) instead of embedding the ids: a scan over ablations reuses the layers

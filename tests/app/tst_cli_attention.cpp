@@ -80,6 +80,8 @@ private Q_SLOTS:
     void ggufFile();
     void maskPrediction();
     void npySubset();
+    void npyMatchesOracle_data();
+    void npyMatchesOracle();
     void outFileIsNotOverwritten();
     void errors_data();
     void errors();
@@ -225,6 +227,35 @@ void TestCliAttention::npySubset()
         QVERIFY(std::abs(a.values[i] - expected.values[offset + i]) <= 1e-5);
 }
 
+void TestCliAttention::npyMatchesOracle_data()
+{
+    QTest::addColumn<QString>("caseName");
+    for (const char* name : {"bert_s1", "gpt2_s1", "llama_s1", "gemma2_s1", "qwen3_s1", "gpt_neox_s1"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+// The whole npy dump (every layer's P streamed from the pass as it is computed) against the oracle.
+void TestCliAttention::npyMatchesOracle()
+{
+    QFETCH(QString, caseName);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("a.npy"));
+    const QJsonObject c = caseJson(caseName);
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName),
+                          QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray()),
+                          QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const NpyArray a = readNpyFile(out);
+    const NpyArray expected = readNpyFile(oracle(caseName) + QStringLiteral("/attentions.npy"));
+    QCOMPARE(a.type, NpyArray::Type::Float32);
+    QCOMPARE(a.shape, expected.shape);
+    QCOMPARE(a.values.size(), expected.values.size());
+    double worst = 0;
+    for (size_t i = 0; i < a.values.size(); ++i)
+        worst = std::max(worst, std::abs(double(a.values[i]) - double(expected.values[i])));
+    QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+}
+
 void TestCliAttention::outFileIsNotOverwritten()
 {
     QTemporaryDir dir;
@@ -242,7 +273,8 @@ void TestCliAttention::outFileIsNotOverwritten()
                                 out};
     const Result refused = run(arguments);
     QCOMPARE(refused.exitCode, 1);
-    QVERIFY2(refused.err.contains(out.toUtf8() + ": the file exists and was not overwritten (use --force to overwrite)"),
+    QVERIFY2(refused.err.contains(out.toUtf8() +
+                                  ": the file exists and was not overwritten (use --force to overwrite)"),
              refused.err.constData());
     QVERIFY(existing.open(QIODevice::ReadOnly));
     QCOMPARE(existing.readAll(), QByteArray("keep me"));

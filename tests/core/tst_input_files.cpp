@@ -122,6 +122,8 @@ private Q_SLOTS:
     void outputReplacesThroughLinks();
     void outputFileAppearsWhole();
     void largeOutputIsWrittenBackInSteps();
+    void directWritesKeepEveryByte_data();
+    void directWritesKeepEveryByte();
 };
 
 // Item 6: config.json or tokenizer.json linked to /dev/zero grew memory to 4 GB in 2 s; a FIFO blocked.
@@ -490,6 +492,64 @@ void TestInputFiles::largeOutputIsWrittenBackInSteps()
     const QByteArray all = file.readAll();
     for (qint64 i = 0; i < all.size(); ++i)
         if (all[int(i)] != char(i % 251)) QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
+}
+
+void TestInputFiles::directWritesKeepEveryByte_data()
+{
+    QTest::addColumn<qint64>("first"); // an npy header's size, then pieces of `piece` bytes
+    QTest::addColumn<qint64>("piece");
+    QTest::addColumn<qint64>("pieces");
+    QTest::newRow("a header only (no whole block)") << qint64(128) << qint64(0) << qint64(0);
+    QTest::newRow("exactly one stage (8 MiB)") << qint64(4096) << qint64(8 * 1024 * 1024 - 4096) << qint64(1);
+    QTest::newRow("header and 12 MiB layers") << qint64(128) << qint64(12 * 1024 * 1024) << qint64(3);
+    QTest::newRow("odd pieces: stages, blocks and a tail")
+        << qint64(128) << qint64(3 * 1000 * 1000 + 7) << qint64(7);
+}
+
+// OutputFile::preferDirectWrites (io/directwriter.h): the same bytes as a buffered write, whatever the
+// sizes; nothing at the path before commit, and an existing file replaced only then.
+void TestInputFiles::directWritesKeepEveryByte()
+{
+    QFETCH(qint64, first);
+    QFETCH(qint64, piece);
+    QFETCH(qint64, pieces);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dump.npy"));
+    QFile existing(path);
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write("the old file");
+    existing.close();
+    auto expectedByte = [](qint64 position) { return char((position * 7 + 3) % 251); };
+    auto bytesAt = [&](qint64 start, qint64 size) {
+        QByteArray bytes(int(size), Qt::Uninitialized);
+        for (qint64 i = 0; i < size; ++i)
+            bytes[int(i)] = expectedByte(start + i);
+        return bytes;
+    };
+    const qint64 total = first + piece * pieces;
+    bool wroteDirect = false;
+    {
+        OutputFile out(path, true);
+        QVERIFY(out.open());
+        out.preferDirectWrites();
+        QVERIFY2(out.write(bytesAt(0, first)), qPrintable(out.error()));
+        for (qint64 p = 0; p < pieces; ++p)
+            QVERIFY2(out.write(bytesAt(first + p * piece, piece)), qPrintable(out.error()));
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QCOMPARE(existing.readAll(), QByteArray("the old file"));
+        existing.close();
+        QVERIFY2(out.commit(), qPrintable(out.error()));
+        wroteDirect = out.wroteDirect();
+    }
+    // Depends on the file system (tmpfs refuses O_DIRECT); the bytes must be right either way.
+    qInfo("written past the page cache: %s", wroteDirect ? "yes" : "no");
+    if (total < 4096) QVERIFY(!wroteDirect); // no whole block: all of it through the page cache
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.size(), total);
+    const QByteArray all = file.readAll();
+    for (qint64 i = 0; i < all.size(); ++i)
+        if (all[int(i)] != expectedByte(i)) QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
 }
 
 QTEST_GUILESS_MAIN(TestInputFiles)

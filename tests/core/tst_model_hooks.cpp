@@ -17,6 +17,7 @@
 #include <QtTest>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -85,6 +86,8 @@ private Q_SLOTS:
     void pastKeysAndValuesContinueTheSequence_data();
     void pastKeysAndValuesContinueTheSequence();
     void optionsThatDoNotFitAreRefused();
+    void layerProbabilitiesAreHandedOver_data();
+    void layerProbabilitiesAreHandedOver();
 };
 
 void TestModelHooks::zeroAblationEqualsZeroedOutputColumns_data()
@@ -408,6 +411,42 @@ void TestModelHooks::optionsThatDoNotFitAreRefused()
                     QStringLiteral("only decoders continue from past keys and values")));
     const auto mqa = TransformerModel::open(oracleFolder(QStringLiteral("llama_s1")));
     QVERIFY(refused(*mqa, ids, e, QStringLiteral("the past keys and values do not fit this model")));
+}
+
+void TestModelHooks::layerProbabilitiesAreHandedOver_data()
+{
+    QTest::addColumn<QString>("caseName");
+    // Encoder, causal decoders, a sliding window with soft-capping (Gemma 2), QK-norm (Qwen3), parallel
+    // residual (NeoX).
+    for (const char* name : {"bert_s1", "gpt2_s1", "llama_s1", "gemma2_s1", "qwen3_s1", "gpt_neox_s1"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+// RunOptions::takeLayerProbabilities (the npy dump's stream): every layer's P arrives once, in order, as
+// [H, n, n], equal to the oracle's attentions; the capture then holds none of them.
+void TestModelHooks::layerProbabilitiesAreHandedOver()
+{
+    QFETCH(QString, caseName);
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const std::vector<int> ids = oracleInputIds(caseName);
+    const NpyArray expected = oracleAttentions(caseName);
+    const int layers = int(expected.shape[0]), heads = int(expected.shape[1]), n = int(ids.size());
+    std::vector<int> order;
+    double worst = 0;
+    RunOptions stream;
+    stream.takeLayerProbabilities = [&](int layer, FloatBuffer probabilities) {
+        order.push_back(layer);
+        QCOMPARE(probabilities.size(), size_t(heads) * size_t(n) * size_t(n));
+        const double* truth = expected.values.data() + size_t(layer) * probabilities.size();
+        for (size_t i = 0; i < probabilities.size(); ++i)
+            worst = std::max(worst, std::abs(double(probabilities[i]) - truth[i]));
+    };
+    const AttentionCapture capture = model->run(ids, {}, stream);
+    std::vector<int> everyLayer(static_cast<size_t>(layers));
+    std::iota(everyLayer.begin(), everyLayer.end(), 0);
+    QCOMPARE(order, everyLayer);
+    QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+    QCOMPARE(capture.maps->layers(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestModelHooks)
