@@ -12,7 +12,7 @@
 //       pack W's panel k-major, in f32: panel[k][c] (c < 32), transposing [out, in] storage 16×16 at a time
 //       for each row tile: C (kMr × 32, in 2·kMr zmm registers) += tile · panel, each step one broadcast of
 //       x per row and two loads of W for 2·kMr FMAs; C goes to y (first k block) or is added to it.
-// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2; a panel's C (rows × 32)
+// The panel (kKc·32·4 = 128 KiB) stays in L2 beside the row tiles; a panel's C (rows × 32)
 // stays in cache over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past
 // the last tile are zero in the packed copy (their results are not stored), outputs past the width are zero
 // in the panel and masked out when stored, and a k block shorter than kKc is simply shorter.
@@ -35,7 +35,11 @@ namespace { // this header's code is the including module's own (cpukernels.h: n
 
 constexpr int kMr = 14;  // rows of x per tile: 28 accumulators + 2 loads of W + 1 broadcast ≤ 32 zmm
 constexpr int kNr = 32;  // outputs per panel: two zmm
-constexpr int kKc = 256; // inputs per k block
+// Inputs per k block. 1,024 rather than the 256 whose panel (32 KiB) fits the 48 KiB L1: the panel
+// (128 KiB) now streams from L2, but C goes to y and back a quarter as often, and each of W's rows is read
+// in 2 KiB runs instead of 512 B ones. Whole process, 1B shape at 128 tokens: ~5% less CPU
+// (docs/benchmarks.md, perf15d).
+constexpr int kKc = 1024;
 constexpr size_t kPackedInputBytes = size_t(4) << 20; // x packed at once, for every k: up to 4 MiB
 constexpr int kMinRows = 8 * kMr;                     // and at least 112 rows
 
