@@ -172,6 +172,9 @@ int runAttention(const QStringList& arguments)
         // and the writer recomputes P = exp(S − L) per head (TiledAttentionMaps), rather than holding every
         // layer's dense P: 512 MiB of it for a Llama-3.2-1B shape at 512 tokens (issue 15's memory target).
         runOptions.denseLimit = 0;
+        // Nothing after the last layer's attention is written: its feed-forward and the final norm are
+        // skipped.
+        runOptions.attentionOnly = true;
         // Map the weights in ahead of the pass in large reads, not one page fault at a time inside the
         // GEMMs (prefetch.h).
         model->prefetchWeights();

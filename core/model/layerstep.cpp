@@ -122,6 +122,11 @@ LayerStep::LayerStep(const ModelConfig& config, const ModelWeights& weights, con
 
 LayerStep::~LayerStep() = default;
 
+bool LayerStep::restOfLayerUnused() const
+{
+    return m_options.outputUnused() && !m_options.ablationBatch && m_layer == m_config.layers - 1;
+}
+
 void LayerStep::begin(int layer)
 {
     m_layer = layer;
