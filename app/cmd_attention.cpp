@@ -168,6 +168,9 @@ int runAttention(const QStringList& arguments)
         const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
         RunOptions runOptions;
         runOptions.backend = backend.get();
+        // Nothing after the last layer's attention is written: its feed-forward and the final norm are
+        // skipped.
+        runOptions.attentionOnly = true;
         const int n = int(input.ids.size());
 
         // Streamed, one matrix or layer at a time: a dump is never held whole in memory. A file appears only

@@ -6,16 +6,17 @@
 // without AVX-512 it compiles to nothing and the table's pointer stays null.
 //
 // The shape is the usual one of a register-blocked GEMM (Goto/BLIS):
-//   for each block of x's rows (up to 4 MiB packed, at least 112 rows):
-//     pack them for every k as tiles of kMr rows, k-major per block of kKc inputs: tile[k][r] (r < kMr)
-//     for each panel of kNr = 32 outputs, for each block of kKc inputs (k):
-//       pack W's panel k-major, in f32: panel[k][c] (c < 32), transposing [out, in] storage 16×16 at a time
-//       for each row tile: C (kMr × 32, in 2·kMr zmm registers) += tile · panel, each step one broadcast of
-//       x per row and two loads of W for 2·kMr FMAs; C goes to y (first k block) or is added to it.
-// The panel (kKc·32·4 = 32 KiB) stays in L1 while the row tiles stream from L2; a panel's C (rows × 32)
-// stays in cache over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past
-// the last tile are zero in the packed copy (their results are not stored), outputs past the width are zero
-// in the panel and masked out when stored, and a k block shorter than kKc is simply shorter.
+//   for each block of x's rows (up to 4 MiB packed, at least 64 rows):
+//     pack them for every k as tiles of kMr = 8 rows, k-major per block of kKc inputs: tile[k][r] (r < kMr)
+//     for each panel of kNr = 48 outputs, for each block of kKc inputs (k):
+//       pack W's panel k-major, in f32: panel[k][c] (c < 48), transposing [out, in] storage 16×16 at a time
+//       for each row tile: C (8 × 48, in 24 zmm registers) += tile · panel, each step one broadcast of x per
+//       row and three loads of W for 24 FMAs; C goes to y (first k block) or is added to it.
+// The panel (kKc·48·4 = 192 KiB) stays in L2 beside the row tiles; a panel's C (rows × 48) stays in cache
+// over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past the last tile
+// are zero in the packed copy (their results are not stored), a last panel of ≤ 16 or ≤ 32 outputs runs a
+// kernel of one or two vectors (outputs past the width are zero in the panel and masked out when stored),
+// and a k block shorter than kKc is simply shorter.
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #define ATTNSCOPE_WEIGHT_PRODUCT 1
@@ -33,11 +34,19 @@
 namespace attnscope::kernels {
 namespace { // this header's code is the including module's own (cpukernels.h: nothing else is exported)
 
-constexpr int kMr = 14;  // rows of x per tile: 28 accumulators + 2 loads of W + 1 broadcast ≤ 32 zmm
-constexpr int kNr = 32;  // outputs per panel: two zmm
-constexpr int kKc = 256; // inputs per k block
+// The C tile: kMr rows × kNr outputs in kMr·kNv zmm accumulators, + kNv loads of W + 1 broadcast ≤ 32 zmm.
+// 8 × 48 rather than 14 × 32: 128 and 512 rows are whole tiles (14 × 32 left a 2-row tile at 128, 2.5% of
+// the CPU for 1/64 of the FLOPs), and a k step is 11 loads for 24 FMAs instead of 16 for 28.
+constexpr int kMr = 8;
+constexpr int kNv = 3;
+constexpr int kNr = 16 * kNv; // outputs per panel
+// Inputs per k block. 1,024 rather than the 256 whose panel (32 KiB) fits the 48 KiB L1: the panel
+// (192 KiB) now streams from L2, but C goes to y and back a quarter as often, and each of W's rows is read
+// in 2 KiB runs instead of 512 B ones. Whole process, 1B shape at 128 tokens: ~5% less CPU
+// (docs/benchmarks.md, perf15d).
+constexpr int kKc = 1024;
 constexpr size_t kPackedInputBytes = size_t(4) << 20; // x packed at once, for every k: up to 4 MiB
-constexpr int kMinRows = 8 * kMr;                     // and at least 112 rows
+constexpr int kMinRows = 8 * kMr;                     // and at least 64 rows
 
 // 16 consecutive weights at p, as f32.
 __attribute__((always_inline)) inline __m512 loadWeights16(const void* p, int type)
@@ -212,46 +221,60 @@ inline void packInputTiles(const float* x, int xStride, int r0, int rowCount, in
     }
 }
 
-// C (kMr × 32) = tile · panel over kc inputs, then its first `rows` rows and `mask`ed columns stored into y
+// C (MR × 16·NV) = tile · panel over kc inputs, then its rows and `masks`ed columns stored into y
 // (accumulate: added to what y holds).
-// MR ≤ kMr rows are computed (the tile's layout stays kMr wide): a last tile of 2 rows costs 2 rows' FMAs.
-template <int MR>
-void multiplyTile(const float* tile, const float* panel, int kc, float* y, int yStride, __mmask16 mask0,
-                  __mmask16 mask1, bool accumulate)
+// MR ≤ kMr rows and NV ≤ kNv vectors of outputs are computed (the layouts stay kMr and kNr wide).
+template <int MR, int NV>
+void multiplyTile(const float* tile, const float* panel, int kc, float* y, int yStride,
+                  const __mmask16* masks, bool accumulate)
 {
-    __m512 c[MR][2];
-#pragma GCC unroll 14
+    __m512 c[MR][NV];
+#pragma GCC unroll 8
     for (int r = 0; r < MR; ++r)
-        c[r][0] = c[r][1] = _mm512_setzero_ps();
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; ++v)
+            c[r][v] = _mm512_setzero_ps();
     for (int k = 0; k < kc; ++k) {
-        const __m512 b0 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr);
-        const __m512 b1 = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16);
+        __m512 b[NV];
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; ++v)
+            b[v] = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16 * v);
         const float* a = tile + std::ptrdiff_t(k) * kMr;
-        _mm_prefetch(reinterpret_cast<const char*>(a + 8 * kMr), _MM_HINT_T0); // x streams from L2
-#pragma GCC unroll 14
+        _mm_prefetch(reinterpret_cast<const char*>(a + 16 * kMr), _MM_HINT_T0); // x streams from L2
+#pragma GCC unroll 8
         for (int r = 0; r < MR; ++r) {
             const __m512 ar = _mm512_set1_ps(a[r]);
-            c[r][0] = _mm512_fmadd_ps(ar, b0, c[r][0]);
-            c[r][1] = _mm512_fmadd_ps(ar, b1, c[r][1]);
+#pragma GCC unroll 3
+            for (int v = 0; v < NV; ++v)
+                c[r][v] = _mm512_fmadd_ps(ar, b[v], c[r][v]);
         }
     }
-#pragma GCC unroll 14
+#pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
         float* out = y + std::ptrdiff_t(r) * yStride;
-        if (accumulate) {
-            c[r][0] = _mm512_add_ps(c[r][0], _mm512_maskz_loadu_ps(mask0, out));
-            c[r][1] = _mm512_add_ps(c[r][1], _mm512_maskz_loadu_ps(mask1, out + 16));
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; ++v) {
+            if (accumulate) c[r][v] = _mm512_add_ps(c[r][v], _mm512_maskz_loadu_ps(masks[v], out + 16 * v));
+            _mm512_mask_storeu_ps(out + 16 * v, masks[v], c[r][v]);
         }
-        _mm512_mask_storeu_ps(out, mask0, c[r][0]);
-        _mm512_mask_storeu_ps(out + 16, mask1, c[r][1]);
     }
 }
 
-using TileKernel = void (*)(const float*, const float*, int, float*, int, __mmask16, __mmask16, bool);
-template <int... MR> constexpr TileKernel tileKernelFor(int rows, std::integer_sequence<int, MR...>)
+using TileKernel = void (*)(const float*, const float*, int, float*, int, const __mmask16*, bool);
+template <int NV, int... MR> constexpr TileKernel tileKernelFor(int rows, std::integer_sequence<int, MR...>)
 {
-    TileKernel kernels[] = {&multiplyTile<MR + 1>...};
+    TileKernel kernels[] = {&multiplyTile<MR + 1, NV>...};
     return kernels[rows - 1];
+}
+// The kernel for a tile of `rows` rows and a panel of `count` outputs (a narrower last panel skips the
+// vectors past it).
+inline TileKernel tileKernel(int rows, int count)
+{
+    static_assert(kNv == 3, "one case per vector count");
+    const auto sequence = std::make_integer_sequence<int, kMr>();
+    return count > 32   ? tileKernelFor<3>(rows, sequence)
+           : count > 16 ? tileKernelFor<2>(rows, sequence)
+                        : tileKernelFor<1>(rows, sequence);
 }
 
 inline __mmask16 firstLanes(int count)
@@ -348,7 +371,9 @@ void weightProduct(const float* x, int rows, int in, int xStride, const void* w,
         // accumulated, and W is read row by row.
         for (int c0 = 0; c0 < width; c0 += kNr) {
             const int count = std::min(kNr, width - c0);
-            const __mmask16 mask0 = firstLanes(count), mask1 = firstLanes(count - 16);
+            __mmask16 masks[kNv];
+            for (int v = 0; v < kNv; ++v)
+                masks[v] = firstLanes(count - 16 * v);
             for (int k0 = 0; k0 < in; k0 += kKc) {
                 const int kc = std::min(kKc, in - k0);
                 packWeightPanel(panelStart(c0), weightType, wStride, weightIsOutIn, count, k0, kc, panel);
@@ -361,9 +386,9 @@ void weightProduct(const float* x, int rows, int in, int xStride, const void* w,
                 const float* blockTiles = tiles + rowsHere * size_t(k0);
                 for (int t0 = 0; t0 < rowCount; t0 += kMr) {
                     const int tileRows = std::min(kMr, rowCount - t0);
-                    tileKernelFor(tileRows, std::make_integer_sequence<int, kMr>())(
-                        blockTiles + std::ptrdiff_t(t0) * kc, panel, kc,
-                        y + std::ptrdiff_t(r0 + t0) * yStride + c0, yStride, mask0, mask1, k0 > 0);
+                    tileKernel(tileRows, count)(blockTiles + std::ptrdiff_t(t0) * kc, panel, kc,
+                                                y + std::ptrdiff_t(r0 + t0) * yStride + c0, yStride, masks,
+                                                k0 > 0);
                 }
             }
         }

@@ -97,6 +97,11 @@ public:
     std::vector<float> projectOutput(const HeadTensor& o, const QString& weight, const QString& bias = {},
                                      ops::WeightLayout layout = ops::WeightLayout::OutIn);
 
+    // Whether the rest of this layer after its attention output (the feed-forward) changes nothing the
+    // caller keeps: the last layer of a pass whose output is unused (RunOptions::attentionOnly). A family
+    // returns from layer() there, after adding W_O's output (the capture records W_O).
+    bool restOfLayerUnused() const;
+
     // --- Driven by TransformerModel::forward.
     void begin(int layer);
     // Records the residual stream at the current layer boundary (its norms; the vector with keepResiduals).

@@ -79,6 +79,16 @@ struct RunOptions
     bool keepDistributions = false;
     // The LM head's logits [rows, vocab] (soft cap applied, no softmax) in AttentionCapture::logits.
     LogitRows keepLogits = LogitRows::None;
+    // Only the attention is wanted (the CLI's `attention`): the last layer's feed-forward, the final norm
+    // and the boundary after the last layer are not computed, so AttentionCapture::residualNorms and
+    // residualMaxAbs hold `layers` boundaries instead of layers + 1 and forward() returns no hidden states.
+    // About 1/16 of a Llama-3.2-1B pass. Ignored when anything above or keepResiduals needs the output.
+    bool attentionOnly = false;
+    bool outputUnused() const
+    {
+        return attentionOnly && predictTopK <= 0 && !keepDistributions && keepLogits == LogitRows::None &&
+               !keepResiduals;
+    }
 
     // Extension points for ablations and decoding (issues 14 and 16).
     // Heads whose output is replaced before W_O; the pass's P is unchanged, later layers see the change.

@@ -105,7 +105,7 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     // saves the conversion, and over Eigen.
     const bool asStored = own && w.stored && w.storage != WeightStorage::F32;
     if (own && !asStored && blas) own = nullptr;
-    const int granule = own ? 32 : 16; // own: the kernel's panels are 32 outputs wide
+    const int granule = 16; // own: its last panel of a block may be 16 or 32 of its 48 outputs wide
     int blockWidth = std::max(granule, (columns + wanted - 1) / wanted);
     blockWidth = (blockWidth + granule - 1) / granule * granule;
     const int blocks = (columns + blockWidth - 1) / blockWidth;

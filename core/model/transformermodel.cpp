@@ -385,13 +385,17 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     for (int l = options.firstLayer; l < c.layers; ++l) {
         throwIfCancelled(options.cancel);
         step.begin(l);
+        const bool tailSkipped = step.restOfLayerUnused(); // the stream after it is not used (or complete)
         architecture.layer(step);
-        step.checkFinite(step.residual(), QStringLiteral("the hidden states after its feed-forward"));
-        step.recordResidual();
+        if (!tailSkipped) {
+            step.checkFinite(step.residual(), QStringLiteral("the hidden states after its feed-forward"));
+            step.recordResidual();
+        }
         if (options.progress) options.progress(l + 1 - options.firstLayer, c.layers - options.firstLayer);
     }
     throwIfCancelled(options.cancel);
     step.finish();
+    if (c.layers > options.firstLayer && options.outputUnused() && !options.ablationBatch) return {};
     std::vector<float> x = std::move(step.residual());
     architecture.finalNorm(m_weights, x, threads);
     if (firstNonFinite(x.data(), x.size()))

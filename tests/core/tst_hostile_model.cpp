@@ -118,6 +118,8 @@ private Q_SLOTS:
     void nonFiniteNumbersAreNamed();
     void overflowIsCaughtOnEveryAttentionPath();
     void finiteModelsStillRun();
+    void attentionOnlySkipsTheLastFeedForward_data();
+    void attentionOnlySkipsTheLastFeedForward();
 };
 
 // Issue 18 item 1: cls.predictions.decoder.bias of shape [1] was read as a [V] bias (heap-buffer-overflow
@@ -630,4 +632,62 @@ void TestHostileModel::finiteModelsStillRun()
 }
 
 QTEST_GUILESS_MAIN(TestHostileModel)
+// RunOptions::attentionOnly (the CLI's `attention`): the last layer's feed-forward is not computed. Shown by
+// poisoning its output weight with NaN: a full pass refuses it, the attention-only pass never reads it and
+// gives every map exactly as the clean model's full pass does (and so the upstream reference).
+void TestHostileModel::attentionOnlySkipsTheLastFeedForward_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QString>("tensor"); // %1: the last layer
+    QTest::newRow("llama f32") << "llama_s0"
+                               << "model.layers.%1.mlp.down_proj.weight";
+    QTest::newRow("llama bf16") << "llama_s1"
+                                << "model.layers.%1.mlp.down_proj.weight";
+    QTest::newRow("bert") << "bert_s0"
+                          << "bert.encoder.layer.%1.output.dense.weight";
+    QTest::newRow("gpt2") << "gpt2_s0"
+                          << "transformer.h.%1.mlp.c_proj.weight";
+}
+
+void TestHostileModel::attentionOnlySkipsTheLastFeedForward()
+{
+    QFETCH(QString, caseName);
+    QFETCH(QString, tensor);
+    const std::vector<int> ids = oracleInputIds(caseName);
+    const auto clean = TransformerModel::open(oracleFolder(caseName));
+    const int layers = clean->config().layers;
+    RunOptions options;
+    options.denseLimit = 0; // as the CLI runs it
+    const AttentionCapture expected = clean->run(ids, {}, options);
+    QCOMPARE(int(expected.residualNorms.size()), layers + 1);
+
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("model"));
+    const QString poisoned = tensor.arg(layers - 1);
+    copyModel(oracleFolder(caseName), folder, [&](std::vector<TensorToWrite>& tensors) {
+        TensorToWrite* t = findTensor(tensors, poisoned);
+        QVERIFY(t);
+        setElements(*t, -1, kNaN);
+    });
+    const auto model = TransformerModel::open(folder);
+    QString fullPassError;
+    try {
+        model->run(ids, {}, options);
+    } catch (const ModelError& e) {
+        fullPassError = e.message();
+    }
+    QVERIFY2(fullPassError.contains(poisoned), qPrintable(fullPassError));
+
+    options.attentionOnly = true;
+    const AttentionCapture capture = model->run(ids, {}, options);
+    QCOMPARE(capture.layers(), layers);
+    QCOMPARE(maxAbsError(*capture.maps, *expected.maps), 0.0);
+    QVERIFY(maxAbsError(*capture.maps, oracleAttentions(caseName)) <= 1e-5);
+    QCOMPARE(int(capture.residualNorms.size()), layers); // the boundary after the last layer is not there
+
+    // Asked for a prediction as well, the whole pass runs (and finds the NaN).
+    options.predictTopK = 3;
+    QVERIFY_THROWS_EXCEPTION(ModelError, model->run(ids, {}, options));
+}
+
 #include "tst_hostile_model.moc"

@@ -1,9 +1,9 @@
 // CpuKernels::weightProduct (kernels/weightproduct.h), y = x · Wᵀ-block with W read as stored (f32, f16,
 // bf16), at every level this build has and this CPU runs, against a double-precision hand product of the
-// decoded weights. Sizes leave every remainder: rows around the 14-row tile and over several row blocks,
-// inputs around the 16-wide transposes and the 256-deep k blocks, outputs around the 32-wide panels; both
-// layouts, padded strides and a block that starts inside the matrix. Then ops::linear over them (threads,
-// bias, activation) and its environment switch.
+// decoded weights. Sizes leave every remainder: rows around the 8-row tile and over several row blocks,
+// inputs around the 16-wide transposes and the 1,024-deep k blocks, outputs around the 48-wide panels (and
+// the 16- and 32-wide last ones); both layouts, padded strides and a block that starts inside the matrix.
+// Then ops::linear over them (threads, bias, activation) and its environment switch.
 
 #include "kernels/cpukernelselection.h"
 #include "model/tensorops.h"
@@ -117,12 +117,12 @@ private slots:
         int cases = 0;
         for (const int type : {kWeightF32, kWeightF16, kWeightBF16})
             for (const bool outIn : {true, false})
-                for (const int rows : {1, 13, 14, 15, 29, 1400})
-                    for (const int in : {1, 15, 16, 17, 257, 530, 9000})
-                        for (const int width : {1, 31, 32, 33, 70}) {
+                for (const int rows : {1, 7, 8, 9, 15, 29, 1400})
+                    for (const int in : {1, 15, 16, 17, 257, 530, 1025, 2081, 9000})
+                        for (const int width : {1, 17, 33, 48, 49, 70, 97}) {
                             // 1400 rows: several row blocks once in = 9000 (the packed x is ≤ 4 MiB).
-                            if (in == 9000 && (rows != 1400 || width != 33 || type != kWeightBF16)) continue;
-                            if (rows == 1400 && in != 9000 && (in > 257 || width > 33)) continue; // time
+                            if (in == 9000 && (rows != 1400 || width != 49 || type != kWeightBF16)) continue;
+                            if (rows == 1400 && in != 9000 && (in > 257 || width > 49)) continue; // time
                             const int firstColumn = 3, totalOut = firstColumn + width + 2;
                             const int xStride = in + 5, yStride = width + 7;
                             const int wStride = outIn ? in + 1 : totalOut; // weights between rows

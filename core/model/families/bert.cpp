@@ -138,6 +138,7 @@ public:
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
         s.addToResidual(
             s.projectOutput(o, n("attention.output.dense.weight"), n("attention.output.dense.bias")));
+        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
         s.residual() = s.layerNorm(s.residual(), n("attention.output.LayerNorm.weight"),
                                    n("attention.output.LayerNorm.bias"), m_eps);
         const std::vector<float> inner = s.linear(s.residual(), n("intermediate.dense.weight"),

@@ -104,6 +104,7 @@ public:
         HeadTensor q = project("q_lin", true), k = project("k_lin"), v = project("v_lin");
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
         s.addToResidual(s.projectOutput(o, n("attention.out_lin.weight"), n("attention.out_lin.bias")));
+        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
         s.residual() = s.layerNorm(s.residual(), n("sa_layer_norm.weight"), n("sa_layer_norm.bias"), kEps);
         const std::vector<float> inner =
             s.linear(s.residual(), n("ffn.lin1.weight"), n("ffn.lin1.bias"), m_activation);

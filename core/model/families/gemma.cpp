@@ -172,6 +172,7 @@ public:
         attention.slidingWindow = m_windows[size_t(s.layer())];
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), attention);
         std::vector<float> a = s.projectOutput(o, n("self_attn.o_proj.weight"));
+        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
         if (m_generation == Generation::Gemma1) {
             s.addToResidual(a);
             const std::vector<float> h2 =

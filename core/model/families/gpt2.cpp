@@ -103,6 +103,7 @@ public:
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), attention);
         s.addToResidual(
             s.projectOutput(o, n("attn.c_proj.weight"), n("attn.c_proj.bias"), WeightLayout::InOut));
+        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
         const std::vector<float> normed2 = s.layerNorm(s.residual(), n("ln_2.weight"), n("ln_2.bias"), m_eps);
         const std::vector<float> inner =
             s.linear(normed2, n("mlp.c_fc.weight"), n("mlp.c_fc.bias"), m_activation, WeightLayout::InOut);

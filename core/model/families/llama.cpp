@@ -120,6 +120,7 @@ public:
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), attention);
         s.addToResidual(s.projectOutput(o, n("self_attn.o_proj.weight"),
                                         m_outputBias ? n("self_attn.o_proj.bias") : QString()));
+        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
         const std::vector<float> h2 = s.rmsNorm(s.residual(), n("post_attention_layernorm.weight"), eps);
         s.addToResidual(s.gatedMlp(h2, n("mlp.gate_proj.weight"), n("mlp.up_proj.weight"),
                                    n("mlp.down_proj.weight"), m_activation, m_mlpBias));

@@ -79,6 +79,7 @@ public:
         attention.slidingWindow = m_window;
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), attention);
         s.addToResidual(s.projectOutput(o, n("self_attn.o_proj.weight")));
+        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
 
         const std::vector<float> h2 = s.rmsNorm(s.residual(), n("post_attention_layernorm.weight"), eps);
         const std::vector<float> gateUp = s.linear(h2, n("mlp.gate_up_proj.weight"));
