@@ -84,7 +84,8 @@ int runAttention(const QStringList& arguments)
          QStringLiteral("json")},
         {QStringLiteral("measure"), QStringLiteral("weight (default: alpha) or norm (||alpha f(x)||)."),
          QStringLiteral("measure"), QStringLiteral("weight")},
-        {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."),
+        {QStringLiteral("out"),
+         QStringLiteral("Write to this file instead of stdout (required for npy; - is stdout)."),
          QStringLiteral("file")},
         {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
         {QStringLiteral("verbose"), QStringLiteral("Report the backend, device and timings on stderr.")},
@@ -121,9 +122,12 @@ int runAttention(const QStringList& arguments)
         printError(QStringLiteral("attention: ") + error);
         return 2;
     }
-    const QString outPath = parser.value(QStringLiteral("out"));
+    // "--out -" is standard output, as "-" is standard input for --text-file (not a file named "-").
+    const QString outPath = isStandardStream(parser.value(QStringLiteral("out")))
+                                ? QString()
+                                : parser.value(QStringLiteral("out"));
     const bool force = parser.isSet(QStringLiteral("force"));
-    if (parser.isSet(QStringLiteral("out"))) {
+    if (parser.isSet(QStringLiteral("out")) && !isStandardStream(parser.value(QStringLiteral("out")))) {
         // Refused before the model runs: a device, a FIFO, a folder, or an existing file without --force.
         const OutputCheck check = checkOutputPath(outPath, force);
         if (check.refusal != OutputRefusal::None) {

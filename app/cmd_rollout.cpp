@@ -38,7 +38,8 @@ int runRollout(const QStringList& arguments)
          QStringLiteral("L")},
         {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"),
          QStringLiteral("json")},
-        {QStringLiteral("out"), QStringLiteral("Write to this file instead of stdout (required for npy)."),
+        {QStringLiteral("out"),
+         QStringLiteral("Write to this file instead of stdout (required for npy; - is stdout)."),
          QStringLiteral("file")},
         {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
         {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
@@ -57,8 +58,10 @@ int runRollout(const QStringList& arguments)
         printError(QStringLiteral("rollout: --format must be json or npy, not '%1'").arg(format));
         return 2;
     }
-    const QString outPath = parser.value(QStringLiteral("out"));
-    if (format == QLatin1String("npy") && outPath.isEmpty()) {
+    // "--out -" is standard output, as "-" is standard input for --text-file (not a file named "-").
+    const bool toStandardOutput = isStandardStream(parser.value(QStringLiteral("out")));
+    const QString outPath = toStandardOutput ? QString() : parser.value(QStringLiteral("out"));
+    if (format == QLatin1String("npy") && outPath.isEmpty() && !toStandardOutput) {
         printError(QStringLiteral("rollout: --format npy needs --out FILE"));
         return 2;
     }

@@ -33,6 +33,12 @@ struct CommandRegistration
     explicit CommandRegistration(Command command) { CommandRegistry::commands().push_back(std::move(command)); }
 };
 
+// "-" as a file argument: standard input for --text-file, standard output for --out.
+inline bool isStandardStream(const QString& path)
+{
+    return path == QLatin1String("-");
+}
+
 // Writes one line to stderr, the way every command reports an error.
 void printError(const QString& message);
 // Writes to stdout, checked (io/outputfile.h): a failed write makes the process exit non-zero with the

@@ -1,5 +1,7 @@
 #include "textfileargument.h"
 
+#include "command.h"
+
 #include <QDir>
 #include <QFile>
 
@@ -44,7 +46,7 @@ namespace {
 
 bool readText(const QString& path, QString* text, QString* error)
 {
-    const bool standardInput = path == QLatin1String("-");
+    const bool standardInput = isStandardStream(path);
     const QString name = standardInput ? QStringLiteral("standard input") : QDir::toNativeSeparators(path);
     QFile file;
     bool opened = false;

@@ -5,6 +5,7 @@
 #include "io/npy.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -45,7 +46,7 @@ struct Result
     QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
 };
 
-Result run(QStringList arguments)
+Result run(QStringList arguments, const QString& workingDirectory = QString())
 {
     static QTemporaryDir runtimeDir;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -56,6 +57,7 @@ Result run(QStringList arguments)
         arguments << QStringLiteral("--backend") << QStringLiteral("cpu");
     QProcess process;
     process.setProcessEnvironment(environment);
+    if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
     process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
     process.waitForFinished(120000);
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
@@ -239,7 +241,14 @@ void TestCliAnalysis::rolloutNormAndNpy()
     // An existing file is kept.
     r = run(base + QStringList{QStringLiteral("--out"), weightPath});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY(r.err.contains("already exists"));
+    QVERIFY(r.err.contains(
+        "already exists")); // "--out -" is standard output (the same bytes), never a file named "-".
+    QFile written(weightPath);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    r = run(base + QStringList{QStringLiteral("--out"), QStringLiteral("-")}, dir.path());
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(r.out, written.readAll());
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("-"))));
 }
 
 // The residual stream's norms against transformers' hidden_states (the input of every layer; the last entry

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -47,7 +48,8 @@ struct Result
 };
 
 Result run(const QStringList& arguments,
-           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+           const QString& workingDirectory = QString())
 {
     // attention/predict start a QGuiApplication (GPU backends need the platform); without XDG_RUNTIME_DIR Qt
     // prints a warning line of its own on stderr, which is not the command's error. Give it a runtime dir.
@@ -57,6 +59,7 @@ Result run(const QStringList& arguments,
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
     QProcess process;
     process.setProcessEnvironment(environment);
+    if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
     process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
     const bool finished = process.waitForFinished(60000);
     Result result{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
@@ -83,6 +86,7 @@ private Q_SLOTS:
     void npyMatchesOracle_data();
     void npyMatchesOracle();
     void outFileIsNotOverwritten();
+    void outDashIsStandardOutput();
     void errors_data();
     void errors();
     void modelsListsCache();
@@ -283,6 +287,35 @@ void TestCliAttention::outFileIsNotOverwritten()
     QCOMPARE(forced.exitCode, 0);
     QVERIFY(existing.open(QIODevice::ReadOnly));
     QCOMPARE(QJsonDocument::fromJson(existing.readAll()).object().value(QLatin1String("layers")).toInt(), 2);
+}
+
+// "--out -" writes to standard output, as "-" reads standard input for --text-file: the npy's bytes are the
+// ones --out FILE writes, JSON equals the output without --out, and no file named "-" appears.
+void TestCliAttention::outDashIsStandardOutput()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("a.npy"));
+    const QJsonObject c = caseJson(QStringLiteral("llama_s1"));
+    const QStringList base{QStringLiteral("attention"), QStringLiteral("--model"),
+                           oracle(QStringLiteral("llama_s1")), QStringLiteral("--ids"),
+                           idList(c.value(QLatin1String("input_ids")).toArray())};
+    const QStringList npy{QStringLiteral("--format"), QStringLiteral("npy")};
+    const Result toFile = run(base + npy + QStringList{QStringLiteral("--out"), file});
+    QVERIFY2(toFile.exitCode == 0, toFile.err.constData());
+    QFile written(file);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const Result npyOut =
+        run(base + npy + QStringList{QStringLiteral("--out"), QStringLiteral("-")}, env, dir.path());
+    QVERIFY2(npyOut.exitCode == 0, npyOut.err.constData());
+    QCOMPARE(npyOut.out, written.readAll());
+    const Result plain = run(base);
+    const Result jsonOut =
+        run(base + QStringList{QStringLiteral("--out"), QStringLiteral("-")}, env, dir.path());
+    QVERIFY2(jsonOut.exitCode == 0, jsonOut.err.constData());
+    QVERIFY(!plain.out.isEmpty());
+    QCOMPARE(jsonOut.out, plain.out);
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("-"))));
 }
 
 void TestCliAttention::errors_data()
