@@ -38,6 +38,13 @@ QString kindText(SpecialFileKind kind)
 
 int g_standardOutputErrno = 0; // the first failed write to stdout; 0 while all succeeded
 
+// "<file>: cannot write the file (<reason>)", the one message of every failed open, write and commit.
+QString cannotWrite(const QString& path, const QString& reason)
+{
+    return QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
+        .arg(QDir::toNativeSeparators(path), reason);
+}
+
 } // namespace
 
 QString outputSizeProblem(qint64 estimate, qint64 limit)
@@ -108,8 +115,7 @@ bool OutputFile::open()
     }
     m_file = std::make_unique<QSaveFile>(m_path);
     if (!m_file->open(QIODevice::WriteOnly)) {
-        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                      .arg(QDir::toNativeSeparators(m_path), m_file->errorString());
+        m_error = cannotWrite(m_path, m_file->errorString());
         m_file.reset();
         return false;
     }
@@ -125,9 +131,7 @@ bool OutputFile::write(const char* data, qint64 size)
         return false;
     }
     if (!m_file) {
-        m_error =
-            QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                .arg(QDir::toNativeSeparators(m_path), QCoreApplication::translate("attnscope", "not open"));
+        m_error = cannotWrite(m_path, QCoreApplication::translate("attnscope", "not open"));
         return false;
     }
     if (m_direct) {
@@ -135,14 +139,12 @@ bool OutputFile::write(const char* data, qint64 size)
             m_written += size;
             return true;
         }
-        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                      .arg(QDir::toNativeSeparators(m_path), QString::fromLocal8Bit(m_direct->error()));
+        m_error = cannotWrite(m_path, QString::fromLocal8Bit(m_direct->error()));
         m_file->cancelWriting();
         return false;
     }
     if (m_file->write(data, size) != size) {
-        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                      .arg(QDir::toNativeSeparators(m_path), m_file->errorString());
+        m_error = cannotWrite(m_path, m_file->errorString());
         m_file->cancelWriting();
         return false;
     }
@@ -159,8 +161,7 @@ bool OutputFile::startWriteback()
     constexpr qint64 kWritebackStep = qint64(32) << 20;
     if (m_written - m_writtenBack < kWritebackStep) return true;
     if (!m_file->flush()) { // the buffered tail could not be written: the same as a failed write
-        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                      .arg(QDir::toNativeSeparators(m_path), m_file->errorString());
+        m_error = cannotWrite(m_path, m_file->errorString());
         m_file->cancelWriting();
         return false;
     }
@@ -179,16 +180,13 @@ bool OutputFile::commit()
         return m_error.isEmpty();
     }
     if (m_direct && !m_direct->finish()) {
-        m_error = QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                      .arg(QDir::toNativeSeparators(m_path), QString::fromLocal8Bit(m_direct->error()));
+        m_error = cannotWrite(m_path, QString::fromLocal8Bit(m_direct->error()));
         m_file->cancelWriting();
         return false;
     }
     if (!m_file || !m_file->commit()) {
-        m_error =
-            QCoreApplication::translate("attnscope", "%1: cannot write the file (%2)")
-                .arg(QDir::toNativeSeparators(m_path),
-                     m_file ? m_file->errorString() : QCoreApplication::translate("attnscope", "not open"));
+        m_error = cannotWrite(m_path, m_file ? m_file->errorString()
+                                             : QCoreApplication::translate("attnscope", "not open"));
         return false;
     }
     m_file.reset();
