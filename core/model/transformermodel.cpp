@@ -395,7 +395,8 @@ std::vector<float> TransformerModel::forward(const std::vector<int>& ids, const 
     }
     throwIfCancelled(options.cancel);
     step.finish();
-    if (c.layers > options.firstLayer && options.outputUnused() && !options.ablationBatch) return {};
+    // The last layer skipped its tail (LayerStep::restOfLayerUnused): no final norm, no output.
+    if (c.layers > options.firstLayer && step.restOfLayerUnused()) return {};
     std::vector<float> x = std::move(step.residual());
     architecture.finalNorm(m_weights, x, threads);
     if (firstNonFinite(x.data(), x.size()))
