@@ -4,6 +4,7 @@
 #include "defaultheatmaps.h"
 #include "explorerstartup.h"
 #include "io/outputfile.h"
+#include "kernels/cpukernelselection.h"
 #include "model/openblas.h"
 #include "settings/guioptions.h"
 #include "textfileargument.h"
@@ -159,6 +160,8 @@ int main(int argc, char** argv)
             app = std::make_unique<QCoreApplication>(argc, argv);
         }
         setApplicationInfo();
+        if (const QString slow = kernels::unloadedKernelsWarning(); !slow.isEmpty())
+            printError(QStringLiteral("warning: ") + slow);
         // Output for scripts reads the same under every system locale (the window follows its language).
         QLocale::setDefault(QLocale::c());
         QString error;

@@ -27,6 +27,7 @@
 #include "generation/kvcachesize.h"
 #include "generation/streamingtab.h"
 #include "heatmapwidget.h"
+#include "kernels/cpukernelselection.h"
 #include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
@@ -1458,8 +1459,13 @@ void MainWindow::startComputeBackend(BackendKind kind)
     if (auto previous = m_explorerBackend->current()) m_retiredBackends.push_back(std::move(previous));
     m_explorerBackend->set(backend);
     m_backendChoice = kind;
-    // Auto choosing the CPU is the normal case without a hardware GPU: no notice for that.
-    m_backendNotice = kind == BackendKind::Auto ? QString() : notice;
+    // Auto choosing the CPU is the normal case without a hardware GPU: no notice for that. Kernels slower
+    // than the CPU allows (a binary copied without lib/attnscope) are always worth a notice.
+    QStringList notices;
+    if (kind != BackendKind::Auto && !notice.isEmpty()) notices << notice;
+    if (const QString slow = kernels::unloadedKernelsWarning(); !slow.isEmpty())
+        notices << tr("Slow CPU kernels: %1").arg(slow);
+    m_backendNotice = notices.join(QStringLiteral("; "));
     m_noticeLabel->setText(m_backendNotice);
     m_noticeLabel->setVisible(!m_backendNotice.isEmpty());
     m_noticeLabel->setToolTip(notice);

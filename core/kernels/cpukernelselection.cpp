@@ -130,6 +130,15 @@ QString CpuKernelChoice::description() const
     return text;
 }
 
+QString unloadedKernelsWarning()
+{
+    const CpuKernelChoice& choice = cpuKernelChoice();
+    if (choice.unloaded.isEmpty()) return {};
+    return QStringLiteral("using the %1 CPU kernels, slower than this CPU allows: %2 (the modules belong in "
+                          "lib/attnscope/ beside the executable's bin/, as the package installs them)")
+        .arg(choice.variant, choice.unloaded);
+}
+
 CpuKernelChoice loadCpuKernelVariant(const QString& variant, QString* error)
 {
     CpuKernelChoice choice;
@@ -189,20 +198,24 @@ const CpuKernelChoice& cpuKernelChoice()
                              .arg(requested, built.join(QStringLiteral(", ")));
             if (at > 0) notes << QStringLiteral("ATTNSCOPE_CPU_KERNELS=%1").arg(requested);
         }
+        QStringList unloaded;
         for (const QString& variant : candidates) {
             QString error;
             CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
             if (choice.kernels) {
                 choice.note = notes.join(QStringLiteral("; "));
+                choice.unloaded = unloaded.join(QStringLiteral("; "));
                 return choice;
             }
             notes << QStringLiteral("%1 kernels not loaded: %2").arg(variant, error);
+            unloaded << notes.last();
         }
         // Unreachable: the built-in level is always a candidate and always loads.
         CpuKernelChoice builtIn;
         builtIn.kernels = attnscope_cpu_kernels_builtin();
         builtIn.variant = QLatin1String(builtIn.kernels->variant);
         builtIn.note = notes.join(QStringLiteral("; "));
+        builtIn.unloaded = unloaded.join(QStringLiteral("; "));
         return builtIn;
     }();
     return chosen;

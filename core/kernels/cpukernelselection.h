@@ -17,6 +17,10 @@ struct CpuKernelChoice
     QString variant; // "baseline", "avx2", "avx512", "native"
     QString module;  // the file it was loaded from; empty for the copy built into attnscope_core
     QString note;    // why not the best level this CPU has (environment, missing module), else empty
+    // The levels this CPU runs that were wanted but did not load (a binary copied without its lib/attnscope,
+    // a module from another build), else empty: the process then computes several times slower than it
+    // could, and the command line and the window say so (unlike a level the user asked to leave out).
+    QString unloaded;
 
     // "avx512 (x86-64-v4: AVX-512 F/BW/CD/DQ/VL, AVX2, FMA) from /usr/lib/attnscope/attnscope_cpu_avx512.so"
     QString description() const;
@@ -28,6 +32,11 @@ inline const CpuKernels& cpuKernels()
 {
     return *cpuKernelChoice().kernels;
 }
+
+// "using the baseline CPU kernels, slower than this CPU allows: avx512 kernels not loaded: …/attnscope_cpu_
+// avx512.so is missing; …" when cpuKernelChoice().unloaded says a level was lost, else empty. The command
+// line prints it and the window shows it, so a binary copied without its modules is not silently slow.
+QString unloadedKernelsWarning();
 
 // The levels this build carries, lowest first: {"baseline", "avx2", "avx512"}, or {"native"} for an
 // ATTNSCOPE_NATIVE build, {"baseline"} where there are no modules (not x86-64 Linux).
