@@ -18,6 +18,10 @@
 #include <QStringDecoder>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <memory>
 
 using namespace attnscope;
@@ -139,6 +143,20 @@ int runGui(int argc, char** argv)
     return runExplorer(app, *options);
 }
 
+// A command runs one pass and exits: memory it frees is better kept for the next layer's buffers of the same
+// sizes than handed back to the kernel and faulted in (and cleared) again. glibc's defaults trim the heap's
+// top and map each block of more than a few MiB afresh: at 128 tokens of a Llama-3.2-1B shape every layer's
+// gate, up and down products then page-faulted on one thread while the other waited (~6% of the run, perf
+// timeline in docs/benchmarks.md). Blocks past 32 MiB (a layer's P at long inputs) are still mapped and
+// unmapped on their own. The window keeps glibc's defaults: it runs for hours and should give memory back.
+void keepFreedMemoryForReuse()
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -148,6 +166,7 @@ int main(int argc, char** argv)
     if (!argumentsAreText(argc, argv)) return 2;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (const Command* command = CommandRegistry::find(first)) {
+        keepFreedMemoryForReuse();
         QStringList arguments{QStringLiteral("attnscope ") + command->name};
         for (int i = 2; i < argc; ++i)
             arguments << QString::fromLocal8Bit(argv[i]);
