@@ -26,10 +26,12 @@
 
 #include "model/activation.h"
 
+#include <cstddef>
+
 namespace attnscope::kernels {
 
 // Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
-constexpr int kCpuKernelsAbi = 4;
+constexpr int kCpuKernelsAbi = 5;
 constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
 
 // Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
@@ -104,6 +106,20 @@ struct CpuKernels
     // baseline and avx2 ones): the callers then convert and use `product`.
     void (*weightProduct)(const float* x, int rows, int in, int xStride, const void* w, int weightType,
                           int wStride, bool weightIsOutIn, float* y, int width, int yStride) = nullptr;
+    // weightProduct in two steps, so that the threads of one product share one packed copy of x and take
+    // its output panels one at a time (a half each left one core idle while the other finished, and each
+    // half packed the whole of x again). packedInputFloats(rows, in) is the packed copy's size;
+    // packProductInput packs x's row tiles [firstTile, lastTile) of kernel-chosen height into it (the
+    // tiles may be packed by different threads at once); weightProductPacked then computes any column
+    // block of y from it, reading W as weightProduct does, with the same sums in the same order (y is the
+    // same to the bit).
+    size_t (*packedInputFloats)(int rows, int in) = nullptr;
+    int (*productInputTiles)(int rows) = nullptr;
+    int (*productPanelOutputs)() = nullptr; // column blocks that are multiples of it run whole panels
+    void (*packProductInput)(const float* x, int rows, int in, int xStride, int firstTile, int lastTile,
+                             float* packed) = nullptr;
+    void (*weightProductPacked)(const float* packed, int rows, int in, const void* w, int weightType,
+                                int wStride, bool weightIsOutIn, float* y, int width, int yStride) = nullptr;
     // y = act(y + bias) over rows × width (stride yStride); bias (width) and activation may be null.
     void (*biasActivation)(float* y, int rows, int width, int yStride, const float* bias,
                            const Activation* activation) = nullptr;

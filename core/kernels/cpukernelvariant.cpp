@@ -284,9 +284,13 @@ constexpr CpuKernels kTable = {
     &fullAttentionHead, &tiledAttentionBlock,
     &probabilityTile,   &product,
 #ifdef ATTNSCOPE_WEIGHT_PRODUCT
-    &weightProduct,
+    &weightProduct,     &packedInputFloats,
+    &productInputTiles, &productPanelOutputs,
+    &packProductInput,  &weightProductPacked,
 #else
-    nullptr,
+    nullptr,            nullptr,
+    nullptr,            nullptr,
+    nullptr,            nullptr,
 #endif
     &biasActivation,    &layerNormRows,
     &rmsNormRows,       &clearUpperVectorState,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 // The arithmetic is in core/kernels (one build per instruction-set level, see cpukernels.h); this file splits
 // it into blocks over threads. OpenBLAS, where the build has it and it loads, computes the products
@@ -43,7 +44,7 @@ const kernels::CpuKernels* ownProductKernels()
         const char* choice = std::getenv("ATTNSCOPE_PRODUCT");
         if (choice && std::strcmp(choice, "library") == 0) return nullptr;
         const kernels::CpuKernels& cpu = kernels::cpuKernels();
-        return cpu.weightProduct ? &cpu : nullptr;
+        return cpu.weightProduct && cpu.weightProductPacked ? &cpu : nullptr;
     }();
     return chosen;
 }
@@ -61,6 +62,55 @@ int weightTypeOf(WeightStorage storage)
     return kernels::kWeightF32;
 }
 
+// The own product on `threads` threads: x packed once (in blocks of rows, at most kSharedInputBytes) into
+// a copy all of them read, then W's output panels handed out a few at a time from parallelFor's counter.
+// Before, each thread took half of the outputs and packed the whole of x for itself: the packing was done
+// twice, and whenever one core ran slower (the other process's work, an interrupt, page faults on the
+// mapped weights) the other finished its half and waited: one core alone for ~16% of a Llama-3.2-1B-shape
+// pass at 128 tokens (perf timeline, docs/benchmarks.md). The sums are the kernel's own, in the same order:
+// y is the same to the bit.
+void sharedInputProduct(const kernels::CpuKernels& own, const float* x, int n, int xStride,
+                        const LinearWeight& w, const char* weights, int weightType, int c0, int columns,
+                        float* y, int yStride, const Activation* act, int threads)
+{
+    constexpr size_t kSharedInputBytes = size_t(16) << 20;
+    // Kept between products, one per calling thread: a fresh allocation of megabytes is a fresh mapping,
+    // its pages faulted in and cleared by the kernel every time.
+    thread_local std::vector<float> packed;
+    const bool outIn = w.layout == WeightLayout::OutIn;
+    const qint64 elementBytes = weightType == kernels::kWeightF32 ? 4 : 2;
+    const int blockRows = int(std::max<size_t>(64, kSharedInputBytes / (sizeof(float) * size_t(w.in))));
+    // Two panels a task: within a task the kernel prefetches the next panel's weights while it computes.
+    const int taskWidth = 2 * own.productPanelOutputs();
+    const int tasks = (columns + taskWidth - 1) / taskWidth;
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
+    for (int r0 = 0; r0 < n; r0 += blockRows) {
+        const int rows = std::min(blockRows, n - r0);
+        const size_t floats = own.packedInputFloats(rows, w.in);
+        if (packed.size() < floats) packed.resize(floats);
+        // By pointer: inside the tasks `packed` would name the running thread's own (empty) buffer.
+        float* const packedInput = packed.data();
+        const float* xBlock = x + qint64(r0) * xStride;
+        float* yBlock = y + qint64(r0) * yStride;
+        const int tiles = own.productInputTiles(rows);
+        const int tilesPerTask = std::max(1, (tiles + 2 * threads - 1) / (2 * threads));
+        parallelFor((tiles + tilesPerTask - 1) / tilesPerTask, threads, [&](int task) {
+            own.packProductInput(xBlock, rows, w.in, xStride, task * tilesPerTask,
+                                 std::min(tiles, (task + 1) * tilesPerTask), packedInput);
+        });
+        parallelFor(tasks, threads, [&](int task) {
+            const int b0 = task * taskWidth;
+            const int width = std::min(columns, b0 + taskWidth) - b0;
+            const qint64 first = outIn ? qint64(c0 + b0) * w.in : qint64(c0 + b0);
+            own.weightProductPacked(packedInput, rows, w.in, weights + first * elementBytes, weightType,
+                                    outIn ? w.in : w.out, outIn, yBlock + b0, width, yStride);
+            if (w.bias || act)
+                cpu.biasActivation(yBlock + b0, rows, width, yStride, w.bias ? w.bias + c0 + b0 : nullptr,
+                                   act);
+        });
+    }
+}
+
 } // namespace
 
 bool readsStoredWeights()
@@ -71,8 +121,8 @@ bool readsStoredWeights()
 std::string productLibrary()
 {
     if (const kernels::CpuKernels* own = ownProductKernels())
-        return std::string("f16/bf16 weights: AttnScope's own product, as stored (") + own->variant +
-               " kernels); f32 weights: " + (openBlas() ? openBlasDescription() : "the same product");
+        return std::string("AttnScope's own product, f16/bf16 weights read as stored (") + own->variant +
+               " kernels)";
     return openBlasDescription();
 }
 
@@ -93,40 +143,36 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     const int columns = c1 - c0;
     if (n <= 0 || columns <= 0) return;
     if (threads <= 0) threads = defaultThreadCount();
-    // One column block per thread: every block is a separate GEMM that packs the whole input again,
-    // so more blocks cost more packing (measured: 3 blocks per thread spend ~6% of a BERT-base forward in
-    // gemm_pack_lhs, one per thread ~2%). Small products stay on one thread.
+    // Small products stay on one thread.
     const long long work = (long long)n * w.in * columns;
     const int wanted = work < (1LL << 18) ? 1 : threads;
-    const OpenBlas* blas = openBlas();
     const kernels::CpuKernels* own = ownProductKernels();
-    // The own kernel for weights as stored (F16/BF16); f32 weights go to OpenBLAS where it loaded: its
-    // SkylakeX sgemm is faster than ours at 512 rows and as fast at 128 (bench_gemm), ours wins where it
-    // saves the conversion, and over Eigen.
-    const bool asStored = own && w.stored && w.storage != WeightStorage::F32;
-    if (own && !asStored && blas) own = nullptr;
-    const int granule = 16; // own: its last panel of a block may be 16 or 32 of its 48 outputs wide
-    int blockWidth = std::max(granule, (columns + wanted - 1) / wanted);
-    blockWidth = (blockWidth + granule - 1) / granule * granule;
-    const int blocks = (columns + blockWidth - 1) / blockWidth;
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const Activation* act = activation ? &*activation : nullptr;
-    // The weights the own kernel reads, and their element size.
-    const char* ownWeights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
-    const int ownType = asStored ? weightTypeOf(w.storage) : kernels::kWeightF32;
-    const qint64 elementBytes = ownType == kernels::kWeightF32 ? 4 : 2;
-    if (!ownWeights && !w.weight) throw std::logic_error("ops::linear: no weights");
-    if (!own && !w.weight) throw std::logic_error("ops::linear: stored weights need the own product");
-
+    if (own) {
+        // Every weight type: as stored (F16/BF16: no f32 copy), and f32 too. Its shared-input product beat
+        // OpenBLAS's SkylakeX sgemm for BERT-base at 512 tokens as a whole process (docs/benchmarks.md);
+        // before it, each thread's half packed x again and the halves finished unevenly.
+        const bool asStored = w.stored && w.storage != WeightStorage::F32;
+        const char* weights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
+        if (!weights) throw std::logic_error("ops::linear: no weights");
+        sharedInputProduct(*own, x, n, xStride, w, weights,
+                           asStored ? weightTypeOf(w.storage) : kernels::kWeightF32, c0, columns, y, yStride,
+                           act, wanted);
+        return;
+    }
+    if (!w.weight) throw std::logic_error("ops::linear: stored weights need the own product");
+    // No own product (a CPU without AVX-512, or ATTNSCOPE_PRODUCT=library): OpenBLAS where it loaded, else
+    // Eigen. One column block per thread: every block is a separate GEMM that packs the whole input again,
+    // so more blocks cost more packing (measured: 3 blocks per thread spend ~6% of a BERT-base forward in
+    // gemm_pack_lhs, one per thread ~2%).
+    const OpenBlas* blas = openBlas();
+    int blockWidth = (columns + wanted - 1) / wanted;
+    const int blocks = (columns + blockWidth - 1) / blockWidth;
     parallelFor(blocks, threads, [&](int block) {
         const int b0 = block * blockWidth;
         const int width = std::min(columns, b0 + blockWidth) - b0;
-        if (own) {
-            const bool outIn = w.layout == WeightLayout::OutIn;
-            const qint64 first = outIn ? qint64(c0 + b0) * w.in : qint64(c0 + b0);
-            own->weightProduct(x, n, w.in, xStride, ownWeights + first * elementBytes, ownType,
-                               outIn ? w.in : w.out, outIn, y + b0, width, yStride);
-        } else if (blas) {
+        if (blas) {
             blasProduct(*blas, x, n, xStride, w, c0 + b0, width, y + b0, yStride);
         } else if (w.layout == WeightLayout::OutIn) { // W is [out, in]: rows c0+b0 .. of W, transposed
             cpu.product(x, n, w.in, xStride, w.weight + qint64(c0 + b0) * w.in, w.in, true, y + b0, width,

@@ -34,10 +34,11 @@ bool readsStoredWeights();
 
 // y[:, 0:c1-c0] = act(x · W[:, c0:c1] + b[c0:c1]) for the output columns [c0, c1) of the projection.
 // x is n × w.in with row stride xStride; y is n × (c1−c0) with row stride yStride.
-// Work is split over output columns on `threads` threads, each block one GEMM: the CPU kernels'
-// weightProduct for F16/BF16 weights as stored (and for f32 ones when there is no OpenBLAS), else OpenBLAS's
-// sgemm where the build has it and it runs on this CPU, else the CPU kernels' Eigen product.
-// ATTNSCOPE_PRODUCT=library skips the first (to compare; the weights must then be f32).
+// Where the CPU kernels have their own product (AVX-512): x is packed once and `threads` threads take W's
+// output panels in turn, reading F16/BF16 weights as stored and f32 ones as they are (y is the same to the
+// bit as the kernel's weightProduct on one thread). Else one block of output columns per thread, each one
+// GEMM: OpenBLAS's sgemm where the build has it and it runs on this CPU, else the CPU kernels' Eigen
+// product. ATTNSCOPE_PRODUCT=library skips the own product (to compare; the weights must then be f32).
 void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, int c1, float* y, int yStride,
             std::optional<Activation> activation, int threads);
 inline void linear(const float* x, int n, const LinearWeight& w, float* y,

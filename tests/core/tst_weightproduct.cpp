@@ -248,6 +248,73 @@ private slots:
                 }
         }
     }
+
+    // ops::linear's own path packs x once for all its threads and hands out W's panels from a counter, in
+    // blocks of rows (16 MiB of packed x at most): y must be the same to the bit as the kernel's product on
+    // one thread (the same sums in the same order), plus the bias, for any number of threads, a column range
+    // that starts inside W (c0), strides, both layouts, and inputs past one block of rows.
+    void linearSharesThePackedInputBitForBit()
+    {
+        if (!ops::readsStoredWeights())
+            QSKIP("no own product here (no AVX-512 kernel, or ATTNSCOPE_PRODUCT=library)");
+        const CpuKernels& cpu = cpuKernels();
+        std::mt19937 random(11);
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        struct Shape
+        {
+            int rows, in, out, c0, c1;
+        };
+        // 1,100 × 4,100 floats of x are 18 MB: two blocks of rows.
+        for (const Shape shape :
+             {Shape{37, 300, 150, 0, 150}, Shape{128, 1030, 500, 17, 403}, Shape{1100, 4100, 120, 5, 101}})
+            for (const int type : {kWeightF32, kWeightBF16})
+                for (const bool outIn : {true, false}) {
+                    if (shape.rows == 1100 && !outIn) continue; // time
+                    const int xStride = shape.in + 3, yStride = shape.c1 - shape.c0 + 5;
+                    std::vector<float> x(size_t(shape.rows) * xStride), bias(size_t(shape.out));
+                    for (float& v : x)
+                        v = normal(random);
+                    for (float& v : bias)
+                        v = normal(random);
+                    const StoredMatrix w = randomMatrix(type, size_t(shape.out) * shape.in, random);
+                    const ops::WeightLayout layout =
+                        outIn ? ops::WeightLayout::OutIn : ops::WeightLayout::InOut;
+                    const ops::LinearWeight weight =
+                        type == kWeightF32
+                            ? ops::LinearWeight{w.f32.data(), bias.data(), shape.in, shape.out, layout}
+                            : ops::LinearWeight{nullptr,
+                                                bias.data(),
+                                                shape.in,
+                                                shape.out,
+                                                layout,
+                                                w.data(),
+                                                ops::WeightStorage::BF16};
+                    const int width = shape.c1 - shape.c0;
+                    std::vector<float> expected(size_t(shape.rows) * yStride, 0.0f);
+                    const std::ptrdiff_t first = outIn ? std::ptrdiff_t(shape.c0) * shape.in : shape.c0;
+                    cpu.weightProduct(x.data(), shape.rows, shape.in, xStride,
+                                      static_cast<const char*>(w.data()) + first * w.elementBytes(), type,
+                                      outIn ? shape.in : shape.out, outIn, expected.data(), width, yStride);
+                    for (int r = 0; r < shape.rows; ++r)
+                        for (int c = 0; c < width; ++c)
+                            expected[size_t(r) * yStride + c] += bias[size_t(shape.c0 + c)];
+                    for (const int threads : {1, 2, 3}) {
+                        std::vector<float> y(size_t(shape.rows) * yStride, 0.0f);
+                        ops::linear(x.data(), shape.rows, xStride, weight, shape.c0, shape.c1, y.data(),
+                                    yStride, std::nullopt, threads);
+                        QVERIFY2(
+                            std::memcmp(y.data(), expected.data(), y.size() * sizeof(float)) == 0,
+                            qPrintable(QStringLiteral("%1 %2, %3 rows × %4 in, columns %5..%6, %7 threads")
+                                           .arg(QLatin1String(typeName(type)))
+                                           .arg(QLatin1String(outIn ? "out-in" : "in-out"))
+                                           .arg(shape.rows)
+                                           .arg(shape.in)
+                                           .arg(shape.c0)
+                                           .arg(shape.c1)
+                                           .arg(threads)));
+                    }
+                }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWeightProduct)
