@@ -1931,6 +1931,10 @@
         <source>The Words view needs at most %1 tokens; this input has %2.</source>
         <translation>Sözcükler görünümü en çok %1 token&apos;la çalışır; bu girdide %2 token var.</translation>
     </message>
+    <message>
+        <source>Slow CPU kernels: %1</source>
+        <translation>Yavaş CPU çekirdekleri (kernel): %1</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
