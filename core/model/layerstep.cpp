@@ -144,11 +144,11 @@ WeightTensor LayerStep::load(const QString& base) const
 WeightTensor LayerStep::loadForProduct(const QString& base) const
 {
     m_layerTensors << m_weights.name(base);
-    // Up to 256 tokens the own product on bf16/f16 as stored beats converting + OpenBLAS (CPU time of the
-    // Llama-1B shape at 128 tokens −18..22%); at 512 it was 7% slower (docs/benchmarks.md), so longer
-    // inputs keep the conversion and OpenBLAS (ops::linear then sees f32 weights).
-    constexpr int kStoredWeightsUpTo = 256;
-    return m_tokens <= kStoredWeightsUpTo ? m_weights.loadForProduct(base) : m_weights.load(base);
+    // The own product on bf16/f16 as stored, at any length: it beat converting + OpenBLAS at 128 tokens
+    // (CPU time of the Llama-1B shape −18..22%) and, since the product buffers are no longer faulted in
+    // afresh for every layer (app/main.cpp) and x is packed once per product, at 512 too (docs/
+    // benchmarks.md; before, it was 7% slower there with 3 s more system time).
+    return m_weights.loadForProduct(base);
 }
 
 void LayerStep::checkFinite(const std::vector<float>& values, const QString& what) const
