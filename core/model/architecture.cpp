@@ -1,6 +1,9 @@
 #include "model/architecture.h"
 
 #include "model/tensorops.h"
+#include "util/parallel.h"
+
+#include <algorithm>
 
 namespace attnscope {
 
@@ -47,12 +50,18 @@ void Architecture::layerNormRows(const ModelWeights& weights, const QString& wei
 void Architecture::addRows(const ModelWeights& weights, const QString& base, const std::vector<int>& rows,
                            std::vector<float>& x, int width, float scale)
 {
-    for (size_t t = 0; t < rows.size(); ++t) {
-        const WeightTensor row = weights.loadRows(base, rows[t], 1);
-        float* out = x.data() + t * size_t(width);
-        for (int i = 0; i < width; ++i)
-            out[i] += scale * row.data()[i];
-    }
+    // On every core: one row at a time (a lookup, a read and a conversion each) this took ~15 ms of a
+    // BERT-base pass at 512 tokens (three tables) with the other core idle.
+    constexpr int kRowsPerTask = 32;
+    parallelFor(int((rows.size() + kRowsPerTask - 1) / kRowsPerTask), 0, [&](int task) {
+        const size_t end = std::min(rows.size(), size_t(task + 1) * kRowsPerTask);
+        for (size_t t = size_t(task) * kRowsPerTask; t < end; ++t) {
+            const WeightTensor row = weights.loadRows(base, rows[t], 1);
+            float* out = x.data() + t * size_t(width);
+            for (int i = 0; i < width; ++i)
+                out[i] += scale * row.data()[i];
+        }
+    });
 }
 
 } // namespace attnscope
