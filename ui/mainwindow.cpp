@@ -1461,14 +1461,19 @@ void MainWindow::startComputeBackend(BackendKind kind)
     m_backendChoice = kind;
     // Auto choosing the CPU is the normal case without a hardware GPU: no notice for that. Kernels slower
     // than the CPU allows (a binary copied without lib/attnscope) are always worth a notice.
-    QStringList notices;
+    // The kernels' warning names paths: the status bar says it short, the tooltip in full.
+    QStringList notices, details;
+    if (!notice.isEmpty()) details << notice;
     if (kind != BackendKind::Auto && !notice.isEmpty()) notices << notice;
-    if (const QString slow = kernels::unloadedKernelsWarning(); !slow.isEmpty())
-        notices << tr("Slow CPU kernels: %1").arg(slow);
+    if (const QString slow = kernels::unloadedKernelsWarning(); !slow.isEmpty()) {
+        notices << tr("Slow CPU kernels (%1): modules missing, see the tooltip")
+                       .arg(kernels::cpuKernelChoice().variant);
+        details << slow;
+    }
     m_backendNotice = notices.join(QStringLiteral("; "));
     m_noticeLabel->setText(m_backendNotice);
     m_noticeLabel->setVisible(!m_backendNotice.isEmpty());
-    m_noticeLabel->setToolTip(notice);
+    m_noticeLabel->setToolTip(details.join(QLatin1Char('\n')));
     for (QAction* action : m_computeMenu->actions())
         if (action->data().toInt() == int(kind)) action->setChecked(true);
     m_backendLabel->setText(tr("backend: %1").arg(backendDescription(*backend)));

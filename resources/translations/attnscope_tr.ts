@@ -1932,8 +1932,8 @@
         <translation>Sözcükler görünümü en çok %1 token&apos;la çalışır; bu girdide %2 token var.</translation>
     </message>
     <message>
-        <source>Slow CPU kernels: %1</source>
-        <translation>Yavaş CPU çekirdekleri (kernel): %1</translation>
+        <source>Slow CPU kernels (%1): modules missing, see the tooltip</source>
+        <translation>Yavaş CPU çekirdekleri (%1): modüller eksik, ipucuna bakın</translation>
     </message>
 </context>
 <context>
