@@ -79,7 +79,8 @@ void sharedInputProduct(const kernels::CpuKernels& own, const float* x, int n, i
     thread_local std::vector<float> packed;
     const bool outIn = w.layout == WeightLayout::OutIn;
     const qint64 elementBytes = weightType == kernels::kWeightF32 ? 4 : 2;
-    const int blockRows = int(std::max<size_t>(64, kSharedInputBytes / (sizeof(float) * size_t(w.in))));
+    const int blockRows =
+        int(std::max<size_t>(64, kSharedInputBytes / (sizeof(float) * size_t(std::max(1, w.in)))));
     // Two panels a task: within a task the kernel prefetches the next panel's weights while it computes.
     const int taskWidth = 2 * own.productPanelOutputs();
     const int tasks = (columns + taskWidth - 1) / taskWidth;
@@ -167,7 +168,7 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     // so more blocks cost more packing (measured: 3 blocks per thread spend ~6% of a BERT-base forward in
     // gemm_pack_lhs, one per thread ~2%).
     const OpenBlas* blas = openBlas();
-    int blockWidth = (columns + wanted - 1) / wanted;
+    const int blockWidth = (columns + wanted - 1) / wanted;
     const int blocks = (columns + blockWidth - 1) / blockWidth;
     parallelFor(blocks, threads, [&](int block) {
         const int b0 = block * blockWidth;

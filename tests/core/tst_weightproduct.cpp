@@ -314,6 +314,14 @@ private slots:
                                            .arg(threads)));
                     }
                 }
+        // No inputs at all (in = 0): y is the bias alone, on any number of threads.
+        const std::vector<float> bias{1.0f, -2.0f, 3.5f}, unused{0.0f};
+        const ops::LinearWeight empty{unused.data(), bias.data(), 0, 3, ops::WeightLayout::OutIn};
+        for (const int threads : {1, 2}) {
+            std::vector<float> y(2 * 3, 99.0f);
+            ops::linear(unused.data(), 2, 0, empty, 0, 3, y.data(), 3, std::nullopt, threads);
+            QCOMPARE(y, (std::vector<float>{1.0f, -2.0f, 3.5f, 1.0f, -2.0f, 3.5f}));
+        }
     }
 };
 
