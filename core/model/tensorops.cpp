@@ -11,8 +11,8 @@
 #include <vector>
 
 // The arithmetic is in core/kernels (one build per instruction-set level, see cpukernels.h); this file splits
-// it into blocks over threads. OpenBLAS, where the build has it and it loads, computes the products
-// (openblas.h).
+// it into blocks over threads. The projections' products are the kernels' own where the level has one
+// (AVX-512), else OpenBLAS's where the build has it and it loads (openblas.h), else Eigen's.
 
 namespace attnscope::ops {
 
