@@ -205,10 +205,19 @@ void product(const float* x, int rows, int in, int xStride, const float* w, int 
 void biasActivation(float* y, int rows, int width, int yStride, const float* bias,
                     const Activation* activation)
 {
-    View block(y, rows, width, Stride(yStride));
-    if (bias) block.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, width);
+    // Row by row as contiguous arrays: on the strided block (`block.rowwise() += bias`) Eigen added
+    // the bias one float at a time, 80% of this function's samples and 5% of a BERT-base pass (perf).
+    // The sums are the same either way; only the instructions differ.
+    const Eigen::Map<const Eigen::ArrayXf> biasRow(bias, bias ? width : 0);
     if (!activation || *activation == Activation::Relu) {
-        if (activation) block = block.cwiseMax(0.0f);
+        if (bias)
+            for (int r = 0; r < rows; ++r)
+                Eigen::Map<Eigen::ArrayXf>(y + std::ptrdiff_t(r) * yStride, width) += biasRow;
+        if (activation)
+            for (int r = 0; r < rows; ++r) {
+                Eigen::Map<Eigen::ArrayXf> row(y + std::ptrdiff_t(r) * yStride, width);
+                row = row.max(0.0f);
+            }
         return;
     }
     // The transcendental activations run on a copy of the row in Eigen's own, aligned storage: on the
@@ -218,7 +227,10 @@ void biasActivation(float* y, int rows, int width, int yStride, const float* bia
     Eigen::ArrayXf row(width);
     for (int r = 0; r < rows; ++r) {
         float* values = y + std::ptrdiff_t(r) * yStride;
-        row = Eigen::Map<const Eigen::ArrayXf>(values, width);
+        if (bias)
+            row = Eigen::Map<const Eigen::ArrayXf>(values, width) + biasRow;
+        else
+            row = Eigen::Map<const Eigen::ArrayXf>(values, width);
         switch (*activation) {
         case Activation::GeluErf: // 0.5·x·(1 + erf(x/√2))
             row = 0.5f * row * (1.0f + (row * float(M_SQRT1_2)).erf());
@@ -239,20 +251,18 @@ void biasActivation(float* y, int rows, int width, int yStride, const float* bia
 void layerNormRows(const float* x, float* y, int rows, int width, const float* gamma, const float* beta,
                    double eps)
 {
+    Eigen::ArrayXd values(width); // the row in double (y may be x: layerNormHeads normalises in place)
     for (int r = 0; r < rows; ++r) {
         const float* in = x + std::ptrdiff_t(r) * width;
         float* out = y + std::ptrdiff_t(r) * width;
-        double mean = 0;
-        for (int c = 0; c < width; ++c)
-            mean += in[c];
-        mean /= width;
-        double variance = 0;
-        for (int c = 0; c < width; ++c)
-            variance += (in[c] - mean) * (in[c] - mean);
-        variance /= width;
+        // The statistics in double as before, but as Eigen's vectorised sums: one double at a time they
+        // were 2.3% of a BERT-base pass (perf). Only the order of the double additions changed.
+        values = Eigen::Map<const Eigen::ArrayXf>(in, width).cast<double>();
+        const double mean = values.sum() / width;
+        const double variance = (values - mean).square().sum() / width;
         const double inverse = 1.0 / std::sqrt(variance + eps);
         for (int c = 0; c < width; ++c)
-            out[c] = float((in[c] - mean) * inverse) * gamma[c] + (beta ? beta[c] : 0.0f);
+            out[c] = float((values[c] - mean) * inverse) * gamma[c] + (beta ? beta[c] : 0.0f);
     }
 }
 
