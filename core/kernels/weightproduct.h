@@ -83,8 +83,11 @@ inline int weightBytes(int type)
     return type == kWeightF32 ? 4 : 2;
 }
 
-// In place: r[i] becomes column i of the 16×16 matrix whose rows were r[0..15].
-__attribute__((always_inline)) inline void transpose16x16(__m512 r[16])
+// Column j of the 16×16 matrix whose rows are r[0..15] goes to sink(j, column), in the order j = 0, 4, 8,
+// 12, 1, 5, .... Handing each column over as soon as it exists (the caller stores it) keeps ~20 zmm live;
+// transposing the whole block in place first made GCC spill it to the stack, and packing a bf16 panel
+// took ~25% longer (a 48-output panel from L2: 0.150 against 0.116 ns per weight on this machine's Zen 4).
+template <class Sink> __attribute__((always_inline)) inline void transpose16x16(__m512 r[16], Sink&& sink)
 {
     __m512 t[16];
     for (int i = 0; i < 8; ++i) { // interleave pairs of rows: 2×2 blocks of single floats
@@ -99,23 +102,20 @@ __attribute__((always_inline)) inline void transpose16x16(__m512 r[16])
         r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
         r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
     }
-    // Now r[4i + j] holds, in each 128-bit lane L, column 4L + j' of rows 4i..4i+3 (j' from j's position).
-    // Exchange 128-bit lanes between row groups: first pairs of groups (lanes 0,2 / 1,3), then within.
+    // Now r[4i + j] holds, in each 128-bit lane L, column 4L + j of rows 4i..4i+3 (unpacklo_pd of the
+    // lo-interleaves gives column 0 of the lane, unpackhi 1, of the hi ones 2, 3). Exchange 128-bit lanes
+    // between the row groups: first pairs of groups (lanes 0,2 / 1,3), then within.
     for (int j = 0; j < 4; ++j) {
         const __m512 g0 = r[j], g1 = r[4 + j], g2 = r[8 + j], g3 = r[12 + j];
         const __m512 a = _mm512_shuffle_f32x4(g0, g1, 0x88); // g0.L0 g0.L2 g1.L0 g1.L2
         const __m512 b = _mm512_shuffle_f32x4(g0, g1, 0xdd); // g0.L1 g0.L3 g1.L1 g1.L3
         const __m512 c = _mm512_shuffle_f32x4(g2, g3, 0x88);
         const __m512 d = _mm512_shuffle_f32x4(g2, g3, 0xdd);
-        t[j] = _mm512_shuffle_f32x4(a, c, 0x88);      // lane 0 of all four groups
-        t[4 + j] = _mm512_shuffle_f32x4(b, d, 0x88);  // lane 1
-        t[8 + j] = _mm512_shuffle_f32x4(a, c, 0xdd);  // lane 2
-        t[12 + j] = _mm512_shuffle_f32x4(b, d, 0xdd); // lane 3
+        sink(j, _mm512_shuffle_f32x4(a, c, 0x88));      // lane 0 of all four groups
+        sink(4 + j, _mm512_shuffle_f32x4(b, d, 0x88));  // lane 1
+        sink(8 + j, _mm512_shuffle_f32x4(a, c, 0xdd));  // lane 2
+        sink(12 + j, _mm512_shuffle_f32x4(b, d, 0xdd)); // lane 3
     }
-    // Within a lane, r[4i + j] after the pd step held column order: j = 0 → col 0, 1 → col 1, 2 → col 2,
-    // 3 → col 3 (unpacklo_pd of the lo-interleaves gives element 0, unpackhi gives 1, of the hi ones 2, 3).
-    for (int i = 0; i < 16; ++i)
-        r[i] = t[i];
 }
 
 // Packs outputs [0, count) (count ≤ 32) × inputs [k0, k0 + kc) of the weight block into panel[k][c], zero
@@ -153,14 +153,14 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
                 __m512 r[16];
                 for (int i = 0; i < 16; ++i)
                     r[i] = _mm512_loadu_ps(base + (std::ptrdiff_t(c0 + i) * wStride + k0 + k) * bytes);
-                transpose16x16(r); // r[j]: inputs k + 2j and k + 2j + 1 of the 16 outputs
-                for (int j = 0; j < 16; ++j) {
-                    const __m512i pair = _mm512_castps_si512(r[j]);
+                // Column j: inputs k + 2j and k + 2j + 1 of the 16 outputs.
+                transpose16x16(r, [&](int j, __m512 column) {
+                    const __m512i pair = _mm512_castps_si512(column);
                     _mm512_store_ps(panel + std::ptrdiff_t(k + 2 * j) * kNr + c0,
                                     _mm512_castsi512_ps(_mm512_slli_epi32(pair, 16)));
                     _mm512_store_ps(panel + std::ptrdiff_t(k + 2 * j + 1) * kNr + c0,
                                     _mm512_castsi512_ps(_mm512_and_si512(pair, high)));
-                }
+                });
             }
         }
         if (rowsHere >= 16) {
@@ -168,9 +168,9 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
                 __m512 r[16];
                 for (int i = 0; i < 16; ++i)
                     r[i] = loadWeights16(base + (std::ptrdiff_t(c0 + i) * wStride + k0 + k) * bytes, type);
-                transpose16x16(r);
-                for (int i = 0; i < 16; ++i)
-                    _mm512_store_ps(panel + std::ptrdiff_t(k + i) * kNr + c0, r[i]);
+                transpose16x16(r, [&](int i, __m512 column) {
+                    _mm512_store_ps(panel + std::ptrdiff_t(k + i) * kNr + c0, column);
+                });
             }
         }
         for (; k < kc; ++k)
