@@ -168,6 +168,54 @@ std::vector<float> LayerStep::linear(const std::vector<float>& x, const QString&
     return y;
 }
 
+std::vector<std::vector<float>> LayerStep::linearTogether(const std::vector<float>& x,
+                                                          const std::vector<Projection>& projections) const
+{
+    std::vector<WeightTensor> weights, biases;
+    std::vector<ops::LinearWeight> linears;
+    weights.reserve(projections.size());
+    biases.reserve(projections.size());
+    linears.reserve(projections.size());
+    for (const Projection& p : projections) {
+        weights.push_back(loadForProduct(p.weight));
+        biases.push_back(p.bias.isEmpty() ? WeightTensor() : load(p.bias));
+        linears.push_back(linearWeight(weights.back(), &biases.back(), ops::WeightLayout::OutIn));
+    }
+    std::vector<std::vector<float>> ys(projections.size());
+    std::vector<ops::LinearTarget> targets;
+    int rows = 0;
+    for (size_t i = 0; i < projections.size(); ++i) {
+        if (linears[i].in != linears.front().in)
+            throw std::logic_error("LayerStep::linearTogether: the projections take different inputs");
+        rows = int(x.size() / size_t(std::max(1, linears[i].in)));
+        ys[i].resize(size_t(rows) * size_t(linears[i].out));
+        targets.push_back(ops::LinearTarget{&linears[i], ys[i].data(), projections[i].activation});
+    }
+    ops::linearTogether(x.data(), rows, targets.data(), int(targets.size()), m_threads);
+    return ys;
+}
+
+std::array<HeadTensor, 3> LayerStep::projectQkv(const std::vector<float>& x, const QkvProjection& p)
+{
+    const AblationBatch* batch = m_options.ablationBatch;
+    const bool queriesSelected = batch && !batch->outputRows.empty() && m_layer == m_config.layers - 1 &&
+                                 m_layer != m_options.firstLayer;
+    if (reusesHeadOutputs() || queriesSelected) // what projectQueries/projectHeads do differently there
+        return {projectQueries(x, p.query, p.queryBias, p.queryHeads, p.dim),
+                projectHeads(x, p.key, p.keyBias, p.keyValueHeads, p.dim),
+                projectHeads(x, p.value, p.valueBias, p.keyValueHeads, p.dim)};
+    std::vector<std::vector<float>> ys = linearTogether(x, {{p.query, p.queryBias, std::nullopt},
+                                                            {p.key, p.keyBias, std::nullopt},
+                                                            {p.value, p.valueBias, std::nullopt}});
+    std::array<HeadTensor, 3> heads{HeadTensor(0, p.queryHeads, p.dim), HeadTensor(0, p.keyValueHeads, p.dim),
+                                    HeadTensor(0, p.keyValueHeads, p.dim)};
+    for (size_t i = 0; i < 3; ++i) {
+        heads[i].tokens = int(ys[i].size() / (size_t(heads[i].heads) * size_t(p.dim)));
+        heads[i].values = std::move(ys[i]);
+    }
+    return heads;
+}
+
 HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,
                                    int heads, int dim) const
 {
@@ -242,8 +290,10 @@ std::vector<float> LayerStep::gatedMlp(const std::vector<float>& x, const QStrin
         return biases ? base.left(base.size() - 6) + QStringLiteral("bias")
                       : QString(); // "….weight" -> "….bias"
     };
-    const std::vector<float> g = linear(x, gate, biasOf(gate), activation);
-    std::vector<float> u = linear(x, up, biasOf(up));
+    std::vector<std::vector<float>> gateUp =
+        linearTogether(x, {{gate, biasOf(gate), activation}, {up, biasOf(up), std::nullopt}});
+    const std::vector<float>& g = gateUp[0];
+    std::vector<float>& u = gateUp[1];
     // In blocks on every core: serial, this product left the other core idle for ~1.5 ms a layer (1B shape,
     // 128 tokens; perf timeline in docs/benchmarks.md, perf15d).
     const size_t perTask = size_t(1) << 16;

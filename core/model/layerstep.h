@@ -17,6 +17,7 @@
 #include "model/runoptions.h"
 #include "model/tensorops.h"
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -58,6 +59,26 @@ public:
     std::vector<float> linear(const std::vector<float>& x, const QString& weight, const QString& bias = {},
                               std::optional<Activation> activation = std::nullopt,
                               ops::WeightLayout layout = ops::WeightLayout::OutIn) const;
+    // Several linear()s of the same x (nn.Linear layout), computed together (ops::linearTogether: x packed
+    // once, one list of output panels for the threads); each result is the same to the bit as its own
+    // linear() call's.
+    struct Projection
+    {
+        QString weight;
+        QString bias; // "" = none
+        std::optional<Activation> activation;
+    };
+    std::vector<std::vector<float>> linearTogether(const std::vector<float>& x,
+                                                   const std::vector<Projection>& projections) const;
+    // Q, K and V of one x as heads, as projectQueries() and projectHeads() give them, computed together
+    // where those would each project every row.
+    struct QkvProjection
+    {
+        QString query, key, value;             // weights
+        QString queryBias, keyBias, valueBias; // "" = none
+        int queryHeads = 0, keyValueHeads = 0, dim = 0;
+    };
+    std::array<HeadTensor, 3> projectQkv(const std::vector<float>& x, const QkvProjection& p);
     // The same, as heads: [n, heads, dim]. In an ablation batch's first layer with the baseline's head
     // outputs (AblationBatch::headOutputs) the attention is not recomputed: no rows ([0, heads, dim]).
     HeadTensor projectHeads(const std::vector<float>& x, const QString& weight, const QString& bias,

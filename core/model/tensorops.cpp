@@ -62,54 +62,91 @@ int weightTypeOf(WeightStorage storage)
     return kernels::kWeightF32;
 }
 
+// One product's part in sharedInputProduct: W's columns [c0, c0 + columns) into y.
+struct SharedProductPart
+{
+    const LinearWeight* w = nullptr;
+    const char* weights = nullptr; // as the product reads them: stored (f16/bf16) or f32
+    int weightType = kernels::kWeightF32;
+    int c0 = 0;
+    int columns = 0;
+    float* y = nullptr;
+    int yStride = 0;
+    const Activation* act = nullptr;
+};
+
 // The own product on `threads` threads: x packed once (in blocks of rows, at most kSharedInputBytes) into
-// a copy all of them read, then W's output panels handed out a few at a time from parallelFor's counter.
-// Before, each thread took half of the outputs and packed the whole of x for itself: the packing was done
-// twice, and whenever one core ran slower (the other process's work, an interrupt, page faults on the
-// mapped weights) the other finished its half and waited: one core alone for ~16% of a Llama-3.2-1B-shape
-// pass at 128 tokens (perf timeline, docs/benchmarks.md). The sums are the kernel's own, in the same order:
-// y is the same to the bit.
+// a copy all of them read, then the parts' output panels handed out a few at a time from one parallelFor
+// counter. Before, each thread took half of the outputs and packed the whole of x for itself: the packing
+// was done twice, and whenever one core ran slower (the other process's work, an interrupt, page faults on
+// the mapped weights) the other finished its half and waited: one core alone for ~16% of a
+// Llama-3.2-1B-shape pass at 128 tokens (perf timeline, docs/benchmarks.md). The sums are the kernel's own,
+// in the same order: y is the same to the bit. The parts all read x (their weights' `in` are equal).
 void sharedInputProduct(const kernels::CpuKernels& own, const float* x, int n, int xStride,
-                        const LinearWeight& w, const char* weights, int weightType, int c0, int columns,
-                        float* y, int yStride, const Activation* act, int threads)
+                        const SharedProductPart* parts, int partCount, int threads)
 {
     constexpr size_t kSharedInputBytes = size_t(16) << 20;
     // Kept between products, one per calling thread: a fresh allocation of megabytes is a fresh mapping,
     // its pages faulted in and cleared by the kernel every time.
     thread_local std::vector<float> packed;
-    const bool outIn = w.layout == WeightLayout::OutIn;
-    const qint64 elementBytes = weightType == kernels::kWeightF32 ? 4 : 2;
+    const int in = parts[0].w->in;
     const int blockRows =
-        int(std::max<size_t>(64, kSharedInputBytes / (sizeof(float) * size_t(std::max(1, w.in)))));
+        int(std::max<size_t>(64, kSharedInputBytes / (sizeof(float) * size_t(std::max(1, in)))));
     // Two panels a task: within a task the kernel prefetches the next panel's weights while it computes.
     const int taskWidth = 2 * own.productPanelOutputs();
-    const int tasks = (columns + taskWidth - 1) / taskWidth;
+    struct Task
+    {
+        int part, b0;
+    };
+    std::vector<Task> tasks;
+    for (int p = 0; p < partCount; ++p)
+        for (int b0 = 0; b0 < parts[p].columns; b0 += taskWidth)
+            tasks.push_back(Task{p, b0});
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     for (int r0 = 0; r0 < n; r0 += blockRows) {
         const int rows = std::min(blockRows, n - r0);
-        const size_t floats = own.packedInputFloats(rows, w.in);
+        const size_t floats = own.packedInputFloats(rows, in);
         if (packed.size() < floats) packed.resize(floats);
         // By pointer: inside the tasks `packed` would name the running thread's own (empty) buffer.
         float* const packedInput = packed.data();
         const float* xBlock = x + qint64(r0) * xStride;
-        float* yBlock = y + qint64(r0) * yStride;
         const int tiles = own.productInputTiles(rows);
         const int tilesPerTask = std::max(1, (tiles + 2 * threads - 1) / (2 * threads));
         parallelFor((tiles + tilesPerTask - 1) / tilesPerTask, threads, [&](int task) {
-            own.packProductInput(xBlock, rows, w.in, xStride, task * tilesPerTask,
+            own.packProductInput(xBlock, rows, in, xStride, task * tilesPerTask,
                                  std::min(tiles, (task + 1) * tilesPerTask), packedInput);
         });
-        parallelFor(tasks, threads, [&](int task) {
-            const int b0 = task * taskWidth;
-            const int width = std::min(columns, b0 + taskWidth) - b0;
-            const qint64 first = outIn ? qint64(c0 + b0) * w.in : qint64(c0 + b0);
-            own.weightProductPacked(packedInput, rows, w.in, weights + first * elementBytes, weightType,
-                                    outIn ? w.in : w.out, outIn, yBlock + b0, width, yStride);
-            if (w.bias || act)
-                cpu.biasActivation(yBlock + b0, rows, width, yStride, w.bias ? w.bias + c0 + b0 : nullptr,
-                                   act);
+        parallelFor(int(tasks.size()), threads, [&](int task) {
+            const SharedProductPart& part = parts[tasks[size_t(task)].part];
+            const LinearWeight& w = *part.w;
+            const bool outIn = w.layout == WeightLayout::OutIn;
+            const qint64 elementBytes = part.weightType == kernels::kWeightF32 ? 4 : 2;
+            const int b0 = tasks[size_t(task)].b0;
+            const int width = std::min(part.columns, b0 + taskWidth) - b0;
+            const qint64 first = outIn ? qint64(part.c0 + b0) * w.in : qint64(part.c0 + b0);
+            float* yBlock = part.y + qint64(r0) * part.yStride;
+            own.weightProductPacked(packedInput, rows, w.in, part.weights + first * elementBytes,
+                                    part.weightType, outIn ? w.in : w.out, outIn, yBlock + b0, width,
+                                    part.yStride);
+            if (w.bias || part.act)
+                cpu.biasActivation(yBlock + b0, rows, width, part.yStride,
+                                   w.bias ? w.bias + part.c0 + b0 : nullptr, part.act);
         });
     }
+}
+
+// The part of sharedInputProduct that multiplies W's columns [c0, c0 + columns) into y.
+SharedProductPart sharedProductPart(const LinearWeight& w, int c0, int columns, float* y, int yStride,
+                                    const Activation* act)
+{
+    // Every weight type: as stored (F16/BF16: no f32 copy), and f32 too. Its shared-input product beat
+    // OpenBLAS's SkylakeX sgemm for BERT-base at 512 tokens as a whole process (docs/benchmarks.md);
+    // before it, each thread's half packed x again and the halves finished unevenly.
+    const bool asStored = w.stored && w.storage != WeightStorage::F32;
+    const char* weights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
+    if (!weights) throw std::logic_error("ops::linear: no weights");
+    return SharedProductPart{
+        &w, weights, asStored ? weightTypeOf(w.storage) : kernels::kWeightF32, c0, columns, y, yStride, act};
 }
 
 } // namespace
@@ -151,15 +188,8 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
     const Activation* act = activation ? &*activation : nullptr;
     if (own) {
-        // Every weight type: as stored (F16/BF16: no f32 copy), and f32 too. Its shared-input product beat
-        // OpenBLAS's SkylakeX sgemm for BERT-base at 512 tokens as a whole process (docs/benchmarks.md);
-        // before it, each thread's half packed x again and the halves finished unevenly.
-        const bool asStored = w.stored && w.storage != WeightStorage::F32;
-        const char* weights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
-        if (!weights) throw std::logic_error("ops::linear: no weights");
-        sharedInputProduct(*own, x, n, xStride, w, weights,
-                           asStored ? weightTypeOf(w.storage) : kernels::kWeightF32, c0, columns, y, yStride,
-                           act, wanted);
+        const SharedProductPart part = sharedProductPart(w, c0, columns, y, yStride, act);
+        sharedInputProduct(*own, x, n, xStride, &part, 1, wanted);
         return;
     }
     if (!w.weight) throw std::logic_error("ops::linear: stored weights need the own product");
@@ -184,6 +214,32 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
         if (w.bias || act)
             cpu.biasActivation(y + b0, n, width, yStride, w.bias ? w.bias + c0 + b0 : nullptr, act);
     });
+}
+
+void linearTogether(const float* x, int n, const LinearTarget* targets, int count, int threads)
+{
+    if (n <= 0 || count <= 0) return;
+    if (threads <= 0) threads = defaultThreadCount();
+    const int in = targets[0].weight->in;
+    for (int t = 1; t < count; ++t)
+        if (targets[t].weight->in != in) throw std::logic_error("ops::linearTogether: the inputs differ");
+    long long work = 0;
+    for (int t = 0; t < count; ++t)
+        work += (long long)n * in * targets[t].weight->out;
+    const kernels::CpuKernels* own = ownProductKernels();
+    if (!own || work < (1LL << 18)) { // one product at a time: the library path, or too small to share
+        for (int t = 0; t < count; ++t)
+            linear(x, n, *targets[t].weight, targets[t].y, targets[t].activation, threads);
+        return;
+    }
+    std::vector<SharedProductPart> parts;
+    for (int t = 0; t < count; ++t) {
+        const LinearWeight& w = *targets[t].weight;
+        if (w.out <= 0) continue;
+        parts.push_back(sharedProductPart(w, 0, w.out, targets[t].y, w.out,
+                                          targets[t].activation ? &*targets[t].activation : nullptr));
+    }
+    if (!parts.empty()) sharedInputProduct(*own, x, n, in, parts.data(), int(parts.size()), threads);
 }
 
 void layerNorm(const float* x, float* y, int n, int width, const float* gamma, const float* beta, double eps,

@@ -47,6 +47,21 @@ inline void linear(const float* x, int n, const LinearWeight& w, float* y,
     linear(x, n, w.in, w, 0, w.out, y, w.out, activation, threads);
 }
 
+// One product of linearTogether: all of W's columns into y (n × w.out, row stride w.out).
+struct LinearTarget
+{
+    const LinearWeight* weight = nullptr;
+    float* y = nullptr;
+    std::optional<Activation> activation;
+};
+
+// linear(x, n, *t.weight, t.y, t.activation, threads) for every target, which all read the same x (n × in,
+// every weight's `in`): Llama's q, k and v projections, a gated MLP's gate and up. With the own product, x
+// is packed once for all of them and the threads take output panels from one list, so one product's last
+// panels overlap the next one's first instead of one core waiting at the end of each. Each y is the same to
+// the bit as its own linear() call's.
+void linearTogether(const float* x, int n, const LinearTarget* targets, int count, int threads);
+
 // In place over n rows of `width`: x = act(x).
 void activate(float* x, qint64 count, Activation activation);
 

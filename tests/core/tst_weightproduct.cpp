@@ -323,6 +323,117 @@ private slots:
             QCOMPARE(y, (std::vector<float>{1.0f, -2.0f, 3.5f, 1.0f, -2.0f, 3.5f}));
         }
     }
+
+    // ops::linearTogether (x packed once for several products, one list of panels for the threads): every
+    // y the same to the bit as its own ops::linear() call, over weight types, both layouts, biases and
+    // activations, products too small to share (1 row) and x past one 16 MiB block of rows.
+    void linearTogetherMatchesEachLinearBitForBit()
+    {
+        std::mt19937 random(23);
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        const bool stored = ops::readsStoredWeights(); // else f32 weights only (the library path)
+        for (const int in : {300, 4100})
+            for (const int rows : {1, 5, 130, 1100}) {
+                if ((in == 4100) != (rows == 1100)) continue; // 1,100 × 4,100 floats: two blocks of rows
+                std::vector<float> x(size_t(rows) * in);
+                for (float& v : x)
+                    v = normal(random);
+                struct Spec
+                {
+                    int type, out;
+                    ops::WeightLayout layout;
+                    bool bias;
+                    std::optional<Activation> activation;
+                };
+                const Spec specs[] = {{kWeightBF16, 200, ops::WeightLayout::OutIn, true, Activation::Silu},
+                                      {kWeightF32, 33, ops::WeightLayout::OutIn, true, std::nullopt},
+                                      {kWeightF16, 97, ops::WeightLayout::InOut, true, Activation::GeluErf}};
+                std::vector<StoredMatrix> matrices;
+                std::vector<std::vector<float>> biases;
+                for (const Spec& spec : specs) {
+                    matrices.push_back(
+                        randomMatrix(stored ? spec.type : kWeightF32, size_t(spec.out) * in, random));
+                    biases.emplace_back(size_t(spec.out));
+                    for (float& v : biases.back())
+                        v = normal(random);
+                }
+                std::vector<ops::LinearWeight> weights;
+                for (size_t i = 0; i < std::size(specs); ++i) {
+                    const Spec& spec = specs[i];
+                    const StoredMatrix& m = matrices[i];
+                    const float* bias = spec.bias ? biases[i].data() : nullptr;
+                    const int type = stored ? spec.type : kWeightF32;
+                    if (type == kWeightF32)
+                        weights.push_back(ops::LinearWeight{m.f32.data(), bias, in, spec.out, spec.layout});
+                    else
+                        weights.push_back(ops::LinearWeight{
+                            nullptr, bias, in, spec.out, spec.layout, m.data(),
+                            type == kWeightF16 ? ops::WeightStorage::F16 : ops::WeightStorage::BF16});
+                }
+                for (const int threads : {1, 2, 3}) {
+                    std::vector<std::vector<float>> together, alone;
+                    std::vector<ops::LinearTarget> targets;
+                    for (size_t i = 0; i < std::size(specs); ++i) {
+                        together.emplace_back(size_t(rows) * specs[i].out, 99.0f);
+                        alone.emplace_back(size_t(rows) * specs[i].out, -99.0f);
+                    }
+                    for (size_t i = 0; i < std::size(specs); ++i) {
+                        targets.push_back(
+                            ops::LinearTarget{&weights[i], together[i].data(), specs[i].activation});
+                        ops::linear(x.data(), rows, weights[i], alone[i].data(), specs[i].activation,
+                                    threads);
+                    }
+                    ops::linearTogether(x.data(), rows, targets.data(), int(targets.size()), threads);
+                    // And against a double-precision hand product (+ bias, activation): bit-equality with
+                    // linear() alone would not see a fault in the code the two share.
+                    for (size_t i = 0; i < std::size(specs) && rows <= 130 && threads == 2; ++i) {
+                        const Spec& spec = specs[i];
+                        for (int r = 0; r < rows; ++r)
+                            for (int c = 0; c < spec.out; ++c) {
+                                double sum = spec.bias ? biases[i][size_t(c)] : 0.0;
+                                double magnitude = std::abs(sum);
+                                for (int k = 0; k < in; ++k) {
+                                    const double w = spec.layout == ops::WeightLayout::OutIn
+                                                         ? matrices[i].values[size_t(c) * in + k]
+                                                         : matrices[i].values[size_t(k) * spec.out + c];
+                                    const double term = double(x[size_t(r) * in + k]) * w;
+                                    sum += term;
+                                    magnitude += std::abs(term);
+                                }
+                                double expected = sum;
+                                if (spec.activation == Activation::Silu)
+                                    expected = sum / (1.0 + std::exp(-sum));
+                                else if (spec.activation == Activation::GeluErf)
+                                    expected = 0.5 * sum * (1.0 + std::erf(sum / std::sqrt(2.0)));
+                                const double got = together[i][size_t(r) * spec.out + c];
+                                QVERIFY2(
+                                    std::abs(got - expected) <=
+                                        2e-6 * std::sqrt(double(in)) * magnitude + 1e-6,
+                                    qPrintable(QStringLiteral("product %1, row %2, column %3: %4, exact %5")
+                                                   .arg(i + 1)
+                                                   .arg(r)
+                                                   .arg(c)
+                                                   .arg(got, 0, 'g', 9)
+                                                   .arg(expected, 0, 'g', 9)));
+                            }
+                    }
+                    for (size_t i = 0; i < std::size(specs); ++i)
+                        QVERIFY2(std::memcmp(together[i].data(), alone[i].data(),
+                                             together[i].size() * sizeof(float)) == 0,
+                                 qPrintable(QStringLiteral("product %1 of 3, %2 rows × %3 in, %4 threads")
+                                                .arg(i + 1)
+                                                .arg(rows)
+                                                .arg(in)
+                                                .arg(threads)));
+                }
+            }
+        // Different inputs are refused, not read past x.
+        std::vector<float> a(10 * 4), b(10 * 5), x(2 * 5), ya(2 * 10), yb(2 * 10);
+        const ops::LinearWeight four{a.data(), nullptr, 4, 10}, five{b.data(), nullptr, 5, 10};
+        const ops::LinearTarget mixed[] = {{&five, ya.data(), std::nullopt},
+                                           {&four, yb.data(), std::nullopt}};
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, ops::linearTogether(x.data(), 2, mixed, 2, 2));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWeightProduct)

@@ -128,13 +128,13 @@ public:
     {
         const LayerNames n(QStringLiteral("encoder.layer.%1."), s.layer());
         const std::vector<float>& x = s.residual();
-        auto project = [&](const char* which, bool queries = false) {
-            const QString base = n("attention.self.") + QLatin1String(which);
-            const QString weight = base + QStringLiteral(".weight"), bias = base + QStringLiteral(".bias");
-            return queries ? s.projectQueries(x, weight, bias, m_heads, m_headDim)
-                           : s.projectHeads(x, weight, bias, m_heads, m_headDim);
+        const auto name = [&](const char* which, const char* part) {
+            return n("attention.self.") + QLatin1String(which) + QLatin1String(part);
         };
-        HeadTensor q = project("query", true), k = project("key"), v = project("value");
+        auto [q, k, v] =
+            s.projectQkv(x, {name("query", ".weight"), name("key", ".weight"), name("value", ".weight"),
+                             name("query", ".bias"), name("key", ".bias"), name("value", ".bias"), m_heads,
+                             m_heads, m_headDim});
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
         s.addToResidual(
             s.projectOutput(o, n("attention.output.dense.weight"), n("attention.output.dense.bias")));

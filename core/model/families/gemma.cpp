@@ -155,12 +155,9 @@ public:
         const double eps = m_decoder.rmsEps;
         const bool plusOne = true;
         const std::vector<float> h = s.rmsNorm(s.residual(), n("input_layernorm.weight"), eps, plusOne);
-        auto project = [&](const char* which, int heads) {
-            return s.projectHeads(h, n("self_attn.") + QLatin1String(which) + QStringLiteral(".weight"),
-                                  QString(), heads, m_headDim);
-        };
-        HeadTensor q = s.projectQueries(h, n("self_attn.q_proj.weight"), QString(), m_heads, m_headDim),
-                   k = project("k_proj", m_kvHeads), v = project("v_proj", m_kvHeads);
+        auto [q, k, v] = s.projectQkv(h, {n("self_attn.q_proj.weight"), n("self_attn.k_proj.weight"),
+                                          n("self_attn.v_proj.weight"), QString(), QString(), QString(),
+                                          m_heads, m_kvHeads, m_headDim});
         if (m_generation == Generation::Gemma3) {
             s.rmsNormHeads(q, n("self_attn.q_norm.weight"), eps, plusOne);
             s.rmsNormHeads(k, n("self_attn.k_norm.weight"), eps, plusOne);

@@ -101,15 +101,13 @@ public:
         const LayerNames n(QStringLiteral("layers.%1."), s.layer());
         const double eps = m_decoder.rmsEps;
         const std::vector<float> h = s.rmsNorm(s.residual(), n("input_layernorm.weight"), eps);
-        auto project = [&](const char* which, int heads, bool queries = false) {
-            const QString base = n("self_attn.") + QLatin1String(which);
-            const QString weight = base + QStringLiteral(".weight"),
-                          bias = m_qkvBias ? base + QStringLiteral(".bias") : QString();
-            return queries ? s.projectQueries(h, weight, bias, heads, m_headDim)
-                           : s.projectHeads(h, weight, bias, heads, m_headDim);
+        const auto name = [&](const char* which, const char* part) {
+            return n("self_attn.") + QLatin1String(which) + QLatin1String(part);
         };
-        HeadTensor q = project("q_proj", m_heads, true), k = project("k_proj", m_kvHeads),
-                   v = project("v_proj", m_kvHeads);
+        const auto bias = [&](const char* which) { return m_qkvBias ? name(which, ".bias") : QString(); };
+        auto [q, k, v] =
+            s.projectQkv(h, {name("q_proj", ".weight"), name("k_proj", ".weight"), name("v_proj", ".weight"),
+                             bias("q_proj"), bias("k_proj"), bias("v_proj"), m_heads, m_kvHeads, m_headDim});
         if (m_qkNorm) {
             s.rmsNormHeads(q, n("self_attn.q_norm.weight"), eps);
             s.rmsNormHeads(k, n("self_attn.k_norm.weight"), eps);
