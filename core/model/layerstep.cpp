@@ -197,10 +197,7 @@ std::vector<std::vector<float>> LayerStep::linearTogether(const std::vector<floa
 
 std::array<HeadTensor, 3> LayerStep::projectQkv(const std::vector<float>& x, const QkvProjection& p)
 {
-    const AblationBatch* batch = m_options.ablationBatch;
-    const bool queriesSelected = batch && !batch->outputRows.empty() && m_layer == m_config.layers - 1 &&
-                                 m_layer != m_options.firstLayer;
-    if (reusesHeadOutputs() || queriesSelected) // what projectQueries/projectHeads do differently there
+    if (reusesHeadOutputs() || projectsOutputRowQueriesOnly()) // what projectQueries/projectHeads do there
         return {projectQueries(x, p.query, p.queryBias, p.queryHeads, p.dim),
                 projectHeads(x, p.key, p.keyBias, p.keyValueHeads, p.dim),
                 projectHeads(x, p.value, p.valueBias, p.keyValueHeads, p.dim)};
@@ -230,10 +227,8 @@ HeadTensor LayerStep::projectHeads(const std::vector<float>& x, const QString& w
 HeadTensor LayerStep::projectQueries(const std::vector<float>& x, const QString& weight, const QString& bias,
                                      int heads, int dim)
 {
+    if (!projectsOutputRowQueriesOnly()) return projectHeads(x, weight, bias, heads, dim);
     const AblationBatch* batch = m_options.ablationBatch;
-    if (!batch || batch->outputRows.empty() || m_layer != m_config.layers - 1 ||
-        m_layer == m_options.firstLayer)
-        return projectHeads(x, weight, bias, heads, dim);
     // The last layer above the batch's first: only the output rows' attention is kept (attendCopies), so
     // only their queries are projected; keys and values stay every row's.
     const size_t width = size_t(hidden()), copiesIn = x.size() / (size_t(m_tokens) * width);
@@ -525,6 +520,13 @@ std::vector<float> LayerStep::projectOutput(const HeadTensor& o, const QString& 
         m_capture->outputProjections.push_back(std::move(projection));
     }
     return y;
+}
+
+bool LayerStep::projectsOutputRowQueriesOnly() const
+{
+    const AblationBatch* batch = m_options.ablationBatch;
+    return batch && !batch->outputRows.empty() && m_layer == m_config.layers - 1 &&
+           m_layer != m_options.firstLayer;
 }
 
 bool LayerStep::reusesHeadOutputs() const

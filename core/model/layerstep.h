@@ -141,6 +141,8 @@ private:
     // rows.
     HeadTensor attendCopies(HeadTensor q, HeadTensor k, HeadTensor v, const LayerAttention& spec);
     // Whether this layer takes its attention output from AblationBatch::headOutputs (the batch's first).
+    // An ablation batch's last layer above its first: projectQueries() projects the output rows only.
+    bool projectsOutputRowQueriesOnly() const;
     bool reusesHeadOutputs() const;
     // projectOutput() for that layer: the baseline's product once, each copy's change by its heads' slices.
     std::vector<float> projectOutputChanges(const HeadTensor& o, const ops::LinearWeight& w) const;
