@@ -4,6 +4,7 @@
 #include "model/ggmlquants.h"
 #include "model/modelerror.h"
 #include "util/parallel.h"
+#include "util/prefetch.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -393,6 +394,8 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
                      .arg(t.offset)
                      .arg(m_fileBytes));
     }
+    // After the metadata (a GGUF's vocabulary can be megabytes): see prefetch.h.
+    adviseLargePages(m_map, m_fileBytes);
 }
 
 GgufFile::~GgufFile() = default;

@@ -4,6 +4,7 @@
 #include "io/jsonduplicatekeys.h"
 #include "model/modelerror.h"
 #include "util/checkedsize.h"
+#include "util/prefetch.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -308,6 +309,8 @@ SafetensorsFile::SafetensorsFile(const QString& path) : m_path(path), m_file(pat
     uchar* map = m_file.map(0, m_fileBytes);
     if (!map) throw ModelError(file, QStringLiteral("cannot memory-map: %1").arg(m_file.errorString()));
     SafetensorsHeader header = parseSafetensorsHeader(map, m_fileBytes, file);
+    // After the header: reading it stays a few 4 KiB pages (a model listing opens every file's header).
+    adviseLargePages(map, m_fileBytes);
     m_map = map;
     m_data = map + header.dataStart;
     m_tensors = std::move(header.tensors);

@@ -36,6 +36,20 @@ void populate(const unsigned char* begin, const unsigned char* end, qint64 page)
 
 } // namespace
 
+void adviseLargePages(const unsigned char* begin, qint64 bytes)
+{
+#if defined(Q_OS_LINUX) && defined(MADV_HUGEPAGE)
+    if (!begin || bytes <= 0) return;
+    const auto address = reinterpret_cast<quintptr>(begin);
+    const quintptr alignedStart = address & ~quintptr(sysconf(_SC_PAGESIZE) - 1);
+    madvise(reinterpret_cast<void*>(alignedStart), size_t(bytes + qint64(address - alignedStart)),
+            MADV_HUGEPAGE); // EINVAL without THP: the hint is dropped, nothing else changes
+#else
+    Q_UNUSED(begin);
+    Q_UNUSED(bytes);
+#endif
+}
+
 void prefetchMapping(const unsigned char* begin, qint64 bytes, const std::function<void(qint64)>& progress,
                      const std::atomic<bool>* cancel)
 {

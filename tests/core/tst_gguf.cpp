@@ -166,6 +166,7 @@ private Q_SLOTS:
     void kQuantAttention_data();
     void kQuantAttention();
     void tensorsAreNotConvertedUpFront();
+    void mappingAsksForLargePages();
     void biasesAndTiedEmbeddings();
     void gemmaNormsAndQwen2Layout();
     void gpt2TokenizerFromMetadata();
@@ -720,6 +721,22 @@ void TestGguf::kQuantAttention()
 }
 
 // Opening maps the file and converts nothing: tensors are dequantized when asked for, row by row.
+// As for safetensors (util/prefetch.h): the GGUF's mapping carries MADV_HUGEPAGE once its metadata is read.
+void TestGguf::mappingAsksForLargePages()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("madvise(MADV_HUGEPAGE) is Linux's");
+#endif
+    if (!kernelHasTransparentHugePages()) QSKIP("this kernel has no transparent huge pages");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("m.gguf"));
+    writeGgufFromFolder(oracleFolder(QStringLiteral("llama_s0")), path, GgmlType::F32);
+    const GgufFile file(path);
+    const QStringList flags = mappingFlags(file.mapping());
+    QVERIFY2(!flags.isEmpty(), "the mapping is not in /proc/self/smaps");
+    QVERIFY2(flags.contains(QStringLiteral("hg")), qPrintable(flags.join(QLatin1Char(' '))));
+}
+
 void TestGguf::tensorsAreNotConvertedUpFront()
 {
     QTemporaryDir dir;

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void writeReadRoundTrip();
     void largeBf16ReusesBuffers();
     void f32IsUsedInPlace();
+    void mappingAsksForLargePages();
     void npyRoundTrip_data();
     void npyRoundTrip();
     void npyReadsOracle();
@@ -184,6 +185,20 @@ void TestSafetensorsNpy::f32IsUsedInPlace()
     QCOMPARE(static_cast<const void*>(wte.data()), static_cast<const void*>(file.bytes(info)));
     QCOMPARE(wte.rows(), 361);
     QCOMPARE(wte.cols(), 32);
+}
+
+// The mapped weights carry MADV_HUGEPAGE (util/prefetch.h): read through it, a model file is cached in
+// 2 MiB pages, which later runs map with one entry each.
+void TestSafetensorsNpy::mappingAsksForLargePages()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("madvise(MADV_HUGEPAGE) is Linux's");
+#endif
+    if (!kernelHasTransparentHugePages()) QSKIP("this kernel has no transparent huge pages");
+    const SafetensorsFile file(oracleFolder(QStringLiteral("gpt2_s0")) + QStringLiteral("/model.safetensors"));
+    const QStringList flags = mappingFlags(file.mapping());
+    QVERIFY2(!flags.isEmpty(), "the mapping is not in /proc/self/smaps");
+    QVERIFY2(flags.contains(QStringLiteral("hg")), qPrintable(flags.join(QLatin1Char(' '))));
 }
 
 void TestSafetensorsNpy::npyRoundTrip_data()

@@ -95,4 +95,32 @@ void copyModel(const QString& from, const QString& to,
     writeSafetensors(to + QStringLiteral("/model.safetensors"), tensors);
 }
 
+QStringList mappingFlags(const void* address)
+{
+    QFile smaps(QStringLiteral("/proc/self/smaps"));
+    if (!smaps.open(QIODevice::ReadOnly | QIODevice::Text)) return {};
+    // Each mapping: "start-end perms offset dev inode path", then "Key: value" lines, VmFlags last.
+    const auto target = quintptr(address);
+    bool inside = false;
+    for (const QByteArray& line : smaps.readAll().split('\n')) {
+        const int dash = line.indexOf('-');
+        const int space = line.indexOf(' ');
+        const bool keyLine = space > 0 && line.at(space - 1) == ':'; // "Rss:", "VmFlags:"
+        if (!keyLine && dash > 0 && space > dash) {
+            bool okStart = false, okEnd = false;
+            const quintptr start = line.left(dash).toULongLong(&okStart, 16);
+            const quintptr end = line.mid(dash + 1, space - dash - 1).toULongLong(&okEnd, 16);
+            inside = okStart && okEnd && start <= target && target < end;
+        } else if (inside && line.startsWith("VmFlags:")) {
+            return QString::fromLatin1(line.mid(8)).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        }
+    }
+    return {};
+}
+
+bool kernelHasTransparentHugePages()
+{
+    return QFile::exists(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled"));
+}
+
 } // namespace attnscope::testing

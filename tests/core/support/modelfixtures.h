@@ -7,6 +7,7 @@
 #include "model/safetensorswriter.h"
 
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <vector>
 
@@ -28,5 +29,11 @@ void copyFolderWithoutWeights(const QString& from, const QString& to);
 // model.safetensors.
 void copyModel(const QString& from, const QString& to,
                const std::function<void(std::vector<TensorToWrite>&)>& edit = {});
+
+// The kernel's flags of the mapping that holds `address` (the VmFlags of /proc/self/smaps, e.g. "rd",
+// "sh", "hg" for MADV_HUGEPAGE); empty where there is no such file or mapping.
+QStringList mappingFlags(const void* address);
+// Whether this kernel has transparent huge pages at all (madvise(MADV_HUGEPAGE) is refused without them).
+bool kernelHasTransparentHugePages();
 
 } // namespace attnscope::testing
