@@ -85,6 +85,7 @@ private Q_SLOTS:
     void npySubset();
     void npyMatchesOracle_data();
     void npyMatchesOracle();
+    void npyPastTheStreamedSize();
     void outFileIsNotOverwritten();
     void outDashIsStandardOutput();
     void errors_data();
@@ -258,6 +259,88 @@ void TestCliAttention::npyMatchesOracle()
     for (size_t i = 0; i < a.values.size(); ++i)
         worst = std::max(worst, std::abs(double(a.values[i]) - double(expected.values[i])));
     QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+}
+
+// A layer whose P passes 256 MiB is not streamed from the pass: the tiled pass keeps Q, K and each row's
+// logsumexp L, and P = exp(S − L) is recomputed head by head as it is written (cmd_attention.cpp). The tiny
+// Llama (4 heads, its positions raised: RoPE has no position table) at 4,100 tokens: 4 × 4,100² floats =
+// 269 MB for one layer. Checked on the dump: every row sums to 1 (L is right for every row), nothing above
+// the diagonal (causal), and the first 64 queries' rows equal those of the first 64 tokens alone, written by
+// the streamed dense path (in a causal model, query i sees tokens ≤ i only).
+void TestCliAttention::npyPastTheStreamedSize()
+{
+    QTemporaryDir dir;
+    const QString model = dir.filePath(QStringLiteral("llama"));
+    QVERIFY(QDir().mkpath(model));
+    for (const QString& name : QDir(oracle(QStringLiteral("llama_s0"))).entryList(QDir::Files))
+        QVERIFY(QFile::copy(oracle(QStringLiteral("llama_s0")) + QLatin1Char('/') + name,
+                            model + QLatin1Char('/') + name));
+    QFile configFile(model + QStringLiteral("/config.json"));
+    QVERIFY(configFile.open(QIODevice::ReadOnly));
+    QJsonObject config = QJsonDocument::fromJson(configFile.readAll()).object();
+    configFile.close();
+    const int heads = config.value(QLatin1String("num_attention_heads")).toInt();
+    const int vocabulary = config.value(QLatin1String("vocab_size")).toInt();
+    QCOMPARE(heads, 4);
+    config.insert(QStringLiteral("max_position_embeddings"), 8192);
+    QVERIFY(configFile.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    QVERIFY(configFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    configFile.write(QJsonDocument(config).toJson());
+    configFile.close();
+
+    const int n = 4100, prefix = 64;
+    QVERIFY(qint64(heads) * n * n * qint64(sizeof(float)) > (qint64(256) << 20)); // past the streamed size
+    QStringList ids;
+    for (int i = 0; i < n; ++i)
+        ids << QString::number((i * 37 + 11) % vocabulary);
+    auto dump = [&](int tokens, const QString& out) {
+        return run({QStringLiteral("attention"), QStringLiteral("--model"), model, QStringLiteral("--ids"),
+                    ids.mid(0, tokens).join(QLatin1Char(',')), QStringLiteral("--layer"), QStringLiteral("1"),
+                    QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
+    };
+    const QString bigPath = dir.filePath(QStringLiteral("big.npy"));
+    const Result big = dump(n, bigPath);
+    QVERIFY2(big.exitCode == 0, big.err.constData());
+    const QString smallPath = dir.filePath(QStringLiteral("small.npy"));
+    const Result small = dump(prefix, smallPath);
+    QVERIFY2(small.exitCode == 0, small.err.constData());
+
+    // The big dump read in place: its header as the writer makes it, then [1, heads, n, n] float32.
+    QFile bigFile(bigPath);
+    QVERIFY(bigFile.open(QIODevice::ReadOnly));
+    const QByteArray header = npyHeader({1, heads, n, n});
+    QCOMPARE(bigFile.size(), qint64(header.size()) + qint64(heads) * n * n * qint64(sizeof(float)));
+    QCOMPARE(bigFile.read(header.size()), header);
+    const uchar* mapped = bigFile.map(0, bigFile.size());
+    QVERIFY(mapped);
+    const float* p = reinterpret_cast<const float*>(mapped + header.size()); // 128-byte header: aligned
+    const NpyArray expected = readNpyFile(smallPath);
+    QCOMPARE(expected.shape, (std::vector<qint64>{1, heads, prefix, prefix}));
+    double worstSum = 0, worstPrefix = 0;
+    for (int h = 0; h < heads; ++h) {
+        for (int q = 0; q < n; ++q) {
+            const float* row = p + (size_t(h) * n + size_t(q)) * n;
+            double sum = 0;
+            for (int k = 0; k <= q; ++k)
+                sum += row[k];
+            worstSum = std::max(worstSum, std::abs(sum - 1.0));
+            for (int k = q + 1; k < n; ++k)
+                if (row[k] != 0.0f)
+                    QFAIL(qPrintable(QStringLiteral("head %1, query %2: key %3 above the diagonal holds %4")
+                                         .arg(h)
+                                         .arg(q)
+                                         .arg(k)
+                                         .arg(double(row[k]))));
+            if (q < prefix)
+                for (int k = 0; k < prefix; ++k)
+                    worstPrefix =
+                        std::max(worstPrefix,
+                                 std::abs(double(row[k]) -
+                                          expected.values[(size_t(h) * prefix + size_t(q)) * prefix + k]));
+        }
+    }
+    QVERIFY2(worstSum <= 1e-4, qPrintable(QString::number(worstSum)));
+    QVERIFY2(worstPrefix <= 1e-5, qPrintable(QString::number(worstPrefix)));
 }
 
 void TestCliAttention::outFileIsNotOverwritten()
