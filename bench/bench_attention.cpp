@@ -11,10 +11,8 @@
 #include "util/parallel.h"
 
 #include <Eigen/Core>
-
 #include <QCoreApplication>
 #include <QStringList>
-
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -28,7 +26,8 @@ using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 // The textbook way, single-threaded: per head copy out Q_h, K_h, V_h, build the n×n score matrix,
 // mask, softmax, multiply. What a first Eigen implementation looks like.
-void naiveAttention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, bool causal, HeadTensor& out)
+void naiveAttention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, bool causal,
+                    HeadTensor& out)
 {
     const int n = q.tokens, d = q.dim;
     for (int h = 0; h < q.heads; ++h) {
@@ -94,7 +93,8 @@ int main(int argc, char** argv)
 
     const double peak = measureFmaPeakGflops(threads);
     if (json)
-        std::printf("{\"impl\":\"fma_peak\",\"threads\":%d,\"gflops\":%.1f}\n", threads ? threads : defaultThreadCount(), peak);
+        std::printf("{\"impl\":\"fma_peak\",\"threads\":%d,\"gflops\":%.1f}\n",
+                    threads ? threads : defaultThreadCount(), peak);
     else
         std::printf("fp32 FMA peak (all cores): %.1f GFLOP/s\n", peak);
 
@@ -106,20 +106,21 @@ int main(int argc, char** argv)
             AttentionOptions options;
             options.causal = causal;
             options.threads = threads;
-            if (queryBlock > 0)
-                options.queryBlock = queryBlock;
-            if (keyBlock > 0)
-                options.keyBlock = keyBlock;
+            if (queryBlock > 0) options.queryBlock = queryBlock;
+            if (keyBlock > 0) options.keyBlock = keyBlock;
             const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
             auto report = [&](const char* impl, double seconds, double extraMiB) {
                 if (json)
-                    std::printf("{\"impl\":\"%s\",\"n\":%d,\"heads\":%d,\"head_dim\":%d,\"causal\":%s,\"seconds\":%.6f,"
+                    std::printf("{\"impl\":\"%s\",\"n\":%d,\"heads\":%d,\"head_dim\":%d,\"causal\":%s,"
+                                "\"seconds\":%.6f,"
                                 "\"gflops\":%.2f,\"fraction_of_peak\":%.3f,\"extra_memory_mib\":%.1f}\n",
-                                impl, n, heads, dim, causal ? "true" : "false", seconds, flops / seconds / 1e9,
-                                flops / seconds / 1e9 / peak, extraMiB);
+                                impl, n, heads, dim, causal ? "true" : "false", seconds,
+                                flops / seconds / 1e9, flops / seconds / 1e9 / peak, extraMiB);
                 else
-                    std::printf("%-6s n=%5d causal=%d  %9.4f s  %7.1f GFLOP/s  (%4.1f%% of peak)  +%.1f MiB\n", impl, n,
-                                int(causal), seconds, flops / seconds / 1e9, 100.0 * flops / seconds / 1e9 / peak, extraMiB);
+                    std::printf(
+                        "%-6s n=%5d causal=%d  %9.4f s  %7.1f GFLOP/s  (%4.1f%% of peak)  +%.1f MiB\n", impl,
+                        n, int(causal), seconds, flops / seconds / 1e9, 100.0 * flops / seconds / 1e9 / peak,
+                        extraMiB);
                 std::fflush(stdout);
             };
             // Memory beyond the inputs: reset the peak counter, run once, read the peak.
@@ -131,22 +132,40 @@ int main(int argc, char** argv)
                 const double outputMiB = double(n) * heads * dim * sizeof(float) / (1024.0 * 1024.0);
                 report(impl, seconds, std::max(0.0, peakResidentMemoryMiB() - base - outputMiB));
             };
-            measure("tiled", [&] { TiledAttentionResult r = attentionTiled(q, k, v, options); (void)r; }, reps);
-            if (n <= fullMax) {
-                measure("full", [&] { FullAttentionResult r = attentionFull(q, k, v, options); (void)r; }, reps);
-                // What a dump of every head's P costs each way: the tiled pass, then P = exp(S − L) recomputed
-                // per head (attention --format npy until perf15e), against "full", which forms P once.
-                measure("tiled+P", [&] {
+            measure(
+                "tiled",
+                [&] {
                     TiledAttentionResult r = attentionTiled(q, k, v, options);
-                    parallelFor(heads, threads, [&](int head) {
-                        std::vector<float> p = probabilityTile(q, k, r.logSumExp, options, head, 0, n, 0, n);
-                        (void)p;
-                    });
-                }, reps);
+                    (void)r;
+                },
+                reps);
+            if (n <= fullMax) {
+                measure(
+                    "full",
+                    [&] {
+                        FullAttentionResult r = attentionFull(q, k, v, options);
+                        (void)r;
+                    },
+                    reps);
+                // What a dump of every head's P costs each way: the tiled pass, then P = exp(S − L)
+                // recomputed per head (attention --format npy until perf15e), against "full", which forms P
+                // once.
+                measure(
+                    "tiled+P",
+                    [&] {
+                        TiledAttentionResult r = attentionTiled(q, k, v, options);
+                        parallelFor(heads, threads, [&](int head) {
+                            std::vector<float> p =
+                                probabilityTile(q, k, r.logSumExp, options, head, 0, n, 0, n);
+                            (void)p;
+                        });
+                    },
+                    reps);
             }
             if (n <= naiveMax) {
                 HeadTensor out(n, heads, dim);
-                measure("naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : reps);
+                measure(
+                    "naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : reps);
             }
         }
     }
