@@ -22,7 +22,7 @@ qint64 product(const std::vector<qint64>& shape)
     return checkedProduct(shape).value_or(-1);
 }
 
-QByteArray header(const char* descr, const std::vector<qint64>& shape)
+QByteArray header(const char* descr, const std::vector<qint64>& shape, int alignment = 64)
 {
     // numpy tuple syntax: "(2, 3)", a 1-tuple keeps its comma "(5,)", a scalar is "()".
     QByteArray dims;
@@ -31,9 +31,10 @@ QByteArray header(const char* descr, const std::vector<qint64>& shape)
     if (shape.size() == 1) dims += ',';
     QByteArray dict =
         "{'descr': '" + QByteArray(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
-    // magic(6) + version(2) + length(2) + dict + padding + '\n' is a multiple of 64.
+    // magic(6) + version(2) + length(2) + dict + padding + '\n' is a multiple of 64 (the format asks for
+    // that), or of the larger power of two asked for.
     const int unpadded = 10 + int(dict.size()) + 1;
-    dict += QByteArray((64 - unpadded % 64) % 64, ' ');
+    dict += QByteArray((alignment - unpadded % alignment) % alignment, ' ');
     dict += '\n';
     QByteArray out("\x93NUMPY\x01\x00", 8);
     out += char(dict.size() & 0xff);
@@ -145,9 +146,12 @@ NpyArray readNpyFile(const QString& path)
     return parseNpy(*bytes, QDir::toNativeSeparators(path));
 }
 
-QByteArray npyHeader(const std::vector<qint64>& shape, bool float64)
+QByteArray npyHeader(const std::vector<qint64>& shape, bool float64, int alignment)
 {
-    return header(float64 ? "<f8" : "<f4", shape);
+    if (alignment < 64 || (alignment & (alignment - 1)) != 0 || alignment > 32768)
+        throw NpyError("npy: header alignment " + std::to_string(alignment) +
+                       " is not a power of two from 64 to 32768");
+    return header(float64 ? "<f8" : "<f4", shape, alignment);
 }
 
 QByteArray npyBytes(const std::vector<float>& values, const std::vector<qint64>& shape)

@@ -32,8 +32,11 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& source);
 NpyArray readNpyFile(const QString& path);
 
 // The .npy v1 header (magic, version, padded dict) of a little-endian float32 (or float64) C-order array of
-// this shape: what precedes its raw values, for writers that stream them.
-QByteArray npyHeader(const std::vector<qint64>& shape, bool float64 = false);
+// this shape: what precedes its raw values, for writers that stream them. Its length is a multiple of
+// `alignment` (a power of two, 64 to 32,768; the format asks for 64): 4,096 puts the values on the file's
+// block boundaries, so a writer past the page cache can send them from the caller's memory
+// (io/directwriter.h). Throws NpyError for any other alignment.
+QByteArray npyHeader(const std::vector<qint64>& shape, bool float64 = false, int alignment = 64);
 
 // .npy v1 bytes of a C-order array. Throws NpyError when values.size() does not match shape.
 QByteArray npyBytes(const std::vector<float>& values, const std::vector<qint64>& shape);

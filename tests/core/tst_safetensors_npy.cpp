@@ -38,6 +38,8 @@ private Q_SLOTS:
     void npyRoundTrip();
     void npyReadsOracle();
     void npyRejectsBadFiles();
+    void npyHeaderOnBlockBoundaries_data();
+    void npyHeaderOnBlockBoundaries();
 };
 
 void TestSafetensorsNpy::halfToFloat_data()
@@ -195,7 +197,8 @@ void TestSafetensorsNpy::mappingAsksForLargePages()
     QSKIP("madvise(MADV_HUGEPAGE) is Linux's");
 #endif
     if (!kernelHasTransparentHugePages()) QSKIP("this kernel has no transparent huge pages");
-    const SafetensorsFile file(oracleFolder(QStringLiteral("gpt2_s0")) + QStringLiteral("/model.safetensors"));
+    const SafetensorsFile file(oracleFolder(QStringLiteral("gpt2_s0")) +
+                               QStringLiteral("/model.safetensors"));
     const QStringList flags = mappingFlags(file.mapping());
     QVERIFY2(!flags.isEmpty(), "the mapping is not in /proc/self/smaps");
     QVERIFY2(flags.contains(QStringLiteral("hg")), qPrintable(flags.join(QLatin1Char(' '))));
@@ -260,6 +263,47 @@ void TestSafetensorsNpy::npyRejectsBadFiles()
     fortran.replace("False", "True ");
     QVERIFY_THROWS_EXCEPTION(NpyError, parseNpy(fortran, QStringLiteral("x")));
     QVERIFY_THROWS_EXCEPTION(NpyError, readNpyFile(QStringLiteral("/nonexistent/a.npy")));
+}
+
+void TestSafetensorsNpy::npyHeaderOnBlockBoundaries_data()
+{
+    QTest::addColumn<int>("alignment");
+    QTest::newRow("64, the format's") << 64;
+    QTest::newRow("4096, a page") << 4096;
+    QTest::newRow("32768, the largest") << 32768;
+}
+
+// A header padded to a larger power of two is still a valid npy (the format asks for a multiple of 64 and
+// a dict padded with spaces, ended by '\n'): parseNpy reads the values after it, and so does numpy.
+void TestSafetensorsNpy::npyHeaderOnBlockBoundaries()
+{
+    QFETCH(int, alignment);
+    const std::vector<qint64> shape{1, 2, 3, 3};
+    const QByteArray header = npyHeader(shape, false, alignment);
+    QCOMPARE(header.size() % alignment, 0);
+    QVERIFY(header.size() < alignment + 128); // padded to the next boundary, not past it
+    QVERIFY(header.startsWith(QByteArray("\x93NUMPY\x01\x00", 8)));
+    const int dictLength = quint8(header[8]) | (quint8(header[9]) << 8);
+    QCOMPARE(10 + dictLength, header.size());
+    QVERIFY(header.endsWith('\n'));
+    const QByteArray dict = header.mid(10, dictLength - 1);
+    const int closing = dict.lastIndexOf('}');
+    QVERIFY(closing > 0);
+    QCOMPARE(dict.mid(closing + 1), QByteArray(dict.size() - closing - 1, ' '));
+    // The same dict as the 64-byte header, only more padding.
+    const QByteArray plain = npyHeader(shape);
+    QCOMPARE(dict.left(closing + 1), plain.mid(10, plain.lastIndexOf('}') - 9));
+    std::vector<float> values(18);
+    for (size_t i = 0; i < values.size(); ++i)
+        values[i] = float(i) * 0.5f - 3.0f;
+    const NpyArray read =
+        parseNpy(header + QByteArray(reinterpret_cast<const char*>(values.data()), int(values.size() * 4)),
+                 QStringLiteral("aligned"));
+    QCOMPARE(read.shape, shape);
+    QCOMPARE(read.toFloat(), values);
+    // Not a power of two, below the format's 64, or past a 16-bit header length: refused.
+    for (int bad : {0, 32, 100, 4095, 65536})
+        QVERIFY_THROWS_EXCEPTION(NpyError, npyHeader(shape, false, bad));
 }
 
 QTEST_GUILESS_MAIN(TestSafetensorsNpy)
