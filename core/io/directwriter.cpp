@@ -51,6 +51,11 @@ bool DirectWriter::fail(int errorNumber)
 
 bool DirectWriter::flushStage(qint64 bytes, bool direct)
 {
+    return writeAt(m_stage, bytes, direct);
+}
+
+bool DirectWriter::writeAt(const char* from, qint64 bytes, bool direct)
+{
 #ifdef Q_OS_LINUX
     if (m_direct != direct) {
         if (!setDirect(m_fd, direct)) return fail(errno);
@@ -58,7 +63,7 @@ bool DirectWriter::flushStage(qint64 bytes, bool direct)
     }
     qint64 done = 0;
     while (done < bytes) {
-        const ssize_t n = pwrite(m_fd, m_stage + done, size_t(bytes - done), off_t(m_offset + done));
+        const ssize_t n = pwrite(m_fd, from + done, size_t(bytes - done), off_t(m_offset + done));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && errno == EINVAL && m_direct && done == 0) {
             // The file system took the flag but not the write: the page cache from now on.
@@ -79,6 +84,7 @@ bool DirectWriter::flushStage(qint64 bytes, bool direct)
     m_offset += bytes;
     return true;
 #else
+    Q_UNUSED(from);
     Q_UNUSED(bytes);
     Q_UNUSED(direct);
     return fail(ENOSYS);
@@ -89,6 +95,21 @@ bool DirectWriter::write(const char* data, qint64 size)
 {
     if (m_error) return false;
     if (!m_stage) return fail(ENOMEM);
+    // Block-aligned memory that lands on a block boundary of the file (the stage holds whole blocks only)
+    // goes out from where it is: copying 150 MB through the stage cost ~5% of a BERT-base CLI run. An npy
+    // header padded to 4 KiB and a page-aligned FloatBuffer give exactly this.
+    if (m_direct && size >= kBlock && reinterpret_cast<quintptr>(data) % quintptr(kBlock) == 0 &&
+        m_staged % kBlock == 0 && m_offset % kBlock == 0) {
+        if (m_staged > 0) {
+            if (!flushStage(m_staged, true)) return false;
+            m_staged = 0;
+        }
+        const qint64 whole = size / kBlock * kBlock;
+        if (!writeAt(data, whole, m_direct)) return false;
+        m_writtenInPlace += whole;
+        data += whole;
+        size -= whole;
+    }
     while (size > 0) {
         const qint64 part = std::min(size, kStageBytes - m_staged);
         std::memcpy(m_stage + m_staged, data, size_t(part));

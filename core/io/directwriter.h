@@ -9,8 +9,10 @@
 //
 // O_DIRECT wants the memory, the length and the file offset aligned to the device's block: the bytes are
 // staged in one aligned buffer (reused, so its pages stay mapped) and go out a full buffer at a time, from
-// offset 0; the tail that is not a whole block is written through the page cache at finish(). Where the
-// file system refuses O_DIRECT (tmpfs, FUSE, other systems) every write goes through the page cache.
+// offset 0; the tail that is not a whole block is written through the page cache at finish(). Whole blocks
+// given from block-aligned memory when the file is at a block boundary go out from that memory, uncopied.
+// Where the file system refuses O_DIRECT (tmpfs, FUSE, other systems) every write goes through the page
+// cache.
 
 #include <QtGlobal>
 #include <memory>
@@ -33,9 +35,12 @@ public:
     // Whether any part went out past the page cache (false where the file system refused O_DIRECT).
     bool wroteDirect() const { return m_wroteDirect; }
     const char* error() const { return m_error; }
+    // Bytes sent from the caller's memory rather than through the stage.
+    qint64 writtenInPlace() const { return m_writtenInPlace; }
 
 private:
-    bool flushStage(qint64 bytes, bool direct); // the first `bytes` of the stage, at m_offset
+    bool flushStage(qint64 bytes, bool direct);                // the first `bytes` of the stage, at m_offset
+    bool writeAt(const char* from, qint64 bytes, bool direct); // `bytes` from `from`, at m_offset
     bool fail(int errorNumber);
 
     int m_fd;
@@ -44,6 +49,7 @@ private:
     char* m_stage = nullptr;    // aligned to kBlock, kStageBytes long
     qint64 m_staged = 0;        // bytes in the stage
     qint64 m_offset = 0;        // file offset of the stage's first byte
+    qint64 m_writtenInPlace = 0;
     const char* m_error = nullptr;
 };
 

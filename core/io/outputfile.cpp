@@ -104,6 +104,11 @@ bool OutputFile::wroteDirect() const
     return m_direct && m_direct->wroteDirect();
 }
 
+qint64 OutputFile::writtenInPlace() const
+{
+    return m_direct ? m_direct->writtenInPlace() : 0;
+}
+
 bool OutputFile::open()
 {
     if (m_path.isEmpty()) return true; // standard output

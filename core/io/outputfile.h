@@ -64,6 +64,7 @@ public:
     // system allows it (io/directwriter.h), for dumps of hundreds of MB. No effect on standard output.
     void preferDirectWrites();
     bool wroteDirect() const;                  // whether any part did (tests, --verbose)
+    qint64 writtenInPlace() const;             // bytes of it sent from the caller's memory, uncopied
     bool write(const char* data, qint64 size); // false once any write has failed
     bool write(const QByteArray& bytes) { return write(bytes.constData(), bytes.size()); }
     bool commit(); // false with error() set; the target is then untouched

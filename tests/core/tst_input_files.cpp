@@ -8,6 +8,7 @@
 #include "io/outputfile.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
+#include "util/uninitializedbuffer.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -15,6 +16,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cstring>
 #include <thread>
 
 #ifdef Q_OS_UNIX
@@ -499,11 +501,23 @@ void TestInputFiles::directWritesKeepEveryByte_data()
     QTest::addColumn<qint64>("first"); // an npy header's size, then pieces of `piece` bytes
     QTest::addColumn<qint64>("piece");
     QTest::addColumn<qint64>("pieces");
-    QTest::newRow("a header only (no whole block)") << qint64(128) << qint64(0) << qint64(0);
-    QTest::newRow("exactly one stage (8 MiB)") << qint64(4096) << qint64(8 * 1024 * 1024 - 4096) << qint64(1);
-    QTest::newRow("header and 12 MiB layers") << qint64(128) << qint64(12 * 1024 * 1024) << qint64(3);
+    QTest::addColumn<bool>("pageAligned"); // pieces given from page-aligned memory, as a FloatBuffer's
+    QTest::newRow("a header only (no whole block)") << qint64(128) << qint64(0) << qint64(0) << false;
+    QTest::newRow("exactly one stage (8 MiB)")
+        << qint64(4096) << qint64(8 * 1024 * 1024 - 4096) << qint64(1) << false;
+    QTest::newRow("header and 12 MiB layers")
+        << qint64(128) << qint64(12 * 1024 * 1024) << qint64(3) << false;
     QTest::newRow("odd pieces: stages, blocks and a tail")
-        << qint64(128) << qint64(3 * 1000 * 1000 + 7) << qint64(7);
+        << qint64(128) << qint64(3 * 1000 * 1000 + 7) << qint64(7) << false;
+    // Aligned memory at a block boundary of the file goes out uncopied; anywhere else it is staged.
+    QTest::newRow("4 KiB header, aligned 12 MiB layers")
+        << qint64(4096) << qint64(12 * 1024 * 1024) << qint64(3) << true;
+    QTest::newRow("4 KiB header, aligned odd pieces (boundary lost after the first)")
+        << qint64(4096) << qint64(3 * 1000 * 1000 + 7) << qint64(4) << true;
+    QTest::newRow("128-byte header, aligned layers (never at a boundary)")
+        << qint64(128) << qint64(12 * 1024 * 1024) << qint64(2) << true;
+    QTest::newRow("4 KiB header, aligned pieces under a block")
+        << qint64(4096) << qint64(4000) << qint64(5) << true;
 }
 
 // OutputFile::preferDirectWrites (io/directwriter.h): the same bytes as a buffered write, whatever the
@@ -513,6 +527,7 @@ void TestInputFiles::directWritesKeepEveryByte()
     QFETCH(qint64, first);
     QFETCH(qint64, piece);
     QFETCH(qint64, pieces);
+    QFETCH(bool, pageAligned);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("dump.npy"));
     QFile existing(path);
@@ -528,22 +543,46 @@ void TestInputFiles::directWritesKeepEveryByte()
     };
     const qint64 total = first + piece * pieces;
     bool wroteDirect = false;
+    qint64 writtenInPlace = 0;
     {
         OutputFile out(path, true);
         QVERIFY(out.open());
         out.preferDirectWrites();
         QVERIFY2(out.write(bytesAt(0, first)), qPrintable(out.error()));
-        for (qint64 p = 0; p < pieces; ++p)
-            QVERIFY2(out.write(bytesAt(first + p * piece, piece)), qPrintable(out.error()));
+        for (qint64 p = 0; p < pieces; ++p) {
+            const QByteArray bytes = bytesAt(first + p * piece, piece);
+            if (pageAligned) {
+                // The memory the attention pass hands over (util/uninitializedbuffer.h), padded to a
+                // page so that even a piece under 64 KiB starts on one.
+                std::vector<char, DefaultInitAllocator<char>> aligned(
+                    size_t(std::max<qint64>(piece, DefaultInitAllocator<char>::kPageAlignedFromBytes)));
+                QCOMPARE(reinterpret_cast<quintptr>(aligned.data()) % 4096, quintptr(0));
+                std::memcpy(aligned.data(), bytes.constData(), size_t(piece));
+                QVERIFY2(out.write(aligned.data(), piece), qPrintable(out.error()));
+                // What is sent uncopied goes out now: the buffer may be reused at once.
+                std::memset(aligned.data(), 0x5a, aligned.size());
+            } else {
+                QVERIFY2(out.write(bytes), qPrintable(out.error()));
+            }
+        }
         QVERIFY(existing.open(QIODevice::ReadOnly));
         QCOMPARE(existing.readAll(), QByteArray("the old file"));
         existing.close();
         QVERIFY2(out.commit(), qPrintable(out.error()));
         wroteDirect = out.wroteDirect();
+        writtenInPlace = out.writtenInPlace();
     }
     // Depends on the file system (tmpfs refuses O_DIRECT); the bytes must be right either way.
-    qInfo("written past the page cache: %s", wroteDirect ? "yes" : "no");
+    qInfo("written past the page cache: %s, %lld bytes of it uncopied", wroteDirect ? "yes" : "no",
+          writtenInPlace);
     if (total < 4096) QVERIFY(!wroteDirect); // no whole block: all of it through the page cache
+    // Only whole blocks of aligned memory at a block boundary of the file can go out in place: after a
+    // 4 KiB header, the first aligned piece at least; never after a 128-byte one or from a QByteArray.
+    const bool firstAtBoundary = pageAligned && first % 4096 == 0 && piece >= 4096;
+    if (wroteDirect && firstAtBoundary)
+        QVERIFY2(writtenInPlace >= piece / 4096 * 4096, qPrintable(QString::number(writtenInPlace)));
+    if (!pageAligned || first % 4096 != 0 || piece < 4096) QCOMPARE(writtenInPlace, qint64(0));
+    QVERIFY(writtenInPlace % 4096 == 0 && writtenInPlace <= total);
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.size(), total);
