@@ -200,7 +200,13 @@ int runAttention(const QStringList& arguments)
             npy && measure == QLatin1String("weight") &&
             qint64(model->info().heads) * n * n * qint64(sizeof(float)) <= kStreamedLayerBytes;
         int layersStreamed = 0;
-        if (npy) out.write(npyHeader({l1 - l0, h1 - h0, n, n}));
+        // A dump of a MiB or more gets a 4 KiB header (still a valid npy: the format asks for a multiple of
+        // 64), so that each P starts on a block boundary of the file and goes out from the pass's
+        // page-aligned buffer uncopied (io/directwriter.h). Decided by the shape alone: a file and stdout get
+        // the same bytes.
+        const qint64 dumpBytes = qint64(l1 - l0) * (h1 - h0) * n * n * qint64(sizeof(float));
+        if (npy)
+            out.write(npyHeader({l1 - l0, h1 - h0, n, n}, false, dumpBytes >= (qint64(1) << 20) ? 4096 : 64));
         if (streamed) {
             runOptions.denseLimit = n;
             runOptions.takeLayerProbabilities = [&](int l, FloatBuffer probabilities) {
@@ -292,15 +298,17 @@ int runAttention(const QStringList& arguments)
             return 1;
         }
         if (verbose)
-            printError(
-                QStringLiteral("%1: %2 tokens, open %3 ms, forward %4 ms, %5 layers x %6 heads%7")
-                    .arg(model->info().name)
-                    .arg(n)
-                    .arg(openMs)
-                    .arg(runMs)
-                    .arg(model->info().layers)
-                    .arg(capture.maps->heads())
-                    .arg(out.wroteDirect() ? QStringLiteral(", written past the page cache") : QString()));
+            printError(QStringLiteral("%1: %2 tokens, open %3 ms, forward %4 ms, %5 layers x %6 heads%7")
+                           .arg(model->info().name)
+                           .arg(n)
+                           .arg(openMs)
+                           .arg(runMs)
+                           .arg(model->info().layers)
+                           .arg(capture.maps->heads())
+                           .arg(out.wroteDirect()
+                                    ? QStringLiteral(", written past the page cache (%1 MiB of it uncopied)")
+                                          .arg(out.writtenInPlace() >> 20)
+                                    : QString()));
         return 0;
     } catch (const ModelError& e) {
         printError(e.message());
