@@ -90,6 +90,44 @@ QJsonObject copyWithPositions(const QString& name, const QString& to, int positi
     return config;
 }
 
+// A causal dump of `maps` attention maps of n × n read against the dump of its first `prefix` tokens: the
+// worst |row sum − 1| and the worst difference on the prefix (query i sees tokens ≤ i only, so the first
+// queries' rows do not depend on the tokens after them), and the first weight above the diagonal, if any.
+struct CausalDumpCheck
+{
+    double worstSum = 0, worstPrefix = 0;
+    QString aboveDiagonal; // empty when every weight above the diagonal is 0
+};
+template <typename T>
+CausalDumpCheck checkCausalDump(const T* values, int maps, int n, const NpyArray& prefixDump, int prefix)
+{
+    CausalDumpCheck check;
+    for (int m = 0; m < maps; ++m) {
+        for (int q = 0; q < n; ++q) {
+            const T* row = values + (size_t(m) * n + size_t(q)) * n;
+            double sum = 0;
+            for (int k = 0; k <= q; ++k)
+                sum += double(row[k]);
+            check.worstSum = std::max(check.worstSum, std::abs(sum - 1.0));
+            for (int k = q + 1; k < n && check.aboveDiagonal.isEmpty(); ++k)
+                if (row[k] != T(0))
+                    check.aboveDiagonal =
+                        QStringLiteral("map %1, query %2: key %3 above the diagonal holds %4")
+                            .arg(m)
+                            .arg(q)
+                            .arg(k)
+                            .arg(double(row[k]));
+            if (q < prefix)
+                for (int k = 0; k < prefix; ++k)
+                    check.worstPrefix =
+                        std::max(check.worstPrefix,
+                                 std::abs(double(row[k]) -
+                                          prefixDump.values[(size_t(m) * prefix + size_t(q)) * prefix + k]));
+        }
+    }
+    return check;
+}
+
 } // namespace
 
 class TestCliAttention : public QObject
@@ -326,37 +364,17 @@ void TestCliAttention::npyPastTheStreamedSize()
     const float* p = reinterpret_cast<const float*>(mapped + header.size()); // 4 KiB header: aligned
     const NpyArray expected = readNpyFile(smallPath);
     QCOMPARE(expected.shape, (std::vector<qint64>{1, heads, prefix, prefix}));
-    double worstSum = 0, worstPrefix = 0;
-    for (int h = 0; h < heads; ++h) {
-        for (int q = 0; q < n; ++q) {
-            const float* row = p + (size_t(h) * n + size_t(q)) * n;
-            double sum = 0;
-            for (int k = 0; k <= q; ++k)
-                sum += row[k];
-            worstSum = std::max(worstSum, std::abs(sum - 1.0));
-            for (int k = q + 1; k < n; ++k)
-                if (row[k] != 0.0f)
-                    QFAIL(qPrintable(QStringLiteral("head %1, query %2: key %3 above the diagonal holds %4")
-                                         .arg(h)
-                                         .arg(q)
-                                         .arg(k)
-                                         .arg(double(row[k]))));
-            if (q < prefix)
-                for (int k = 0; k < prefix; ++k)
-                    worstPrefix =
-                        std::max(worstPrefix,
-                                 std::abs(double(row[k]) -
-                                          expected.values[(size_t(h) * prefix + size_t(q)) * prefix + k]));
-        }
-    }
-    QVERIFY2(worstSum <= 1e-4, qPrintable(QString::number(worstSum)));
-    QVERIFY2(worstPrefix <= 1e-5, qPrintable(QString::number(worstPrefix)));
+    const CausalDumpCheck check = checkCausalDump(p, heads, n, expected, prefix);
+    QVERIFY2(check.aboveDiagonal.isEmpty(), qPrintable(check.aboveDiagonal));
+    QVERIFY2(check.worstSum <= 1e-4, qPrintable(QString::number(check.worstSum)));
+    QVERIFY2(check.worstPrefix <= 1e-5, qPrintable(QString::number(check.worstPrefix)));
 }
 
 // A dump of a MiB or more has its header padded to 4 KiB, so that its values go out from the pass's
 // page-aligned buffers uncopied (io/directwriter.h). Padded or not, it reads back as the same values: every
-// row sums to 1, and the first 16 queries equal the dump of the first 16 tokens (a small dump, 64-byte
-// header). Standard output gets the same bytes as the file: the padding follows the shape, not the target.
+// row sums to 1, nothing is above the diagonal, and the first 16 queries equal the dump of the first 16
+// tokens (a small dump, 64-byte header). Standard output gets the same bytes as the file: the padding follows
+// the shape, not the target.
 void TestCliAttention::largeNpyOnBlockBoundaries()
 {
     QTemporaryDir dir;
@@ -404,23 +422,10 @@ void TestCliAttention::largeNpyOnBlockBoundaries()
     QCOMPARE(all.shape, (std::vector<qint64>{layers, heads, n, n}));
     const NpyArray expected = readNpyFile(smallPath);
     QCOMPARE(expected.shape, (std::vector<qint64>{layers, heads, prefix, prefix}));
-    double worstSum = 0, worstPrefix = 0;
-    for (int m = 0; m < layers * heads; ++m) {
-        for (int q = 0; q < n; ++q) {
-            const double* row = all.values.data() + (size_t(m) * n + size_t(q)) * n;
-            double sum = 0;
-            for (int k = 0; k < n; ++k)
-                sum += row[k];
-            worstSum = std::max(worstSum, std::abs(sum - 1.0));
-            if (q < prefix)
-                for (int k = 0; k < prefix; ++k)
-                    worstPrefix = std::max(
-                        worstPrefix,
-                        std::abs(row[k] - expected.values[(size_t(m) * prefix + size_t(q)) * prefix + k]));
-        }
-    }
-    QVERIFY2(worstSum <= 1e-4, qPrintable(QString::number(worstSum)));
-    QVERIFY2(worstPrefix <= 1e-5, qPrintable(QString::number(worstPrefix)));
+    const CausalDumpCheck check = checkCausalDump(all.values.data(), layers * heads, n, expected, prefix);
+    QVERIFY2(check.aboveDiagonal.isEmpty(), qPrintable(check.aboveDiagonal));
+    QVERIFY2(check.worstSum <= 1e-4, qPrintable(QString::number(check.worstSum)));
+    QVERIFY2(check.worstPrefix <= 1e-5, qPrintable(QString::number(check.worstPrefix)));
 }
 
 void TestCliAttention::outFileIsNotOverwritten()
