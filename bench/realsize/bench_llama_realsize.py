@@ -248,6 +248,10 @@ def main():
         ids = ",".join(str(128000 if i == 0 else 1000 + (i * 7919) % 120000) for i in range(n))
         # Projections and MLP 2·params·n, attention 4·n²·d·H halved for causal.
         flops = 2.0 * non_embedding * n + 2.0 * n * n * d * H * L
+        # AttnScope asked for attention only skips the last layer's MLP (LayerStep::restOfLayerUnused), so its
+        # share of the peak is also given on the work it does; transformers does the whole forward.
+        last_mlp = 3 * c["hidden_size"] * c["intermediate_size"]
+        flops_done = flops - 2.0 * last_mlp * n
         # Every side once per round, so that all of them see the same machine.
         sides = [("attnscope:" + label, [binary, "attention", "--model", folder, "--ids", ids, "--format", "npy",
                                          "--out", out, "--force"], environment(core)) for label, binary, core in binaries]
@@ -270,7 +274,10 @@ def main():
                         peak_rss_mib=max(r[1] for r in runs[name]) / 1024, gflop=flops / 1e9)
             if name.startswith("attnscope"):
                 line.update(weights_mib=weight_bytes / 2**20,
-                            rss_over_weights=line["peak_rss_mib"] * 2**20 / weight_bytes)
+                            rss_over_weights=line["peak_rss_mib"] * 2**20 / weight_bytes,
+                            gflop_done=flops_done / 1e9)
+                if args.peak_gflops:
+                    line["fraction_of_fma_peak_on_work_done"] = flops_done / 1e9 / line["median_s"] / args.peak_gflops
             else:
                 line["median_forward_s"] = statistics.median(
                     json.loads(r[3].strip().splitlines()[-1])["forward_s"] for r in runs[name])
