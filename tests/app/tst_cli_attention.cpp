@@ -144,6 +144,7 @@ private Q_SLOTS:
     void npyMatchesOracle();
     void npyPastTheStreamedSize();
     void largeNpyOnBlockBoundaries();
+    void largeNpyWhereDirectWritesAreRefused();
     void outFileIsNotOverwritten();
     void outDashIsStandardOutput();
     void errors_data();
@@ -426,6 +427,76 @@ void TestCliAttention::largeNpyOnBlockBoundaries()
     QVERIFY2(check.aboveDiagonal.isEmpty(), qPrintable(check.aboveDiagonal));
     QVERIFY2(check.worstSum <= 1e-4, qPrintable(QString::number(check.worstSum)));
     QVERIFY2(check.worstPrefix <= 1e-5, qPrintable(QString::number(check.worstPrefix)));
+}
+
+// A file system that refuses O_DIRECT (ramfs here; FUSE and others for users): the dump goes through the
+// page cache (io/directwriter.h), byte for byte what it is on a disk, and --verbose does not claim
+// otherwise. ramfs is mounted in a mount namespace of its own (`unshare --mount`, root only): where that
+// is not allowed the test is skipped, saying so.
+void TestCliAttention::largeNpyWhereDirectWritesAreRefused()
+{
+    QTemporaryDir dir;
+    const QString model = dir.filePath(QStringLiteral("llama"));
+    const QJsonObject config = copyWithPositions(QStringLiteral("llama_s0"), model, 512);
+    QVERIFY(!config.isEmpty());
+    const int vocabulary = config.value(QLatin1String("vocab_size")).toInt();
+    QStringList idList;
+    for (int i = 0; i < 300; ++i) // 2.9 MB of P: a 4 KiB header, then rows from page-aligned memory
+        idList << QString::number((i * 53 + 5) % vocabulary);
+    const QString ids = idList.join(QLatin1Char(','));
+    const QStringList command{QStringLiteral("attention"),
+                              QStringLiteral("--model"),
+                              model,
+                              QStringLiteral("--ids"),
+                              ids,
+                              QStringLiteral("--format"),
+                              QStringLiteral("npy"),
+                              QStringLiteral("--verbose"),
+                              QStringLiteral("--out")};
+
+    const QString onDisk = dir.filePath(QStringLiteral("disk.npy"));
+    const Result disk = run(command + QStringList{onDisk});
+    QVERIFY2(disk.exitCode == 0, disk.err.constData());
+
+    // Inside the namespace: mount ramfs, show that it refuses O_DIRECT, write the dump there, copy it out.
+    const QString mountPoint = dir.filePath(QStringLiteral("ramfs"));
+    const QString copied = dir.filePath(QStringLiteral("from-ramfs.npy"));
+    QVERIFY(QDir().mkpath(mountPoint));
+    // The paths and the command go in as arguments ("$@"), never spliced into the script's text.
+    const QString script = QStringLiteral(
+        "mount -t ramfs ramfs \"$1\" || exit 97\n"
+        "if dd if=/dev/zero of=\"$1/probe\" bs=4096 count=1 oflag=direct 2>/dev/null; then exit 98; fi\n"
+        "mountPoint=\"$1\"; copy=\"$2\"; shift 2\n"
+        "\"$@\" \"$mountPoint/dump.npy\" || exit $?\n"
+        "cp \"$mountPoint/dump.npy\" \"$copy\"\n");
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral("unshare"),
+                  QStringList{QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"), script,
+                              QStringLiteral("sh"), mountPoint, copied, QStringLiteral(ATTNSCOPE_BINARY)} +
+                      command);
+    if (!process.waitForStarted(10000)) QSKIP("no unshare(1) here: ramfs cannot be mounted for the test");
+    QVERIFY(process.waitForFinished(60000));
+    const QByteArray err = process.readAllStandardError();
+    if (process.exitCode() == 97 || (process.exitCode() == 1 && err.contains("unshare")))
+        QSKIP(qPrintable(QStringLiteral("no ramfs in a mount namespace here (root only): %1")
+                             .arg(QString::fromLocal8Bit(err).trimmed())));
+    QVERIFY2(process.exitCode() != 98,
+             "ramfs took an O_DIRECT write: the test needs a file system that refuses");
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, err.constData());
+    QVERIFY2(!err.contains("past the page cache"), err.constData());
+
+    QFile diskFile(onDisk), ramfsFile(copied);
+    QVERIFY(diskFile.open(QIODevice::ReadOnly));
+    QVERIFY(ramfsFile.open(QIODevice::ReadOnly));
+    const QByteArray expected = diskFile.readAll(), actual = ramfsFile.readAll();
+    QCOMPARE(actual.size(), expected.size());
+    QVERIFY(actual == expected);
+    const NpyArray all = readNpyFile(copied); // and it is an npy of the right shape
+    QCOMPARE(all.shape.size(), size_t(4));
+    QCOMPARE(all.shape[2], qint64(300));
 }
 
 void TestCliAttention::outFileIsNotOverwritten()
