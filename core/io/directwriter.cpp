@@ -32,8 +32,8 @@ DirectWriter::DirectWriter(int fd) : m_fd(fd)
 {
 #ifdef Q_OS_LINUX
     m_stage = static_cast<char*>(std::aligned_alloc(size_t(kBlock), size_t(kStageBytes)));
-    // tmpfs and some others refuse the flag here; those that accept it but refuse the write are found at
-    // the first one (flushStage).
+    // ramfs and others refuse the flag here (test: tst_cli_attention::largeNpyWhereDirectWritesAreRefused);
+    // those that accept it but refuse the write are found at the first one (flushStage).
     m_direct = m_stage && fd >= 0 && setDirect(fd, true);
 #endif
 }

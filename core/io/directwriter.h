@@ -11,8 +11,8 @@
 // staged in one aligned buffer (reused, so its pages stay mapped) and go out a full buffer at a time, from
 // offset 0; the tail that is not a whole block is written through the page cache at finish(). Whole blocks
 // given from block-aligned memory when the file is at a block boundary go out from that memory, uncopied.
-// Where the file system refuses O_DIRECT (tmpfs, FUSE, other systems) every write goes through the page
-// cache.
+// Where the file system refuses O_DIRECT (ramfs, tmpfs before Linux 6.6, some FUSE and network file
+// systems) every write goes through the page cache.
 
 #include <QtGlobal>
 #include <memory>

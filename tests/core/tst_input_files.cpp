@@ -572,7 +572,8 @@ void TestInputFiles::directWritesKeepEveryByte()
         wroteDirect = out.wroteDirect();
         writtenInPlace = out.writtenInPlace();
     }
-    // Depends on the file system (tmpfs refuses O_DIRECT); the bytes must be right either way.
+    // Depends on the file system (ramfs, and tmpfs before Linux 6.6, refuse O_DIRECT); the bytes must be
+    // right either way.
     qInfo("written past the page cache: %s, %lld bytes of it uncopied", wroteDirect ? "yes" : "no",
           writtenInPlace);
     if (total < 4096) QVERIFY(!wroteDirect); // no whole block: all of it through the page cache
