@@ -90,6 +90,15 @@ QJsonObject copyWithPositions(const QString& name, const QString& to, int positi
     return config;
 }
 
+// n token ids spread over the vocabulary ((i · step + offset) mod vocabulary), as text for --ids.
+QStringList spreadIds(int n, int vocabulary, int step, int offset)
+{
+    QStringList ids;
+    for (int i = 0; i < n; ++i)
+        ids << QString::number((i * step + offset) % vocabulary);
+    return ids;
+}
+
 // A causal dump of `maps` attention maps of n × n read against the dump of its first `prefix` tokens: the
 // worst |row sum − 1| and the worst difference on the prefix (query i sees tokens ≤ i only, so the first
 // queries' rows do not depend on the tokens after them), and the first weight above the diagonal, if any.
@@ -338,9 +347,7 @@ void TestCliAttention::npyPastTheStreamedSize()
 
     const int n = 4100, prefix = 64;
     QVERIFY(qint64(heads) * n * n * qint64(sizeof(float)) > (qint64(256) << 20)); // past the streamed size
-    QStringList ids;
-    for (int i = 0; i < n; ++i)
-        ids << QString::number((i * 37 + 11) % vocabulary);
+    const QStringList ids = spreadIds(n, vocabulary, 37, 11);
     auto dump = [&](int tokens, const QString& out) {
         return run({QStringLiteral("attention"), QStringLiteral("--model"), model, QStringLiteral("--ids"),
                     ids.mid(0, tokens).join(QLatin1Char(',')), QStringLiteral("--layer"), QStringLiteral("1"),
@@ -387,9 +394,7 @@ void TestCliAttention::largeNpyOnBlockBoundaries()
     const int vocabulary = config.value(QLatin1String("vocab_size")).toInt();
     const int n = 300, prefix = 16;
     QVERIFY(qint64(layers) * heads * n * n * qint64(sizeof(float)) >= (qint64(1) << 20));
-    QStringList ids;
-    for (int i = 0; i < n; ++i)
-        ids << QString::number((i * 53 + 5) % vocabulary);
+    const QStringList ids = spreadIds(n, vocabulary, 53, 5);
     auto dump = [&](int tokens, const QString& out) {
         return run({QStringLiteral("attention"), QStringLiteral("--model"), model, QStringLiteral("--ids"),
                     ids.mid(0, tokens).join(QLatin1Char(',')), QStringLiteral("--format"),
@@ -440,10 +445,8 @@ void TestCliAttention::largeNpyWhereDirectWritesAreRefused()
     const QJsonObject config = copyWithPositions(QStringLiteral("llama_s0"), model, 512);
     QVERIFY(!config.isEmpty());
     const int vocabulary = config.value(QLatin1String("vocab_size")).toInt();
-    QStringList idList;
-    for (int i = 0; i < 300; ++i) // 2.9 MB of P: a 4 KiB header, then rows from page-aligned memory
-        idList << QString::number((i * 53 + 5) % vocabulary);
-    const QString ids = idList.join(QLatin1Char(','));
+    // 300 tokens, 2.9 MB of P: a 4 KiB header, then rows from page-aligned memory.
+    const QString ids = spreadIds(300, vocabulary, 53, 5).join(QLatin1Char(','));
     const QStringList command{QStringLiteral("attention"),
                               QStringLiteral("--model"),
                               model,
