@@ -1,8 +1,8 @@
 // attnscope models: the built-in models and every model in the local Hugging Face cache.
 
 #include "command.h"
-#include "model/modelcatalog.h"
 #include "model/memoryestimate.h"
+#include "model/modelcatalog.h"
 #include "model/modelconfig.h"
 
 #include <QCommandLineParser>
@@ -31,7 +31,7 @@ QJsonObject toJson(const ModelInfo& info)
         {QStringLiteral("size"), double(info.fileBytes)},
         {QStringLiteral("parameters"), double(info.parameters)},
         {QStringLiteral("estimated_memory_bytes"), double(estimateMemory(info).total())},
-        {QStringLiteral("estimated_memory_tokens"), kPlanningTokens},
+        {QStringLiteral("estimated_memory_tokens"), planningTokens(info)},
         {QStringLiteral("path"), info.path},
         {QStringLiteral("description"), info.description},
     };

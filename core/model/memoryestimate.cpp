@@ -66,6 +66,16 @@ WeightFootprint weightFootprint(const QString& folderOrGguf, int vocabSize)
     return footprint;
 }
 
+int planningTokens(const ModelInfo& info)
+{
+    return info.maxPositions > 0 ? std::min(kPlanningTokens, info.maxPositions) : kPlanningTokens;
+}
+
+MemoryEstimate estimateMemory(const ModelInfo& info)
+{
+    return estimateMemory(info, planningTokens(info));
+}
+
 MemoryEstimate estimateMemory(const ModelInfo& info, int tokens)
 {
     const qint64 n = std::max(tokens, 1);

@@ -44,10 +44,15 @@ struct MemoryEstimate
     qint64 total() const { return weights + conversion + activations + process; }
 };
 
-// The token count the picker plans for (the estimate it shows and checks before loading).
+// The token count the picker plans for (the estimate it shows and checks before loading): 512, or the
+// model's positions where it takes fewer (a 256-position model never runs 512 tokens; its line would
+// promise an input the window then refuses).
 constexpr int kPlanningTokens = 512;
+int planningTokens(const ModelInfo& info);
 
-MemoryEstimate estimateMemory(const ModelInfo& info, int tokens = kPlanningTokens);
+MemoryEstimate estimateMemory(const ModelInfo& info, int tokens);
+// At planningTokens(info).
+MemoryEstimate estimateMemory(const ModelInfo& info);
 
 // MemAvailable from the text of /proc/meminfo ("MemAvailable:   12345 kB"), in bytes; nullopt when absent.
 std::optional<qint64> parseMemAvailable(const QByteArray& meminfo);

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void realSizeLlamaFromHeaderOnly();
     void ggufCountsTheSame();
     void estimateParts();
+    void planningTokensFollowThePositions();
     void estimateAtRealSize();
     void captureFitsInEstimate();
     void memAvailable();
@@ -201,6 +202,29 @@ void TestModelFootprint::estimateParts()
     QVERIFY(bert);
     QCOMPARE(estimateMemory(*bert).conversion, 2 * 512 * 128 * 4);
     QCOMPARE(estimateMemory(*bert).weights, 2 * bert->parameters);
+}
+
+// The picker plans for 512 tokens, or for the model's positions where it takes fewer: the built-in decoder
+// (256 positions) is estimated at the 256 tokens it can run, not at an input the window would refuse.
+void TestModelFootprint::planningTokensFollowThePositions()
+{
+    const std::optional<ModelInfo> decoder =
+        ModelCatalog::describe(builtinFolder(QStringLiteral("tiny-llama-en-tr")));
+    QVERIFY(decoder);
+    QCOMPARE(decoder->maxPositions, 256);
+    QCOMPARE(planningTokens(*decoder), 256);
+    const MemoryEstimate e = estimateMemory(*decoder);
+    QCOMPARE(e.tokens, 256);
+    QCOMPARE(e.total(), estimateMemory(*decoder, 256).total());
+    QVERIFY(e.total() < estimateMemory(*decoder, 512).total()); // the capture grows with n²
+
+    ModelInfo info = *decoder;
+    info.maxPositions = 131072; // Llama 3's: more than the planning count
+    QCOMPARE(estimateMemory(info).tokens, kPlanningTokens);
+    info.maxPositions = 512;
+    QCOMPARE(estimateMemory(info).tokens, 512);
+    info.maxPositions = 0; // not said (a GGUF without a context length): the planning count
+    QCOMPARE(estimateMemory(info).tokens, kPlanningTokens);
 }
 
 void TestModelFootprint::estimateAtRealSize()

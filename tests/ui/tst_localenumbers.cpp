@@ -137,6 +137,13 @@ private Q_SLOTS:
         QVERIFY2(
             !details.contains(QRegularExpression(QStringLiteral("\\d\\") + other + QStringLiteral("\\d"))),
             qPrintable(details));
+        QVERIFY2(details.contains(QStringLiteral(" 512 ")), qPrintable(details)); // positions unsaid
+        ModelInfo shortModel = info; // a model of 256 positions is planned at 256 tokens
+        shortModel.maxPositions = 256;
+        const QString shortDetails = modelDetailsText(shortModel);
+        QVERIFY2(shortDetails.contains(QStringLiteral(" 256 ")) &&
+                     !shortDetails.contains(QStringLiteral("512")),
+                 qPrintable(shortDetails));
         const QString refusal = memoryRefusalText(info, 1'500'000'000);
         QVERIFY2(refusal.contains(available), qPrintable(refusal));
         QCOMPARE(formatBytes(1'500'000'000), QStringLiteral("1.50 GB"));

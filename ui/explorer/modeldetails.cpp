@@ -8,10 +8,10 @@ namespace attnscope {
 QString modelDetailsText(const ModelInfo& info)
 {
     if (info.parameters <= 0) return QString();
+    const MemoryEstimate e = estimateMemory(info);
     return QCoreApplication::translate("attnscope", "%1 parameters · needs ≈ %2 at %3 tokens")
-        .arg(formatParameterCount(info.parameters, QLocale()),
-             formatBytes(estimateMemory(info).total(), QLocale()))
-        .arg(kPlanningTokens);
+        .arg(formatParameterCount(info.parameters, QLocale()), formatBytes(e.total(), QLocale()))
+        .arg(e.tokens);
 }
 
 QString memoryRefusalText(const ModelInfo& info, std::optional<qint64> available)
