@@ -17,6 +17,7 @@ namespace {
 
 QJsonObject toJson(const ModelInfo& info)
 {
+    const MemoryEstimate estimate = estimateMemory(info); // the bytes and the tokens they are for
     return QJsonObject{
         {QStringLiteral("name"), info.name},
         {QStringLiteral("builtin"), info.builtin},
@@ -30,8 +31,8 @@ QJsonObject toJson(const ModelInfo& info)
         {QStringLiteral("max_positions"), info.maxPositions},
         {QStringLiteral("size"), double(info.fileBytes)},
         {QStringLiteral("parameters"), double(info.parameters)},
-        {QStringLiteral("estimated_memory_bytes"), double(estimateMemory(info).total())},
-        {QStringLiteral("estimated_memory_tokens"), planningTokens(info)},
+        {QStringLiteral("estimated_memory_bytes"), double(estimate.total())},
+        {QStringLiteral("estimated_memory_tokens"), estimate.tokens},
         {QStringLiteral("path"), info.path},
         {QStringLiteral("description"), info.description},
     };
