@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QThread>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -262,11 +263,22 @@ int runCensusCommand(const QStringList& arguments)
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
         const bool quiet = parser.isSet(QStringLiteral("quiet"));
+        // For tests only: hold the census after this many inputs until it is stopped, so a stop-and-resume
+        // test stops it at a known point on any machine, however fast or loaded.
+        bool holdOk = false;
+        const qint64 holdAfter = qEnvironmentVariableIntValue("ATTNSCOPE_TEST_CENSUS_HOLD_AFTER", &holdOk);
         QElapsedTimer sincePrint;
         sincePrint.start();
         const CensusResult result = runCensus(
             *model, *tokenizer, options, resumeFrom,
             [&](const CensusProgress& p) {
+                if (holdOk && holdAfter > 0 && p.inputs == holdAfter) {
+                    std::fprintf(stderr, "census: holding after %lld inputs until stopped\n",
+                                 (long long)p.inputs);
+                    std::fflush(stderr);
+                    while (!g_cancel.load())
+                        QThread::msleep(5);
+                }
                 if (quiet || sincePrint.elapsed() < 1000) return;
                 sincePrint.restart();
                 std::fprintf(stderr, "census: %lld inputs, %.1f%%, %s elapsed, ETA %s\n", (long long)p.inputs,
