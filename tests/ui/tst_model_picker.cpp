@@ -21,12 +21,15 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QToolButton>
 #include <QtTest>
+#include <atomic>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -236,10 +239,22 @@ void TestModelPicker::loadingCanBeCancelled()
     const int mid = indexOf(window, QStringLiteral("test/mid-llama-b"));
     QSignalSpy cancelled(window.modelLoader(), &ModelLoader::cancelled);
     QSignalSpy loaded(window.modelLoader(), &ModelLoader::loaded);
+    // The load holds before it opens the model until the test lets it go: the progress is there to see
+    // and the cancel lands mid-load however fast or loaded the machine is.
+    std::atomic<bool> held{false}, released{false};
+    window.modelLoader()->setLoadStartHook([&] {
+        held.store(true);
+        while (!released.load())
+            QThread::msleep(2);
+    });
+    const auto release = qScopeGuard([&] { released.store(true); }); // also when a check fails
     QVERIFY(window.selectEngine(mid));
     QVERIFY(window.isLoadingModel());
-    QTRY_VERIFY(window.progressPanel()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(held.load(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.progressPanel()->isVisible(), 60000);
+    QVERIFY(window.isLoadingModel());
     window.progressPanel()->cancelButton()->click();
+    released.store(true);
     QTRY_VERIFY_WITH_TIMEOUT(!window.isLoadingModel(), 60000);
     QCOMPARE(cancelled.size(), 1);
     QCOMPARE(loaded.size(), 0);

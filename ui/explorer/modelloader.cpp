@@ -37,7 +37,7 @@ quint64 ModelLoader::load(const QString& folder, int threads, std::shared_ptr<co
     auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancelFlag;
     ++m_running;
-    m_pool.start([this, job, folder, threads, backend, cancelFlag] {
+    m_pool.start([this, job, folder, threads, backend, cancelFlag, startHook = m_loadStartHook] {
         auto report = [this, job](Stage stage, qint64 done, qint64 total) {
             QMetaObject::invokeMethod(
                 this,
@@ -51,6 +51,10 @@ quint64 ModelLoader::load(const QString& folder, int threads, std::shared_ptr<co
         bool wasCancelled = false;
         try {
             report(Stage::Opening, 0, 0);
+            if (startHook) {
+                startHook();
+                throwIfCancelled(cancelFlag.get());
+            }
             engine = TransformerEngine::open(folder, threads, backend);
             throwIfCancelled(cancelFlag.get());
             // At most ~20 progress signals a second, whatever the disk's speed.

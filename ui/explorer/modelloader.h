@@ -6,6 +6,7 @@
 #include <QString>
 #include <QThreadPool>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace attnscope {
@@ -31,6 +32,10 @@ public:
     void cancel();
     bool isBusy() const { return m_running > 0; }
     bool waitForIdle(int msecs); // tests and shutdown
+    // For tests: called on the loader's thread when a load begins (its Opening progress already sent),
+    // before the model is opened. A hook that blocks holds the load there, so a test can see the progress and
+    // cancel it at a known point whatever the machine's speed.
+    void setLoadStartHook(std::function<void()> hook) { m_loadStartHook = std::move(hook); }
 
 Q_SIGNALS:
     // done/total: bytes in ReadingWeights; 0/0 while Opening (no measure of progress).
@@ -44,6 +49,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QThreadPool m_pool;
     int m_running = 0;
+    std::function<void()> m_loadStartHook;
 };
 
 } // namespace attnscope
