@@ -224,6 +224,7 @@ bool CorpusWindow::launch(const CensusOptions& options, const std::optional<Cens
                 result = runCensus(
                     *model, *tokenizer, options, resumeFrom,
                     [&](const CensusProgress& p) {
+                        if (m_progressHook) m_progressHook(p); // set before the start; joined before deletion
                         if (sinceShown.elapsed() < 250) return;
                         sinceShown.restart();
                         const CensusAccumulator snapshot = *p.sums; // small: layers × heads × metrics

@@ -52,6 +52,10 @@ public:
     // Enabled after a cancelled census: continues it.
     QPushButton* resumeButton() const { return m_resumeButton; }
     void cancel();
+    // For tests, set before a census starts: called on the census thread after every input, before the
+    // window's own update. A hook that blocks holds the census at that input, so a test cancels it at a
+    // known point on any machine.
+    void setProgressHook(CensusProgressCallback hook) { m_progressHook = std::move(hook); }
     bool isRunning() const { return m_worker.joinable() && !m_done; }
     const CensusAccumulator& shownSums() const { return m_sums; }
     std::optional<CensusStatus> finalStatus() const { return m_status; }
@@ -91,6 +95,7 @@ private:
     std::thread m_worker;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::atomic<bool> m_done{true};
+    CensusProgressCallback m_progressHook;
 
     QPushButton* m_open = nullptr;
     QPushButton* m_cancelButton = nullptr;
