@@ -67,6 +67,15 @@ std::shared_ptr<const SyntheticEngine> smallEngine(bool causal = false)
     return std::make_shared<SyntheticEngine>(config);
 }
 
+// Blocks a worker until `flag` is raised; the 2-minute bound is a hang guard, never part of a verdict.
+void waitFor(const std::atomic<bool>& flag)
+{
+    QElapsedTimer guard;
+    guard.start();
+    while (!flag.load() && guard.elapsed() < 120000)
+        QThread::msleep(1);
+}
+
 } // namespace
 
 class TestExplorer : public QObject
@@ -77,14 +86,17 @@ private Q_SLOTS:
     {
         AnalysisRunner runner;
         QSignalSpy spy(&runner, &AnalysisRunner::resultReady);
-        // The first job ignores its cancel flag and finishes long after the second.
-        runner.startWork([](const std::atomic<bool>&) {
-            QThread::msleep(400);
+        // The first job ignores its cancel flag and finishes only once the second's result is shown, on any
+        // machine (the wait's bound is a hang guard).
+        auto newerShown = std::make_shared<std::atomic<bool>>(false);
+        connect(&runner, &AnalysisRunner::resultReady, &runner, [newerShown] { newerShown->store(true); });
+        runner.startWork([newerShown](const std::atomic<bool>&) {
+            waitFor(*newerShown);
             return resultWithText(QStringLiteral("old"));
         });
         const quint64 newer =
             runner.startWork([](const std::atomic<bool>&) { return resultWithText(QStringLiteral("new")); });
-        QVERIFY(runner.waitForIdle(10000));
+        QVERIFY(runner.waitForIdle(60000));
         QCOMPARE(spy.count(), 1);
         const auto delivered = spy.at(0).at(0).value<std::shared_ptr<const ExplorerResult>>();
         QCOMPARE(delivered->textA, QStringLiteral("new"));
@@ -97,8 +109,12 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(window.runner()->waitForIdle(10000)); // the worked example at start-up
         auto engine = smallEngine();
-        window.runner()->startWork([engine](const std::atomic<bool>&) {
-            QThread::msleep(400);
+        // The old job ends only once the newest result is shown, however fast or loaded the machine is.
+        auto newestShown = std::make_shared<std::atomic<bool>>(false);
+        connect(window.runner(), &AnalysisRunner::resultReady, &window,
+                [newestShown] { newestShown->store(true); });
+        window.runner()->startWork([engine, newestShown](const std::atomic<bool>&) {
+            waitFor(*newestShown);
             auto r = std::make_shared<ExplorerResult>();
             r->textA = QStringLiteral("old");
             r->run = engine->run(QStringLiteral("old text"), std::nullopt, nullptr);
@@ -106,7 +122,7 @@ private Q_SLOTS:
             return r;
         });
         window.runner()->start(engine, QStringLiteral("the newest text"), std::nullopt);
-        QVERIFY(window.runner()->waitForIdle(20000));
+        QVERIFY(window.runner()->waitForIdle(60000));
         QVERIFY(window.currentResult());
         QCOMPARE(window.currentResult()->textA, QStringLiteral("the newest text"));
         QCOMPARE(window.heatmap()->data().rowLabels.value(1), QStringLiteral("the"));
@@ -115,18 +131,18 @@ private Q_SLOTS:
     void startingANewJobCancelsTheOldOne()
     {
         AnalysisRunner runner;
-        std::atomic<bool> sawCancel{false};
-        runner.startWork([&sawCancel](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
-            QElapsedTimer timer;
-            timer.start();
-            while (!cancel.load() && timer.elapsed() < 5000)
-                QThread::msleep(1);
-            sawCancel = cancel.load();
-            return nullptr;
-        });
-        QThread::msleep(20);
+        std::atomic<bool> running{false}, sawCancel{false};
+        // The old job is running (not merely queued) when the new one starts; it waits for the cancel.
+        runner.startWork(
+            [&running, &sawCancel](const std::atomic<bool>& cancel) -> std::shared_ptr<ExplorerResult> {
+                running.store(true);
+                waitFor(cancel);
+                sawCancel = cancel.load();
+                return nullptr;
+            });
+        QTRY_VERIFY_WITH_TIMEOUT(running.load(), 60000);
         runner.startWork([](const std::atomic<bool>&) { return resultWithText(QStringLiteral("x")); });
-        QVERIFY(runner.waitForIdle(10000));
+        QVERIFY(runner.waitForIdle(60000));
         QVERIFY(sawCancel.load());
     }
 
@@ -424,9 +440,9 @@ private Q_SLOTS:
               shownAt, maxGap, maxGapAt, maxBusy, load, QThread::idealThreadCount());
         QVERIFY2(maxBusy < 100,
                  qPrintable(QStringLiteral("GUI thread busy for %1 ms between ticks").arg(maxBusy)));
-        // The wall-clock gap also counts time the thread waits for a core; the worker leaves one core to the
-        // GUI thread and ctest runs this test alone (RUN_SERIAL), so the limit holds on a 2-core machine.
-        QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("event loop blocked for %1 ms").arg(maxGap)));
+        // The wall-clock gap (printed above) is not a verdict: it counts time the thread waits for a core, so
+        // it grows with the machine's load (two busy loops alone exceed 100 ms). The CPU time above is the
+        // thread's own work, the same on an idle and a loaded machine.
         QVERIFY(window.heatmap()->isTiled());
         QVERIFY(window.statusText().contains(QStringLiteral("2048")));
         // The Words view needs the dense matrix: above its limit the toggle is off and says why.

@@ -1,6 +1,7 @@
 // Issue 7's pieces inside the explorer window: the Export menu writes what the view shows, presenter
 // mode steps the window through heads, and settings come back on the next start.
 
+#include "explorer/analysisrunner.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/headgridwidget.h"
 #include "export/exportcontroller.h"
@@ -61,6 +62,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         // The window opens on a built-in model when one is installed; this test needs the worked example.
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Worked example"))));
+        QVERIFY(window.runner()->waitForIdle(60000)); // the run ends on a worker, however loaded the machine
         QTRY_VERIFY(window.currentResult() && window.currentResult()->run.maps &&
                     window.currentResult()->run.maps->queries() == 3);
         ExportController* controller = window.features()->exportController();
@@ -169,6 +171,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))); // several layers and heads
+        QVERIFY(window.runner()->waitForIdle(60000)); // the run ends on a worker, however loaded the machine
         QTRY_VERIFY(window.currentResult() && window.currentResult()->analysis.heads > 1);
         QTRY_COMPARE(window.features()->presenter()->headCursor().heads(), window.currentResult()->analysis.heads);
         PresenterMode* presenter = window.features()->presenter();
