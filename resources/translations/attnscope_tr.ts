@@ -2171,6 +2171,10 @@
         <translation>Uzun bir UTF-8 metin; %1, AttnScope ile gelen İngilizce metindir</translation>
     </message>
     <message>
+        <source>built-in: %1</source>
+        <translation>yerleşik: %1</translation>
+    </message>
+    <message>
         <source>Choose…</source>
         <translation>Seç…</translation>
     </message>

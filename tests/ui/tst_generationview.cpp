@@ -289,7 +289,9 @@ private Q_SLOTS:
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
         StreamingTab* tab = window.streamingTab();
         window.tabs()->setCurrentIndex(tabIndex(window, tab));
-        QCOMPARE(tab->fileEdit()->text(), StreamingTab::defaultTextFile());
+        // The field names the shipped text in words; the run reads the resource.
+        QCOMPARE(tab->fileEdit()->text(), QStringLiteral("built-in: stream-en.txt"));
+        QCOMPARE(tab->textFilePath(), StreamingTab::defaultTextFile());
         QCOMPARE(tab->cacheSizeBox()->value(), 256);
         QVERIFY(tab->paragraphsBox()->isChecked()); // the shipped text is one paragraph per line
         tab->paragraphsBox()->setChecked(false);    // here: the file as one text

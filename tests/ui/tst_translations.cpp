@@ -4,6 +4,7 @@
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "export/batchexportdialog.h"
+#include "generation/streamingtab.h"
 #include "i18n/languagemanager.h"
 #include "lesson/lessonlauncher.h"
 #include "mainwindow.h"
@@ -16,6 +17,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLibraryInfo>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -249,6 +251,8 @@ private Q_SLOTS:
         QCOMPARE(host.window()->lessonLauncher()->workedExampleAction()->text(),
                  QStringLiteral("Çözümlü örnek (kedi mindere oturdu)"));
         QCOMPARE(host.window()->tabs()->tabText(0), QStringLiteral("Isı haritası"));
+        QCOMPARE(host.window()->streamingTab()->fileEdit()->text(),
+                 QStringLiteral("yerleşik: stream-en.txt"));
         QVERIFY(host.window()->features()->presenter()->toggleAction()->text() ==
                 QStringLiteral("&Sunum kipi"));
 
@@ -259,6 +263,8 @@ private Q_SLOTS:
             menuTitles(host.window()),
             (QStringList{QStringLiteral("&File"), QStringLiteral("E&xamples"), QStringLiteral("&View"),
                          QStringLiteral("Less&on"), QStringLiteral("E&xport"), QStringLiteral("&Language")}));
+        QCOMPARE(host.window()->streamingTab()->fileEdit()->text(),
+                 QStringLiteral("built-in: stream-en.txt"));
         QTRY_VERIFY(old.isNull()); // the Turkish window is gone
         QVERIFY(manager.setLanguage(QStringLiteral("tr")));
         QCOMPARE(host.window()->tabs()->tabText(3), QStringLiteral("İstatistikler"));

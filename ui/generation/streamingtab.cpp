@@ -99,12 +99,25 @@ QString StreamingTab::defaultTextFile()
     return QStringLiteral(":/corpus/stream-en.txt");
 }
 
+QString StreamingTab::builtinTextLabel()
+{
+    return tr("built-in: %1").arg(QFileInfo(defaultTextFile()).fileName());
+}
+
+QString StreamingTab::textFilePath() const
+{
+    const QString text = m_file->text().trimmed();
+    return text == builtinTextLabel() ? defaultTextFile() : text;
+}
+
 StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new BackgroundJob(this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* fileRow = new QHBoxLayout;
     m_fileLabel = new QLabel(this);
-    m_file = new QLineEdit(defaultTextFile(), this);
+    m_file = new QLineEdit(this);
+    connect(m_file, &QLineEdit::textChanged, this,
+            [this](const QString& text) { m_fileIsBuiltin = text.trimmed() == builtinTextLabel(); });
     m_browse = new QPushButton(this);
     fileRow->addWidget(m_fileLabel);
     fileRow->addWidget(m_file, 1);
@@ -215,8 +228,9 @@ QCheckBox* StreamingTab::sinksBox(int k) const
 void StreamingTab::retranslate()
 {
     m_fileLabel->setText(tr("Text file"));
-    m_file->setToolTip(
-        tr("A long UTF-8 text; %1 is the English text shipped with AttnScope").arg(defaultTextFile()));
+    if (m_fileIsBuiltin) m_file->setText(builtinTextLabel());
+    m_file->setToolTip(tr("A long UTF-8 text; %1 is the English text shipped with AttnScope")
+                           .arg(QFileInfo(defaultTextFile()).fileName()));
     m_browse->setText(tr("Choose…"));
     m_paragraphs->setText(tr("Paragraph per line"));
     QString format = tr("<s> p1 </s> p2 </s> …, each paragraph followed by the end-of-text token");
@@ -355,7 +369,7 @@ void StreamingTab::run()
         return;
     }
     const std::shared_ptr<const TransformerEngine> engine = m_engine;
-    const QString path = m_file->text().trimmed();
+    const QString path = textFilePath();
     const int maxTokens = m_maxTokens->value();
     const bool paragraphs = m_paragraphs->isChecked();
     m_evaluations.clear();

@@ -32,6 +32,10 @@ class StreamingTab : public QWidget
 public:
     // The text shipped with the app (resources/corpus/stream-en.txt, a Qt resource).
     static QString defaultTextFile();
+    // What the file field shows for it, in words ("built-in: stream-en.txt"), not the resource path.
+    static QString builtinTextLabel();
+    // The file a run reads: the field's path, or defaultTextFile() while the field names the shipped text.
+    QString textFilePath() const;
 
     explicit StreamingTab(QWidget* parent = nullptr);
     ~StreamingTab() override;
@@ -95,6 +99,7 @@ private:
 
     QLabel* m_fileLabel = nullptr;
     QLineEdit* m_file = nullptr;
+    bool m_fileIsBuiltin = true; // the field shows builtinTextLabel() (kept in step across languages)
     QPushButton* m_browse = nullptr;
     QCheckBox* m_paragraphs = nullptr;
     QLabel* m_cacheLabel = nullptr;
