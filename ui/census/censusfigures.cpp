@@ -1,5 +1,6 @@
 #include "census/censusfigures.h"
 
+#include "render/axisticks.h"
 #include "render/colormap.h"
 #include "render/numberformat.h"
 
@@ -94,12 +95,11 @@ void paintLayerCurves(QPainter& painter, const QRectF& area, const LayerCurves& 
     painter.drawText(QRectF(area.left(), area.top(), area.width(), 1.5 * line),
                      Qt::AlignLeft | Qt::AlignVCenter, curves.title);
     painter.setFont(QFont(painter.font().family(), painter.font().pointSize()));
-    // Axes, ticks at fifths of yMax.
+    // Axes, ticks at fifths of yMax, fewer where their labels would touch (render/axisticks.h).
     painter.setPen(QPen(Qt::black, 1));
     painter.drawLine(plotRect.bottomLeft(), plotRect.topLeft());
     painter.drawLine(plotRect.bottomLeft(), plotRect.bottomRight());
-    for (int i = 0; i <= 5; ++i) {
-        const double value = curves.yMax * i / 5.0;
+    for (double value : linearAxisTicks(0.0, curves.yMax, plotRect.height(), line, 6)) {
         const QPointF p = geometry.point(0, value);
         painter.setPen(QPen(QColor(220, 220, 220), 0.5));
         painter.drawLine(QPointF(plotRect.left(), p.y()), QPointF(plotRect.right(), p.y()));

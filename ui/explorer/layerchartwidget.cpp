@@ -1,6 +1,7 @@
 #include "explorer/layerchartwidget.h"
 
 #include "explorer/chartlegend.h"
+#include "render/axisticks.h"
 
 #include <QFontMetricsF>
 #include <QLocale>
@@ -109,15 +110,18 @@ void LayerChartWidget::paintChart(QPainter& painter, const QRectF& area) const
     }
     plot.setTop(std::max(plot.top(), legend.bottom + line * 0.5 + 2));
     const LayerChartGeometry geometry(plot, int(m_summaries.size()));
-    for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+    // Quarters, fewer where their labels would touch (render/axisticks.h).
+    m_yTickLabels.clear();
+    for (double v : linearAxisTicks(0.0, 1.0, plot.height(), line)) {
         const double y = geometry.yFor(v);
         painter.setPen(QColor(220, 220, 220));
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(Qt::black);
         const QString text = QLocale().toString(v);
         const double width = metrics.horizontalAdvance(text) + 1;
-        painter.drawText(QRectF(plot.left() - 6 - width, y - line / 2, width, line),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
+        const QRectF label(plot.left() - 6 - width, y - line / 2, width, line);
+        painter.drawText(label, Qt::AlignRight | Qt::AlignVCenter, text);
+        m_yTickLabels.push_back(label);
     }
     // Layer names every k-th layer when they would touch (24 layers in a narrow chart).
     const double group = plot.width() / std::max<size_t>(1, m_summaries.size());

@@ -37,6 +37,8 @@ public:
     // Where paintChart puts the plot (bars and axis) inside area: below the title and the legend, right of
     // the y-axis numbers, above the layer names, all measured in the default font at 96 dpi.
     static QRectF plotRect(const QRectF& area);
+    // The y axis's tick labels as paintChart last put them (they never overlap: render/axisticks.h).
+    const std::vector<QRectF>& yTickLabelRects() const { return m_yTickLabels; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -44,6 +46,7 @@ protected:
 private:
     std::vector<LayerSummary> m_summaries;
     bool m_showSep = true;
+    mutable std::vector<QRectF> m_yTickLabels;
 };
 
 } // namespace attnscope

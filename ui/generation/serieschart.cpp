@@ -1,6 +1,7 @@
 #include "generation/serieschart.h"
 
 #include "explorer/chartlegend.h"
+#include "render/axisticks.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -180,15 +181,11 @@ void SeriesChartPainter::paint(QPainter& painter, const QRectF& area, int highli
         return;
     }
     const SeriesChartGeometry geometry(plot, m_data);
-    // Y ticks: decades on a log axis, quarters on a linear one.
-    std::vector<double> ticks;
-    if (m_data.logY) {
-        for (double v = m_data.yMin; v <= m_data.yMax * 1.0001; v *= 10)
-            ticks.push_back(v);
-    } else {
-        for (int i = 0; i <= 4; ++i)
-            ticks.push_back(m_data.yMin + (m_data.yMax - m_data.yMin) * i / 4.0);
-    }
+    // Y ticks: decades on a log axis, quarters on a linear one; fewer where the labels would touch.
+    const std::vector<double> ticks = m_data.logY
+                                          ? decadeAxisTicks(m_data.yMin, m_data.yMax, plot.height(), line)
+                                          : linearAxisTicks(m_data.yMin, m_data.yMax, plot.height(), line);
+    m_yTickLabels.clear();
     for (double v : ticks) {
         const double y = geometry.yFor(v);
         painter.setPen(QColor(220, 220, 220));
@@ -197,8 +194,9 @@ void SeriesChartPainter::paint(QPainter& painter, const QRectF& area, int highli
         // Decades in full ("10 000", not "1E+04"); fractions as they are.
         const QString text = v >= 1 ? QLocale().toString(v, 'f', 0) : QLocale().toString(v, 'g', 3);
         const double width = metrics.horizontalAdvance(text) + 1;
-        painter.drawText(QRectF(plot.left() - 6 - width, y - line / 2, width, line),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
+        const QRectF label(plot.left() - 6 - width, y - line / 2, width, line);
+        painter.drawText(label, Qt::AlignRight | Qt::AlignVCenter, text);
+        m_yTickLabels.push_back(label);
     }
     // X: the ends and the middle, and the axis name.
     painter.setPen(Qt::black);
@@ -275,7 +273,9 @@ void SeriesChartWidget::setHighlightedX(int x)
 void SeriesChartWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    SeriesChartPainter(m_data).paint(painter, rect(), m_highlighted);
+    const SeriesChartPainter chart(m_data);
+    chart.paint(painter, rect(), m_highlighted);
+    m_yTickLabels = chart.yTickLabels();
 }
 
 void SeriesChartWidget::mousePressEvent(QMouseEvent* event)

@@ -77,9 +77,12 @@ public:
     void paint(QPainter& painter, const QRectF& area, int highlightedX = -1) const;
     // Where paint() puts the plot inside area.
     static QRectF plotRect(const QRectF& area);
+    // Where the last paint() put the y axis's tick labels (they never overlap: render/axisticks.h).
+    const std::vector<QRectF>& yTickLabels() const { return m_yTickLabels; }
 
 private:
     const SeriesChartData& m_data;
+    mutable std::vector<QRectF> m_yTickLabels;
 };
 
 class SeriesChartWidget : public QWidget
@@ -92,6 +95,8 @@ public:
     // A vertical line at the step shown (-1: none).
     void setHighlightedX(int x);
     int highlightedX() const { return m_highlighted; }
+    // The y axis's tick labels as last painted, in widget coordinates.
+    const std::vector<QRectF>& yTickLabelRects() const { return m_yTickLabels; }
     QSize sizeHint() const override { return {420, 220}; }
     QSize minimumSizeHint() const override { return {200, 120}; }
 
@@ -105,6 +110,7 @@ protected:
 private:
     SeriesChartData m_data;
     int m_highlighted = -1;
+    std::vector<QRectF> m_yTickLabels;
 };
 
 } // namespace attnscope
