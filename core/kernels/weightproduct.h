@@ -11,7 +11,8 @@
 //     for each panel of kNr = 48 outputs, for each block of kKc inputs (k):
 //       pack W's panel k-major, in f32: panel[k][c] (c < 48), transposing [out, in] storage 16×16 at a time
 //       for each row tile: C (8 × 48, in 24 zmm registers) += tile · panel, each step one broadcast of x per
-//       row and three loads of W for 24 FMAs; C goes to y (first k block) or is added to it.
+//       row and three loads of W for 24 FMAs, summed 16 or 32 inputs at a time into partials that are added
+//       up in L1 (multiplyTile); C goes to y (first k block) or is added to it.
 // The panel (kKc·48·4 = 192 KiB) stays in L2 beside the row tiles; a panel's C (rows × 48) stays in cache
 // over its k blocks (k outermost, C went to memory and back every k block). Edges: rows past the last tile
 // are zero in the packed copy (their results are not stored), a last panel of ≤ 16 or ≤ 32 outputs runs a
@@ -45,6 +46,14 @@ constexpr int kNr = 16 * kNv; // outputs per panel
 // in 2 KiB runs instead of 512 B ones. Whole process, 1B shape at 128 tokens: ~5% less CPU
 // (docs/benchmarks.md, perf15d).
 constexpr int kKc = 1024;
+// Inputs summed in registers from zero before the partial is added to the tile's sum (multiplyTile): about
+// √kc, which makes the two levels' rounding errors alike (ε·√(sub/2) within a partial, ε·√(kc/(2·sub)) over
+// them), at least 16 and at most 32: a flush every 16 inputs cost 2-4% of a 2,048-deep product, every 32
+// nothing measurable (docs/benchmarks.md, "Sums in partials").
+inline int subBlockInputs(int kc)
+{
+    return kc <= 256 ? 16 : 32;
+}
 constexpr size_t kPackedInputBytes = size_t(4) << 20; // x packed at once, for every k: up to 4 MiB
 constexpr int kMinRows = 8 * kMr;                     // and at least 64 rows
 
@@ -267,30 +276,48 @@ inline void packInputTiles(const float* x, int xStride, int r0, int rowCount, in
 // C (MR × 16·NV) = tile · panel over kc inputs, then its rows and `masks`ed columns stored into y
 // (accumulate: added to what y holds).
 // MR ≤ kMr rows and NV ≤ kNv vectors of outputs are computed (the layouts stay kMr and kNr wide).
+// The registers sum subBlockInputs(kc) inputs at a time from zero; each such partial is added to the tile's
+// sum in `partial` (L1). One running sum over all kc inputs made every output's rounding error grow with
+// the length of the sum: RMS 1.7ε of |y| at 32 inputs, 4.7ε at 256, 9.7ε at 2,048 (OpenBLAS's sgemm: 1.3ε,
+// 3.4ε, 3.8ε), and the attention's error with it, amplified layer by layer (issue 35). With the partials:
+// 1.3ε, 1.8ε, 2.5ε, 2.7ε at 8,192 (tst_weightproduct::sumsStayAccurateAtEveryLength).
 template <int MR, int NV>
 void multiplyTile(const float* tile, const float* panel, int kc, float* y, int yStride,
                   const __mmask16* masks, bool accumulate)
 {
     __m512 c[MR][NV];
+    alignas(64) float partial[MR][16 * NV];
+    const int sub = subBlockInputs(kc);
+    for (int k0 = 0; k0 < kc; k0 += sub) {
 #pragma GCC unroll 8
-    for (int r = 0; r < MR; ++r)
-#pragma GCC unroll 3
-        for (int v = 0; v < NV; ++v)
-            c[r][v] = _mm512_setzero_ps();
-    for (int k = 0; k < kc; ++k) {
-        __m512 b[NV];
-#pragma GCC unroll 3
-        for (int v = 0; v < NV; ++v)
-            b[v] = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16 * v);
-        const float* a = tile + std::ptrdiff_t(k) * kMr;
-        _mm_prefetch(reinterpret_cast<const char*>(a + 16 * kMr), _MM_HINT_T0); // x streams from L2
-#pragma GCC unroll 8
-        for (int r = 0; r < MR; ++r) {
-            const __m512 ar = _mm512_set1_ps(a[r]);
+        for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 3
             for (int v = 0; v < NV; ++v)
-                c[r][v] = _mm512_fmadd_ps(ar, b[v], c[r][v]);
+                c[r][v] = _mm512_setzero_ps();
+        const int k1 = std::min(kc, k0 + sub);
+        for (int k = k0; k < k1; ++k) {
+            __m512 b[NV];
+#pragma GCC unroll 3
+            for (int v = 0; v < NV; ++v)
+                b[v] = _mm512_load_ps(panel + std::ptrdiff_t(k) * kNr + 16 * v);
+            const float* a = tile + std::ptrdiff_t(k) * kMr;
+            _mm_prefetch(reinterpret_cast<const char*>(a + 16 * kMr), _MM_HINT_T0); // x streams from L2
+#pragma GCC unroll 8
+            for (int r = 0; r < MR; ++r) {
+                const __m512 ar = _mm512_set1_ps(a[r]);
+#pragma GCC unroll 3
+                for (int v = 0; v < NV; ++v)
+                    c[r][v] = _mm512_fmadd_ps(ar, b[v], c[r][v]);
+            }
         }
+        if (k0 == 0 && k1 == kc) break; // one partial: it is the sum
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 3
+            for (int v = 0; v < NV; ++v) {
+                if (k0 > 0) c[r][v] = _mm512_add_ps(_mm512_load_ps(&partial[r][16 * v]), c[r][v]);
+                _mm512_store_ps(&partial[r][16 * v], c[r][v]);
+            }
     }
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {

@@ -22,7 +22,7 @@ using namespace attnscope::testing;
 
 namespace {
 
-const char* const kCases[] = {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1"};
+const char* const kCases[] = {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1", "llama_s2"};
 
 void writeJson(const QString& path, const QJsonObject& object)
 {

@@ -21,6 +21,11 @@ Outputs in OUT (default $ORACLE_DIR/cases/<arch>_s<seed>):
   attentions.npy    float64 [layers, heads, n, n]   (batch 0)
   hidden.npy        float64 [layers+1, n, hidden]   hidden_states from upstream (embeddings + each layer)
   case.json         metadata: arch, seed, input_ids, text, shapes, config summary, the command
+  upstream_f32_error.json  how far transformers' own float32 run (the saved folder reloaded with
+                    torch_dtype=float32) is from attentions.npy, per layer and overall (f32error.py)
+
+  make_case.py --f32-error FOLDER...   writes only upstream_f32_error.json for existing kit cases (their
+                    case.json gives the architecture and the ids; attentions.npy is not touched)
 
 Weights are re-drawn with a larger std than HF's initializer_range so attention is far from uniform,
 rounded to --dtype for storage, and the oracle runs the model *reloaded from the saved folder* with
@@ -34,6 +39,9 @@ import sys
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import f32error  # noqa: E402
 
 import transformers
 from transformers import (
@@ -264,7 +272,67 @@ def check_safetensors(path):
     return {k: (v["dtype"], v["shape"]) for k, v in sorted(header.items())}
 
 
+def run_attentions(cls, folder, ids, arch, dtype):
+    """Upstream's attentions [L, H, n, n] of the saved folder reloaded in `dtype`, and its hidden states."""
+    # default dtype = the model's, so that e.g. torch.full(..., finfo(dtype).min) in upstream mask code fits
+    torch.set_default_dtype(dtype)
+    loaded = cls.from_pretrained(folder, torch_dtype=dtype, attn_implementation="eager") \
+        if "attn_implementation" in cls.from_pretrained.__code__.co_varnames else \
+        cls.from_pretrained(folder, torch_dtype=dtype)
+    loaded = loaded.to(dtype).eval()
+    x = torch.tensor([ids])
+    kw = {}
+    if arch in ("bert", "roberta", "xlm-roberta"):
+        kw["token_type_ids"] = torch.zeros_like(x)
+    with torch.no_grad():
+        o = loaded(input_ids=x, attention_mask=torch.ones_like(x), output_attentions=True,
+                   output_hidden_states=True, **kw)
+    torch.set_default_dtype(torch.float64)
+    return torch.stack([t[0] for t in o.attentions]).double().numpy(), \
+        torch.stack([t[0] for t in o.hidden_states]).double().numpy()
+
+
+def write_f32_error(folder, arch, ids, att64):
+    """upstream_f32_error.json: the same folder, ids and code in float32 against the float64 attentions, as is
+    and with every product's inputs summed in f32error.ORDERS other orders (nn.Linear's F.linear and GPT-2's
+    Conv1D given their inputs permuted: the same sums, other roundings)."""
+    att32, _ = run_attentions(CLASSES[arch][0], folder, ids, arch, torch.float32)
+    from transformers import pytorch_utils
+    linear, conv1d = torch.nn.functional.linear, pytorch_utils.Conv1D.forward
+    orders = []
+    try:
+        for seed in range(f32error.ORDERS):
+            gen = torch.Generator().manual_seed(seed)
+
+            def permuted_linear(x, w, b=None):
+                p = torch.randperm(x.shape[-1], generator=gen)
+                return linear(x[..., p], w[:, p], b)
+
+            def permuted_conv1d(self, x):
+                p = torch.randperm(x.shape[-1], generator=gen)
+                y = torch.addmm(self.bias, x.reshape(-1, x.shape[-1])[:, p], self.weight[p, :])
+                return y.view(x.shape[:-1] + (self.nf,))
+
+            torch.nn.functional.linear = permuted_linear
+            pytorch_utils.Conv1D.forward = permuted_conv1d
+            run32, _ = run_attentions(CLASSES[arch][0], folder, ids, arch, torch.float32)
+            orders.append(float(np.abs(run32 - att64).max()))
+    finally:
+        torch.nn.functional.linear, pytorch_utils.Conv1D.forward = linear, conv1d
+    made_by = (f"transformers {transformers.__version__} (source of commit 0864dd3be), torch {torch.__version__}: "
+               f"{CLASSES[arch][0].__name__}.from_pretrained(torch_dtype=float32), eager attention, "
+               f"{torch.get_num_threads()} threads")
+    fig = f32error.figure(att32, att64, made_by, orders)
+    fig["over_orders"]["how"] = "each product's inputs (F.linear, Conv1D) summed in a random order (torch seeds)"
+    f32error.write(folder, fig)
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--f32-error":
+        for folder in sys.argv[2:]:
+            case = json.load(open(os.path.join(folder, "case.json")))
+            write_f32_error(folder, case["arch"], case["input_ids"], np.load(os.path.join(folder, "attentions.npy")))
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("arch", choices=list(CLASSES))
     ap.add_argument("seed", type=int)
@@ -331,21 +399,7 @@ def main():
     keys = check_safetensors(os.path.join(out, "model.safetensors"))
 
     # oracle: reload the saved folder with upstream from_pretrained, compute in float64
-    # (default dtype f64 so that e.g. torch.full(..., finfo(f64).min) inside upstream mask code does not overflow)
-    torch.set_default_dtype(torch.float64)
-    loaded = base_cls.from_pretrained(out, torch_dtype=torch.float64, attn_implementation="eager") \
-        if "attn_implementation" in base_cls.from_pretrained.__code__.co_varnames else \
-        base_cls.from_pretrained(out, torch_dtype=torch.float64)
-    loaded = loaded.double().eval()
-    x = torch.tensor([ids])
-    kw = {}
-    if a.arch in ("bert", "roberta", "xlm-roberta"):
-        kw["token_type_ids"] = torch.zeros_like(x)
-    with torch.no_grad():
-        o = loaded(input_ids=x, attention_mask=torch.ones_like(x), output_attentions=True,
-                   output_hidden_states=True, **kw)
-    att = torch.stack([t[0] for t in o.attentions]).numpy()        # [L, H, n, n]
-    hid = torch.stack([t[0] for t in o.hidden_states]).numpy()     # [L+1, n, d]
+    att, hid = run_attentions(base_cls, out, ids, a.arch, torch.float64)  # [L, H, n, n], [L+1, n, d]
     np.save(os.path.join(out, "attentions.npy"), att)
     np.save(os.path.join(out, "hidden.npy"), hid)
 
@@ -369,6 +423,7 @@ def main():
     }
     with open(os.path.join(out, "case.json"), "w") as f:
         json.dump(case, f)
+    write_f32_error(out, a.arch, ids, att)
     ent = -(att * np.log(np.clip(att, 1e-300, None))).sum(-1).mean()
     print(f"{a.arch} seed={a.seed} -> {out}: attentions {att.shape}, ids={ids}, mean row entropy={ent:.3f}, "
           f"max={att.max():.4f}")

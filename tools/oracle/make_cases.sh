@@ -4,6 +4,8 @@
 #   kit cases    upstream transformers 4.36 (the oracle kit, float64) through make_case.py;
 #   numpy cases  reference.py (float64) through make_numpy_case.py, for families transformers 4.36 predates.
 # Then crosscheck.py checks reference.py against every kit case (they must agree to ~1e-6; see its header).
+# Every case gets upstream_f32_error.json (upstream's own float32 error; tests/data/oracle/README.md). For the
+# six older cases: (cd KIT_DIR && . ./env.sh && $PY tools/oracle/make_case.py --f32-error {bert,gpt2,llama}_s?).
 #
 #   usage: tools/oracle/make_cases.sh OUT_DIR [KIT_DIR]     KIT_DIR: the kit's work folder (default /work/oracle)
 set -euo pipefail
@@ -30,9 +32,11 @@ kit_case distilbert_s0 distilbert 0 --ids 2,40,71,16,99,8,53,3 --dtype bf16
 kit_case distilbert_s1 distilbert 1 --ids 2,40,71,16,99,8,53,3 --sinusoidal
 kit_case llama_linear_s0 llama 0 --rope-scaling linear:4 --rope-theta 10000
 kit_case llama_dynamic_s1 llama 1 --rope-scaling dynamic:2 --max-pos 8 --rope-theta 10000 --dtype bf16
+kit_case llama_s2 llama 2 --layers 3 --heads 8 --kv-heads 2 --hidden 64   # issue 35's shape
 
 for preset in $($py "$here/make_numpy_case.py" --list | awk '{print $1}'); do
   $py "$here/make_numpy_case.py" "$preset" --out "$out/$preset"
+  $py "$here/f32error.py" "$out/$preset"    # upstream_f32_error.json (kit cases: make_case.py writes it)
 done
 
 $py "$here/crosscheck.py" "$out"/{gpt_neox,phi,mistral,roberta,xlmr,distilbert,llama_linear,llama_dynamic}_s*

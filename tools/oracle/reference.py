@@ -12,7 +12,11 @@ modeling_rope_utils.py; no code is taken from them. Where transformers computes 
 in a float64 model (the RoPE inverse frequencies, angles, cos and sin), this does the same, so that a
 float64 model in transformers and this reference agree to ~1e-12.
 
-    usage: reference.py FOLDER --ids 1,5,7 [--out DIR]    (writes attentions.npy, hidden.npy)
+run(..., dtype=np.float32) computes the same forward pass with every array in float32 (numpy's float32
+products, sums and exp): the "upstream float32" of the families transformers 4.36 predates, against which
+AttnScope's own float32 error is judged (tests/data/oracle/README.md, upstream_f32_error.json).
+
+    usage: reference.py FOLDER --ids 1,5,7 [--out DIR] [--float32]    (writes attentions.npy, hidden.npy)
            or import it: attentions, hidden = reference.run(folder, ids)
 """
 import argparse
@@ -23,11 +27,15 @@ import struct
 
 import numpy as np
 
+# The dtype every array is computed in: float64 (the reference) or float32 (run(..., dtype=np.float32)).
+# The RoPE tables are float32 either way, as transformers makes them.
+COMPUTE = np.float64
+
 # ----------------------------------------------------------------------------------------------------------------
 # Files
 
 
-def load_safetensors(path):
+def load_safetensors(path, dtype=np.float64):
     buf = open(path, "rb").read()
     (n,) = struct.unpack("<Q", buf[:8])
     header = json.loads(buf[8:8 + n])
@@ -41,7 +49,7 @@ def load_safetensors(path):
             values = (np.frombuffer(raw, "<u2").astype(np.uint32) << 16).view(np.float32)
         else:
             values = np.frombuffer(raw, {"F32": "<f4", "F16": "<f2", "F64": "<f8"}[info["dtype"]])
-        tensors[name] = values.astype(np.float64).reshape(info["shape"])
+        tensors[name] = values.astype(dtype).reshape(info["shape"])
     return tensors
 
 
@@ -92,7 +100,7 @@ def rms_norm(x, gamma, eps, plus_one=False):
 
 
 def gelu_erf(x):
-    return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+    return 0.5 * x * (1 + np.vectorize(math.erf, otypes=[x.dtype])(x / math.sqrt(2)))
 
 
 def gelu_tanh(x):
@@ -111,6 +119,11 @@ def linear(x, w, b=None):
     """nn.Linear: w is [out, in]."""
     y = x @ w.T
     return y + b if b is not None else y
+
+
+def conv1d(x, w, b):
+    """GPT-2's Conv1D: w is [in, out]."""
+    return x @ w + b
 
 
 def f32(x):
@@ -211,7 +224,7 @@ class Rope:
         angles = f32(np.asarray(positions, np.float32)[:, None] * inv[None, :])
         cos = f32(np.cos(angles.astype(np.float64)))
         sin = f32(np.sin(angles.astype(np.float64)))
-        return (f32(cos * np.float32(attention)).astype(np.float64), f32(sin * np.float32(attention)).astype(np.float64))
+        return (f32(cos * np.float32(attention)).astype(COMPUTE), f32(sin * np.float32(attention)).astype(COMPUTE))
 
     def rotate(self, x, positions):
         """x [n, heads, head_dim]: NeoX / Llama rotate-half on the first `dim` components, the rest untouched."""
@@ -453,13 +466,13 @@ def gpt2(cfg, tensors, ids, positions=None):
         p = f"h.{l}."
         hidden_states.append(x)
         h = layer_norm(x, w(p + "ln_1.weight"), w(p + "ln_1.bias"), eps)
-        q, k, v = np.split(h @ w(p + "attn.c_attn.weight") + w(p + "attn.c_attn.bias"), 3, -1)  # Conv1D [in, out]
+        q, k, v = np.split(conv1d(h, w(p + "attn.c_attn.weight"), w(p + "attn.c_attn.bias")), 3, -1)
         probabilities, o = attend(heads(q, H), heads(k, H), heads(v, H), d ** -0.5, True)
         attentions.append(probabilities)
-        x = x + o @ w(p + "attn.c_proj.weight") + w(p + "attn.c_proj.bias")
+        x = x + conv1d(o, w(p + "attn.c_proj.weight"), w(p + "attn.c_proj.bias"))
         h = layer_norm(x, w(p + "ln_2.weight"), w(p + "ln_2.bias"), eps)
-        x = x + gelu_tanh(h @ w(p + "mlp.c_fc.weight") + w(p + "mlp.c_fc.bias")) @ w(p + "mlp.c_proj.weight") \
-            + w(p + "mlp.c_proj.bias")
+        x = x + conv1d(gelu_tanh(conv1d(h, w(p + "mlp.c_fc.weight"), w(p + "mlp.c_fc.bias"))),
+                       w(p + "mlp.c_proj.weight"), w(p + "mlp.c_proj.bias"))
     hidden_states.append(layer_norm(x, w("ln_f.weight"), w("ln_f.bias"), eps))
     return np.stack(attentions), np.stack(hidden_states)
 
@@ -512,7 +525,7 @@ def sinusoidal_positions(count, dim):
     out = np.zeros((count, dim))
     out[:, 0::2] = np.sin(angles[:, 0::2])
     out[:, 1::2] = np.cos(angles[:, 1::2])
-    return out
+    return out.astype(COMPUTE)
 
 
 def distilbert(cfg, tensors, ids, positions=None):
@@ -552,10 +565,19 @@ FAMILIES = {
 }
 
 
-def run(folder, ids, positions=None):
+def run(folder, ids, positions=None, dtype=np.float64):
+    """(attentions, hidden) computed in `dtype` (float64: the reference; float32: its float32 twin)."""
+    global COMPUTE
     cfg = json.load(open(os.path.join(folder, "config.json")))
-    tensors = load_safetensors(os.path.join(folder, "model.safetensors"))
-    return FAMILIES[cfg["model_type"]](cfg, tensors, list(ids), positions)
+    tensors = load_safetensors(os.path.join(folder, "model.safetensors"), dtype)
+    COMPUTE = dtype
+    try:
+        attentions, hidden = FAMILIES[cfg["model_type"]](cfg, tensors, list(ids), positions)
+    finally:
+        COMPUTE = np.float64
+    # Nothing may have been promoted on the way (a float64 constant would make the float32 run a float64 one).
+    assert attentions.dtype == dtype and hidden.dtype == dtype, (attentions.dtype, hidden.dtype)
+    return attentions, hidden
 
 
 def main():
@@ -563,8 +585,9 @@ def main():
     ap.add_argument("folder")
     ap.add_argument("--ids", required=True, help="comma separated token ids")
     ap.add_argument("--out", help="write attentions.npy and hidden.npy here")
+    ap.add_argument("--float32", action="store_true", help="compute in float32 instead of float64")
     a = ap.parse_args()
-    att, hid = run(a.folder, [int(i) for i in a.ids.split(",")])
+    att, hid = run(a.folder, [int(i) for i in a.ids.split(",")], dtype=np.float32 if a.float32 else np.float64)
     print(f"attentions {att.shape}, hidden {hid.shape}")
     if a.out:
         np.save(os.path.join(a.out, "attentions.npy"), att)
