@@ -195,6 +195,12 @@ void TestCliFullDisk::writerOnAFullDisk_data()
         // 2 layers x 4 heads x 21^2 floats: 14 KB, under the 16 KiB buffer that hid the failed flush.
         {"attention npy, 15 KB", attention + QStringList{ids(21)} + npy, QStringLiteral("o.npy")},
         {"attention npy, 128 KB", attention + QStringList{ids(64)} + npy, QStringLiteral("o.npy")},
+        // One file per head and the grid, into a folder (BatchExporter): the first file fails, none is left.
+        {"export --all-heads csv",
+         {QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("worked-example"),
+          QStringLiteral("--text"), kedi, QStringLiteral("--all-heads"), kOutName, QStringLiteral("--out"),
+          QStringLiteral("a.csv")},
+         QStringLiteral("heads")},
         {"rollout json",
          {QStringLiteral("rollout"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
           QStringLiteral("--ids"), ids(5), QStringLiteral("--out"), kOutName},
@@ -225,7 +231,12 @@ void TestCliFullDisk::writerOnAFullDisk()
     QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
     const QString out = disk.filePath(file);
     // An older file of a few KB: the new one would replace it.
-    if (existing) writeFile(out, QByteArray("the old file, kept byte for byte\n").repeated(100));
+    if (existing) { // --all-heads writes into a folder: the old file is its first head's
+        const bool folder = !file.contains(QLatin1Char('.'));
+        if (folder) QVERIFY(QDir().mkpath(out));
+        writeFile(folder ? out + QStringLiteral("/a-L0-H0.csv") : out,
+                  QByteArray("the old file, kept byte for byte\n").repeated(100));
+    }
     QVERIFY2(disk.fill().isEmpty(), qPrintable(disk.fill()));
     QVERIFY2(disk.freeBytes() < 4096, qPrintable(QString::number(disk.freeBytes())));
     const QMap<QString, QByteArray> before = snapshot(disk.path());
