@@ -384,6 +384,11 @@ void TestCliFullDisk::censusResumeOnAFullDisk()
     QVERIFY2(run.err.contains(QStringLiteral("No space left on device")), qPrintable(run.err));
     QVERIFY2(run.err.contains(out + QStringLiteral("/census.json")), qPrintable(run.err));
     QVERIFY2(!run.out.contains(QStringLiteral("complete")), qPrintable(run.out));
+    // The saved census is valid and resumable, so the way on is named.
+    QVERIFY2(
+        run.err.contains(QStringLiteral("still holds the census saved before (5 inputs): free some space and "
+                                        "continue with --resume")),
+        qPrintable(run.err));
     const QMap<QString, QByteArray> after = snapshot(disk.path());
     QVERIFY2(after == before,
              qPrintable(QStringLiteral("before: %1\nafter: %2").arg(listing(before), listing(after))));
