@@ -106,6 +106,14 @@ int runAttention(const QStringList& arguments)
         printError(QStringLiteral("attention: --measure must be weight or norm, not '%1'").arg(measure));
         return 2;
     }
+    if (parser.isSet(QStringLiteral("out"))) {
+        // An empty --out was standard output, silently.
+        if (const QString problem = outOptionProblem(parser.value(QStringLiteral("out")), true);
+            !problem.isEmpty()) {
+            printError(QStringLiteral("attention: ") + problem);
+            return 2;
+        }
+    }
     if (npy && !parser.isSet(QStringLiteral("out"))) {
         printError(QStringLiteral("attention: --format npy needs --out FILE"));
         return 2;

@@ -6,6 +6,8 @@
 #include "census/censusrun.h"
 #include "census/censustables.h"
 #include "command.h"
+#include "io/inputfile.h"
+#include "io/outputfile.h"
 #include "modelcommandline.h"
 #include "render/headgridpainter.h"
 #include "tokenizer/tokenizer.h"
@@ -14,7 +16,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QThread>
 #include <atomic>
 #include <csignal>
@@ -42,12 +43,7 @@ QString duration(double seconds)
 
 bool writeText(const QString& path, const QString& text, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeOutputFile(path, text.toUtf8(), true, error); // whole or not at all, every write checked
 }
 
 // heads.csv, layers.csv, positions.csv and the figures, from whatever the result holds.
@@ -137,13 +133,50 @@ QString problemsLine(const CensusResult& r)
                      QStringLiteral(" not a JSON object with a \"text\" string (%1)")
                          .arg(where(r.problems.invalidJsonLines, r.problems.invalidJson));
     if (r.problems.cutLines)
-        parts << counted(r.problems.cutLines, "line", "lines") + QStringLiteral(" over 1 MiB cut");
+        parts << counted(r.problems.cutLines, "line", "lines") +
+                     QStringLiteral(" over 1 MiB skipped (%1)")
+                         .arg(where(r.problems.cutLineNumbers, r.problems.cutLines));
     if (r.problems.unpaired)
         parts << counted(r.problems.unpaired, "line", "lines") + QStringLiteral(" without a partner");
     if (r.failed)
         parts << counted(r.failed, "input", "inputs") +
                      QStringLiteral(" the model refused (%1)").arg(r.firstFailure);
     return parts.join(QStringLiteral("; "));
+}
+
+// Why `dir` cannot be the output folder ("" when it can): it must be a folder, or one that can be made in
+// the nearest folder above it that exists.
+QString outputFolderProblem(const QString& dir)
+{
+    if (dir.isEmpty()) return QStringLiteral("--out is an empty path; give the output folder");
+    const QFileInfo info(dir);
+    if (info.exists() || info.isSymLink()) {
+        if (!info.isDir()) return QStringLiteral("%1: exists and is not a folder").arg(dir);
+        if (!info.isWritable()) return QStringLiteral("%1: the folder cannot be written").arg(dir);
+        return {};
+    }
+    QFileInfo above(info.absolutePath());
+    while (!above.exists() && !above.isSymLink() && !above.isRoot())
+        above.setFile(above.absolutePath());
+    if (!above.isDir())
+        return QStringLiteral("%1: cannot create the folder (%2 is not a folder)").arg(dir, above.filePath());
+    if (!above.isWritable())
+        return QStringLiteral("%1: cannot create the folder (%2 cannot be written)")
+            .arg(dir, above.filePath());
+    return {};
+}
+
+// After a failed save: what census.json still holds, when it is a census that --resume can continue.
+QString savedStateNote(const QString& resultPath)
+{
+    QString ignored;
+    const std::optional<CensusResult> saved = readCensusResult(resultPath, &ignored);
+    if (!saved || saved->status == CensusStatus::Complete) return {};
+    return QStringLiteral(
+               "; %1 still holds the census saved before (%2 inputs): free some space and continue "
+               "with --resume")
+        .arg(resultPath)
+        .arg(saved->inputs());
 }
 
 int runCensusCommand(const QStringList& arguments)
@@ -215,13 +248,16 @@ int runCensusCommand(const QStringList& arguments)
         printError(QStringLiteral("census: ") + error);
         return 2;
     }
+    // Every argument and the output folder are checked before any work, and nothing is written (not even
+    // the folder) until the census has counted an input: a refused census leaves nothing behind that would
+    // block the next run.
     const QString outDir = parser.value(QStringLiteral("out"));
-    if (QFileInfo(outDir).exists() && !QFileInfo(outDir).isDir()) {
-        printError(QStringLiteral("%1: exists and is not a folder").arg(outDir));
+    if (const QString problem = outputFolderProblem(outDir); !problem.isEmpty()) {
+        printError(QStringLiteral("census: ") + problem);
         return 1;
     }
-    if (!QDir().mkpath(outDir)) {
-        printError(QStringLiteral("%1: cannot create the folder").arg(outDir));
+    if (const QString problem = inputFileProblem(options.corpusPath); !problem.isEmpty()) {
+        printError(QStringLiteral("census: %1: %2").arg(options.corpusPath, problem));
         return 1;
     }
     options.resultPath = QDir(outDir).filePath(QStringLiteral("census.json"));
@@ -260,6 +296,13 @@ int runCensusCommand(const QStringList& arguments)
         const int positions = model->config().maxPositions;
         if (!parser.isSet(QStringLiteral("max-tokens")) && positions > 0)
             options.maxTokens = std::min(options.maxTokens, positions);
+        if (positions > 0 && options.maxTokens > positions) {
+            printError(QStringLiteral("census: %1 takes at most %2 tokens; --max-tokens is %3")
+                           .arg(model->info().name)
+                           .arg(positions)
+                           .arg(options.maxTokens));
+            return 2;
+        }
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
         const bool quiet = parser.isSet(QStringLiteral("quiet"));
@@ -288,18 +331,23 @@ int runCensusCommand(const QStringList& arguments)
             &g_cancel);
         std::signal(SIGINT, SIG_DFL);
         std::signal(SIGTERM, SIG_DFL);
+        const QString problems = problemsLine(result);
+        if (result.unsaved) {
+            // census.json could not be written: it holds the last good state, byte for byte, or nothing;
+            // tables and figures of a state that is not saved are not written either.
+            printError(QStringLiteral("census: ") + result.message + savedStateNote(options.resultPath));
+            return 1;
+        }
         if (result.status == CensusStatus::Failed && result.inputs() == 0 && !resumeFrom) {
-            // Nothing was counted: still leave a valid file saying why.
-            QString ignored;
-            writeCensusResult(result, options.resultPath, &ignored);
-            printError(QStringLiteral("census: ") + result.message);
+            // Nothing was counted, and nothing was written. Why lines were skipped is part of the error.
+            printError(QStringLiteral("census: ") + result.message +
+                       (problems.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(problems)));
             return 1;
         }
         if (!writeReport(result, outDir, &error)) {
             printError(QStringLiteral("census: ") + error);
             return 1;
         }
-        const QString problems = problemsLine(result);
         printOut(QStringLiteral("%1: %2 inputs (%3 pairs, %4 single), %5 tokens, %6; %7\n")
                      .arg(censusStatusName(result.status))
                      .arg(result.inputs())
@@ -312,7 +360,12 @@ int runCensusCommand(const QStringList& arguments)
         case CensusStatus::Complete:
             return 0;
         case CensusStatus::Cancelled:
-            printError(QStringLiteral("census: cancelled; continue with --resume"));
+            // Cancelled means saved (a failed save is Failed and unsaved), unless nothing was counted.
+            if (result.inputs() == 0 && !resumeFrom)
+                printError(
+                    QStringLiteral("census: cancelled before any input was counted; nothing was saved"));
+            else
+                printError(QStringLiteral("census: cancelled; continue with --resume"));
             return 130;
         default:
             printError(QStringLiteral("census: ") + result.message);

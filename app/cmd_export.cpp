@@ -75,6 +75,14 @@ int runExport(const QStringList& arguments)
                        outOption, maxOutputSizeOption()});
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("export")))
         return *done;
+    if (parser.isSet(allHeadsOption) && !parser.isSet(outOption)) {
+        // --all-heads DIR takes the folder; the names and the format of the files come from --out.
+        printError(QStringLiteral("export: --all-heads %1 writes NAME-L<l>-H<h>.EXT and NAME-grid.EXT into %1: give "
+                                  "NAME.EXT with --out (for example --out attention.png; .png, .svg, .pdf, .csv, "
+                                  ".json or .npy)")
+                       .arg(parser.value(allHeadsOption)));
+        return 2;
+    }
     for (const auto* required : {&modelOption, &textOption, &outOption}) {
         if (!parser.isSet(*required)) {
             printError(QStringLiteral("export: --%1 is required (see attnscope export --help)").arg(required->names().constFirst()));
@@ -93,6 +101,10 @@ int runExport(const QStringList& arguments)
     }
 
     const QString out = parser.value(outOption);
+    if (const QString problem = outOptionProblem(out, false); !problem.isEmpty()) {
+        printError(QStringLiteral("export: ") + problem);
+        return 2;
+    }
     const auto format = exportFormatFromPath(out);
     if (!format) {
         printError(QStringLiteral("%1: unknown format '%2'; use .png, .svg, .pdf, .csv, .json or .npy")

@@ -76,6 +76,10 @@ int runLesson(const QStringList& arguments)
         return 0;
     }
     const QString path = parser.value(outOption);
+    if (const QString problem = outOptionProblem(path, false); !problem.isEmpty()) {
+        printError(QStringLiteral("lesson: ") + problem);
+        return 2;
+    }
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("csv") && suffix != QLatin1String("png")) {
         printError(QStringLiteral("%1: unknown format '%2'; use .png or .csv").arg(path, suffix));

@@ -59,6 +59,14 @@ int runRollout(const QStringList& arguments)
         return 2;
     }
     // "--out -" is standard output, as "-" is standard input for --text-file (not a file named "-").
+    if (parser.isSet(QStringLiteral("out"))) {
+        // An empty --out was standard output, silently.
+        if (const QString problem = outOptionProblem(parser.value(QStringLiteral("out")), true);
+            !problem.isEmpty()) {
+            printError(QStringLiteral("rollout: ") + problem);
+            return 2;
+        }
+    }
     const bool toStandardOutput = isStandardStream(parser.value(QStringLiteral("out")));
     const QString outPath = toStandardOutput ? QString() : parser.value(QStringLiteral("out"));
     if (format == QLatin1String("npy") && outPath.isEmpty() && !toStandardOutput) {
@@ -70,9 +78,16 @@ int runRollout(const QStringList& arguments)
         printError(QStringLiteral("rollout: ") + error);
         return 2;
     }
-    if (!outPath.isEmpty() && QFileInfo::exists(outPath) && !parser.isSet(QStringLiteral("force"))) {
-        printError(outPath + QStringLiteral(": already exists; use --force to overwrite it"));
-        return 1;
+    if (!outPath.isEmpty()) {
+        // Refused before the model runs (io/outputfile.h): a device, a FIFO, a folder, or an existing file
+        // without --force.
+        const OutputCheck check = checkOutputPath(outPath, parser.isSet(QStringLiteral("force")));
+        if (check.refusal != OutputRefusal::None) {
+            printError(check.error + (check.refusal == OutputRefusal::Exists
+                                          ? QStringLiteral(" (use --force to overwrite)")
+                                          : QString()));
+            return 1;
+        }
     }
     try {
         const std::unique_ptr<TransformerModel> model =
@@ -118,8 +133,10 @@ int runRollout(const QStringList& arguments)
             output = QJsonDocument(root).toJson(QJsonDocument::Compact) + '\n';
         }
         if (outPath.isEmpty()) {
-            std::fwrite(output.constData(), 1, size_t(output.size()), stdout);
-            std::fflush(stdout);
+            if (!writeStandardOutput(output)) { // checked: output that went nowhere is not a success
+                printError(standardOutputError());
+                return 1;
+            }
         } else if (!writeOutputFile(outPath, output, parser.isSet(QStringLiteral("force")), &error)) {
             printError(error);
             return 1;

@@ -2,6 +2,8 @@
 
 #include "io/outputfile.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <cstdio>
 #include <limits>
@@ -20,6 +22,17 @@ const Command* CommandRegistry::find(const QString& name)
         if (command.name == name)
             return &command;
     return nullptr;
+}
+
+QString outOptionProblem(const QString& value, bool standardOutput)
+{
+    if (value.isEmpty())
+        return standardOutput
+                   ? QStringLiteral("--out is an empty path; give a file name, or - for standard output")
+                   : QStringLiteral("--out is an empty path; give a file name");
+    if (value.endsWith(QLatin1Char('/')) || value.endsWith(QDir::separator()) || QFileInfo(value).isDir())
+        return QStringLiteral("%1: is a folder, not a file; give the name of a file (in it)").arg(value);
+    return {};
 }
 
 void printError(const QString& message)

@@ -39,6 +39,12 @@ inline bool isStandardStream(const QString& path)
     return path == QLatin1String("-");
 }
 
+// Why the value of --out names no file to write, "" when it may (the output policy, io/outputfile.h, is
+// checked after): an empty path ("--out is an empty path; give a file name", with "or - for standard
+// output" where `standardOutput`), or a folder ("x/: is a folder, not a file"), whether it exists or ends
+// in a separator. Checked before the suffix, which a folder or an empty path does not have.
+QString outOptionProblem(const QString& value, bool standardOutput);
+
 // Writes one line to stderr, the way every command reports an error.
 void printError(const QString& message);
 // Writes to stdout, checked (io/outputfile.h): a failed write makes the process exit non-zero with the

@@ -2,17 +2,18 @@
 
 #include "analysis/contributions.h"
 #include "census/censusinput.h"
+#include "io/outputfile.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <algorithm>
 
 namespace attnscope {
@@ -111,6 +112,7 @@ QJsonObject CensusResult::toJson() const
                             {QStringLiteral("invalid_json"), qint64(problems.invalidJson)},
                             {QStringLiteral("invalid_json_lines"), linesJson(problems.invalidJsonLines)},
                             {QStringLiteral("cut_lines"), qint64(problems.cutLines)},
+                            {QStringLiteral("cut_line_numbers"), linesJson(problems.cutLineNumbers)},
                             {QStringLiteral("unpaired_lines"), qint64(problems.unpaired)}});
     // Readable summary: per head and per layer the mean and sample standard deviation over inputs.
     QJsonArray heads, layers, positions;
@@ -147,10 +149,16 @@ std::optional<CensusResult> CensusResult::fromJson(const QJsonObject& root, QStr
         *error = QStringLiteral("not an AttnScope census result");
         return std::nullopt;
     }
-    if (const int version = root.value(QStringLiteral("version")).toInt(); version != kFormatVersion) {
+    // The number as written: toInt() made 10^12 (beyond int) "version 0".
+    const QJsonValue version = root.value(QStringLiteral("version"));
+    if (!version.isDouble()) {
+        *error = QStringLiteral("a census result without a format version number (start a new census)");
+        return std::nullopt;
+    }
+    if (version.toDouble() != kFormatVersion) {
         *error = QStringLiteral("a census result of format version %1; this AttnScope reads version %2 "
                                 "(start a new census)")
-                     .arg(version)
+                     .arg(QString::number(version.toDouble(), 'g', 17))
                      .arg(kFormatVersion);
         return std::nullopt;
     }
@@ -193,6 +201,7 @@ std::optional<CensusResult> CensusResult::fromJson(const QJsonObject& root, QStr
     r.problems.invalidJson = inputs.value(QStringLiteral("invalid_json")).toInteger();
     r.problems.invalidJsonLines = linesFromJson(inputs.value(QStringLiteral("invalid_json_lines")));
     r.problems.cutLines = inputs.value(QStringLiteral("cut_lines")).toInteger();
+    r.problems.cutLineNumbers = linesFromJson(inputs.value(QStringLiteral("cut_line_numbers")));
     r.problems.unpaired = inputs.value(QStringLiteral("unpaired_lines")).toInteger();
     std::optional<CensusAccumulator> sums =
         CensusAccumulator::fromJson(root.value(QStringLiteral("sums")).toObject(), error);
@@ -226,17 +235,9 @@ std::optional<CensusResult> readCensusResult(const QString& path, QString* error
 
 bool writeCensusResult(const CensusResult& result, const QString& path, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // A checkpoint replaces the last good one only once it is whole on the disk (io/outputfile.h): a full
+    // disk leaves the previous census.json byte for byte.
+    return writeOutputFile(path, QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented), true, error);
 }
 
 CensusResult runCensus(const TransformerModel& model, const Tokenizer& tokenizer,
@@ -307,11 +308,17 @@ CensusResult runCensus(const TransformerModel& model, const Tokenizer& tokenizer
     const std::int64_t inputsBefore = result.inputs(), offsetBefore = result.offset;
     auto save = [&]() {
         result.seconds = secondsBefore + clock.elapsed() / 1000.0;
-        if (options.resultPath.isEmpty()) return true;
+        // Nothing counted, nothing saved: a census.json of no input would only block the next run.
+        if (options.resultPath.isEmpty() || (result.inputs() == 0 && !resumeFrom)) return true;
         QString writeError;
-        if (writeCensusResult(result, options.resultPath, &writeError)) return true;
+        const QString folder = QFileInfo(options.resultPath).absolutePath();
+        if (!QDir().mkpath(folder))
+            writeError = QStringLiteral("%1: cannot create the folder").arg(folder);
+        else if (writeCensusResult(result, options.resultPath, &writeError))
+            return true;
         result.status = CensusStatus::Failed;
         result.message = writeError;
+        result.unsaved = true;
         return false;
     };
     auto corpusChanged = [&]() {
@@ -348,6 +355,12 @@ CensusResult runCensus(const TransformerModel& model, const Tokenizer& tokenizer
             result.linesRead = reader.linesRead();
             result.problems = reader.problems();
             result.status = corpusChanged() ? CensusStatus::CorpusChanged : CensusStatus::Complete;
+            if (result.status == CensusStatus::Complete && result.inputs() == 0) {
+                // Every line skipped or refused: a "complete" census of nothing is a failure.
+                result.status = CensusStatus::Failed;
+                result.message = QStringLiteral("%1: no usable input in the file").arg(options.corpusPath);
+                return result;
+            }
             break;
         }
         if (!encoder && input->textB) { // decoders take one text: the pair is read as one passage

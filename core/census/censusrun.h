@@ -80,6 +80,9 @@ struct CensusResult
     double seconds = 0; // all sessions together
 
     CensusAccumulator sums;
+    // The last save of the result file failed (message says why): the file holds what was saved before,
+    // byte for byte, or does not exist. Not stored.
+    bool unsaved = false;
 
     std::int64_t inputs() const { return sums.inputs(); }
     QJsonObject toJson() const;
@@ -88,13 +91,16 @@ struct CensusResult
 
 // Reads a result file; nullopt with *error "<file>: <problem>".
 std::optional<CensusResult> readCensusResult(const QString& path, QString* error);
-// Writes it atomically (QSaveFile: temporary file + rename); false with *error.
+// Writes it whole or not at all (io/outputfile.h: a temporary file, synced, then renamed over the old one);
+// false with *error ("<file>: cannot write the file (<reason>)") and the old file untouched.
 bool writeCensusResult(const CensusResult& result, const QString& path, QString* error);
 
 using CensusProgressCallback = std::function<void(const CensusProgress&)>;
 
 // Runs (or, with resumeFrom, continues) the census. A corpus that cannot be opened, a resume state that
-// does not match the options or the corpus file, comes back with status Failed and the reason in message.
+// does not match the options or the corpus file, a corpus without one usable input, or a result file that
+// cannot be written (unsaved), comes back with status Failed and the reason in message. The result file
+// is written only once it holds an input (a refused census leaves none that would block the next run).
 // Cancelling returns status Cancelled, the result file holding every whole input done. A corpus whose size
 // or modification time changes during the run stops it with status CorpusChanged.
 CensusResult runCensus(const TransformerModel& model, const Tokenizer& tokenizer,

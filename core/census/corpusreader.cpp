@@ -14,19 +14,6 @@ void listLine(std::vector<std::int64_t>& lines, std::int64_t number)
     if (lines.size() < size_t(CorpusProblems::kMaxListedLines)) lines.push_back(number);
 }
 
-// Drops a UTF-8 sequence cut at the end of `bytes` (a line cut at kMaxLineBytes).
-void dropCutSequence(QByteArray& bytes)
-{
-    int back = 0;
-    while (back < 4 && back < bytes.size() && (uchar(bytes[bytes.size() - 1 - back]) & 0xC0) == 0x80)
-        ++back;
-    if (back < bytes.size() && (uchar(bytes[bytes.size() - 1 - back]) & 0x80)) {
-        const uchar lead = uchar(bytes[bytes.size() - 1 - back]);
-        const int need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-        if (back < need) bytes.chop(back + 1);
-    }
-}
-
 } // namespace
 
 CorpusReader::CorpusReader(const QString& path, bool pairs) : m_path(path), m_pairs(pairs), m_file(path) {}
@@ -68,25 +55,24 @@ bool CorpusReader::seek(std::int64_t offset, std::int64_t linesRead)
 std::optional<std::pair<QString, std::int64_t>> CorpusReader::nextLine()
 {
     while (!m_file.atEnd()) {
-        QByteArray bytes = m_file.readLine(kMaxLineBytes + 1);
-        bool cut = false;
+        // readLine(n) returns at most n - 1 bytes: with n = kMaxLineBytes + 1 every longer line came back
+        // as pieces of 1 MiB, each taken for a line of its own. kMaxLineBytes + 2 lets a longer line show.
+        QByteArray bytes = m_file.readLine(kMaxLineBytes + 2);
         if (bytes.size() > kMaxLineBytes && !bytes.endsWith('\n')) {
-            cut = true; // skip the rest of the line, a block at a time
-            bytes.truncate(kMaxLineBytes);
-            while (!m_file.atEnd()) {
-                const QByteArray rest = m_file.readLine(kMaxLineBytes + 1);
+            while (!m_file.atEnd()) { // skip the rest of the line, a block at a time
+                const QByteArray rest = m_file.readLine(kMaxLineBytes + 2);
                 if (rest.endsWith('\n')) break;
             }
+            ++m_lines;
+            ++m_problems.cutLines;
+            listLine(m_problems.cutLineNumbers, m_lines);
+            continue;
         }
         ++m_lines;
         const std::int64_t number = m_lines;
         if (m_lines == 1 && bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);
         while (bytes.endsWith('\n') || bytes.endsWith('\r'))
             bytes.chop(1);
-        if (cut) {
-            ++m_problems.cutLines;
-            dropCutSequence(bytes);
-        }
         QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
         const QString text = decoder.decode(bytes);
         if (decoder.hasError() || bytes.contains('\0')) {

@@ -4,8 +4,8 @@
 //  - plain text: one input per line; with pairs, "A<TAB>B" on one line, else two consecutive lines;
 //  - JSONL (.jsonl / .ndjson, or a first line starting with '{'): {"text": A, "text_b": B (optional)}.
 // Empty lines are skipped and counted; lines that are not valid UTF-8 (or not a JSON object with a "text"
-// string) are skipped, counted and their line numbers kept (the first kMaxListedLines). A line longer than
-// kMaxLineBytes is cut there (counted): no input needs more for a few hundred tokens.
+// string) are skipped, counted and their line numbers kept (the first kMaxListedLines). So is a line longer
+// than kMaxLineBytes: no sentence needs more for a few hundred tokens, and a cut JSON line is invalid anyway.
 
 #include <QFile>
 #include <QString>
@@ -30,7 +30,8 @@ struct CorpusProblems
     std::vector<std::int64_t> invalidUtf8Lines;
     std::int64_t invalidJson = 0;
     std::vector<std::int64_t> invalidJsonLines;
-    std::int64_t cutLines = 0; // longer than kMaxLineBytes
+    std::int64_t cutLines = 0; // longer than kMaxLineBytes: skipped
+    std::vector<std::int64_t> cutLineNumbers;
     std::int64_t unpaired = 0; // --pairs: a line left without a partner
 };
 

@@ -2,11 +2,11 @@
 
 #include "io/directwriter.h"
 #include "io/inputfile.h"
+#include "io/stagedfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -89,13 +89,13 @@ OutputCheck checkOutputPath(const QString& path, bool overwrite)
 
 OutputFile::OutputFile(const QString& path, bool overwrite) : m_path(path), m_overwrite(overwrite) {}
 
-OutputFile::~OutputFile() = default; // an uncommitted QSaveFile discards its temporary file
+OutputFile::~OutputFile() = default; // an uncommitted StagedFile leaves no file
 
 void OutputFile::preferDirectWrites()
 {
 #ifdef Q_OS_LINUX
     if (m_file && !m_direct && m_written == 0 && m_file->handle() >= 0)
-        m_direct = std::make_unique<DirectWriter>(int(m_file->handle()));
+        m_direct = std::make_unique<DirectWriter>(m_file->handle());
 #endif
 }
 
@@ -109,6 +109,14 @@ qint64 OutputFile::writtenInPlace() const
     return m_direct ? m_direct->writtenInPlace() : 0;
 }
 
+bool OutputFile::failWith(int errorNumber)
+{
+    m_error = cannotWrite(m_path, QString::fromLocal8Bit(std::strerror(errorNumber)));
+    m_direct.reset();
+    m_file.reset(); // drops the staged bytes: the target is untouched
+    return false;
+}
+
 bool OutputFile::open()
 {
     if (m_path.isEmpty()) return true; // standard output
@@ -118,12 +126,25 @@ bool OutputFile::open()
         m_error = check.error;
         return false;
     }
-    m_file = std::make_unique<QSaveFile>(m_path);
-    if (!m_file->open(QIODevice::WriteOnly)) {
-        m_error = cannotWrite(m_path, m_file->errorString());
-        m_file.reset();
-        return false;
+    // A link is followed (the policy checked its target is a regular file): the target is replaced, the
+    // link stays a link.
+    QFileInfo target(m_path);
+    for (int depth = 0; depth < 40 && target.isSymLink(); ++depth)
+        target.setFile(target.symLinkTarget());
+    m_file = std::make_unique<StagedFile>(target.filePath(), m_overwrite);
+    if (!m_file->open()) {
+        const int errorNumber = m_file->errorNumber();
+        if (errorNumber == EEXIST) m_refusal = OutputRefusal::Exists;
+        return failWith(errorNumber);
     }
+    return true;
+}
+
+bool OutputFile::flushBuffer()
+{
+    if (m_buffer.isEmpty()) return true;
+    if (!m_file->write(m_buffer.constData(), m_buffer.size())) return failWith(m_file->errorNumber());
+    m_buffer.clear();
     return true;
 }
 
@@ -145,32 +166,36 @@ bool OutputFile::write(const char* data, qint64 size)
             return true;
         }
         m_error = cannotWrite(m_path, QString::fromLocal8Bit(m_direct->error()));
-        m_file->cancelWriting();
+        m_direct.reset();
+        m_file.reset();
         return false;
     }
-    if (m_file->write(data, size) != size) {
-        m_error = cannotWrite(m_path, m_file->errorString());
-        m_file->cancelWriting();
-        return false;
-    }
+    // Writers hand over a row or a cell at a time: gathered here, they go out 64 KiB at a time.
+    constexpr qint64 kBufferBytes = qint64(64) << 10;
     m_written += size;
+    if (m_buffer.size() + size <= kBufferBytes) {
+        m_buffer.append(data, size);
+        return startWriteback();
+    }
+    if (!flushBuffer()) return false;
+    if (size < kBufferBytes) {
+        m_buffer.append(data, size);
+    } else if (!m_file->write(data, size)) {
+        return failWith(m_file->errorNumber());
+    }
     return startWriteback();
 }
 
 bool OutputFile::startWriteback()
 {
 #ifdef Q_OS_LINUX
-    // commit() syncs the file to disk before it renames it (QSaveFile). For a dump of hundreds of MB that
-    // sync waited for all of it at the end (84 ms for BERT-base's 150 MB at 512 tokens, with nothing else to
+    // commit() syncs the file to disk before it puts it in place. For a dump of hundreds of MB that sync
+    // waited for all of it at the end (84 ms for BERT-base's 150 MB at 512 tokens, with nothing else to
     // do); started every 32 MiB, the disk writes while the rest is computed. Only a start: nothing waits.
     constexpr qint64 kWritebackStep = qint64(32) << 20;
     if (m_written - m_writtenBack < kWritebackStep) return true;
-    if (!m_file->flush()) { // the buffered tail could not be written: the same as a failed write
-        m_error = cannotWrite(m_path, m_file->errorString());
-        m_file->cancelWriting();
-        return false;
-    }
-    const int fd = int(m_file->handle());
+    if (!flushBuffer()) return false; // the buffered tail could not be written: the same as a failed write
+    const int fd = m_file->handle();
     if (fd >= 0) sync_file_range(fd, m_writtenBack, m_written - m_writtenBack, SYNC_FILE_RANGE_WRITE);
     m_writtenBack = m_written;
 #endif
@@ -184,15 +209,28 @@ bool OutputFile::commit()
         m_error = standardOutputError();
         return m_error.isEmpty();
     }
-    if (m_direct && !m_direct->finish()) {
-        m_error = cannotWrite(m_path, QString::fromLocal8Bit(m_direct->error()));
-        m_file->cancelWriting();
+    if (!m_file) {
+        m_error = cannotWrite(m_path, QCoreApplication::translate("attnscope", "not open"));
         return false;
     }
-    if (!m_file || !m_file->commit()) {
-        m_error = cannotWrite(m_path, m_file ? m_file->errorString()
-                                             : QCoreApplication::translate("attnscope", "not open"));
+    if (m_direct && !m_direct->finish()) {
+        m_error = cannotWrite(m_path, QString::fromLocal8Bit(m_direct->error()));
+        m_direct.reset();
+        m_file.reset();
         return false;
+    }
+    // Every byte written, the sync and the close checked before the file takes the target's place.
+    if (!flushBuffer()) return false;
+    if (!m_file->commit()) {
+        const int errorNumber = m_file->errorNumber();
+        if (errorNumber == EEXIST && !m_overwrite) { // a file took the name while this one was written
+            m_refusal = OutputRefusal::Exists;
+            m_error = QCoreApplication::translate("attnscope", "%1: the file exists and was not overwritten")
+                          .arg(QDir::toNativeSeparators(m_path));
+            m_file.reset();
+            return false;
+        }
+        return failWith(errorNumber);
     }
     m_file.reset();
     return true;

@@ -7,20 +7,21 @@
 //     target must be one. Devices, FIFOs, sockets, folders and links to them are refused: renaming a
 //     finished file over /dev/full would replace the device node itself;
 //   - a file is written whole or not at all: into a temporary file that replaces the target only once
-//     everything is written (QSaveFile), so an error, a full disk or a kill -9 leaves no partial file;
-//   - every write is checked, and a failure is reported with the system's reason, standard output
-//     included (a command whose output went nowhere must not exit 0).
+//     every byte of it is written and synced (io/stagedfile.h), so an error, a full disk or a kill -9
+//     leaves the old file byte for byte, or nothing, and never a partial file;
+//   - every write, flush, sync and close is checked, and a failure is reported with the system's reason
+//     (strerror of the real errno: "No space left on device"), standard output included (a command whose
+//     output went nowhere must not exit 0).
 // Messages are one line, "<file>: <problem>", translated (context "attnscope").
 
 #include <QByteArray>
 #include <QString>
 #include <memory>
 
-class QSaveFile;
-
 namespace attnscope {
 class DirectWriter;
-}
+class StagedFile;
+} // namespace attnscope
 
 namespace attnscope {
 
@@ -74,14 +75,17 @@ public:
 private:
     QString m_path;
     bool m_overwrite = false;
-    std::unique_ptr<QSaveFile> m_file;
+    std::unique_ptr<StagedFile> m_file;
     std::unique_ptr<DirectWriter> m_direct; // set by preferDirectWrites(): every write goes through it
+    QByteArray m_buffer;                    // small writes, gathered into one system call
     QString m_error;
     OutputRefusal m_refusal = OutputRefusal::None;
-    qint64 m_written = 0;     // bytes written to the file so far
+    qint64 m_written = 0;     // bytes given to write() so far
     qint64 m_writtenBack = 0; // of which the disk write has been started (startWriteback)
 
-    bool startWriteback(); // false with m_error set when the buffered data cannot be written
+    bool flushBuffer();             // false with m_error set
+    bool startWriteback();          // false with m_error set when the buffered data cannot be written
+    bool failWith(int errorNumber); // m_error from the system's reason; the staged file dropped
 };
 
 // The whole of `bytes` to `path` under the policy; false with *error ("<file>: <problem>") and, when

@@ -1,12 +1,12 @@
 #include "model/safetensorswriter.h"
 
+#include "io/outputfile.h"
 #include "model/modelerror.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace attnscope {
 
@@ -43,17 +43,14 @@ void writeSafetensors(const QString& path, const std::vector<TensorToWrite>& ten
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
     while (json.size() % 8 != 0)
         json += ' ';
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.errorString()));
+    OutputFile out(path, true);
     QByteArray length(8, '\0');
     for (int i = 0; i < 8; ++i)
         length[i] = char((quint64(json.size()) >> (8 * i)) & 0xff);
-    out.write(length);
-    out.write(json);
+    bool ok = out.open() && out.write(length) && out.write(json);
     for (const TensorToWrite& t : tensors)
-        out.write(t.data);
-    if (!out.commit()) throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.errorString()));
+        ok = ok && out.write(t.data);
+    if (!ok || !out.commit()) throw ModelError(file, QStringLiteral("cannot write: %1").arg(out.error()));
 }
 
 } // namespace attnscope

@@ -16,8 +16,8 @@ struct TensorToWrite
     QByteArray data; // little-endian elements, elementCount × dtypeSize bytes
 };
 
-// Writes a .safetensors file (header padded to 8 bytes, tensors in the given order) atomically through
-// QSaveFile. Used by tests and the benchmark to build models; throws ModelError on I/O failure or when a
+// Writes a .safetensors file (header padded to 8 bytes, tensors in the given order) whole or not at all
+// (io/outputfile.h). Used by tests and the benchmark to build models; throws ModelError on I/O failure or when a
 // tensor's bytes do not match its dtype × shape.
 void writeSafetensors(const QString& path, const std::vector<TensorToWrite>& tensors);
 

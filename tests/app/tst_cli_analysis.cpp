@@ -241,8 +241,11 @@ void TestCliAnalysis::rolloutNormAndNpy()
     // An existing file is kept.
     r = run(base + QStringList{QStringLiteral("--out"), weightPath});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY(r.err.contains(
-        "already exists")); // "--out -" is standard output (the same bytes), never a file named "-".
+    // The policy's words, as every command's (io/outputfile.h).
+    QVERIFY2(r.err.contains(weightPath.toUtf8() +
+                            ": the file exists and was not overwritten (use --force to overwrite)"),
+             r.err.constData());
+    // "--out -" is standard output (the same bytes), never a file named "-".
     QFile written(weightPath);
     QVERIFY(written.open(QIODevice::ReadOnly));
     r = run(base + QStringList{QStringLiteral("--out"), QStringLiteral("-")}, dir.path());

@@ -3,6 +3,7 @@
 
 #include "io/npy.h"
 #include "support/ggufwriter.h"
+#include "support/privatemount.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,6 +17,8 @@
 #include <cmath>
 
 using namespace attnscope;
+using attnscope::testing::enterPrivateMountNamespace;
+using attnscope::testing::ScratchMount;
 using attnscope::testing::writeGgufFromFolder;
 
 namespace {
@@ -436,8 +439,8 @@ void TestCliAttention::largeNpyOnBlockBoundaries()
 
 // A file system that refuses O_DIRECT (ramfs here; FUSE and others for users): the dump goes through the
 // page cache (io/directwriter.h), byte for byte what it is on a disk, and --verbose does not claim
-// otherwise. ramfs is mounted in a mount namespace of its own (`unshare --mount`, root only): where that
-// is not allowed the test is skipped, saying so.
+// otherwise. ramfs is mounted in a mount namespace of the test's own (tests/support/privatemount.h, root
+// only): where that is not allowed the test is skipped, saying so.
 void TestCliAttention::largeNpyWhereDirectWritesAreRefused()
 {
     QTemporaryDir dir;
@@ -461,33 +464,28 @@ void TestCliAttention::largeNpyWhereDirectWritesAreRefused()
     const Result disk = run(command + QStringList{onDisk});
     QVERIFY2(disk.exitCode == 0, disk.err.constData());
 
-    // Inside the namespace: mount ramfs, show that it refuses O_DIRECT, write the dump there, copy it out.
-    const QString mountPoint = dir.filePath(QStringLiteral("ramfs"));
-    const QString copied = dir.filePath(QStringLiteral("from-ramfs.npy"));
-    QVERIFY(QDir().mkpath(mountPoint));
-    // The paths and the command go in as arguments ("$@"), never spliced into the script's text.
-    const QString script = QStringLiteral(
-        "mount -t ramfs ramfs \"$1\" || exit 97\n"
-        "if dd if=/dev/zero of=\"$1/probe\" bs=4096 count=1 oflag=direct 2>/dev/null; then exit 98; fi\n"
-        "mountPoint=\"$1\"; copy=\"$2\"; shift 2\n"
-        "\"$@\" \"$mountPoint/dump.npy\" || exit $?\n"
-        "cp \"$mountPoint/dump.npy\" \"$copy\"\n");
+    // ramfs in a mount namespace of this test process's own (tests/support/privatemount.h); the binary
+    // started afterwards sees it.
+    if (const QString why = enterPrivateMountNamespace(); !why.isEmpty())
+        QSKIP(qPrintable(QStringLiteral("no ramfs can be mounted here: ") + why));
+    const ScratchMount ramfs(dir.filePath(QStringLiteral("ramfs")), QStringLiteral("ramfs"), QString());
+    QVERIFY2(ramfs.error().isEmpty(), qPrintable(ramfs.error()));
+    QProcess probe; // the test needs a file system that refuses O_DIRECT
+    probe.start(QStringLiteral("dd"),
+                {QStringLiteral("if=/dev/zero"),
+                 QStringLiteral("of=") + ramfs.filePath(QStringLiteral("probe")), QStringLiteral("bs=4096"),
+                 QStringLiteral("count=1"), QStringLiteral("oflag=direct")});
+    QVERIFY(probe.waitForFinished(60000));
+    QVERIFY2(probe.exitCode() != 0,
+             "ramfs took an O_DIRECT write: the test needs a file system that refuses");
+    const QString copied = ramfs.filePath(QStringLiteral("dump.npy"));
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
     process.setProcessEnvironment(environment);
-    process.start(QStringLiteral("unshare"),
-                  QStringList{QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"), script,
-                              QStringLiteral("sh"), mountPoint, copied, QStringLiteral(ATTNSCOPE_BINARY)} +
-                      command);
-    if (!process.waitForStarted(10000)) QSKIP("no unshare(1) here: ramfs cannot be mounted for the test");
+    process.start(QStringLiteral(ATTNSCOPE_BINARY), command + QStringList{copied});
     QVERIFY(process.waitForFinished(60000));
     const QByteArray err = process.readAllStandardError();
-    if (process.exitCode() == 97 || (process.exitCode() == 1 && err.contains("unshare")))
-        QSKIP(qPrintable(QStringLiteral("no ramfs in a mount namespace here (root only): %1")
-                             .arg(QString::fromLocal8Bit(err).trimmed())));
-    QVERIFY2(process.exitCode() != 98,
-             "ramfs took an O_DIRECT write: the test needs a file system that refuses");
     QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, err.constData());
     QVERIFY2(!err.contains("past the page cache"), err.constData());
 

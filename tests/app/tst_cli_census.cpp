@@ -245,11 +245,9 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains(QStringLiteral("none.txt")));
         QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
-        // Still a valid result file, saying why.
-        QCOMPARE(readJson(dir.filePath(QStringLiteral("o/census.json")))
-                     .value(QStringLiteral("status"))
-                     .toString(),
-                 QStringLiteral("failed"));
+        // Refused before any work: nothing written, not even the folder (a "failed" census.json there once
+        // made the next good run say "a census is already there").
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("o"))));
         run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
                       dir.filePath(QStringLiteral("none.txt")), QStringLiteral("--max-tokens"),
                       QStringLiteral("x")});
@@ -285,6 +283,128 @@ private Q_SLOTS:
         QVERIFY2(all2.contains(QStringLiteral("2 empty lines skipped")), qPrintable(all2));
         QVERIFY2(all2.contains(QStringLiteral("3 lines of invalid UTF-8 skipped (lines 3,5,6)")),
                  qPrintable(all2));
+    }
+
+    // A census refused for its arguments (a corpus that is a folder, a device or missing, --max-tokens past
+    // the model's positions) writes nothing, so the next good run into the same --out is not blocked by a
+    // "failed" census.json. Each says what is wrong in one line.
+    void refusedCensusWritesNothing_data()
+    {
+        QTest::addColumn<QString>("corpus"); // "" = a good corpus
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("corpus is a folder") << QDir::tempPath() << QStringList{} << QStringLiteral("folder");
+        QTest::newRow("corpus is /dev/null")
+            << QStringLiteral("/dev/null") << QStringList{} << QStringLiteral("a character device");
+        QTest::newRow("--max-tokens 100000")
+            << QString() << QStringList{QStringLiteral("--max-tokens"), QStringLiteral("100000")}
+            << QStringLiteral("--max-tokens is 100000");
+    }
+    void refusedCensusWritesNothing()
+    {
+        QFETCH(QString, corpus);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString good = dir.filePath(QStringLiteral("c.txt"));
+        writeFile(good, sentences(3));
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const QStringList model{QStringLiteral("--model"), kEncoder,
+                                QStringLiteral("--out"),   out,
+                                QStringLiteral("--quiet"), QStringLiteral("--backend"),
+                                QStringLiteral("cpu")};
+        const Run refused =
+            census(model + QStringList{QStringLiteral("--corpus"), corpus.isEmpty() ? good : corpus} + extra);
+        QVERIFY2(refused.exitCode != 0 && refused.exitCode != -1, qPrintable(refused.err));
+        QCOMPARE(refused.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(refused.err.contains(expected), qPrintable(refused.err));
+        QVERIFY2(!refused.err.contains(QStringLiteral("saved position")), qPrintable(refused.err));
+        QVERIFY2(!QFileInfo::exists(out), "the refused census wrote its --out folder");
+        const Run next = census(model + QStringList{QStringLiteral("--corpus"), good});
+        QVERIFY2(next.exitCode == 0, qPrintable(next.err));
+        QCOMPARE(readJson(out + QStringLiteral("/census.json"))
+                     .value(QStringLiteral("inputs"))
+                     .toObject()
+                     .value(QStringLiteral("done"))
+                     .toInt(),
+                 3);
+    }
+
+    // A corpus without one usable input is an error, naming the file and counting what was skipped, and
+    // writes nothing (it wrote a "complete" census of 0 inputs with exit code 0).
+    void noUsableInputIsAnError_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("skipped"); // the count of skipped lines in the message ("" when none)
+        QTest::newRow("empty file") << QStringLiteral("c.txt") << QByteArray() << QString();
+        QTest::newRow("newlines only")
+            << QStringLiteral("c.txt") << QByteArray("\n\n\n") << QStringLiteral("3 empty lines skipped");
+        QTest::newRow("binary") << QStringLiteral("c.txt")
+                                << QByteArray("\x00\x01\x02\xff\xfe\n\x7f\x00\n", 9)
+                                << QStringLiteral("2 lines of invalid UTF-8 skipped (lines 1,2)");
+        QTest::newRow("invalid UTF-8") << QStringLiteral("c.txt") << QByteArray("caf\xe9\n\xc3\n")
+                                       << QStringLiteral("2 lines of invalid UTF-8 skipped (lines 1,2)");
+        const QString notJson = QStringLiteral("1 line not a JSON object with a \"text\" string (line 1)");
+        QTest::newRow("JSONL text 3")
+            << QStringLiteral("c.jsonl") << QByteArray("{\"text\": 3}\n") << notJson;
+        QTest::newRow("JSONL null") << QStringLiteral("c.jsonl") << QByteArray("null\n") << notJson;
+        QTest::newRow("JSONL no text")
+            << QStringLiteral("c.jsonl") << QByteArray("{\"x\": \"a\"}\n") << notJson;
+        QTest::newRow("JSONL truncated")
+            << QStringLiteral("c.jsonl") << QByteArray("{\"text\": \"a") << notJson;
+    }
+    void noUsableInputIsAnError()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, skipped);
+        QTemporaryDir dir;
+        const QString corpus = dir.filePath(name);
+        writeFile(corpus, bytes);
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"), corpus,
+                                QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+        QVERIFY2(run.exitCode == 1, qPrintable(QString::number(run.exitCode) + run.out + run.err));
+        QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(run.err.contains(corpus + QStringLiteral(": no usable input")), qPrintable(run.err));
+        if (!skipped.isEmpty()) QVERIFY2(run.err.contains(skipped), qPrintable(run.err));
+        QVERIFY2(!QFileInfo::exists(out), "a census of no input wrote its --out folder");
+    }
+
+    // A line over 1 MiB is one rejected line, counted and located, also under --quiet (a count of rejected
+    // input is not progress chatter). It was read as 1 MiB pieces, each taken for an input of its own.
+    void overlongLineIsOneRejectedLine()
+    {
+        QTemporaryDir dir;
+        const QString corpus = dir.filePath(QStringLiteral("c.txt"));
+        writeFile(corpus, "The cat sat.\n" + QByteArray("word ").repeated(700000) + "\nA dog ran.\n");
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"), corpus,
+                                QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2((run.out + run.err).contains(QStringLiteral("1 line over 1 MiB skipped (line 2)")),
+                 qPrintable(run.out + run.err));
+        const QJsonObject result = readJson(out + QStringLiteral("/census.json"));
+        QCOMPARE(result.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt(), 2);
+        QCOMPARE(
+            result.value(QStringLiteral("progress")).toObject().value(QStringLiteral("lines_read")).toInt(),
+            3);
+    }
+
+    // A census.json of a format version past int is reported with its own number (toInt() made it 0).
+    void hugeFormatVersionIsReportedAsIs()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("c.txt")), sentences(2));
+        QDir().mkpath(dir.filePath(QStringLiteral("out")));
+        writeFile(dir.filePath(QStringLiteral("out/census.json")),
+                  "{\"format\": \"attnscope-census\", \"version\": 1000000000000}");
+        const Run run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
+                                dir.filePath(QStringLiteral("c.txt")), QStringLiteral("--out"),
+                                dir.filePath(QStringLiteral("out")), QStringLiteral("--resume")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("format version 1000000000000;")), qPrintable(run.err));
     }
 };
 

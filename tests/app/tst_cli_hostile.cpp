@@ -136,6 +136,8 @@ private Q_SLOTS:
     void nonFiniteModelsFail_data();
     void nonFiniteModelsFail();
     void killedBatchExportLeavesNoPartialFiles();
+    void outOptionNamesTheRealProblem_data();
+    void outOptionNamesTheRealProblem();
 
 private:
     QTemporaryDir m_dir;
@@ -570,6 +572,78 @@ void TestCliHostile::unreachableDisplayFallsBackToOffscreen()
     QImage image(png);
     QVERIFY(!image.isNull());
     QVERIFY(image.width() > 100 && image.height() > 100);
+}
+
+// --out that names no file: the message says what is wrong with it (issue 35), before any work, not
+// "attnscope: : unknown format ''" or "unknown format" for a folder; an empty --out was standard output for
+// attention and rollout. export --all-heads without --out says what --out is for.
+void TestCliHostile::outOptionNamesTheRealProblem_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");   // in the one error line
+    QTest::addColumn<QString>("misleading"); // never in it
+    const QString folder = QDir::tempPath(); // an existing folder
+    const QStringList exportHead{QStringLiteral("export"),
+                                 QStringLiteral("--model"),
+                                 QStringLiteral("worked-example"),
+                                 QStringLiteral("--text"),
+                                 kWorked,
+                                 QStringLiteral("--grid"),
+                                 QStringLiteral("--out")};
+    const QStringList lesson{QStringLiteral("lesson"), QStringLiteral("--step"), QStringLiteral("3"),
+                             QStringLiteral("--out")};
+    const QStringList attention{QStringLiteral("attention"),
+                                QStringLiteral("--model"),
+                                QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/gpt2_s0"),
+                                QStringLiteral("--ids"),
+                                QStringLiteral("1,2,3"),
+                                QStringLiteral("--out")};
+    const QStringList rollout{QStringLiteral("rollout"),
+                              QStringLiteral("--model"),
+                              QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/gpt2_s0"),
+                              QStringLiteral("--ids"),
+                              QStringLiteral("1,2,3"),
+                              QStringLiteral("--out")};
+    const QString empty = QStringLiteral("--out is an empty path"),
+                  unknown = QStringLiteral("unknown format");
+    const QString isFolder = QStringLiteral(": is a folder, not a file");
+    QTest::newRow("export --out ''") << (exportHead + QStringList{QString()}) << empty << unknown;
+    QTest::newRow("export --out new/") << (exportHead + QStringList{QStringLiteral("no-such-dir/")})
+                                       << (QStringLiteral("no-such-dir/") + isFolder) << unknown;
+    QTest::newRow("export --out folder")
+        << (exportHead + QStringList{folder}) << (folder + isFolder) << unknown;
+    QTest::newRow("lesson --out ''") << (lesson + QStringList{QString()}) << empty << unknown;
+    QTest::newRow("lesson --out folder/") << (lesson + QStringList{folder + QLatin1Char('/')})
+                                          << (folder + QLatin1Char('/') + isFolder) << unknown;
+    QTest::newRow("attention --out ''") << (attention + QStringList{QString()}) << empty << QString();
+    QTest::newRow("attention --out folder/") << (attention + QStringList{folder + QLatin1Char('/')})
+                                             << (folder + QLatin1Char('/') + isFolder) << QString();
+    QTest::newRow("rollout --out ''") << (rollout + QStringList{QString()}) << empty << QString();
+    QTest::newRow("export --all-heads X, no --out")
+        << QStringList{QStringLiteral("export"),
+                       QStringLiteral("--model"),
+                       QStringLiteral("worked-example"),
+                       QStringLiteral("--text"),
+                       kWorked,
+                       QStringLiteral("--all-heads"),
+                       QStringLiteral("X")}
+        << QStringLiteral("--all-heads X writes NAME-L<l>-H<h>.EXT") << QStringLiteral("--out is required");
+}
+
+void TestCliHostile::outOptionNamesTheRealProblem()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    QFETCH(QString, misleading);
+    QTemporaryDir dir;
+    const Result result = run(arguments, {}, dir.path());
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.out.isEmpty(), qPrintable(result.out.left(200)));
+    const QStringList lines = ownErrorLines(result.err);
+    QVERIFY2(lines.size() == 1, qPrintable(result.err));
+    QVERIFY2(lines.front().contains(expected), qPrintable(lines.front()));
+    if (!misleading.isEmpty()) QVERIFY2(!lines.front().contains(misleading), qPrintable(lines.front()));
+    QVERIFY2(filesIn(dir.path()).isEmpty(), qPrintable(filesIn(dir.path()).join(QLatin1Char(' '))));
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)

@@ -1,5 +1,6 @@
 #include "census/censusfigures.h"
 
+#include "io/outputfile.h"
 #include "render/axisticks.h"
 #include "render/colormap.h"
 #include "render/numberformat.h"
@@ -11,7 +12,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QPainterPath>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <algorithm>
 
@@ -178,12 +178,8 @@ bool writeFigure(const QString& path, QSize size, const QString& title,
             return false;
         }
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(buffer.data()) != buffer.size() || !file.commit()) {
-        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // Written whole or not at all, every write checked (io/outputfile.h); a census rewrites its figures.
+    return writeOutputFile(path, buffer.data(), true, error);
 }
 
 } // namespace attnscope

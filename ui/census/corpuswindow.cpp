@@ -288,7 +288,9 @@ void CorpusWindow::showFinished(const CensusResult& result)
         text = tr("Done: %1 inputs in %2.").arg(result.inputs()).arg(duration(result.seconds));
         break;
     case CensusStatus::Cancelled:
-        text = m_resultPath.isEmpty() ? tr("Cancelled after %1 inputs.").arg(result.inputs())
+        // Nothing is saved before the first input is counted (census/censusrun.h).
+        text = m_resultPath.isEmpty() || !QFileInfo::exists(m_resultPath)
+                   ? tr("Cancelled after %1 inputs.").arg(result.inputs())
                                       : tr("Cancelled after %1 inputs; saved in %2: Resume continues it.")
                                             .arg(result.inputs())
                                             .arg(QDir::toNativeSeparators(m_resultPath));

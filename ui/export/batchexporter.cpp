@@ -33,10 +33,22 @@ BatchExporter::Status BatchExporter::run(const QString& directory, const QString
     m_refusedExisting = false;
     m_written.clear();
     m_notices.clear();
+    const bool folderExisted = QFileInfo(directory).isDir();
     if (!QDir().mkpath(directory)) {
         m_error = QCoreApplication::translate("attnscope", "%1: cannot create the folder").arg(directory);
         return Status::Failed;
     }
+    // A batch that stops before its first file (a refusal, a full disk) takes back the folder it made.
+    struct FolderKeeper
+    {
+        const QString& directory;
+        bool keep;
+        const QStringList& written;
+        ~FolderKeeper()
+        {
+            if (!keep && written.isEmpty()) QDir().rmdir(directory); // only if still empty
+        }
+    } keeper{directory, folderExisted, m_written};
     const QStringList files = plannedFiles(directory, stem, format);
     // Every file is checked against the output policy (an existing file without overwrite, a device, a
     // FIFO, a folder in the way) before the first one is written.

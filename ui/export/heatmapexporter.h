@@ -61,7 +61,7 @@ struct ExportResult
 
 // Writes what a view shows to PNG, SVG or PDF through the same painters as the screen (HeatmapPainter,
 // HeadGridPainter), plus a legend line (colour map and scale); or the matrix itself as CSV, JSON or
-// float32 .npy. Every file is written atomically (QSaveFile): a failed export leaves no partial file.
+// float32 .npy. Every file is written whole or not at all (io/outputfile.h): a failed export leaves no partial file.
 class HeatmapExporter
 {
 public:

@@ -66,7 +66,7 @@ public:
     // The KV-cache calculator's tab: LessonLauncher gives it the explorer's model (setLoadedModel).
     KvCachePanel* kvCachePanel() const { return m_kvCachePanel; }
 
-    // Exports, written atomically (QSaveFile). They return false and set *error on failure.
+    // Exports, written whole or not at all (io/outputfile.h). They return false and set *error on failure.
     QImage renderStep(int step, QSize size) const;
     bool exportStepImage(const QString& path, int step, QString* error) const;
     bool exportStepCsv(const QString& path, int step, QString* error) const;
