@@ -4,9 +4,9 @@
 #include "attention/attention.h"
 #include "attention/workedexample.h"
 #include "explorer/tokenlabels.h"
-#include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
+#include "modelcommandline.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -52,7 +52,7 @@ std::optional<AttentionExportSource> transformer(const QString& name, const QStr
                                                  const QString& textB, QString* error)
 {
     try {
-        const std::unique_ptr<TransformerModel> model = TransformerModel::open(ModelCatalog::resolve(name));
+        const std::unique_ptr<TransformerModel> model = openModelArgument(name);
         const ModelText input =
             encodeForModel(*model, text, textB.isEmpty() ? std::nullopt : std::optional<QString>(textB));
         AttentionCapture capture = model->run(input.ids, input.typeIds);

@@ -9,7 +9,6 @@
 #include "explorer/analysisrunner.h"
 #include "explorer/tokenlabels.h"
 #include "explorer/workedexampleengine.h"
-#include "model/modelcatalog.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
 #include "modelcommandline.h"
@@ -84,8 +83,7 @@ struct StatsInput
 // pass gives the weights, the contributions and the census; --ablate-scan adds one ablated pass per head.
 StatsInput runModel(const QCommandLineParser& parser, bool ablateScan)
 {
-    const std::unique_ptr<TransformerModel> model =
-        TransformerModel::open(ModelCatalog::resolve(parser.value(QStringLiteral("model"))));
+    const std::unique_ptr<TransformerModel> model = openModelArgument(parser.value(QStringLiteral("model")));
     StatsInput in;
     in.model = model->info().name;
     ModelText text;
@@ -93,6 +91,7 @@ StatsInput runModel(const QCommandLineParser& parser, bool ablateScan)
         std::vector<int> ids;
         QString error;
         if (!parseIdList(parser.value(QStringLiteral("ids")), &ids, &error)) throw ModelError(error);
+        checkTokenCount(*model, qsizetype(ids.size()));
         text = idsForModel(*model, ids);
     } else {
         std::optional<QString> textB;

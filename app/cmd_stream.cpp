@@ -132,6 +132,10 @@ int runStream(const QStringList& arguments)
     try {
         const std::unique_ptr<TransformerModel> model =
             openModelArgument(parser.value(QStringLiteral("model")));
+        // Every policy against the model before any work: a cache larger than the model's positions was
+        // refused only after the whole full-attention policy had run.
+        for (const CachePolicy& policy : policies)
+            checkStreamPolicy(*model, policy);
         std::vector<int> ids;
         const bool paragraphs = parser.isSet(QStringLiteral("paragraphs"));
         const ParagraphJoin join =
@@ -143,7 +147,7 @@ int runStream(const QStringList& arguments)
             if (!model->tokenizer()) throw ModelError(model->tokenizerError());
             ids = paragraphIds(*model->tokenizer(), parser.value(QStringLiteral("text")), join);
         } else {
-            ids = modelInput(*model, parser).ids;
+            ids = modelInput(*model, parser, PositionLimit::None).ids; // read with a moving window
         }
         if (maxTokens > 0 && int(ids.size()) > maxTokens) ids.resize(size_t(maxTokens));
         if (!quiet)

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <charconv>
+#include <cstdio>
 
 namespace attnscope {
 
@@ -28,7 +29,15 @@ bool parseIdList(const QString& text, std::vector<int>* ids, QString* error)
 
 std::unique_ptr<TransformerModel> openModelArgument(const QString& nameOrPath)
 {
-    return TransformerModel::open(ModelCatalog::resolve(nameOrPath));
+    std::unique_ptr<TransformerModel> model = TransformerModel::open(ModelCatalog::resolve(nameOrPath));
+    warnAboutModel(*model);
+    return model;
+}
+
+void warnAboutModel(const TransformerModel& model)
+{
+    if (!model.unusedLayersWarning().isEmpty())
+        std::fprintf(stderr, "attnscope: warning: %s\n", qPrintable(model.unusedLayersWarning()));
 }
 
 QList<QCommandLineOption> modelInputOptions()
@@ -45,19 +54,20 @@ QList<QCommandLineOption> modelInputOptions()
     };
 }
 
-ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser)
+ModelInput modelInput(const TransformerModel& model, const QCommandLineParser& parser, PositionLimit limit)
 {
     if (parser.isSet(QStringLiteral("ids"))) {
         std::vector<int> ids;
         QString error;
         if (!parseIdList(parser.value(QStringLiteral("ids")), &ids, &error)) throw ModelError(error);
+        if (limit == PositionLimit::Model) checkTokenCount(model, qsizetype(ids.size()));
         return idsForModel(model, ids);
     }
     // --text (and --text-b) through the model's tokenizer (tokenizer.json, else vocab.txt or vocab.json +
     // merges.txt); the template's special tokens ([CLS] A [SEP] B [SEP], <s>) are added.
     std::optional<QString> textB;
     if (parser.isSet(QStringLiteral("text-b"))) textB = parser.value(QStringLiteral("text-b"));
-    return encodeForModel(model, parser.value(QStringLiteral("text")), textB);
+    return encodeForModel(model, parser.value(QStringLiteral("text")), textB, limit);
 }
 
 QByteArray floatText(float value)

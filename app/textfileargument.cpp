@@ -1,9 +1,9 @@
 #include "textfileargument.h"
 
 #include "command.h"
+#include "io/inputfile.h"
 
 #include <QDir>
-#include <QFile>
 
 namespace attnscope {
 
@@ -46,25 +46,19 @@ namespace {
 
 bool readText(const QString& path, QString* text, QString* error)
 {
+    // The input rules of every file AttnScope reads (io/inputfile.h): a regular file (a FIFO without a writer
+    // blocked in open() forever), and, standard input included, the text limit (`yes | attnscope tokenize
+    // --text-file -` grew to 2 GB and aborted).
     const bool standardInput = isStandardStream(path);
     const QString name = standardInput ? QStringLiteral("standard input") : QDir::toNativeSeparators(path);
-    QFile file;
-    bool opened = false;
-    if (standardInput) {
-        opened = file.open(stdin, QIODevice::ReadOnly);
-    } else {
-        file.setFileName(path);
-        if (!file.exists()) {
-            *error = name + QStringLiteral(": no such file");
-            return false;
-        }
-        opened = file.open(QIODevice::ReadOnly);
-    }
-    if (!opened) {
-        *error = name + QStringLiteral(": cannot read: ") + file.errorString();
+    QString problem;
+    const std::optional<QByteArray> read = standardInput ? readStandardInput(kMaxTextFileBytes, &problem)
+                                                         : readInputFile(path, kMaxTextFileBytes, &problem);
+    if (!read) {
+        *error = name + QStringLiteral(": ") + problem;
         return false;
     }
-    const QByteArray bytes = file.readAll();
+    const QByteArray& bytes = *read;
     const qsizetype bad = firstInvalidUtf8(bytes);
     if (bad >= 0) {
         *error = name + QStringLiteral(": invalid UTF-8 at byte %1 (0x%2); the text must be UTF-8")

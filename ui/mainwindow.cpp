@@ -985,11 +985,10 @@ void MainWindow::openModelFolder(const QString& path)
         }
     const auto info = ModelCatalog::describe(path);
     if (!info) {
-        showFailure(
-            QFileInfo(path).isFile()
-                ? tr("%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
-                      .arg(QDir::toNativeSeparators(path))
-                : tr("%1: not a model folder (no readable config.json)").arg(QDir::toNativeSeparators(path)));
+        showFailure(QFileInfo(path).isFile()
+                        ? tr("%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
+                              .arg(QDir::toNativeSeparators(path))
+                        : ModelCatalog::describeProblem(path));
         return;
     }
     const int index =

@@ -41,12 +41,15 @@ ModelText modelText(const Encoding& encoding, const Tokenizer& tokenizer, const 
     text.ids = encoding.ids;
     text.typeIds = encoding.typeIds;
     text.tokens = encoding.tokens;
+    // One index per text: a scan from the start for each token was quadratic (over 60 s for 1 MB).
+    const CodePointIndex indexA(textA);
+    const std::optional<CodePointIndex> indexB = textB ? std::optional<CodePointIndex>(*textB) : std::nullopt;
     for (int i = 0; i < encoding.size(); ++i) {
         const auto [begin, end] = encoding.offsets[size_t(i)];
         const int sequence = encoding.sequenceIds.empty() ? 0 : encoding.sequenceIds[size_t(i)];
         const bool special = !encoding.special.empty() && encoding.special[size_t(i)];
-        const QString& own = sequence == 1 && textB ? *textB : textA;
-        text.covered << (!special && sequence >= 0 && end > begin ? substringByCodePoints(own, begin, end)
+        const CodePointIndex& own = sequence == 1 && indexB ? *indexB : indexA;
+        text.covered << (!special && sequence >= 0 && end > begin ? own.substring(begin, end)
                                                                   : encoding.tokens.at(i));
     }
     // The census's rule (stats/encodingroles.h): special, [CLS]/BOS, [SEP]/EOS and punctuation positions.
@@ -54,8 +57,18 @@ ModelText modelText(const Encoding& encoding, const Tokenizer& tokenizer, const 
     return text;
 }
 
+void checkTokenCount(const TransformerModel& model, qsizetype tokens)
+{
+    const int positions = model.config().maxPositions;
+    if (tokens > positions)
+        throw ModelError(model.info().name, QStringLiteral("%1 tokens are more than the %2 positions this "
+                                                           "model takes; shorten the text")
+                                                .arg(tokens)
+                                                .arg(positions));
+}
+
 ModelText encodeForModel(const TransformerModel& model, const QString& textA,
-                         const std::optional<QString>& textB)
+                         const std::optional<QString>& textB, PositionLimit limit)
 {
     std::unique_ptr<Tokenizer> own;
     const Tokenizer& tokenizer = modelTokenizer(model, &own);
@@ -66,6 +79,7 @@ ModelText encodeForModel(const TransformerModel& model, const QString& textA,
         throw ModelError(QString::fromStdString(e.what()));
     }
     if (encoding.size() == 0) throw ModelError(model.info().name, QStringLiteral("the text gives no tokens"));
+    if (limit == PositionLimit::Model) checkTokenCount(model, encoding.size());
     return modelText(encoding, tokenizer, textA, textB);
 }
 

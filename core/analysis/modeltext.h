@@ -42,10 +42,21 @@ struct ModelText
 ModelText modelText(const Encoding& encoding, const Tokenizer& tokenizer, const QString& textA,
                     const std::optional<QString>& textB);
 
+// Whether an input may have more tokens than the model has positions: only a reader that moves its window
+// along the text (the streaming experiment) takes such an input.
+enum class PositionLimit { Model, None };
+
+// Throws ModelError "<model>: N tokens are more than the P positions this model takes; shorten
+// the text" when `tokens`
+// is more than the model's positions: the one limit a text meets first (no --max-output-size can lift it).
+void checkTokenCount(const TransformerModel& model, qsizetype tokens);
+
 // Tokenizes text (special tokens added) for the model. Throws ModelError for a missing tokenizer, a text
-// the tokenizer refuses, or one that gives no tokens.
+// the tokenizer refuses, one that gives no tokens, or (PositionLimit::Model) more tokens than the model has
+// positions, refused right after tokenizing: in time linear in the text, before anything else is done.
 ModelText encodeForModel(const TransformerModel& model, const QString& textA,
-                         const std::optional<QString>& textB = std::nullopt);
+                         const std::optional<QString>& textB = std::nullopt,
+                         PositionLimit limit = PositionLimit::Model);
 
 // Ids used as given (no special tokens added); tokens are the vocabulary's strings; an id equal to the
 // tokenizer's [CLS]/BOS or [SEP]/EOS id (when the model has a tokenizer) counts as that role.

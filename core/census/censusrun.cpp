@@ -2,6 +2,7 @@
 
 #include "analysis/contributions.h"
 #include "census/censusinput.h"
+#include "io/inputfile.h"
 #include "io/outputfile.h"
 #include "model/modelerror.h"
 #include "model/transformermodel.h"
@@ -216,18 +217,19 @@ std::optional<CensusResult> CensusResult::fromJson(const QJsonObject& root, QStr
 
 std::optional<CensusResult> readCensusResult(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot be read (%2)").arg(path, file.errorString());
+    // The input rules (io/inputfile.h): a FIFO hung here, an endless one grew until it aborted.
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(path, kMaxCensusFileBytes, &problem);
+    if (!bytes) {
+        *error = QStringLiteral("%1: %2").arg(path, problem);
         return std::nullopt;
     }
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
         *error = QStringLiteral("%1: not valid JSON (%2)").arg(path, parseError.errorString());
         return std::nullopt;
     }
-    QString problem;
     std::optional<CensusResult> result = CensusResult::fromJson(document.object(), &problem);
     if (!result) *error = QStringLiteral("%1: %2").arg(path, problem);
     return result;

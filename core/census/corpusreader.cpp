@@ -1,5 +1,7 @@
 #include "census/corpusreader.h"
 
+#include "io/inputfile.h"
+
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,7 +23,7 @@ CorpusReader::CorpusReader(const QString& path, bool pairs) : m_path(path), m_pa
 bool CorpusReader::open(QString* error)
 {
     const QFileInfo info(m_path);
-    if (!info.exists()) {
+    if (!info.exists() && !info.isSymLink()) {
         *error = QStringLiteral("%1: no such file").arg(m_path);
         return false;
     }
@@ -29,8 +31,11 @@ bool CorpusReader::open(QString* error)
         *error = QStringLiteral("%1: is a folder, not a corpus file").arg(m_path);
         return false;
     }
-    if (!m_file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot be read (%2)").arg(m_path, m_file.errorString());
+    // The input rules (io/inputfile.h), checked before open(): a FIFO without a writer blocks there. Read
+    // line by line, so no size limit.
+    QString problem;
+    if (!openInputFile(m_file, m_path, &problem)) {
+        *error = QStringLiteral("%1: %2").arg(m_path, problem);
         return false;
     }
     const QString suffix = info.suffix().toLower();

@@ -170,8 +170,7 @@ std::vector<double> StreamEvaluation::runningPerplexity() const
     return running;
 }
 
-StreamEvaluation evaluateStream(const TransformerModel& model, const std::vector<int>& ids,
-                                const CachePolicy& policy, const StreamOptions& options)
+void checkStreamPolicy(const TransformerModel& model, const CachePolicy& policy)
 {
     const QString where = QDir::toNativeSeparators(model.folder());
     const ModelConfig& config = model.config();
@@ -179,14 +178,6 @@ StreamEvaluation evaluateStream(const TransformerModel& model, const std::vector
         throw ModelError(where, QStringLiteral("only decoders read a text token by token (this is a %1 "
                                                "encoder)")
                                     .arg(config.modelType));
-    if (ids.size() < 2) throw ModelError(where, QStringLiteral("the text needs at least two tokens"));
-    for (size_t i = 0; i < ids.size(); ++i)
-        if (ids[i] < 0 || ids[i] >= config.vocabSize)
-            throw ModelError(where, QStringLiteral("token id %1 at position %2 is outside the vocabulary of "
-                                                   "%3 ids")
-                                        .arg(ids[i])
-                                        .arg(i)
-                                        .arg(config.vocabSize));
     if (policy.kind != CachePolicyKind::Full) {
         if (policy.cacheSize < 2 || policy.cacheSize > config.maxPositions)
             throw ModelError(where, QStringLiteral("a cache of %1 entries: it must hold 2 to %2 (the "
@@ -199,6 +190,22 @@ StreamEvaluation evaluateStream(const TransformerModel& model, const std::vector
                                         .arg(policy.sinks)
                                         .arg(policy.cacheSize));
     }
+}
+
+StreamEvaluation evaluateStream(const TransformerModel& model, const std::vector<int>& ids,
+                                const CachePolicy& policy, const StreamOptions& options)
+{
+    checkStreamPolicy(model, policy);
+    const QString where = QDir::toNativeSeparators(model.folder());
+    const ModelConfig& config = model.config();
+    if (ids.size() < 2) throw ModelError(where, QStringLiteral("the text needs at least two tokens"));
+    for (size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] < 0 || ids[i] >= config.vocabSize)
+            throw ModelError(where, QStringLiteral("token id %1 at position %2 is outside the vocabulary of "
+                                                   "%3 ids")
+                                        .arg(ids[i])
+                                        .arg(i)
+                                        .arg(config.vocabSize));
 
     QElapsedTimer timer;
     timer.start();

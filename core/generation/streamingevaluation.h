@@ -81,6 +81,10 @@ struct StreamEvaluation
     std::vector<double> runningPerplexity() const;
 };
 
+// Throws ModelError when `model` cannot run `policy` (not a decoder, a cache of fewer than 2 or more than the
+// model's positions, sinks outside [0, cacheSize)): callers check every policy before running the first.
+void checkStreamPolicy(const TransformerModel& model, const CachePolicy& policy);
+
 // Throws ModelError for a model that cannot (not a decoder, no LM head, a cache larger than its positions,
 // fewer than two tokens, sinks outside [0, cacheSize)), OperationCancelled.
 StreamEvaluation evaluateStream(const TransformerModel& model, const std::vector<int>& ids,

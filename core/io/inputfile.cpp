@@ -87,6 +87,30 @@ bool openInputFile(QFile& file, const QString& path, QString* problem)
     return true;
 }
 
+std::optional<QByteArray> readBoundedStream(QIODevice& device, qint64 maxBytes, QString* problem)
+{
+    // In chunks until the end, not trusting size(): a file may grow meanwhile or report 0 (/proc), and a
+    // pipe has no size at all. An empty read is the end (a QFile on a pipe blocks in read() until data or
+    // end of file).
+    QByteArray bytes;
+    if (!device.isSequential()) bytes.reserve(qsizetype(std::min(device.size(), maxBytes)));
+    for (;;) {
+        const qint64 wanted = std::min<qint64>(qint64(1) << 20, maxBytes + 1 - bytes.size());
+        const QByteArray chunk = device.read(wanted);
+        if (auto* file = qobject_cast<QFileDevice*>(&device); file && file->error() != QFileDevice::NoError) {
+            *problem = QStringLiteral("cannot read: %1").arg(file->errorString());
+            return std::nullopt;
+        }
+        if (chunk.isEmpty()) return bytes;
+        bytes += chunk;
+        if (bytes.size() > maxBytes) {
+            *problem =
+                QStringLiteral("is over the %1 limit for this kind of input").arg(byteSizeText(maxBytes));
+            return std::nullopt;
+        }
+    }
+}
+
 std::optional<QByteArray> readInputFile(const QString& path, qint64 maxBytes, QString* problem)
 {
     *problem = inputFileProblem(path, maxBytes);
@@ -96,23 +120,17 @@ std::optional<QByteArray> readInputFile(const QString& path, qint64 maxBytes, QS
         *problem = QStringLiteral("cannot open: %1").arg(file.errorString());
         return std::nullopt;
     }
-    // In chunks until the end, not trusting size(): the file may grow meanwhile, or report 0 (/proc).
-    QByteArray bytes;
-    bytes.reserve(qsizetype(std::min(file.size(), maxBytes)));
-    for (;;) {
-        const QByteArray chunk = file.read(std::min<qint64>(qint64(1) << 20, maxBytes + 1 - bytes.size()));
-        if (file.error() != QFileDevice::NoError) {
-            *problem = QStringLiteral("cannot read: %1").arg(file.errorString());
-            return std::nullopt;
-        }
-        if (chunk.isEmpty()) return bytes;
-        bytes += chunk;
-        if (bytes.size() > maxBytes) {
-            *problem =
-                QStringLiteral("is over the %1 limit for this kind of file").arg(byteSizeText(maxBytes));
-            return std::nullopt;
-        }
+    return readBoundedStream(file, maxBytes, problem);
+}
+
+std::optional<QByteArray> readStandardInput(qint64 maxBytes, QString* problem)
+{
+    QFile file;
+    if (!file.open(stdin, QIODevice::ReadOnly)) {
+        *problem = QStringLiteral("cannot open: %1").arg(file.errorString());
+        return std::nullopt;
     }
+    return readBoundedStream(file, maxBytes, problem);
 }
 
 } // namespace attnscope

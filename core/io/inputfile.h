@@ -11,6 +11,7 @@
 #include <optional>
 
 class QFile;
+class QIODevice;
 
 namespace attnscope {
 
@@ -20,6 +21,11 @@ constexpr qint64 kMaxJsonFileBytes = qint64(64) << 20;       // config.json, tok
 constexpr qint64 kMaxVocabularyFileBytes = qint64(64) << 20; // vocab.txt, merges.txt
 constexpr qint64 kMaxSmallFileBytes = qint64(1) << 20;       // refs/main of the Hugging Face cache
 constexpr qint64 kMaxNpyFileBytes = qint64(16) << 30;        // .npy read whole (tests, references)
+// A census.json holds a few numbers per head, metric and position: about 10 MB for 80 layers x 64 heads.
+constexpr qint64 kMaxCensusFileBytes = qint64(64) << 20;
+// A text given whole (--text-file, standard input, the window's text files): Llama 3's 131,072 positions
+// are about 0.6 MB of English, so 16 MiB is far past any model's window (and tokenizes in seconds).
+constexpr qint64 kMaxTextFileBytes = qint64(16) << 20;
 
 // Why `path` cannot be read as an input file, "" when it can: a regular file of at most maxBytes
 // (maxBytes < 0: no limit). Says "file not found", "a symbolic link to X, which does not exist",
@@ -30,6 +36,14 @@ QString inputFileProblem(const QString& path, qint64 maxBytes = -1);
 // The whole file, or nullopt with *problem set (inputFileProblem, or the system's reason it cannot be
 // read). Never blocks on a FIFO and never reads more than maxBytes + 1 bytes.
 std::optional<QByteArray> readInputFile(const QString& path, qint64 maxBytes, QString* problem);
+
+// Everything `device` (opened for reading) gives until its end, read in chunks: nullopt with *problem set
+// when it gives more than maxBytes (having read at most maxBytes + 1 bytes: an endless pipe stops there) or
+// fails. readInputFile and standard input both read through here.
+std::optional<QByteArray> readBoundedStream(QIODevice& device, qint64 maxBytes, QString* problem);
+
+// Standard input, whole, within maxBytes (a pipe or a terminal as well as a file).
+std::optional<QByteArray> readStandardInput(qint64 maxBytes, QString* problem);
 
 // Opens `path` read-only after the same checks (for memory-mapping large files); false with *problem set.
 bool openInputFile(QFile& file, const QString& path, QString* problem);

@@ -394,6 +394,24 @@ GgufFile::GgufFile(const QString& path) : m_path(path), m_file(path)
                      .arg(t.offset)
                      .arg(m_fileBytes));
     }
+    // No two tensors share bytes (gguf-py lays them out one after the other): an overlap is a damaged or
+    // crafted file, whose weights would alias each other.
+    std::vector<const GgufTensor*> byOffset;
+    for (const GgufTensor& t : m_tensors)
+        if (t.bytes > 0) byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](const GgufTensor* a, const GgufTensor* b) { return a->offset < b->offset; });
+    for (size_t i = 1; i < byOffset.size(); ++i) {
+        const GgufTensor& before = *byOffset[i - 1];
+        const GgufTensor& after = *byOffset[i];
+        if (before.offset + before.bytes > after.offset)
+            fail(QStringLiteral("tensors '%1' (bytes %2 to %3) and '%4' (from byte %5) overlap")
+                     .arg(before.name)
+                     .arg(before.offset)
+                     .arg(before.offset + before.bytes)
+                     .arg(after.name)
+                     .arg(after.offset));
+    }
     // After the metadata (a GGUF's vocabulary can be megabytes): see prefetch.h.
     adviseLargePages(m_map, m_fileBytes);
 }

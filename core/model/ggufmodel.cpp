@@ -90,6 +90,7 @@ public:
              GgufTensorMapping::Layout layout = GgufTensorMapping::Layout::AsStored, int ropeHeads = 0,
              float addend = 0.0f)
     {
+        m_names.insert(hf, gguf);
         const GgufTensor* t = m_file.tensor(gguf);
         if (!t) return false;
         if (!ggmlTypeTraits(t->type))
@@ -127,10 +128,12 @@ public:
     }
     bool has(const QString& gguf) const { return m_file.tensor(gguf) != nullptr; }
     std::vector<GgufTensorMapping> take() { return std::move(m_tensors); }
+    QHash<QString, QString> takeNames() { return std::move(m_names); }
 
 private:
     const GgufFile& m_file;
     std::vector<GgufTensorMapping> m_tensors;
+    QHash<QString, QString> m_names; // every map() asked for: Hugging Face name -> GGUF name
 };
 
 QString blk(int layer, const char* rest)
@@ -243,7 +246,8 @@ GgufModelDescription describeLlamaLike(const GgufFile& file, const QString& arch
             m.map(blk(l, "ffn_down") + suffix, hf + QStringLiteral("mlp.down_proj") + suffix);
         }
     }
-    return {arch, c, m.take()};
+    std::vector<GgufTensorMapping> tensors = m.take();
+    return {arch, c, std::move(tensors), m.takeNames()};
 }
 
 // ---------------------------------------------------------------- gpt2
@@ -293,7 +297,8 @@ GgufModelDescription describeGpt2(const GgufFile& file, const QString& arch)
             m.map(blk(l, "ffn_down") + suffix, hf + QStringLiteral("mlp.c_proj") + suffix, conv1d);
         }
     }
-    return {arch, c, m.take()};
+    std::vector<GgufTensorMapping> tensors = m.take();
+    return {arch, c, std::move(tensors), m.takeNames()};
 }
 
 struct GgufArchitecture
@@ -357,10 +362,18 @@ GgufVocabulary readGgufVocabulary(const GgufFile& file)
     for (std::int32_t t : file.intArray(p + QStringLiteral("token_type")))
         v.tokenTypes.push_back(t);
     v.merges = file.stringArray(p + QStringLiteral("merges"));
+    // An id outside the vocabulary is refused, naming the key: llama.cpp ignores it, and with add_bos_token
+    // a bos_token_id of 2^31 silently dropped the BOS, so the model saw another input.
     auto id = [&](const char* key) -> std::optional<int> {
         const std::optional<std::int64_t> value = file.integer(p + QLatin1String(key));
-        if (!value || *value < 0 || *value >= v.tokens.size())
-            return std::nullopt; // llama.cpp ignores bad ids too
+        if (!value) return std::nullopt;
+        if (*value < 0 || *value >= v.tokens.size())
+            throw ModelError(
+                file.displayPath(),
+                QStringLiteral("metadata %1%2 = %3 is not a token id (the vocabulary has %4 tokens)")
+                    .arg(p, QLatin1String(key))
+                    .arg(*value)
+                    .arg(v.tokens.size()));
         return int(*value);
     };
     v.bosId = id("bos_token_id");

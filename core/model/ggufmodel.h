@@ -15,6 +15,7 @@
 
 #include "model/gguffile.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <memory>
 #include <vector>
@@ -44,6 +45,9 @@ struct GgufModelDescription
     QString architecture; // general.architecture
     QJsonObject config;   // the equivalent config.json
     std::vector<GgufTensorMapping> tensors;
+    // Every Hugging Face name looked for -> its GGUF name, found or not: messages about a tensor name the
+    // one the file has (or lacks), not a name the user never saw.
+    QHash<QString, QString> ggufNames;
 };
 
 // Throws ModelError "<file>: <problem>" for an architecture that is not supported, missing metadata or a

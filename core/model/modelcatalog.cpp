@@ -137,6 +137,21 @@ QString ModelCatalog::huggingFaceHubDir()
     return QDir::homePath() + QStringLiteral("/.cache/huggingface/hub");
 }
 
+QString ModelCatalog::describeProblem(const QString& folder)
+{
+    const QString shown = QDir::toNativeSeparators(folder);
+    const QString configPath = QDir(folder).filePath(QStringLiteral("config.json"));
+    const QFileInfo config(configPath);
+    if (!config.exists() && !config.isSymLink())
+        return QStringLiteral("%1: not a model folder (no config.json)").arg(shown);
+    try {
+        ModelConfig::fromFile(configPath); // the reader that says what is wrong with it
+    } catch (const ModelError& e) {
+        return e.message();
+    }
+    return QStringLiteral("%1: not a model folder (no readable config.json)").arg(shown);
+}
+
 std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
 {
     if (QFileInfo(folder).isFile()) return describeGguf(folder);

@@ -36,6 +36,10 @@ public:
     // `folder` may also be a llama.cpp .gguf file (described from its metadata; unsupported architectures
     // keep their general.architecture).
     static std::optional<ModelInfo> describe(const QString& folder);
+    // Why describe(folder) gives nullopt, as one line naming the file: "<folder>: not a model folder (no
+    // config.json)", "<config.json>: not valid JSON (line 3, column 7: ...)", "<config.json>: not a regular
+    // file but a FIFO ...".
+    static QString describeProblem(const QString& folder);
     static std::optional<ModelInfo> describeGguf(const QString& path);
 
     // Folders the user added to the model list (QSettings "models/folders"), in the order added; those that

@@ -1,6 +1,7 @@
 #include "model/modelconfig.h"
 
 #include "io/inputfile.h"
+#include "io/strictjson.h"
 #include "model/architecture.h"
 #include "model/configreader.h"
 #include "model/familyregistry.h"
@@ -34,14 +35,42 @@ ModelConfig ModelConfig::fromFile(const QString& configPath)
 
 ModelConfig ModelConfig::fromJsonBytes(const QByteArray& bytes, const QString& file)
 {
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw ModelError(
-            file, QStringLiteral("invalid JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
-    if (!doc.isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
-    return fromJson(doc.object(), file);
+    // Line and column of a syntax error; a key given twice refused (QJsonDocument kept the last silently).
+    QString problem;
+    const std::optional<QJsonDocument> doc = parseStrictJson(bytes, &problem);
+    if (!doc) throw ModelError(file, problem);
+    if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
+    return fromJson(doc->object(), file);
 }
+
+namespace {
+
+// bos_token_id and eos_token_id (a list for some models): transformers' generation stops at them, so an id
+// of -7 or 2^40 is a damaged file. Whole numbers below the vocabulary limit; not checked against vocab_size,
+// which released tiny test models undercut (Phi-3's keep eos_token_id 32000 over 128 entries).
+void checkTokenIds(const ConfigReader& r)
+{
+    for (const char* key : {"bos_token_id", "eos_token_id"}) {
+        const QJsonValue value = r.json().value(QLatin1String(key));
+        if (value.isUndefined() || value.isNull()) continue;
+        const QJsonArray list = value.isArray() && QLatin1String(key) == QLatin1String("eos_token_id")
+                                    ? value.toArray()
+                                    : QJsonArray{value};
+        for (const QJsonValue& id : list) {
+            const double d = id.toDouble(-1);
+            if (!id.isDouble() || !(d >= 0 && d < kMaxVocabulary) || std::floor(d) != d)
+                r.fail(
+                    QStringLiteral("%1 %2 is not a token id (a whole number from 0 to %3)")
+                        .arg(QLatin1String(key),
+                             QString::fromUtf8(QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact))
+                                 .mid(1)
+                                 .chopped(1))
+                        .arg(kMaxVocabulary - 1));
+        }
+    }
+}
+
+} // namespace
 
 ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
 {
@@ -63,6 +92,7 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
                    .arg(named, supportedModelTypes().join(QStringLiteral(", "))));
     }
     c.family = unit->name;
+    checkTokenIds(r);
     c.architecture = unit->configure(r, c);
     c.ropeCacheLimit = r.ropeCacheLimit();
 

@@ -21,9 +21,10 @@ qint64 jsonId(const QJsonValue& value)
     return d >= 0 && d <= 1e15 && std::floor(d) == d ? qint64(d) : -1;
 }
 
-void setEntry(std::vector<QString>& tokens, qint64 id, const QString& text)
+// The table grows only within the model's ids (`limit`), whatever a file claims.
+void setEntry(std::vector<QString>& tokens, qint64 id, const QString& text, int limit)
 {
-    if (id < 0 || id > 10'000'000) return;
+    if (id < 0 || id >= limit) return;
     if (size_t(id) >= tokens.size()) tokens.resize(size_t(id) + 1);
     tokens[size_t(id)] = text;
 }
@@ -42,7 +43,7 @@ QJsonDocument readJson(const QString& path)
 
 } // namespace
 
-ModelVocabulary ModelVocabulary::fromFolder(const QString& folder)
+ModelVocabulary ModelVocabulary::fromFolder(const QString& folder, int vocabSize)
 {
     const QDir dir(folder);
     ModelVocabulary vocabulary;
@@ -54,15 +55,15 @@ ModelVocabulary ModelVocabulary::fromFolder(const QString& folder)
         if (vocab.isObject()) { // WordPiece, BPE: {"token": id}
             const QJsonObject object = vocab.toObject();
             for (auto it = object.begin(); it != object.end(); ++it)
-                setEntry(tokens, jsonId(it.value()), it.key());
+                setEntry(tokens, jsonId(it.value()), it.key(), vocabSize);
         } else if (vocab.isArray()) { // Unigram: [["piece", score], ...]
             const QJsonArray array = vocab.toArray();
             for (qsizetype i = 0; i < array.size(); ++i)
-                setEntry(tokens, i, array[i].toArray().at(0).toString());
+                setEntry(tokens, i, array[i].toArray().at(0).toString(), vocabSize);
         }
         for (const QJsonValue& added : tokenizer.object().value(QLatin1String("added_tokens")).toArray())
             setEntry(tokens, jsonId(added.toObject().value(QLatin1String("id"))),
-                     added.toObject().value(QLatin1String("content")).toString());
+                     added.toObject().value(QLatin1String("content")).toString(), vocabSize);
     }
     if (tokens.empty()) {
         QList<QByteArray> lines =
@@ -71,14 +72,14 @@ ModelVocabulary ModelVocabulary::fromFolder(const QString& folder)
         qint64 id = 0;
         for (QByteArray& line : lines) {
             if (line.endsWith('\r')) line.chop(1);
-            setEntry(tokens, id++, QString::fromUtf8(line));
+            setEntry(tokens, id++, QString::fromUtf8(line), vocabSize);
         }
     }
     if (tokens.empty()) {
         const QJsonDocument vocabJson = readJson(dir.filePath(QStringLiteral("vocab.json")));
         const QJsonObject object = vocabJson.object();
         for (auto it = object.begin(); it != object.end(); ++it)
-            setEntry(tokens, jsonId(it.value()), it.key());
+            setEntry(tokens, jsonId(it.value()), it.key(), vocabSize);
     }
     for (size_t i = 0; i < tokens.size(); ++i)
         if (tokens[i] == QLatin1String("[MASK]") || tokens[i] == QLatin1String("<mask>")) {

@@ -13,7 +13,9 @@ struct ModelVocabulary
     std::vector<QString> tokens; // null QString for ids with no entry
     int maskId = -1;             // "[MASK]" or "<mask>", -1 when absent
 
-    static ModelVocabulary fromFolder(const QString& folder);
+    // Entries with ids from 0 to vocabSize - 1 (the ids the model takes): an added token with id 10^7 once
+    // sized the table to 10^7 entries, 490 MB, before the tokenizer refused it.
+    static ModelVocabulary fromFolder(const QString& folder, int vocabSize);
 };
 
 } // namespace attnscope

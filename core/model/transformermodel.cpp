@@ -10,6 +10,7 @@
 #include "model/modelvocabulary.h"
 #include "model/nonfinitecheck.h"
 #include "model/tensorops.h"
+#include "model/unusedlayers.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 #include "util/nonfinite.h"
@@ -79,7 +80,8 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
     model->m_config = ModelConfig::fromFile(dir.filePath(QStringLiteral("config.json")));
     model->checkWeights(std::make_shared<const WeightStore>(WeightStore::openFolder(model->m_folder)));
 
-    const ModelVocabulary vocabulary = ModelVocabulary::fromFolder(model->m_folder);
+    const ModelVocabulary vocabulary =
+        ModelVocabulary::fromFolder(model->m_folder, model->m_config.vocabSize);
     model->m_vocabulary = vocabulary.tokens;
     model->m_maskTokenId = vocabulary.maskId;
     const bool hasTokenizerFiles = QFileInfo::exists(dir.filePath(QStringLiteral("tokenizer.json"))) ||
@@ -115,19 +117,24 @@ std::unique_ptr<TransformerModel> TransformerModel::openGguf(const QString& path
     model->m_config = ModelConfig::fromJson(description.config, file->displayPath());
     model->checkWeights(std::make_shared<const WeightStore>(WeightStore::openGguf(file, description)));
 
-    const GgufVocabulary vocabulary = readGgufVocabulary(*file);
+    // A damaged tokenizer (an id outside the vocabulary) fails the tokenizer only, as a damaged
+    // tokenizer.json does: the model still runs on ids.
+    GgufVocabulary vocabulary;
+    try {
+        vocabulary = readGgufVocabulary(*file);
+        if (vocabulary.model.isEmpty() && vocabulary.huggingFaceJson.isEmpty())
+            model->m_tokenizerError =
+                file->displayPath() +
+                QStringLiteral(": no tokenizer in the metadata; give token ids instead");
+        else
+            model->m_tokenizer = Tokenizer::fromGgufVocabulary(vocabulary, file->displayPath());
+    } catch (const ModelError& e) {
+        model->m_tokenizerError = e.message();
+    } catch (const TokenizerError& e) {
+        model->m_tokenizerError = QString::fromStdString(e.what());
+    }
     for (const QString& token : vocabulary.tokens)
         model->m_vocabulary.push_back(token);
-    if (vocabulary.model.isEmpty() && vocabulary.huggingFaceJson.isEmpty()) {
-        model->m_tokenizerError =
-            file->displayPath() + QStringLiteral(": no tokenizer in the metadata; give token ids instead");
-    } else {
-        try {
-            model->m_tokenizer = Tokenizer::fromGgufVocabulary(vocabulary, file->displayPath());
-        } catch (const TokenizerError& e) {
-            model->m_tokenizerError = QString::fromStdString(e.what());
-        }
-    }
     model->describe();
     return model;
 }
@@ -144,6 +151,7 @@ void TransformerModel::checkWeights(std::shared_ptr<const WeightStore> store)
         if (store->contains(prefix + anchor)) {
             m_weights = ModelWeights(std::move(store), prefix);
             validateShapes();
+            m_unusedLayersWarning = unusedLayersNote(m_weights, m_config, m_folder);
             return;
         }
     }
@@ -212,22 +220,31 @@ void TransformerModel::validateShapes() const
                              .arg(store.tensorCount()));
     TensorChecklist list(m_weights);
     m_config.architecture->declareTensors(list);
+    // A GGUF file's tensors are named as the file names them, the Hugging Face name after it, and blamed on
+    // its metadata: there is no config.json.
+    const bool gguf = store.ggufFile() != nullptr;
+    auto named = [&](const QString& name) {
+        const QString own = store.ggufName(name);
+        return own.isEmpty() ? name : QStringLiteral("%1 (%2 once converted)").arg(own, name);
+    };
+    const QString settings = gguf ? QStringLiteral("its metadata") : QStringLiteral("config.json");
     for (const TensorChecklist::Item& item : list.items()) {
         const TensorInfo* info = store.info(item.name);
         if (!info) {
             if (item.required)
                 throw ModelError(
                     firstFile,
-                    QStringLiteral(
-                        "tensor %1 is missing (needed by this %2 model with %3 layers in config.json)")
-                        .arg(item.name, m_config.modelType)
-                        .arg(m_config.layers));
+                    QStringLiteral("tensor %1 is missing (needed by this %2 model with %3 layers in "
+                                   "%4)")
+                        .arg(named(item.name), m_config.modelType)
+                        .arg(m_config.layers)
+                        .arg(settings));
             continue;
         }
         if (info->shape != item.shape)
             throw ModelError(store.fileOf(item.name),
-                             QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
-                                 .arg(item.name, info->shapeText(), shapeText(item.shape)));
+                             QStringLiteral("tensor %1 has shape %2 but %3 implies %4")
+                                 .arg(named(item.name), info->shapeText(), settings, shapeText(item.shape)));
         if (!store.convertsToFloat(item.name))
             throw ModelError(
                 store.fileOf(item.name),

@@ -53,6 +53,10 @@ public:
     // "<file>: <problem>" when the folder's tokenizer files could not be read, or "<folder>: no tokenizer
     // files ..." when it has none; "" when tokenizer() is set. The model itself still runs on ids.
     const QString& tokenizerError() const { return m_tokenizerError; }
+    // "" when the config uses every layer of the checkpoint; else one line for a warning, naming the file
+    // and the unused layers ("config.json: 1 layer, but the weights also hold layer 1 (16 tensors), which
+    // are not used"). The model still runs its first layers (model/unusedlayers.h).
+    const QString& unusedLayersWarning() const { return m_unusedLayersWarning; }
     // The vocabulary entry for an id, from tokenizer.json / vocab.txt / vocab.json; "#<id>" when unknown.
     QString tokenText(int id) const;
     // [MASK] / <mask> id from the tokenizer or the folder's vocabulary, -1 when there is none.
@@ -159,6 +163,7 @@ private:
     std::vector<QString> m_vocabulary; // id -> text; empty when the folder has none
     std::shared_ptr<const Tokenizer> m_tokenizer;
     QString m_tokenizerError;
+    QString m_unusedLayersWarning;
 };
 
 } // namespace attnscope

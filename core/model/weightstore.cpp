@@ -253,6 +253,7 @@ WeightStore WeightStore::openGguf(std::shared_ptr<const GgufFile> file,
         entry.mapping = mapping;
         store.m_gguf.insert(mapping.hfName, entry);
     }
+    store.m_ggufNames = description.ggufNames;
     store.m_totalBytes = file->fileBytes();
     store.m_ggufFile = std::move(file);
     return store;

@@ -116,6 +116,9 @@ public:
     const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return m_files; }
     // The GGUF file (null for safetensors).
     const std::shared_ptr<const GgufFile>& ggufFile() const { return m_ggufFile; }
+    // In a GGUF store, the file's own name for a Hugging Face name the model looks for, present or not
+    // ("blk.0.attn_q.weight" for "model.layers.0.self_attn.q_proj.weight"); "" otherwise.
+    QString ggufName(const QString& name) const { return m_ggufNames.value(name); }
 
     // While one of these lives, load() keeps the fp32 copies it converts (F16, BF16, GGUF blocks), up to
     // budgetBytes of them, and hands out the same copy again: a run of thousands of passes over a small
@@ -149,6 +152,7 @@ private:
     QHash<QString, int> m_where; // tensor name -> index into m_files
     std::shared_ptr<const GgufFile> m_ggufFile;
     QHash<QString, GgufEntry> m_gguf; // Hugging Face name -> where it is in m_ggufFile
+    QHash<QString, QString> m_ggufNames; // Hugging Face name -> GGUF name, for every name looked for
     qint64 m_totalBytes = 0;
     // Shared by copies of the store (they read the same files); empty unless a KeepConverted lives.
     std::shared_ptr<ConvertedCache> m_converted = std::make_shared<ConvertedCache>();

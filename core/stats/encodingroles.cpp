@@ -19,6 +19,9 @@ TokenRoles tokenRolesFromEncoding(const Encoding& encoding, const Tokenizer& tok
                                   const std::optional<QString>& textB)
 {
     TokenRoles roles;
+    // Each token's text from an index built once (linear; a scan per token was quadratic).
+    const CodePointIndex indexA(textA);
+    const std::optional<CodePointIndex> indexB = textB ? std::optional<CodePointIndex>(*textB) : std::nullopt;
     const std::optional<int> cls = tokenizer.clsId(), bos = tokenizer.bosId();
     const std::optional<int> sep = tokenizer.sepId(), eos = tokenizer.eosId();
     for (int i = 0; i < encoding.size(); ++i) {
@@ -35,9 +38,8 @@ TokenRoles tokenRolesFromEncoding(const Encoding& encoding, const Tokenizer& tok
         const int sequence = size_t(i) < encoding.sequenceIds.size() ? encoding.sequenceIds[size_t(i)] : 0;
         const auto [begin, end] = encoding.offsets[size_t(i)];
         if (sequence < 0 || end <= begin) continue;
-        const QString& own = sequence == 1 && textB ? *textB : textA;
-        if (isPunctuationText(substringByCodePoints(own, begin, end)))
-            roles.punctuationPositions.push_back(i);
+        const CodePointIndex& own = sequence == 1 && indexB ? *indexB : indexA;
+        if (isPunctuationText(own.substring(begin, end))) roles.punctuationPositions.push_back(i);
     }
     return roles;
 }

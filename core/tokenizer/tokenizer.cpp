@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace attnscope {
 
@@ -24,11 +25,15 @@ namespace {
     throw TokenizerError((path + QStringLiteral(": ") + problem).toStdString());
 }
 
-// A boolean from tokenizer_config.json, or `fallback` when there is none or the key is missing.
-bool configFlag(const std::optional<QJsonObject>& config, const char* key, bool fallback)
+// A boolean from tokenizer_config.json at `configPath`, or `fallback` when there is none or the key is
+// missing or null; anything else is refused (do_lower_case: "yes" was read as the fallback, silently).
+bool configFlag(const std::optional<QJsonObject>& config, const QString& configPath, const char* key,
+                bool fallback)
 {
     const QJsonValue v = config ? config->value(QLatin1String(key)) : QJsonValue();
-    return v.isBool() ? v.toBool() : fallback;
+    if (v.isUndefined() || v.isNull()) return fallback;
+    if (!v.isBool()) fail(configPath, QStringLiteral("%1 must be true or false").arg(QLatin1String(key)));
+    return v.toBool();
 }
 
 } // namespace
@@ -81,10 +86,11 @@ std::unique_ptr<Tokenizer> Tokenizer::fromFolder(const QString& folder)
     if (QFileInfo::exists(vocabTxt) || QFileInfo::exists(vocabJson))
         configObject = readTokenizerConfig(config);
     if (QFileInfo::exists(vocabTxt)) {
-        tokenizer->m_pipeline = loadWordPieceVocab(vocabTxt, configFlag(configObject, "do_lower_case", true));
+        tokenizer->m_pipeline =
+            loadWordPieceVocab(vocabTxt, configFlag(configObject, config, "do_lower_case", true));
     } else if (QFileInfo::exists(vocabJson) && QFileInfo::exists(merges)) {
         tokenizer->m_pipeline =
-            loadByteLevelBpe(vocabJson, merges, configFlag(configObject, "add_prefix_space", false));
+            loadByteLevelBpe(vocabJson, merges, configFlag(configObject, config, "add_prefix_space", false));
     } else if (QFileInfo::exists(vocabJson)) {
         fail(merges, QStringLiteral("no such file (vocab.json needs merges.txt beside it)"));
     } else if (QFileInfo::exists(dir.filePath(QStringLiteral("tokenizer.model")))) {
@@ -235,14 +241,28 @@ bool Tokenizer::isSpecial(int id) const
     return m_pipeline->added.isSpecialId(id);
 }
 
+namespace {
+thread_local qint64 codePointSteps = 0;
+
+bool isSecondOfPair(const QString& text, qsizetype i)
+{
+    return i > 0 && i < text.size() && text.at(i).isLowSurrogate() && text.at(i - 1).isHighSurrogate();
+}
+} // namespace
+
+qint64 codePointStepsOnThisThread()
+{
+    return codePointSteps;
+}
+
 QString substringByCodePoints(const QString& text, int begin, int end)
 {
     qsizetype start = -1;
     qsizetype stop = text.size();
     int cp = 0;
-    for (qsizetype i = 0; i <= text.size(); ++i) {
-        if (i < text.size() && i > 0 && text.at(i).isLowSurrogate() && text.at(i - 1).isHighSurrogate())
-            continue; // inside a surrogate pair
+    qsizetype i = 0;
+    for (; i <= text.size(); ++i) {
+        if (isSecondOfPair(text, i)) continue; // inside a surrogate pair
         if (cp == begin && start < 0)
             start = i;
         if (cp == end) {
@@ -251,9 +271,29 @@ QString substringByCodePoints(const QString& text, int begin, int end)
         }
         ++cp;
     }
+    codePointSteps += i;
     if (start < 0 || begin >= end)
         return QString();
     return text.mid(start, stop - start);
+}
+
+CodePointIndex::CodePointIndex(const QString& text) : m_text(text)
+{
+    m_starts.reserve(size_t(text.size()) + 1);
+    for (qsizetype i = 0; i < text.size(); ++i)
+        if (!isSecondOfPair(text, i)) m_starts.push_back(i);
+    m_starts.push_back(text.size());
+    codePointSteps += text.size();
+}
+
+QString CodePointIndex::substring(int begin, int end) const
+{
+    const int n = size();
+    if (begin >= end || begin < 0 || begin >= n) return QString();
+    const qsizetype start = m_starts[size_t(begin)];
+    const qsizetype stop = m_starts[size_t(std::min(end, n))];
+    codePointSteps += stop - start;
+    return m_text.mid(start, stop - start);
 }
 
 int codePointCount(const QString& text)

@@ -1,6 +1,8 @@
 #include "tokenizer/tokenizerloader.h"
 
 #include "io/inputfile.h"
+#include "io/jsonduplicatekeys.h"
+#include "io/strictjson.h"
 #include "tokenizer/bpemodel.h"
 #include "tokenizer/decoders.h"
 #include "tokenizer/normalizers.h"
@@ -44,7 +46,13 @@ QJsonDocument parseJson(const QByteArray& data, const QString& path)
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
     if (error.error != QJsonParseError::NoError)
-        fail(path, QStringLiteral("invalid JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
+        fail(path, QStringLiteral("invalid JSON at offset %1 (%2): %3")
+                       .arg(error.offset)
+                       .arg(jsonErrorPlace(data, error), error.errorString()));
+    // QJsonDocument keeps the last of two equal keys silently: a second "[UNK]" or "unk_token" is refused.
+    if (const std::optional<QStringList> duplicate = firstDuplicateJsonKey(data))
+        fail(path,
+             QStringLiteral("the key \"%1\" is given twice").arg(duplicate->join(QStringLiteral("\".\""))));
     return doc;
 }
 

@@ -268,7 +268,7 @@ void TestCliGenerate::textFileIsTheText()
     const Run missing =
         runAttnscope({QStringLiteral("tokenize"), QStringLiteral("--model"), oracle("gpt2_s0"),
                       QStringLiteral("--text-file"), m_dir.filePath(QStringLiteral("none.txt"))});
-    QVERIFY(missing.exitCode != 0 && missing.err.contains("none.txt: no such file"));
+    QVERIFY(missing.exitCode != 0 && missing.err.contains("none.txt: file not found"));
 }
 
 void TestCliGenerate::invalidUtf8NamesTheByte_data()

@@ -172,6 +172,10 @@ private Q_SLOTS:
     void gpt2TokenizerFromMetadata();
     void tokenizerFromMetadata_data();
     void tokenizerFromMetadata();
+    void overlappingTensorsAreRefused();
+    void tokenIdsOutsideTheVocabularyAreRefused_data();
+    void tokenIdsOutsideTheVocabularyAreRefused();
+    void tensorsAreNamedAsTheFileNamesThem();
 };
 
 // Blocks of 32 built byte by byte; each expected value is worked out from the block's fields.
@@ -963,6 +967,107 @@ void TestGguf::tokenizerFromMetadata()
         ++checked;
     }
     QCOMPARE(checked, int(cases.size()));
+}
+
+// Issue 35: two tensors sharing bytes were accepted (each would read the other's weights).
+void TestGguf::overlappingTensorsAreRefused()
+{
+    GgufWriter w;
+    w.addTensor(QStringLiteral("a"), {16}, 0, QByteArray(64, '\0'));
+    w.addTensor(QStringLiteral("b"), {8}, 0, QByteArray(32, '\0'));
+    QByteArray bytes = w.build();
+    // b's entry: its name (length, bytes), n_dims 1, ne[0], the type, then the offset (relative to the data).
+    const QByteArray entry = QByteArray::fromHex("0100000000000000") + "b" + QByteArray::fromHex("01000000");
+    const qsizetype at = bytes.indexOf(entry);
+    QVERIFY(at > 0);
+    QCOMPARE(qFromLittleEndian<std::uint64_t>(bytes.constData() + at + entry.size() + 8 + 4), 64u);
+    qToLittleEndian<std::uint64_t>(32, bytes.data() + at + entry.size() + 8 + 4); // inside a's 64 bytes
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("overlap.gguf"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    const QString message = messageOf([&] { GgufFile file(path); });
+    QVERIFY2(message.startsWith(QDir::toNativeSeparators(path) + QStringLiteral(": tensors 'a' (bytes ")) &&
+                 message.contains(QLatin1String(") and 'b' (from byte ")) &&
+                 message.endsWith(QLatin1String("overlap")),
+             qPrintable(message));
+}
+
+void TestGguf::tokenIdsOutsideTheVocabularyAreRefused_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<qint64>("id");
+    QTest::newRow("bos 2^31 (with add_bos_token)") << QStringLiteral("bos_token_id") << (qint64(1) << 31);
+    QTest::newRow("eos one past the end") << QStringLiteral("eos_token_id") << qint64(-1); // -1: the size
+    QTest::newRow("unknown -7") << QStringLiteral("unknown_token_id") << qint64(-7);
+}
+
+// bos_token_id 2^31 with add_bos_token true dropped the BOS silently, so the model saw another input. An id
+// outside the vocabulary is refused, naming the key and the file (a model opened from the file keeps its
+// weights and reports this as its tokenizer's error).
+void TestGguf::tokenIdsOutsideTheVocabularyAreRefused()
+{
+    QFETCH(QString, key);
+    QFETCH(qint64, id);
+    GgufWriter w;
+    addGpt2Vocabulary(w, testTokenizerJson(QStringLiteral("gpt2")), QStringLiteral("gpt-2"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("vocab.gguf"));
+    w.write(path);
+    const qint64 size = GgufFile(path).stringArray(QStringLiteral("tokenizer.ggml.tokens")).size();
+    QVERIFY(size > 1000);
+    if (id == -1) id = size;
+    if (id < 0)
+        w.addI32(QStringLiteral("tokenizer.ggml.") + key, std::int32_t(id));
+    else
+        w.addU32(QStringLiteral("tokenizer.ggml.") + key, std::uint32_t(id));
+    w.addBool(QStringLiteral("tokenizer.ggml.add_bos_token"), true);
+    w.write(path);
+    const GgufFile file(path);
+    const QString message = messageOf([&] { readGgufVocabulary(file); });
+    QVERIFY2(message ==
+                 QStringLiteral("%1: metadata tokenizer.ggml.%2 = %3 is not a token id (the vocabulary has "
+                                "%4 tokens)")
+                     .arg(QDir::toNativeSeparators(path), key)
+                     .arg(id)
+                     .arg(size),
+             qPrintable(message));
+}
+
+// A wrong or missing tensor was named by its Hugging Face name and blamed on a config.json the user never
+// gave: the GGUF tensor, the .gguf file and its metadata are named.
+void TestGguf::tensorsAreNamedAsTheFileNamesThem()
+{
+    QTemporaryDir dir;
+    for (const bool missing : {true, false}) {
+        const QString folder = dir.filePath(missing ? QStringLiteral("missing") : QStringLiteral("shape"));
+        copyModel(oracleFolder(QStringLiteral("llama_s0")), folder, [&](std::vector<TensorToWrite>& tensors) {
+            for (auto it = tensors.begin(); it != tensors.end(); ++it) {
+                if (missing && it->name == QLatin1String("model.layers.1.self_attn.v_proj.weight")) {
+                    tensors.erase(it);
+                    return;
+                }
+                if (!missing && it->name == QLatin1String("model.layers.0.mlp.up_proj.weight")) {
+                    it->shape = {32, 32}; // [64, 32] in the file: its first half
+                    it->data = it->data.left(it->data.size() / 2);
+                    return;
+                }
+            }
+        });
+        const QString path = folder + QStringLiteral(".gguf");
+        writeGgufFromFolder(folder, path, GgmlType::F32);
+        const QString message = messageOf([&] { TransformerModel::open(path); });
+        const QString expected =
+            missing ? QStringLiteral(
+                          "%1: tensor blk.1.attn_v.weight (model.layers.1.self_attn.v_proj.weight once "
+                          "converted) is missing (needed by this llama model with 2 layers in its "
+                          "metadata)")
+                    : QStringLiteral("%1: tensor blk.0.ffn_up.weight (model.layers.0.mlp.up_proj.weight once "
+                                     "converted) has shape [32, 32] but its metadata implies [64, 32]");
+        QVERIFY2(message == expected.arg(QDir::toNativeSeparators(path)), qPrintable(message));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGguf)

@@ -80,9 +80,10 @@ void TestModelBadInput::brokenFolder_data()
     QTest::newRow("missing weights") << "missing-weights"
                                      << "model"
                                      << "no model.safetensors";
+    // One line of 22 bytes that ends inside the object: the parser stops at its last character.
     QTest::newRow("invalid config JSON") << "config-json"
                                          << "config.json"
-                                         << "invalid JSON";
+                                         << "not valid JSON (line 1, column 22: unterminated object)";
     QTest::newRow("unsupported architecture")
         << "architecture"
         << "config.json"

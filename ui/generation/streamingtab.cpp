@@ -6,6 +6,7 @@
 #include "generation/backgroundjob.h"
 #include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
+#include "io/inputfile.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
@@ -39,14 +40,16 @@ constexpr int kSinkChoices[] = {0, 1, 2, 4, 8};
 // The whole file as UTF-8 text; throws a one-line message naming the file and the problem.
 QString readTextFile(const QString& path)
 {
-    QFile file(path);
     const QString shown = path.startsWith(QLatin1Char(':')) ? QFileInfo(path).fileName() : path;
-    if (!file.open(QIODevice::ReadOnly))
+    // The input rules (io/inputfile.h): a regular file within the text limit (a FIFO blocked forever).
+    QString problem;
+    const std::optional<QByteArray> read = readInputFile(path, kMaxTextFileBytes, &problem);
+    if (!read)
         throw std::runtime_error(
             QCoreApplication::translate("attnscope::StreamingTab", "%1: cannot read it (%2)")
-                .arg(shown, file.errorString())
+                .arg(shown, problem)
                 .toStdString());
-    const QByteArray bytes = file.readAll();
+    const QByteArray& bytes = *read;
     QStringDecoder decoder(QStringDecoder::Utf8);
     QString text = decoder(bytes);
     if (decoder.hasError())

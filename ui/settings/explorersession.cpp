@@ -106,8 +106,7 @@ bool checkExplorerModel(const QString& key, QString* error)
         return false;
     }
     if (!ModelCatalog::describe(folder)) {
-        *error = QStringLiteral("%1: not a model folder (no readable config.json)")
-                     .arg(QDir::toNativeSeparators(folder));
+        *error = ModelCatalog::describeProblem(folder);
         return false;
     }
     return true;
@@ -134,8 +133,7 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     if (index < 0) {
         const auto info = ModelCatalog::describe(folder);
         if (!info) {
-            *error = QStringLiteral("%1: not a model folder (no readable config.json)")
-                         .arg(QDir::toNativeSeparators(folder));
+            *error = ModelCatalog::describeProblem(folder);
             return false;
         }
         index = window.addModelFolder(folder, info->name);
