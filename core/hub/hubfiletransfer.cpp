@@ -202,7 +202,7 @@ void HubFileTransfer::prepareResume()
 {
     QDir().mkpath(m_cache.repoDir() + QStringLiteral("/blobs"));
     m_incomplete.setFileName(m_cache.incompletePath(m_blob));
-    if (!m_incomplete.open(QIODevice::ReadWrite | QIODevice::Append)) {
+    if (!m_incomplete.open(QIODevice::ReadWrite | QIODevice::Append | QIODevice::Unbuffered)) {
         fail(QStringLiteral("%1: %2").arg(m_incomplete.fileName(), m_incomplete.errorString()));
         return;
     }

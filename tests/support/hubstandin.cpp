@@ -270,11 +270,21 @@ void HubStandIn::answer(QTcpSocket* socket, const QByteArray& method, const QByt
                                          {QStringLiteral("pointerSize"), 134}});
                 siblings.append(s);
             }
-            body = QJsonDocument(QJsonObject{{QStringLiteral("id"), repo->id},
-                                             {QStringLiteral("modelId"), repo->id},
-                                             {QStringLiteral("sha"), repo->commit},
-                                             {QStringLiteral("siblings"), siblings}})
-                       .toJson(QJsonDocument::Compact);
+            body =
+                QJsonDocument(
+                    QJsonObject{{QStringLiteral("id"), repo->id},
+                                {QStringLiteral("modelId"), repo->id},
+                                // Always sent by the Hub; huggingface_hub's ModelInfo requires them.
+                                {QStringLiteral("private"), false},
+                                {QStringLiteral("gated"), repo->gated},
+                                {QStringLiteral("disabled"), false},
+                                {QStringLiteral("downloads"), 0},
+                                {QStringLiteral("likes"), 0},
+                                {QStringLiteral("tags"), QJsonArray()},
+                                {QStringLiteral("lastModified"), QStringLiteral("2024-01-01T00:00:00.000Z")},
+                                {QStringLiteral("sha"), repo->commit},
+                                {QStringLiteral("siblings"), siblings}})
+                    .toJson(QJsonDocument::Compact);
         }
         return send(socket, 200, {{"Content-Type", "application/json; charset=utf-8"}}, body, headOnly);
     }
@@ -334,7 +344,8 @@ void HubStandIn::answerCdn(QTcpSocket* socket, const QByteArray& method, const Q
     }
     if (start > 0)
         headers.append(qMakePair(QByteArray("Content-Range"), "bytes " + QByteArray::number(start) + '-' +
-                                             QByteArray::number(size - 1) + '/' + QByteArray::number(size)));
+                                                                  QByteArray::number(size - 1) + '/' +
+                                                                  QByteArray::number(size)));
     QByteArray head = "HTTP/1.1 " + QByteArray(start > 0 ? "206 Partial Content" : "200 OK") + "\r\n";
     for (const auto& [name, value] : headers)
         head += name + ": " + value + "\r\n";
