@@ -25,6 +25,15 @@ QString huggingFaceHome()
     return cache + QStringLiteral("/huggingface");
 }
 
+QString hubCacheDir()
+{
+    for (const char* name : {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"}) {
+        const QString dir = qEnvironmentVariable(name);
+        if (!dir.isEmpty()) return dir;
+    }
+    return huggingFaceHome() + QStringLiteral("/hub");
+}
+
 HubSettings HubSettings::fromEnvironment()
 {
     HubSettings s;
@@ -32,9 +41,7 @@ HubSettings HubSettings::fromEnvironment()
     while (endpoint.endsWith(QLatin1Char('/')))
         endpoint.chop(1);
     s.endpoint = QUrl(endpoint);
-    s.cacheDir = qEnvironmentVariable("HF_HUB_CACHE");
-    if (s.cacheDir.isEmpty()) s.cacheDir = qEnvironmentVariable("HUGGINGFACE_HUB_CACHE");
-    if (s.cacheDir.isEmpty()) s.cacheDir = huggingFaceHome() + QStringLiteral("/hub");
+    s.cacheDir = hubCacheDir();
     s.offline = isTrue(qEnvironmentVariable("HF_HUB_OFFLINE"));
     for (const char* name : {"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"}) {
         const QByteArray token = qgetenv(name).trimmed();

@@ -24,5 +24,8 @@ struct HubSettings
 
 // $HF_HOME, else ${XDG_CACHE_HOME:-~/.cache}/huggingface.
 QString huggingFaceHome();
+// HF_HUB_CACHE, else the older HUGGINGFACE_HUB_CACHE, else huggingFaceHome()/hub: where downloads go and
+// where the model picker looks (ModelCatalog::huggingFaceHubDir).
+QString hubCacheDir();
 
 } // namespace attnscope::hub

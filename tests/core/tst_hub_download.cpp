@@ -453,6 +453,52 @@ private slots:
         QCOMPARE(QDir(picked.snapshot).entryList(QDir::Files), QStringList{QStringLiteral("m-Q4_K_M.gguf")});
     }
 
+    // The environment as huggingface_hub reads it (constants.py); the token file is the one `huggingface-cli
+    // login` writes.
+    void settingsFromTheEnvironment()
+    {
+        const QList<QByteArray> names = {
+            "HF_ENDPOINT",    "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE",  "HF_HOME",
+            "XDG_CACHE_HOME", "HF_TOKEN",     "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH",
+            "HF_HUB_OFFLINE"};
+        QMap<QByteArray, QByteArray> saved;
+        for (const QByteArray& n : names) {
+            if (qEnvironmentVariableIsSet(n.constData())) saved[n] = qgetenv(n.constData());
+            qunsetenv(n.constData());
+        }
+        const QString home = m_cache->path();
+        qputenv("XDG_CACHE_HOME", (home + QStringLiteral("/xdg")).toUtf8());
+        HubSettings s = HubSettings::fromEnvironment();
+        QCOMPARE(s.endpoint, QUrl(QStringLiteral("https://huggingface.co")));
+        QCOMPARE(s.cacheDir, home + QStringLiteral("/xdg/huggingface/hub"));
+        QVERIFY(s.token.isEmpty() && !s.offline);
+        QFile tokenFile(home + QStringLiteral("/xdg/huggingface/token"));
+        QVERIFY(QDir().mkpath(home + QStringLiteral("/xdg/huggingface")) &&
+                tokenFile.open(QIODevice::WriteOnly));
+        tokenFile.write("hf_fromfile\n");
+        tokenFile.close();
+        qputenv("HF_HOME", (home + QStringLiteral("/hfhome")).toUtf8());
+        qputenv("HF_HUB_OFFLINE", "true");
+        qputenv("HF_ENDPOINT", "http://mirror.example:8080/");
+        s = HubSettings::fromEnvironment();
+        QCOMPARE(s.cacheDir, home + QStringLiteral("/hfhome/hub"));
+        QVERIFY(s.token.isEmpty()); // $HF_HOME/token, which does not exist
+        QVERIFY(s.offline);
+        QCOMPARE(s.endpoint, QUrl(QStringLiteral("http://mirror.example:8080")));
+        qputenv("HF_TOKEN_PATH", tokenFile.fileName().toUtf8());
+        qputenv("HF_HUB_CACHE", "/elsewhere");
+        s = HubSettings::fromEnvironment();
+        QCOMPARE(s.token, QByteArray("hf_fromfile"));
+        QCOMPARE(s.tokenSource, tokenFile.fileName());
+        QCOMPARE(s.cacheDir, QStringLiteral("/elsewhere"));
+        qputenv("HF_TOKEN", "hf_fromenv");
+        s = HubSettings::fromEnvironment();
+        QCOMPARE(s.token, QByteArray("hf_fromenv"));
+        QCOMPARE(s.tokenSource, QStringLiteral("HF_TOKEN"));
+        for (const QByteArray& n : names)
+            saved.contains(n) ? qputenv(n.constData(), saved[n]) : qunsetenv(n.constData());
+    }
+
     void selectionSkipsWhatARunDoesNotNeed()
     {
         HubListing listing;
