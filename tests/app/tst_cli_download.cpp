@@ -198,7 +198,10 @@ private slots:
         const QByteArray check = "from huggingface_hub import file_download, _snapshot_download";
         const auto deps = runPython(QString::fromLatin1(check), false, cacheDir(), &out);
         if (deps.first != 0)
-            QSKIP(qPrintable(QString::fromUtf8(deps.second).trimmed().split(QLatin1Char('\n')).last()));
+            QSKIP(qPrintable(
+                QStringLiteral("%1 lacks what huggingface_hub needs (requests, filelock, tqdm, fsspec, "
+                               "packaging, pyyaml): %2")
+                    .arg(python, QString::fromUtf8(deps.second).trimmed().split(QLatin1Char('\n')).last())));
 
         // 1. The official client downloads; attnscope, offline, finds it complete at the same folder.
         const QString officialCache = m_dir->path() + QStringLiteral("/official");
