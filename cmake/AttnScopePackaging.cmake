@@ -45,6 +45,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # Qt's platform plugins (xcb, offscreen) are loaded at run time, so shlibdeps cannot see them.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+# `attnscope download` speaks HTTPS: libqt6network6 (shlibdeps) loads its TLS plugin over libssl3 (its own
+# dependency) and checks the Hub's certificate against the system's CA store, which nothing else pulls in.
+string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ca-certificates")
 # OpenBLAS is loaded at run time too (core/model/openblas.h), so shlibdeps cannot see it either.
 get_property(attnscope_openblas_soname GLOBAL PROPERTY ATTNSCOPE_OPENBLAS_SONAME)
 if(attnscope_openblas_soname STREQUAL "libopenblas.so.0")

@@ -35,6 +35,7 @@ seed() {
     config)      add "$corpus" tests/data/oracle/*/config.json resources/models/*/config.json fuzz/seeds/config/* ;;
     npy)         add "$corpus" tests/data/oracle/*/attentions.npy fuzz/seeds/npy/* ;;
     gguf)        add "$corpus" fuzz/seeds/gguf/* ;;
+    hublisting)  add "$corpus" fuzz/seeds/hublisting/* ;;
     tokenizer)   add_with_texts "$corpus" tests/data/oracle/*/tokenizer.json tests/data/tokenizers/llama-sp/tokenizer.json \
                    fuzz/seeds/tokenizer/* ;;
     *) echo "tools/fuzz.sh: no seeds listed for harness '$name'" >&2 ;;

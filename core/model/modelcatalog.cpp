@@ -1,5 +1,6 @@
 #include "model/modelcatalog.h"
 
+#include "hub/hubsettings.h"
 #include "io/inputfile.h"
 #include "model/gguffile.h"
 #include "model/ggufmodel.h"
@@ -130,11 +131,7 @@ QString ModelCatalog::resourcesDir()
 
 QString ModelCatalog::huggingFaceHubDir()
 {
-    const QString hubCache = qEnvironmentVariable("HF_HUB_CACHE");
-    if (!hubCache.isEmpty()) return hubCache;
-    const QString home = qEnvironmentVariable("HF_HOME");
-    if (!home.isEmpty()) return home + QStringLiteral("/hub");
-    return QDir::homePath() + QStringLiteral("/.cache/huggingface/hub");
+    return hub::hubCacheDir(); // the folder `attnscope download` writes, as huggingface_hub resolves it
 }
 
 QString ModelCatalog::describeProblem(const QString& folder)

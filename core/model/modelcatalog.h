@@ -18,7 +18,8 @@ public:
     // The resources folder: $ATTNSCOPE_RESOURCES_DIR, else <exe>/../share/attnscope, else the source tree's
     // resources/ (compile-time ATTNSCOPE_SOURCE_RESOURCES_DIR). The first that exists; "" when none does.
     static QString resourcesDir();
-    // The Hugging Face hub cache: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub.
+    // The Hugging Face hub cache: $HF_HUB_CACHE, else $HF_HOME/hub, else
+    // ${XDG_CACHE_HOME:-~/.cache}/huggingface/hub (hub/hubsettings.h, as huggingface_hub resolves it).
     static QString huggingFaceHubDir();
 
     // Folders under <resources>/models/ with a config.json; description from their attnscope.json.

@@ -64,7 +64,7 @@ list(LENGTH expected checked)
 message(STATUS "dpkg -c lists all ${checked} expected paths")
 
 execute_process(COMMAND ${DPKG_DEB} -f "${debs}" Depends OUTPUT_VARIABLE depends)
-foreach(lib libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 qt6-qpa-plugins)
+foreach(lib libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 libqt6network6 qt6-qpa-plugins ca-certificates)
   string(FIND "${depends}" "${lib}" found)
   if(found EQUAL -1)
     message(FATAL_ERROR "the package does not depend on ${lib}: ${depends}")
