@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "analysis/sinkverdict.h"
 #include "attention/attentionmaps.h"
 #include "census/corpuswindow.h"
 #include "explorer/ablationrunner.h"
@@ -10,6 +11,7 @@
 #include "explorer/examplesentences.h"
 #include "explorer/explorerbackend.h"
 #include "explorer/flowview.h"
+#include "explorer/guidedmodellist.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
@@ -245,6 +247,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_modelBox->setItemText(m_modelBox->count() - 1, tr("Open GGUF file…"));
     });
     populateModels();
+    m_guidedModels = new GuidedModelList(m_tabs);
+    m_tabs->addTab(m_guidedModels, QString());
+    onRetranslate([this] { m_tabs->setTabText(m_tabs->indexOf(m_guidedModels), tr("Get a model")); });
     applyStyle();
     // A built-in model when there is one, else the worked example.
     const int workedExample = findModel(WorkedExampleEngine().displayName());
@@ -252,6 +257,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         setTexts(exampleSentences().front());
     else
         selectEngine(workedExample);
+    if (m_onlyBuiltinModels) m_tabs->setCurrentWidget(m_guidedModels); // the toys alone: show what to get
     resize(1280, 800);
     m_features = new MainWindowFeatures(this);
 }
@@ -263,6 +269,7 @@ void MainWindow::populateModels()
         addModelFolder(info.path, info.name);
         seen << QDir(info.path).canonicalPath();
     }
+    const int builtins = int(m_entries.size());
     for (const QString& folder : ModelCatalog::recent()) {
         if (seen.contains(QDir(folder).canonicalPath())) continue;
         const auto info = ModelCatalog::describe(folder);
@@ -282,6 +289,12 @@ void MainWindow::populateModels()
                 addModelFolder(info.path, info.name);
                 seen << QFileInfo(info.path).canonicalFilePath();
             }
+    for (const ModelInfo& info : ModelCatalog::localRunnerModels())
+        if (!seen.contains(QFileInfo(info.path).canonicalFilePath())) {
+            addModelFolder(info.path, info.name);
+            seen << QFileInfo(info.path).canonicalFilePath();
+        }
+    m_onlyBuiltinModels = int(m_entries.size()) == builtins;
     addEngine(std::make_shared<WorkedExampleEngine>());
     SyntheticEngine::Config encoder;
     encoder.threads = explorerWorkerThreads();
@@ -1315,7 +1328,15 @@ void MainWindow::findSinkAndNoOpHeads()
     for (const HeadStats& s : m_statsModel->stats())
         if (s.label == HeadLabel::Sink || s.label == HeadLabel::NoOp) found.emplace_back(s.layer, s.head);
     m_grid->setHighlighted(found);
-    m_findResult->setText(tr("%n sink or no-op head(s)", nullptr, int(found.size())));
+    QString line = tr("%n sink or no-op head(s)", nullptr, int(found.size()));
+    if (const HeadSinkEvidence sinks = headSinkVerdict(m_statsModel->stats());
+        sinks.verdict == SinkVerdict::NoSinks)
+        line += QLatin1Char(' ') +
+                tr("No head puts %1 or more on the first token (at most %2): this model has no sinks; "
+                   "%3 in the Get a model tab does.")
+                    .arg(QLocale().toString(LabelThresholds().sink, 'f', 2),
+                         QLocale().toString(sinks.largestSinkMass, 'f', 2), guidedStreamingDecoder());
+    m_findResult->setText(line);
     if (!found.empty()) openHead(found.front().first, found.front().second);
 }
 

@@ -52,6 +52,7 @@ class RunStateBanner;
 class CorpusWindow;
 class GenerateTab;
 class StreamingTab;
+class GuidedModelList;
 
 // The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
 // worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
@@ -158,6 +159,9 @@ public:
     // Issue 16: step through generation, and the StreamingLLM experiment on the KV cache.
     GenerateTab* generateTab() const { return m_generateTab; }
     StreamingTab* streamingTab() const { return m_streamingTab; }
+    // "Models that show it": a tab, the current one when the list holds only the built-in models.
+    GuidedModelList* guidedModels() const { return m_guidedModels; }
+    bool onlyBuiltinModels() const { return m_onlyBuiltinModels; }
     AnalysisRunner* runner() const { return m_runner; }
     QPlainTextEdit* textAEdit() const { return m_textA; }
     QComboBox* modelBox() const { return m_modelBox; }
@@ -315,6 +319,8 @@ private:
     MainWindowFeatures* m_features = nullptr;
     GenerateTab* m_generateTab = nullptr;
     StreamingTab* m_streamingTab = nullptr;
+    GuidedModelList* m_guidedModels = nullptr;
+    bool m_onlyBuiltinModels = true;
 };
 
 } // namespace attnscope

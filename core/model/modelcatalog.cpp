@@ -4,6 +4,7 @@
 #include "io/inputfile.h"
 #include "model/gguffile.h"
 #include "model/ggufmodel.h"
+#include "model/localrunners.h"
 #include "model/memoryestimate.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
@@ -272,9 +273,14 @@ QVector<ModelInfo> ModelCatalog::cachedModels(const QString& hubDir)
     return models;
 }
 
+QVector<ModelInfo> ModelCatalog::localRunnerModels()
+{
+    return LocalRunners::scanAll().models;
+}
+
 QVector<ModelInfo> ModelCatalog::allModels()
 {
-    return builtinModels() + cachedModels();
+    return builtinModels() + cachedModels() + localRunnerModels();
 }
 
 QStringList ModelCatalog::modelFolders()
@@ -368,6 +374,12 @@ QString ModelCatalog::resolve(const QString& nameOrPath)
             if (!snapshot.isEmpty() && QFileInfo(file).isFile()) return QFileInfo(file).absoluteFilePath();
         }
     }
+    // "Ollama: llama3.2:1b" and the other local runners' names, as the picker shows them.
+    if (nameOrPath.startsWith(QLatin1String("Ollama: ")) ||
+        nameOrPath.startsWith(QLatin1String("LM Studio: ")) ||
+        nameOrPath.startsWith(QLatin1String("llama.cpp: ")))
+        for (const ModelInfo& local : localRunnerModels())
+            if (local.name == nameOrPath) return local.path;
     QStringList builtinNames;
     for (const ModelInfo& builtin : builtinModels())
         builtinNames << builtin.name;

@@ -28,7 +28,10 @@ public:
     // newest snapshot), named "ORG/NAME" (or "NAME" without an organisation); and every .gguf file of such
     // a snapshot, named "ORG/NAME/FILE.gguf".
     static QVector<ModelInfo> cachedModels(const QString& hubDir = huggingFaceHubDir());
-    // Built-ins first, then the cache.
+    // The GGUF files of Ollama, LM Studio and llama.cpp's cache (model/localrunners.h), named
+    // "Ollama: llama3.2:1b", "LM Studio: pub/repo/file.gguf", "llama.cpp: org/repo/file.gguf".
+    static QVector<ModelInfo> localRunnerModels();
+    // Built-ins first, then the cache, then the local runners' files.
     static QVector<ModelInfo> allModels();
 
     // Name, architecture, size, layers and heads of a model folder from config.json and the file sizes,

@@ -839,6 +839,45 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GuidedModelList</name>
+    <message>
+        <source>Models that show it</source>
+        <translation>Bunu gösteren modeller</translation>
+    </message>
+    <message>
+        <source>The built-in models are toys: too small to show attention sinks or real head roles. Each model below shows a phenomenon from the literature; download one and open it from the model list.</source>
+        <translation>Yerleşik modeller oyuncaktır: dikkat kuyularını ya da gerçek kafa rollerini gösteremeyecek kadar küçüktür. Aşağıdaki her model literatürden bir olguyu gösterir; birini indirip model listesinden açın.</translation>
+    </message>
+    <message>
+        <source>Until the download window arrives, run this in a terminal:</source>
+        <translation>İndirme penceresi gelene dek bunu bir terminalde çalıştırın:</translation>
+    </message>
+    <message>
+        <source>download %1</source>
+        <translation>indirme %1</translation>
+    </message>
+    <message>
+        <source> (estimated from the config)</source>
+        <translation> (yapılandırmadan tahmin)</translation>
+    </message>
+    <message>
+        <source>needs ≈ %1 at %2 tokens</source>
+        <translation>%2 token'da ≈ %1 gerekir</translation>
+    </message>
+    <message>
+        <source>licence: %1</source>
+        <translation>lisans: %1</translation>
+    </message>
+    <message>
+        <source>gated: accept the licence on the Hub, then set HF_TOKEN</source>
+        <translation>izne bağlı: lisansı Hub'da kabul edin, sonra HF_TOKEN'ı ayarlayın</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>İndir</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeadGridWidget</name>
     <message>
         <source>H%1</source>
@@ -1935,6 +1974,14 @@
         <source>Slow CPU kernels (%1): modules missing, see the tooltip</source>
         <translation>Yavaş CPU çekirdekleri (%1): modüller eksik, ipucuna bakın</translation>
     </message>
+    <message>
+        <source>Get a model</source>
+        <translation>Model edin</translation>
+    </message>
+    <message>
+        <source>No head puts %1 or more on the first token (at most %2): this model has no sinks; %3 in the Get a model tab does.</source>
+        <translation>Hiçbir kafa ilk token'a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>
@@ -2321,6 +2368,10 @@
         <translation>
             <numerusform>metnin %n token&apos;ı, model nasıl eğitildiyse öyle satır başına bir paragraf</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No attention sink in this model: window-only and %1 sinks stay within 5% of each other (perplexity %2 and %3). For the StreamingLLM effect, get %4 (Get a model tab).</source>
+        <translation>Bu modelde dikkat kuyusu yok: yalnız pencere ile %1 kuyu birbirinin yüzde 5 yakınında kalıyor (şaşkınlık %2 ve %3). StreamingLLM etkisi için %4 modelini edinin (Model edin sekmesi).</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,7 @@
 // (a Generation's steps, an evaluateStream run) and against hand computation; the tabs are driven in a
 // MainWindow with the built-in decoder tiny-llama-en-tr, and the GUI thread keeps running during a run.
 
+#include "analysis/sinkverdict.h"
 #include "explorer/predictionswidget.h"
 #include "generation/generatetab.h"
 #include "generation/generationtrace.h"
@@ -17,6 +18,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -329,6 +331,14 @@ private Q_SLOTS:
             for (size_t i = 0; i < got.nll.size(); ++i)
                 QVERIFY(std::abs(got.nll[i] - expected[p].nll[i]) < 1e-4);
         }
+        // The one-line verdict (issue 34): what core decides from these curves, computed here independently.
+        const StreamingSinkEvidence sinks = streamingSinkVerdict(expected);
+        QVERIFY(sinks.verdict != SinkVerdict::Unknown);
+        QCOMPARE(tab->sinkVerdictText().isEmpty(), sinks.verdict != SinkVerdict::NoSinks);
+        QCOMPARE(tab->findChild<QLabel*>(QStringLiteral("sinkVerdict"))->isVisibleTo(tab),
+                 !tab->sinkVerdictText().isEmpty());
+        if (sinks.verdict == SinkVerdict::NoSinks)
+            QVERIFY(tab->sinkVerdictText().contains(QLatin1String("HuggingFaceTB/SmolLM2-135M")));
         const SeriesChartData& chart = tab->chart()->data();
         QCOMPARE(int(chart.curves.size()), 3);
         QCOMPARE(int(chart.marks.size()), 1);

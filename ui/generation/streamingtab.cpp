@@ -1,6 +1,8 @@
 #include "generation/streamingtab.h"
 
 #include "analysis/modeltext.h"
+#include "analysis/sinkverdict.h"
+#include "explorer/guidedmodellist.h"
 #include "explorer/tokenlabels.h"
 #include "explorer/transformerengine.h"
 #include "generation/backgroundjob.h"
@@ -171,6 +173,11 @@ StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new Backgro
     m_messageLabel->setWordWrap(true);
     m_messageLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_messageLabel);
+    m_sinkVerdict = new QLabel(this);
+    m_sinkVerdict->setObjectName(QStringLiteral("sinkVerdict"));
+    m_sinkVerdict->setWordWrap(true);
+    m_sinkVerdict->setVisible(false);
+    layout->addWidget(m_sinkVerdict);
     m_chart = new SeriesChartWidget(this);
     layout->addWidget(m_chart, 3);
 
@@ -207,6 +214,8 @@ StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new Backgro
     connect(m_job, &BackgroundJob::finished, this, [this](quint64, bool cancelled) {
         if (cancelled && m_ending.isEmpty()) m_ending = tr("Cancelled.");
         setMessage(m_ending);
+        m_sinkVerdict->setText(sinkVerdictText());
+        m_sinkVerdict->setVisible(!m_sinkVerdict->text().isEmpty());
         updateControls();
         Q_EMIT runFinished();
     });
@@ -514,6 +523,17 @@ void StreamingTab::updateContents()
             .arg(t)
             .arg(policyLabel(chosen->policy).toHtmlEscaped()) +
         pieces.join(QLatin1Char(' ')));
+}
+
+QString StreamingTab::sinkVerdictText() const
+{
+    const StreamingSinkEvidence evidence = streamingSinkVerdict(m_evaluations);
+    if (evidence.verdict != SinkVerdict::NoSinks) return QString();
+    return tr("No attention sink in this model: window-only and %1 sinks stay within 5% of each other "
+              "(perplexity %2 and %3). For the StreamingLLM effect, get %4 (Get a model tab).")
+        .arg(evidence.sinks)
+        .arg(QLocale().toString(evidence.windowPerplexity, 'f', 2),
+             QLocale().toString(evidence.sinksPerplexity, 'f', 2), guidedStreamingDecoder());
 }
 
 } // namespace attnscope

@@ -74,6 +74,9 @@ public:
     SeriesChartWidget* chart() const { return m_chart; }
     QSpinBox* tokenBox() const { return m_token; }
     QComboBox* contentsPolicyBox() const { return m_contentsPolicy; } // whose cache is listed
+    // One line after a run whose window-only and sinks curves agree (analysis/sinkverdict.h): this model has
+    // no sinks, and the guided list's decoder does. "" otherwise.
+    QString sinkVerdictText() const;
 
 Q_SIGNALS:
     void progressed(int done, int total);
@@ -120,6 +123,7 @@ private:
     QLabel* m_policyLabel = nullptr;
     QComboBox* m_contentsPolicy = nullptr;
     QLabel* m_contents = nullptr;
+    QLabel* m_sinkVerdict = nullptr;
 };
 
 } // namespace attnscope
