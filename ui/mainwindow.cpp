@@ -888,6 +888,9 @@ std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 bool MainWindow::selectEngine(int index)
 {
     if (index < 0 || index >= int(m_entries.size())) return false;
+    // A model chosen from the guided list's tab is shown, not the list again (at start the constructor
+    // makes the list current after this call when only the built-in models are there).
+    if (m_guidedModels && m_tabs->currentWidget() == m_guidedModels) m_tabs->setCurrentIndex(0);
     ModelEntry& entry = m_entries[size_t(index)];
     if (!entry.engine) {
         // Refused before anything is mapped, with the numbers, rather than left to the OOM killer.
