@@ -22,6 +22,15 @@ bool isLowerHex(const QString& text, int length)
     return true;
 }
 
+// A JSON number that is a whole byte count a file could have (0 to 1e15). Tested before any
+// conversion: a double past qint64's range turns into undefined behaviour when cast.
+bool isByteCount(const QJsonValue& value)
+{
+    if (!value.isDouble()) return false;
+    const double bytes = value.toDouble();
+    return bytes >= 0 && bytes <= 1e15 && bytes == double(qint64(bytes));
+}
+
 // Files a tokenizer or a model's description may need, at the repo's top level.
 bool isTokenizerOrConfig(const QString& path)
 {
@@ -82,18 +91,23 @@ std::optional<HubListing> parseListing(const QByteArray& json, QString* error)
         seen.insert(file.path);
         const QJsonValue size = sibling.value(QLatin1String("size"));
         if (size.isDouble()) {
-            const double bytes = size.toDouble();
-            if (bytes < 0 || bytes > 1e15 || bytes != double(qint64(bytes)))
-                return fail(QStringLiteral("\"%1\": size %2 is not a byte count").arg(file.path).arg(bytes));
-            file.size = qint64(bytes);
+            if (!isByteCount(size))
+                return fail(QStringLiteral("\"%1\": size %2 is not a byte count").arg(file.path).arg(size.toDouble()));
+            file.size = qint64(size.toDouble());
         }
         const QJsonObject lfs = sibling.value(QLatin1String("lfs")).toObject();
         if (!lfs.isEmpty()) {
             file.lfsSha256 = lfs.value(QLatin1String("sha256")).toString();
             if (!isLowerHex(file.lfsSha256, 64))
                 return fail(QStringLiteral("\"%1\": lfs sha256 is not 64 hex digits").arg(file.path));
-            if (lfs.value(QLatin1String("size")).isDouble() && file.size < 0)
-                file.size = qint64(lfs.value(QLatin1String("size")).toDouble());
+            const QJsonValue lfsSize = lfs.value(QLatin1String("size"));
+            if (lfsSize.isDouble()) {
+                if (!isByteCount(lfsSize))
+                    return fail(QStringLiteral("\"%1\": lfs size %2 is not a byte count")
+                                    .arg(file.path)
+                                    .arg(lfsSize.toDouble()));
+                if (file.size < 0) file.size = qint64(lfsSize.toDouble());
+            }
         }
         listing.files.push_back(file);
     }

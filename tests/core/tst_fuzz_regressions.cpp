@@ -3,6 +3,7 @@
 // crash, an out-of-bounds access or undefined behaviour (the asan suite runs this too). One folder per
 // harness in tests/data/fuzz/; a file's name says what it was.
 
+#include "hub/hublisting.h"
 #include "io/npy.h"
 #include "model/ggufmodel.h"
 #include "model/modelconfig.h"
@@ -53,6 +54,11 @@ QString replayInput(const QString& harness, const QByteArray& bytes)
             const Encoding single = tokenizer->encode(text);
             tokenizer->decode(single.ids, false);
             tokenizer->decode(tokenizer->encode(text, text.left(text.size() / 2)).ids);
+        } else if (harness == QLatin1String("hublisting")) {
+            QString error;
+            const auto listing = hub::parseListing(bytes, &error);
+            if (!listing) return error.isEmpty() ? QStringLiteral("?") : error;
+            hub::selectFiles(*listing, {});
         } else if (harness == QLatin1String("gguf")) {
             // The harness's stages in order, the first error ending the replay (the harness goes on).
             QTemporaryDir dir;

@@ -499,6 +499,42 @@ private slots:
             saved.contains(n) ? qputenv(n.constData(), saved[n]) : qunsetenv(n.constData());
     }
 
+    void listingSizesMustBeByteCounts_data()
+    {
+        QTest::addColumn<QByteArray>("sibling");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("size past qint64") << QByteArray("{\"rfilename\":\"a.bin\",\"size\":6.5e23}")
+                                          << QStringLiteral("\"a.bin\": size");
+        QTest::newRow("negative size") << QByteArray("{\"rfilename\":\"a.bin\",\"size\":-1}")
+                                       << QStringLiteral("\"a.bin\": size");
+        QTest::newRow("fractional size") << QByteArray("{\"rfilename\":\"a.bin\",\"size\":1.5}")
+                                         << QStringLiteral("\"a.bin\": size");
+        // The fuzzer's find: an LFS size far past qint64 was cast without a check.
+        QTest::newRow("lfs size past qint64")
+            << QByteArray("{\"rfilename\":\"a.bin\",\"lfs\":{\"sha256\":\"" + QByteArray(64, 'b') +
+                          "\",\"size\":6.53666e+23}}")
+            << QStringLiteral("\"a.bin\": lfs size");
+    }
+
+    void listingSizesMustBeByteCounts()
+    {
+        QFETCH(QByteArray, sibling);
+        QFETCH(QString, problem);
+        const QByteArray json = "{\"sha\":\"" + QByteArray(40, 'a') + "\",\"siblings\":[" + sibling + "]}";
+        QString error;
+        QVERIFY(!parseListing(json, &error).has_value());
+        QVERIFY2(error.contains(problem), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("is not a byte count")), qPrintable(error));
+
+        // The same sibling with a plain size parses, so the refusal is the size's.
+        const QByteArray good = "{\"sha\":\"" + QByteArray(40, 'a') +
+                                "\",\"siblings\":[{\"rfilename\":\"a.bin\",\"size\":123,\"lfs\":{\"sha256\":\"" +
+                                QByteArray(64, 'b') + "\",\"size\":123}}]}";
+        const auto listing = parseListing(good, &error);
+        QVERIFY2(listing.has_value(), qPrintable(error));
+        QCOMPARE(listing->files.front().size, qint64(123));
+    }
+
     void selectionSkipsWhatARunDoesNotNeed()
     {
         HubListing listing;
