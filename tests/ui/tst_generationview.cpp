@@ -2,13 +2,13 @@
 // (a Generation's steps, an evaluateStream run) and against hand computation; the tabs are driven in a
 // MainWindow with the built-in decoder tiny-llama-en-tr, and the GUI thread keeps running during a run.
 
+#include "explorer/heatmapwidget.h"
 #include "explorer/predictionswidget.h"
 #include "generation/generatetab.h"
 #include "generation/generationtrace.h"
 #include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "generation/streamingtab.h"
-#include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "model/transformermodel.h"

@@ -3,8 +3,8 @@
 
 #include "explorer/comparisonwidget.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/heatmapwidget.h"
 #include "export/exportcontroller.h"
-#include "heatmapwidget.h"
 #include "mainwindow.h"
 #include "mainwindowfeatures.h"
 #include "presenter/presentermode.h"

@@ -1,9 +1,9 @@
 #include "generation/streamingtab.h"
 
 #include "analysis/modeltext.h"
+#include "explorer/backgroundjob.h"
 #include "explorer/tokenlabels.h"
 #include "explorer/transformerengine.h"
-#include "generation/backgroundjob.h"
 #include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "model/modelconfig.h"
