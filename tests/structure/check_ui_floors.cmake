@@ -85,7 +85,11 @@ endforeach()
 
 list(LENGTH sources count)
 if(problems)
-  list(JOIN problems "\n" text)
-  message(FATAL_ERROR "${text}\nui/ must read top-down (ui/README.md): move the thing down, or pass a callback")
+  # One line each (FATAL_ERROR would wrap them), then the failure.
+  foreach(problem IN LISTS problems)
+    message(NOTICE "${problem}")
+  endforeach()
+  list(LENGTH problems broken)
+  message(FATAL_ERROR "${broken} include(s) break ui/'s floors: ui/ must read top-down (ui/README.md); move the thing down, or pass a callback")
 endif()
 message(STATUS "ui/ floors hold: ${count} files, no include goes up or sideways")
