@@ -75,15 +75,21 @@ for name in names:
         print(f'{name}: cannot read: {e}'); differing += 1; continue
     if (wa, ha) != (wb, hb):
         print(f'{name}: size {wa}x{ha} before, {wb}x{hb} after'); differing += 1; continue
-    changed, box = 0, None
+    # Differences as bands of consecutive differing rows, each with its pixel count and x range: a
+    # status-bar read-out and a label at the top show as two bands, not one box over the whole window.
+    changed, bands = 0, []
     for y in range(ha):
         if ra[y] == rb[y]: continue
-        for x in range(wa):
-            if ra[y][4 * x:4 * x + 4] != rb[y][4 * x:4 * x + 4]:
-                changed += 1
-                box = (x, y, x, y) if box is None else (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
+        xs = [x for x in range(wa) if ra[y][4 * x:4 * x + 4] != rb[y][4 * x:4 * x + 4]]
+        changed += len(xs)
+        if bands and bands[-1][1] == y - 1:
+            y0, _, x0, x1, n = bands[-1]
+            bands[-1] = (y0, y, min(x0, xs[0]), max(x1, xs[-1]), n + len(xs))
+        else:
+            bands.append((y, y, xs[0], xs[-1], len(xs)))
     if changed:
-        print(f'{name}: {changed} pixel(s) differ, within x {box[0]}..{box[2]}, y {box[1]}..{box[3]}'); differing += 1
+        where = '; '.join(f'y {y0}..{y1} x {x0}..{x1} ({n} px)' for y0, y1, x0, x1, n in bands)
+        print(f'{name}: {changed} pixel(s) differ: {where}'); differing += 1
     else:
         print(f'{name}: identical')
 print(f'{len(names) - differing} of {len(names)} pictures identical')
