@@ -9,8 +9,8 @@
 #include "mainwindowfeatures.h"
 #include "mainwindowhost.h"
 #include "presenter/presentermode.h"
+#include "sessionkeeper.h"
 #include "settings/appsettings.h"
-#include "settings/explorersession.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -163,7 +163,7 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     MainWindowHost host(language);
     MainWindow* window = host.window();
     // The command line over the last session, field by field.
-    ExplorerSession start = AppSettings().explorerSession();
+    SavedSession start = AppSettings().explorerSession();
     if (options.model) start.model = *options.model;
     if (options.textA) {
         start.textA = *options.textA;

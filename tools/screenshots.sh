@@ -4,17 +4,23 @@
 # size, with fresh settings. Then reduced to 256 colours (pngquant, else ImageMagick) so that the
 # repository stays small.
 #
-#   tools/screenshots.sh [BUILD_DIR]     (default build/dev; `tools/dev screenshots` builds first)
+#   tools/screenshots.sh [BUILD_DIR [OUT_DIR]]   (default build/dev and docs/screenshots; `tools/dev
+#                                                  screenshots` builds first)
+#
+# With an OUT_DIR other than docs/screenshots the pictures are kept as the app wrote them (not reduced), for
+# tools/compare-screenshots.sh to compare two builds pixel by pixel.
 #
 # Needs xvfb-run, and pngquant or ImageMagick's convert. Look at every picture before committing them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN="${1:-build/dev}/app/attnscope"
-OUT=docs/screenshots
+OUT="${2:-docs/screenshots}"
 [ -x "$BIN" ] || { echo "screenshots.sh: $BIN not found; build first (cmake --build --preset dev)" >&2; exit 2; }
 command -v xvfb-run >/dev/null || { echo "screenshots.sh: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 2; }
-if command -v pngquant >/dev/null; then
+if [ "$OUT" != docs/screenshots ]; then
+  shrink() { :; }
+elif command -v pngquant >/dev/null; then
   shrink() { pngquant --force --skip-if-larger --quality 70-95 --speed 1 --output "$1" -- "$1" || true; }
 elif command -v convert >/dev/null; then
   shrink() { convert "$1" -dither None -colors 256 "PNG8:$1.tmp" && mv "$1.tmp" "$1"; }

@@ -9,12 +9,13 @@
 #include "explorer/backenddescription.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
-#include "explorer/explorerbackend.h"
+#include "explorer/explorersession.h"
 #include "explorer/flowview.h"
 #include "explorer/guidedmodellist.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/modeldetails.h"
 #include "explorer/modelloader.h"
@@ -22,14 +23,13 @@
 #include "explorer/predictionswidget.h"
 #include "explorer/progresspanel.h"
 #include "explorer/runstatebanner.h"
+#include "explorer/statisticstab.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "generation/generatetab.h"
 #include "generation/kvcachesize.h"
 #include "generation/streamingtab.h"
-#include "heatmapwidget.h"
-#include "kernels/cpukernelselection.h"
 #include "lesson/lessonlauncher.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
@@ -94,54 +94,42 @@ std::optional<KvCacheShape> kvCacheShapeOf(const AttentionEngine& engine)
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
-    qRegisterMetaType<std::shared_ptr<const ExplorerResult>>();
     setWindowTitle(tr("AttnScope"));
     setAcceptDrops(true);
-    m_runner = new AnalysisRunner(this);
-    m_explorerBackend = std::make_shared<ExplorerBackend>();
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(300);
-    connect(m_debounce, &QTimer::timeout, this, &MainWindow::runNow);
-    connect(m_runner, &AnalysisRunner::resultReady, this, &MainWindow::showResult);
-    connect(m_runner, &AnalysisRunner::inputTooLong, this,
-            [this](quint64 job, const QString& message, int, int limit) {
-                m_tooLongJob = job;
-                showRunFailure(message, limit);
-            });
-    connect(m_runner, &AnalysisRunner::failed, this, [this](quint64 job, const QString& message) {
-        if (job != m_tooLongJob) showRunFailure(message, 0);
-    });
-    connect(m_runner, &AnalysisRunner::started, this, [this] {
+    m_session = new ExplorerSession(this);
+    AnalysisRunner* runner = m_session->runner();
+    connect(runner, &AnalysisRunner::started, this, [this] {
         m_timeLabel->setText(tr("computing…"));
         m_runClock.start();
     });
-    m_loader = new ModelLoader(this);
     m_progress = new ProgressPanel(this);
     // A pass's progress shows once it has run a moment: a quick pass never flashes a bar.
-    connect(m_runner, &AnalysisRunner::progress, this, [this](quint64, int done, int total) {
+    connect(runner, &AnalysisRunner::progress, this, [this](quint64, int done, int total) {
         if (!isLoadingModel() && m_runClock.isValid() && m_runClock.elapsed() > 250)
             m_progress->showProgress(tr("Computing: layer %1 of %2").arg(done).arg(total), done, total);
     });
-    connect(m_runner, &AnalysisRunner::failed, this, [this] {
-        if (!isLoadingModel()) m_progress->finish();
-    });
-    connect(m_runner, &AnalysisRunner::resultReady, this, [this] {
+    connect(m_session, &ExplorerSession::resultChanged, this,
+            [this](std::shared_ptr<const ExplorerResult> result, bool sameAblatedInput) {
+                showResult(std::move(result), sameAblatedInput);
+                if (!isLoadingModel()) m_progress->finish();
+            });
+    connect(m_session, &ExplorerSession::runFailed, this, [this](const QString& message, int limit) {
+        showRunFailure(message, limit);
         if (!isLoadingModel()) m_progress->finish();
     });
     connect(m_progress, &ProgressPanel::cancelRequested, this, [this] {
         if (isLoadingModel()) {
-            m_loader->cancel(); // ModelLoader::cancelled ends the loading
+            modelLoader()->cancel(); // ModelLoader::cancelled ends the loading
             return;
         }
-        m_runner->cancel();
+        m_session->cancelRun();
         m_progress->finish();
         m_timeLabel->setText(tr("cancelled"));
     });
-    connect(m_loader, &ModelLoader::progress, this,
+    connect(modelLoader(), &ModelLoader::progress, this,
             [this](quint64, ModelLoader::Stage stage, qint64 done, qint64 total) {
                 if (!isLoadingModel()) return;
-                const QString name = m_modelBox->itemText(m_loadingIndex);
+                const QString name = m_modelBox->itemText(m_session->loadingIndex());
                 if (stage == ModelLoader::Stage::Opening)
                     m_progress->showProgress(tr("Loading %1: opening…").arg(name), 0, 0);
                 else
@@ -150,16 +138,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                             .arg(name, formatBytes(done, QLocale()), formatBytes(total, QLocale())),
                         done, total);
             });
-    connect(m_loader, &ModelLoader::loaded, this,
-            [this](quint64, const QString& folder, std::shared_ptr<TransformerEngine> engine) {
-                finishLoading(folder, std::move(engine));
-            });
-    connect(m_loader, &ModelLoader::failed, this,
-            [this](quint64, const QString&, const QString& message) { endLoading(message); });
-    connect(m_loader, &ModelLoader::cancelled, this, [this](quint64, const QString& folder) {
-        endLoading(QString());
+    connect(m_session, &ExplorerSession::loadingStarted, this,
+            [this](int row) { m_modelBox->setCurrentIndex(row); });
+    connect(m_session, &ExplorerSession::loadingFinished, m_progress, &ProgressPanel::finish);
+    connect(m_session, &ExplorerSession::loadingAbandoned, m_progress, &ProgressPanel::finish);
+    connect(m_session, &ExplorerSession::loadingEnded, this, [this](const QString& message) {
+        m_progress->finish();
+        m_modelBox->setCurrentIndex(std::max(0, m_session->currentIndex()));
+        showModelDetails(m_session->currentIndex());
+        if (!message.isEmpty()) showFailure(message);
+    });
+    // After the session's own handler (connected first), which ends the loading.
+    connect(modelLoader(), &ModelLoader::cancelled, this, [this](quint64, const QString& folder) {
         m_timeLabel->setText(tr("loading %1 cancelled").arg(QFileInfo(folder).fileName()));
     });
+    connect(m_session, &ExplorerSession::selectFailed, this, [this](const QString& message) {
+        showFailure(message);
+        m_modelBox->setCurrentIndex(std::max(0, m_session->currentIndex()));
+    });
+    connect(m_session, &ExplorerSession::notAModel, this, &MainWindow::showFailure);
+    connect(m_session, &ExplorerSession::currentModelChanged, this, &MainWindow::showCurrentModel);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -167,7 +165,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_inputBar = buildInputBar();
     layout->addWidget(m_inputBar);
     m_banner = new RunStateBanner(central);
-    connect(m_banner, &RunStateBanner::windowRequested, this, &MainWindow::setTokenWindow);
+    connect(m_banner, &RunStateBanner::windowRequested, m_session, &ExplorerSession::setTokenWindow);
     layout->addWidget(m_banner);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     m_gridPane = buildGridPane();
@@ -178,7 +176,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs->addTab(m_comparison, QString());
     m_arcs = new ArcWidget(m_tabs);
     m_tabs->addTab(m_arcs, QString());
-    m_tabs->addTab(buildStatisticsTab(), QString());
+    m_statisticsTab = new StatisticsTab(m_tabs);
+    connect(m_statisticsTab, &StatisticsTab::headActivated, this, &MainWindow::openHead);
+    connect(m_statisticsTab, &StatisticsTab::thresholdsChanged, this,
+            [this] { m_grid->setStats(m_statisticsTab->model()->stats()); });
+    m_tabs->addTab(m_statisticsTab, QString());
     m_generateTab = new GenerateTab([this] { return m_textA->toPlainText(); }, m_tabs);
     m_tabs->addTab(m_generateTab, QString());
     m_streamingTab = new StreamingTab(m_tabs);
@@ -234,10 +236,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_heatmap, &HeatmapWidget::hoverChanged, m_heatmapReadout, &QLabel::setText);
 
     buildMenus();
+    connect(m_session, &ExplorerSession::backendChanged, this, &MainWindow::showBackend);
+    connect(m_session, &ExplorerSession::backendNoticeRaised, this, [this](const QString& message) {
+        m_noticeLabel->setText(message);
+        m_noticeLabel->setVisible(true);
+    });
     {
         BackendKind kind = BackendKind::Auto;
         parseBackendKind(AppSettings().computeBackend(), &kind);
-        startComputeBackend(kind); // not written back: opening a window changes no setting
+        m_session->startBackend(kind); // not written back: opening a window changes no setting
     }
     m_modelBox->insertSeparator(0);
     m_modelBox->addItem(QString());
@@ -246,62 +253,40 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_modelBox->setItemText(m_modelBox->count() - 2, tr("Open folder…"));
         m_modelBox->setItemText(m_modelBox->count() - 1, tr("Open GGUF file…"));
     });
-    populateModels();
+    // The picker shows the session's model list, above its separator and the "Open …" entries.
+    connect(
+        m_session->models(), &ModelList::rowsInserted, this, [this](const QModelIndex&, int first, int last) {
+            const ModelList* models = m_session->models();
+            for (int row = first; row <= last; ++row) {
+                const QModelIndex index = models->index(row);
+                m_modelBox->insertItem(row, models->data(index).toString());
+                m_modelBox->setItemData(row, models->data(index, Qt::ToolTipRole), Qt::ToolTipRole);
+                if (const QVariant details = models->data(index, ModelList::kDetailsRole); details.isValid())
+                    m_modelBox->setItemData(row, details, ModelPickerDelegate::kModelDetailsRole);
+            }
+            updateComparisonChoices();
+        });
+    connect(m_session->models(), &ModelList::rowsRemoved, this,
+            [this](const QModelIndex&, int first, int last) {
+                for (int row = last; row >= first; --row)
+                    m_modelBox->removeItem(row);
+                updateComparisonChoices();
+            });
+    m_session->populate();
     m_guidedModels = new GuidedModelList(m_tabs);
     m_tabs->addTab(m_guidedModels, QString());
     onRetranslate([this] { m_tabs->setTabText(m_tabs->indexOf(m_guidedModels), tr("Get a model")); });
     applyStyle();
     // A built-in model when there is one, else the worked example.
     const int workedExample = findModel(WorkedExampleEngine().displayName());
-    if (!m_entries.front().folder.isEmpty() && selectEngine(0))
+    if (!m_session->models()->at(0).folder.isEmpty() && selectEngine(0))
         setTexts(exampleSentences().front());
     else
         selectEngine(workedExample);
-    if (m_onlyBuiltinModels) m_tabs->setCurrentWidget(m_guidedModels); // the toys alone: show what to get
+    if (m_session->onlyBuiltinModels())
+        m_tabs->setCurrentWidget(m_guidedModels); // the toys alone: show what to get
     resize(1280, 800);
     m_features = new MainWindowFeatures(this);
-}
-
-void MainWindow::populateModels()
-{
-    QStringList seen;
-    for (const ModelInfo& info : ModelCatalog::builtinModels()) {
-        addModelFolder(info.path, info.name);
-        seen << QDir(info.path).canonicalPath();
-    }
-    const int builtins = int(m_entries.size());
-    for (const QString& folder : ModelCatalog::recent()) {
-        if (seen.contains(QDir(folder).canonicalPath())) continue;
-        const auto info = ModelCatalog::describe(folder);
-        addModelFolder(folder, QFileInfo(folder).isFile() ? QFileInfo(folder).fileName()
-                               : info                     ? info->name
-                                                          : QDir(folder).dirName());
-        seen << QDir(folder).canonicalPath();
-    }
-    for (const ModelInfo& info : ModelCatalog::cachedModels())
-        if (!seen.contains(QDir(info.path).canonicalPath())) {
-            addModelFolder(info.path, info.name);
-            seen << QDir(info.path).canonicalPath();
-        }
-    for (const QString& folder : ModelCatalog::modelFolders())
-        for (const ModelInfo& info : ModelCatalog::modelsInFolder(folder))
-            if (!seen.contains(QFileInfo(info.path).canonicalFilePath())) {
-                addModelFolder(info.path, info.name);
-                seen << QFileInfo(info.path).canonicalFilePath();
-            }
-    for (const ModelInfo& info : ModelCatalog::localRunnerModels())
-        if (!seen.contains(QFileInfo(info.path).canonicalFilePath())) {
-            addModelFolder(info.path, info.name);
-            seen << QFileInfo(info.path).canonicalFilePath();
-        }
-    m_onlyBuiltinModels = int(m_entries.size()) == builtins;
-    addEngine(std::make_shared<WorkedExampleEngine>());
-    SyntheticEngine::Config encoder;
-    encoder.threads = explorerWorkerThreads();
-    addEngine(std::make_shared<SyntheticEngine>(encoder));
-    SyntheticEngine::Config decoder = encoder;
-    decoder.causal = true;
-    addEngine(std::make_shared<SyntheticEngine>(decoder));
 }
 
 MainWindow::~MainWindow() = default;
@@ -363,7 +348,7 @@ void MainWindow::buildMenus()
     for (const BackendKind kind :
          {BackendKind::Auto, BackendKind::Cpu, BackendKind::Vulkan, BackendKind::OpenGL}) {
         QAction* action = m_computeMenu->addAction(QString(), this, [this, kind] {
-            if (kind != m_backendChoice) setComputeBackend(kind);
+            if (kind != m_session->backendChoice()) setComputeBackend(kind);
         });
         action->setObjectName(QStringLiteral("backend-") + backendKindName(kind));
         action->setData(int(kind));
@@ -450,8 +435,8 @@ QWidget* MainWindow::buildInputBar()
         if (!dir.isEmpty()) openModelFolder(dir);
     });
     connect(m_modelBox, qOverload<int>(&QComboBox::activated), this, [this](int index) {
-        if (index >= int(m_entries.size())) { // the separator, "Open folder…" or "Open GGUF file…"
-            m_modelBox->setCurrentIndex(m_current);
+        if (index >= modelCount()) { // the separator, "Open folder…" or "Open GGUF file…"
+            m_modelBox->setCurrentIndex(m_session->currentIndex());
             if (index == m_modelBox->count() - 1) {
                 openGgufFile();
                 return;
@@ -462,8 +447,15 @@ QWidget* MainWindow::buildInputBar()
         }
         selectEngine(index);
     });
-    connect(m_textA, &QPlainTextEdit::textChanged, this, &MainWindow::scheduleRun);
-    connect(m_textB, &QLineEdit::textChanged, this, &MainWindow::scheduleRun);
+    connect(m_textA, &QPlainTextEdit::textChanged, this,
+            [this] { m_session->typeTextA(m_textA->toPlainText()); });
+    connect(m_textB, &QLineEdit::textChanged, m_session, &ExplorerSession::typeTextB);
+    // Texts set elsewhere (the session's own setTexts) show here; the window's setTexts sets them first.
+    connect(m_session, &ExplorerSession::textsChanged, this, [this] {
+        const QSignalBlocker a(m_textA), b(m_textB);
+        if (m_textA->toPlainText() != m_session->textA()) m_textA->setPlainText(m_session->textA());
+        if (m_textB->text() != m_session->textB()) m_textB->setText(m_session->textB());
+    });
     return bar;
 }
 
@@ -492,7 +484,13 @@ QWidget* MainWindow::buildGridPane()
             "total; the read-out gives the absolute size."));
         updateMeasureNote();
     });
-    connect(m_measureBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::remeasure);
+    connect(m_measureBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { m_session->setMeasure(AttentionMeasure(m_measureBox->currentData().toInt())); });
+    connect(m_session, &ExplorerSession::measureChanged, this, [this](AttentionMeasure measure) {
+        const QSignalBlocker blocker(m_measureBox);
+        m_measureBox->setCurrentIndex(m_measureBox->findData(int(measure)));
+        updateMeasureNote();
+    });
     measureRow->addWidget(measureLabel);
     measureRow->addWidget(m_measureBox, 1);
     layout->addLayout(measureRow);
@@ -571,18 +569,37 @@ QWidget* MainWindow::buildGridPane()
         m_scanCancel->setText(tr("Cancel"));
         updateAblationControls();
     });
-    m_ablation = new AblationRunner(this);
+    AblationRunner* ablation = m_session->ablationRunner();
     connect(m_scanButton, &QPushButton::clicked, this, [this] { scanAllHeads(AblationMode::Zero); });
-    connect(m_scanCancel, &QPushButton::clicked, m_ablation, &AblationRunner::cancel);
-    connect(m_ablation, &AblationRunner::ablated, this, &MainWindow::showAblation);
-    connect(m_ablation, &AblationRunner::scanFinished, this, &MainWindow::showScan);
-    connect(m_ablation, &AblationRunner::scanProgress, this, [this](int done, int total) {
+    connect(m_scanCancel, &QPushButton::clicked, ablation, &AblationRunner::cancel);
+    connect(m_session, &ExplorerSession::ablationShown, this, &MainWindow::showAblation);
+    connect(m_session, &ExplorerSession::scanShown, this, &MainWindow::showScan);
+    connect(m_session, &ExplorerSession::ablationStarted, this, [this](const QString& description) {
+        m_predictionsBox->setTitle(tr("Predictions — ablating %1…").arg(description));
+    });
+    connect(m_session, &ExplorerSession::scanStarted, this, [this](int heads) {
+        m_scanNote->clear();
+        m_scanProgress->setRange(0, heads);
+        m_scanProgress->setValue(0);
+        const QString note = m_session->scanBackendNote();
+        m_scanProgress->setFormat(note.isEmpty() ? QStringLiteral("%p%") : tr("%p% · %1").arg(note));
+    });
+    connect(m_session, &ExplorerSession::ablationCleared, this, [this] {
+        m_grid->setEffect({}, QString());
+        m_scanNote->clear();
+        if (currentResult()) {
+            m_predictions->setPanel(buildPredictionPanel(currentResult()->run));
+            m_predictionsBox->setTitle(tr("Predictions"));
+        }
+        updateAblationControls();
+    });
+    connect(ablation, &AblationRunner::scanProgress, this, [this](int done, int total) {
         m_scanProgress->setRange(0, total);
         m_scanProgress->setValue(done);
     });
-    connect(m_ablation, &AblationRunner::failed, this,
+    connect(ablation, &AblationRunner::failed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
-    connect(m_ablation, &AblationRunner::finished, this, [this](bool cancelled) {
+    connect(ablation, &AblationRunner::finished, this, [this](bool cancelled) {
         if (cancelled) m_scanNote->setText(tr("Scan cancelled"));
         updateAblationControls();
     });
@@ -686,105 +703,24 @@ QWidget* MainWindow::buildHeatmapTab()
     return tab;
 }
 
-QWidget* MainWindow::buildStatisticsTab()
-{
-    auto* tab = new QWidget(this);
-    auto* layout = new QVBoxLayout(tab);
-    // Two rows of three thresholds: one row of six made the window wider than a 1280-pixel screen.
-    auto* thresholds = new QGridLayout;
-    auto* thresholdsLabel = new QLabel(tab);
-    thresholds->addWidget(thresholdsLabel, 0, 0);
-    const LabelThresholds defaults;
-    const std::vector<double> values{defaults.sink, defaults.noOp, defaults.previous,
-                                     defaults.next, defaults.self, defaults.broadEntropy};
-    std::vector<QLabel*> labels;
-    for (double value : values) {
-        const int index = int(labels.size());
-        labels.push_back(new QLabel(tab));
-        auto* box = new QDoubleSpinBox(tab);
-        box->setRange(0.0, 1.0);
-        box->setSingleStep(0.05);
-        box->setDecimals(2);
-        box->setValue(value);
-        labels.back()->setBuddy(box);
-        connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &MainWindow::applyThresholds);
-        // Label and box together in one cell, at its left: a label and its box in columns of their own
-        // were padded out to the longest label of the other row ("broad: norm. entropy ≥"), leaving a gap
-        // before "prev ≥".
-        auto* pair = new QHBoxLayout;
-        pair->setSpacing(4);
-        pair->addWidget(labels.back());
-        pair->addWidget(box);
-        pair->addStretch(1);
-        thresholds->addLayout(pair, index / 3, 1 + index % 3);
-        m_thresholdBoxes.push_back(box);
-    }
-    thresholds->setColumnStretch(4, 1);
-    layout->addLayout(thresholds);
-    onRetranslate([thresholdsLabel, labels] {
-        thresholdsLabel->setText(tr("Label thresholds:"));
-        const QStringList names{tr("sink ≥"), tr("[SEP] ≥"), tr("prev ≥"),
-                                tr("next ≥"), tr("self ≥"),  tr("broad: norm. entropy ≥")};
-        for (size_t i = 0; i < labels.size(); ++i)
-            labels[i]->setText(names.value(int(i)));
-    });
-    auto* splitter = new QSplitter(Qt::Vertical, tab);
-    m_statsModel = new HeadStatsModel(this);
-    m_statsProxy = new QSortFilterProxyModel(this);
-    m_statsProxy->setSourceModel(m_statsModel);
-    m_statsProxy->setSortRole(HeadStatsModel::SortRole);
-    m_statsTable = new QTableView(splitter);
-    m_statsTable->setModel(m_statsProxy);
-    m_statsTable->setSortingEnabled(true);
-    m_statsTable->sortByColumn(HeadStatsModel::LayerColumn, Qt::AscendingOrder); // layer 0 head 0 first
-    m_statsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_statsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_statsTable->verticalHeader()->hide();
-    connect(m_statsTable, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        const QModelIndex source = m_statsProxy->mapToSource(index);
-        const HeadStats& s = m_statsModel->stats()[size_t(source.row())];
-        openHead(s.layer, s.head);
-    });
-    m_layerChart = new LayerChartWidget(splitter);
-    splitter->addWidget(m_statsTable);
-    splitter->addWidget(m_layerChart);
-    // The table is what people read; the chart's few bars need less height.
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    layout->addWidget(splitter, 1);
-    return tab;
-}
-
 int MainWindow::addEngine(std::shared_ptr<const AttentionEngine> engine)
 {
-    const int index = int(m_entries.size());
-    m_modelBox->insertItem(index, engine->displayName());
-    m_modelBox->setItemData(index, engine->architecture(), Qt::ToolTipRole);
-    m_entries.push_back(ModelEntry{QString(), std::move(engine), ModelInfo{}});
-    return index;
+    return m_session->models()->addEngine(std::move(engine));
 }
 
 int MainWindow::addModelFolder(const QString& folder, const QString& name)
 {
-    const int index = int(m_entries.size());
-    ModelInfo info = ModelCatalog::describe(folder).value_or(ModelInfo{});
-    info.name = name;
-    const QString details = modelDetailsText(info);
-    m_modelBox->insertItem(index, name);
-    m_modelBox->setItemData(index,
-                            details.isEmpty()
-                                ? QDir::toNativeSeparators(folder)
-                                : QDir::toNativeSeparators(folder) + QLatin1Char('\n') + details,
-                            Qt::ToolTipRole);
-    m_modelBox->setItemData(index, details, ModelPickerDelegate::kModelDetailsRole);
-    m_entries.push_back(ModelEntry{folder, nullptr, info});
-    updateComparisonChoices();
-    return index;
+    return m_session->models()->addFolder(folder, name);
+}
+
+int MainWindow::modelCount() const
+{
+    return m_session->models()->count();
 }
 
 ModelInfo MainWindow::modelInfo(int index) const
 {
-    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].info : ModelInfo{};
+    return m_session->models()->contains(index) ? m_session->models()->at(index).info : ModelInfo{};
 }
 
 void MainWindow::showModelDetails(int index)
@@ -799,29 +735,7 @@ void MainWindow::showModelDetails(int index)
 
 void MainWindow::addModelListFolder(const QString& folder)
 {
-    ModelCatalog::addModelFolder(folder);
-    QStringList known;
-    for (const ModelEntry& entry : m_entries)
-        if (!entry.folder.isEmpty()) known << QFileInfo(entry.folder).canonicalFilePath();
-    int added = 0;
-    for (const ModelInfo& info : ModelCatalog::modelsInFolder(folder))
-        if (!known.contains(QFileInfo(info.path).canonicalFilePath())) {
-            // Before the worked example and the demos, after the other models.
-            int at = 0;
-            while (at < int(m_entries.size()) && !m_entries[size_t(at)].folder.isEmpty())
-                ++at;
-            ModelInfo described = info;
-            const QString details = modelDetailsText(described);
-            m_modelBox->insertItem(at, info.name);
-            m_modelBox->setItemData(at, QDir::toNativeSeparators(info.path) + QLatin1Char('\n') + details,
-                                    Qt::ToolTipRole);
-            m_modelBox->setItemData(at, details, ModelPickerDelegate::kModelDetailsRole);
-            m_entries.insert(m_entries.begin() + at, ModelEntry{info.path, nullptr, described});
-            if (m_current >= at) ++m_current;
-            if (m_loadingIndex >= at) ++m_loadingIndex;
-            ++added;
-        }
-    updateComparisonChoices();
+    const int added = m_session->addModelListFolder(folder);
     m_timeLabel->setText(
         tr("%n model(s) added from %1", nullptr, added).arg(QDir::toNativeSeparators(folder)));
 }
@@ -830,9 +744,9 @@ void MainWindow::addModelListFolder(const QString& folder)
 void MainWindow::updateComparisonChoices()
 {
     QVector<ComparisonWidget::ModelChoice> choices;
-    for (int i = 0; i < int(m_entries.size()); ++i)
-        if (!m_entries[size_t(i)].folder.isEmpty())
-            choices.push_back({m_modelBox->itemText(i), m_entries[size_t(i)].folder});
+    const ModelList* models = m_session->models();
+    for (int i = 0; i < models->count(); ++i)
+        if (!models->at(i).folder.isEmpty()) choices.push_back({models->at(i).name, models->at(i).folder});
     m_comparison->setModelChoices(choices);
 }
 
@@ -845,14 +759,12 @@ void MainWindow::openGgufFile()
 
 int MainWindow::findModel(const QString& name) const
 {
-    for (int i = 0; i < int(m_entries.size()); ++i)
-        if (m_modelBox->itemText(i).startsWith(name)) return i;
-    return -1;
+    return m_session->models()->find(name);
 }
 
 CorpusWindow* MainWindow::openCorpusCensus()
 {
-    const QString folder = modelFolder(m_current);
+    const QString folder = modelFolder(m_session->currentIndex());
     if (folder.isEmpty()) {
         statusBar()->showMessage(
             tr("The corpus census needs a model: choose a built-in model or open a model folder."));
@@ -876,62 +788,33 @@ CorpusWindow* MainWindow::openCorpusCensus()
 
 QString MainWindow::modelFolder(int index) const
 {
-    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].folder : QString();
+    return m_session->models()->contains(index) ? m_session->models()->at(index).folder : QString();
 }
 
 std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 {
-    return m_current >= 0 && m_current < int(m_entries.size()) ? m_entries[size_t(m_current)].engine
-                                                               : nullptr;
+    return m_session->currentEngine();
 }
 
 bool MainWindow::selectEngine(int index)
 {
-    if (index < 0 || index >= int(m_entries.size())) return false;
     // A model chosen from the guided list's tab is shown, not the list again (at start the constructor
     // makes the list current after this call when only the built-in models are there).
-    if (m_guidedModels && m_tabs->currentWidget() == m_guidedModels) m_tabs->setCurrentIndex(0);
-    ModelEntry& entry = m_entries[size_t(index)];
-    if (!entry.engine) {
-        // Refused before anything is mapped, with the numbers, rather than left to the OOM killer.
-        const QString refusal = memoryRefusalText(entry.info, availableMemoryBytes());
-        if (!refusal.isEmpty()) {
-            showFailure(refusal);
-            m_modelBox->setCurrentIndex(std::max(0, m_current));
-            return false;
-        }
-        if (entry.info.weightBytes >= kBackgroundLoadBytes) {
-            m_loadingIndex = index;
-            m_modelBox->setCurrentIndex(index);
-            m_loader->load(entry.folder, explorerWorkerThreads(), m_explorerBackend);
-            return true; // finishLoading selects it
-        }
-        try {
-            entry.engine = TransformerEngine::open(entry.folder, explorerWorkerThreads(), m_explorerBackend);
-        } catch (const EngineError& e) {
-            showFailure(QString::fromStdString(e.what()));
-            m_modelBox->setCurrentIndex(std::max(0, m_current));
-            return false;
-        }
-    }
-    if (isLoadingModel() && index != m_loadingIndex) { // another model chosen while one loads
-        m_loader->cancel();
-        m_loadingIndex = -1;
-        m_progress->finish();
-    }
-    const bool switched = index != m_current;
-    m_current = index;
+    if (m_guidedModels && m_tabs->currentWidget() == m_guidedModels && m_session->models()->contains(index))
+        m_tabs->setCurrentIndex(0);
+    return m_session->select(index);
+}
+
+void MainWindow::showCurrentModel(int index, bool switched)
+{
     m_modelBox->setCurrentIndex(index);
     showModelDetails(index);
-    const auto engine = entry.engine;
-    if (switched) {
-        m_tokenWindow = {}; // a window chosen for one model's positions is not another's
-        if (m_result) {
-            // Until the new model's result arrives the views still show the old one: say so.
-            m_heatmap->setStale(tr("Computing on %1…").arg(engine->displayName()));
-            m_grid->setStale(true);
-            setWindowTitle(tr("AttnScope — %1 — computing…").arg(engine->displayName()));
-        }
+    const auto engine = m_session->currentEngine();
+    if (switched && currentResult()) {
+        // Until the new model's result arrives the views still show the old one: say so.
+        m_heatmap->setStale(tr("Computing on %1…").arg(engine->displayName()));
+        m_grid->setStale(true);
+        setWindowTitle(tr("AttnScope — %1 — computing…").arg(engine->displayName()));
     }
     m_textB->setEnabled(engine->supportsTextB());
     m_comparison->setEngine(engine);
@@ -950,112 +833,35 @@ bool MainWindow::selectEngine(int index)
     m_textA->setToolTip(fixed ? m_fixedTextNote->text() : QString());
     m_textA->viewport()->setBackgroundRole(fixed ? QPalette::Window : QPalette::Base);
     m_fixedTextNote->setVisible(fixed.has_value());
-    runNow();
-    return true;
-}
-
-void MainWindow::finishLoading(const QString& folder, std::shared_ptr<TransformerEngine> engine)
-{
-    const int index = m_loadingIndex;
-    m_loadingIndex = -1;
-    m_progress->finish();
-    if (index < 0 || index >= int(m_entries.size()) || m_entries[size_t(index)].folder != folder) return;
-    m_entries[size_t(index)].engine = std::move(engine);
-    selectEngine(index);
-}
-
-void MainWindow::endLoading(const QString& message)
-{
-    m_loadingIndex = -1;
-    m_progress->finish();
-    m_modelBox->setCurrentIndex(std::max(0, m_current));
-    showModelDetails(m_current);
-    if (!message.isEmpty()) showFailure(message);
 }
 
 void MainWindow::setTexts(const QString& textA, const QString& textB)
 {
-    // Examples on the fixed worked example switch to the first model that takes text, so that they show.
-    if (currentEngine() && currentEngine()->fixedText()) {
-        for (int i = 0; i < int(m_entries.size()); ++i)
-            if ((!m_entries[size_t(i)].engine || !m_entries[size_t(i)].engine->fixedText()) &&
-                selectEngine(i))
-                break;
-    }
+    // The session runs the texts as the boxes hold them (QPlainTextEdit turns U+00A0 into a space).
+    m_session->leaveFixedText();
     {
         const QSignalBlocker a(m_textA), b(m_textB);
         m_textA->setPlainText(textA);
         m_textB->setText(textB);
     }
-    runNow();
+    m_session->setTexts(m_textA->toPlainText(), m_textB->text());
 }
 
 void MainWindow::openModelFolder(const QString& path)
 {
-    const QString canonical = QFileInfo(path).canonicalFilePath();
-    for (int i = 0; i < int(m_entries.size()); ++i)
-        if (!m_entries[size_t(i)].folder.isEmpty() &&
-            QFileInfo(m_entries[size_t(i)].folder).canonicalFilePath() == canonical) {
-            selectEngine(i);
-            return;
-        }
-    const auto info = ModelCatalog::describe(path);
-    if (!info) {
-        showFailure(QFileInfo(path).isFile()
-                        ? tr("%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
-                              .arg(QDir::toNativeSeparators(path))
-                        : ModelCatalog::describeProblem(path));
-        return;
-    }
-    const int index =
-        addModelFolder(path, QFileInfo(path).isFile() ? QFileInfo(path).fileName() : info->name);
-    if (selectEngine(index)) {
-        ModelCatalog::addRecent(path);
-    } else {
-        m_entries.erase(m_entries.begin() + index);
-        m_modelBox->removeItem(index);
-        updateComparisonChoices();
-    }
-}
-
-void MainWindow::scheduleRun()
-{
-    m_debounce->start();
-}
-
-void MainWindow::runNow()
-{
-    m_debounce->stop();
-    const auto engine = currentEngine();
-    if (!engine) return;
-    std::optional<QString> textB;
-    if (engine->supportsTextB() && !m_textB->text().trimmed().isEmpty()) textB = m_textB->text();
-    AnalysisOptions options;
-    options.threads = explorerWorkerThreads();
-    options.overviewSize = 128; // the zoomed-out heatmap of a long input shows this overview
-    m_runner->start(engine, m_textA->toPlainText(), textB, options, m_tokenWindow, measure());
+    m_session->openModel(path);
 }
 
 QString MainWindow::ablationUnavailableReason() const
 {
-    if (!m_result) return tr("Nothing is shown yet.");
-    if (!std::dynamic_pointer_cast<const TransformerEngine>(currentEngine()) || m_result->run.ids.empty())
-        return tr("Ablation needs a real model; the demos have none.");
-    if (m_result->run.predictions.empty())
-        return predictionGapMessage(m_result->run.predictionGap).isEmpty()
-                   ? tr("The model has nothing to predict for this input.")
-                   : (m_result->run.predictionGap == PredictionGap::NoMaskToken
-                          ? tr("Type [MASK] in the text: ablation measures the change of the model's "
-                               "prediction.")
-                          : predictionGapMessage(m_result->run.predictionGap));
-    return {};
+    return m_session->ablationUnavailableReason();
 }
 
 QMenu* MainWindow::headContextMenu(int layer, int head)
 {
     auto* menu = new QMenu(this);
     const QString reason = ablationUnavailableReason();
-    const bool can = reason.isEmpty() && !m_ablation->isScanning();
+    const bool can = reason.isEmpty() && !ablationRunner()->isScanning();
     auto add = [&](const QString& name, const QString& text, std::function<void()> action) {
         QAction* a = menu->addAction(text);
         a->setObjectName(name);
@@ -1063,7 +869,7 @@ QMenu* MainWindow::headContextMenu(int layer, int head)
         connect(a, &QAction::triggered, this, std::move(action));
         return a;
     };
-    const int heads = m_result ? m_result->analysis.heads : 0;
+    const int heads = currentResult() ? currentResult()->analysis.heads : 0;
     auto layerHeads = [layer, heads](AblationMode mode) {
         std::vector<HeadAblation> all;
         for (int h = 0; h < heads; ++h)
@@ -1091,7 +897,7 @@ QMenu* MainWindow::headContextMenu(int layer, int head)
         [this] { scanAllHeads(AblationMode::Mean); });
     QAction* clear = menu->addAction(tr("Clear ablation results"));
     clear->setObjectName(QStringLiteral("clearAblation"));
-    clear->setEnabled(!m_ablationDescription.isEmpty() || !m_grid->effect().empty());
+    clear->setEnabled(!m_session->ablationDescription().isEmpty() || !m_grid->effect().empty());
     connect(clear, &QAction::triggered, this, &MainWindow::clearAblation);
     if (!reason.isEmpty()) {
         menu->addSeparator();
@@ -1102,71 +908,46 @@ QMenu* MainWindow::headContextMenu(int layer, int head)
 
 void MainWindow::ablateHeads(const std::vector<HeadAblation>& heads, const QString& description)
 {
-    if (!ablationUnavailableReason().isEmpty() || m_ablation->isScanning()) return;
-    auto engine = std::dynamic_pointer_cast<const TransformerEngine>(currentEngine());
-    m_ablationInput = m_result->run.ids;
-    m_ablationDescription = description;
-    m_predictionsBox->setTitle(tr("Predictions — ablating %1…").arg(description));
-    m_ablation->ablate(engine, m_result->run.ids, m_result->run.typeIds, heads);
+    m_session->ablateHeads(heads, description);
     updateAblationControls();
 }
 
 void MainWindow::scanAllHeads(AblationMode mode)
 {
-    if (!ablationUnavailableReason().isEmpty() || m_ablation->isScanning()) return;
-    auto engine = std::dynamic_pointer_cast<const TransformerEngine>(currentEngine());
-    m_ablationInput = m_result->run.ids;
-    m_scanMode = mode;
-    m_scanNote->clear();
-    m_scanProgress->setRange(0, m_result->analysis.layers * m_result->analysis.heads);
-    m_scanProgress->setValue(0);
-    // The scan's passes run on the CPU core whatever the views use: said on the bar, not left to guess.
-    m_scanBackendNote = scanBackendNote(m_explorerBackend->current().get());
-    m_scanProgress->setFormat(m_scanBackendNote.isEmpty() ? QStringLiteral("%p%")
-                                                          : tr("%p% · %1").arg(m_scanBackendNote));
-    m_ablation->scan(engine, m_result->run.ids, m_result->run.typeIds, mode);
+    m_session->scanAllHeads(mode);
     updateAblationControls();
 }
 
 void MainWindow::clearAblation()
 {
-    m_ablation->cancel();
-    m_ablationDescription.clear();
-    m_grid->setEffect({}, QString());
-    m_scanNote->clear();
-    if (m_result) {
-        m_predictions->setPanel(buildPredictionPanel(m_result->run));
-        m_predictionsBox->setTitle(tr("Predictions"));
-    }
-    updateAblationControls();
+    m_session->clearAblation();
 }
 
 void MainWindow::showAblation(const AblationOutcome& outcome)
 {
-    if (!m_result || m_result->run.ids != m_ablationInput) return;
-    m_predictions->setPanel(buildAblationPanel(m_result->run, m_ablationDescription, outcome.effect.kl,
-                                               outcome.originalTop, outcome.effect.topProbDelta,
-                                               outcome.effect.top));
-    m_predictionsBox->setTitle(tr("Predictions — %1 ablated").arg(m_ablationDescription));
+    const auto& result = currentResult();
+    m_predictions->setPanel(buildAblationPanel(result->run, m_session->ablationDescription(),
+                                               outcome.effect.kl, outcome.originalTop,
+                                               outcome.effect.topProbDelta, outcome.effect.top));
+    m_predictionsBox->setTitle(tr("Predictions — %1 ablated").arg(m_session->ablationDescription()));
     m_predictionsBox->setVisible(true);
 }
 
 void MainWindow::showScan(const AblationScan& scan)
 {
-    if (!m_result || m_result->run.ids != m_ablationInput) return;
     std::vector<double> kl;
     for (const AblationEffect& effect : scan.effects)
         kl.push_back(effect.kl);
     m_grid->setEffect(std::move(kl), scan.mode == AblationMode::Zero ? tr("ablation KL, nats (zero)")
                                                                      : tr("ablation KL, nats (mean)"));
     QString note = tr("Scan done: %n head(s)", nullptr, int(scan.effects.size()));
-    if (!m_scanBackendNote.isEmpty()) note += QStringLiteral(" · ") + m_scanBackendNote;
+    if (!m_session->scanBackendNote().isEmpty()) note += QStringLiteral(" · ") + m_session->scanBackendNote();
     m_scanNote->setText(note);
 }
 
 void MainWindow::updateAblationControls()
 {
-    const bool scanning = m_ablation && m_ablation->isScanning();
+    const bool scanning = ablationRunner()->isScanning();
     m_scanProgress->setVisible(scanning);
     m_scanCancel->setVisible(scanning);
     m_scanNote->setVisible(!scanning);
@@ -1180,7 +961,7 @@ void MainWindow::updateAblationControls()
 
 AttentionMeasure MainWindow::measure() const
 {
-    return AttentionMeasure(m_measureBox->currentData().toInt());
+    return m_session->measure();
 }
 
 void MainWindow::setMeasure(AttentionMeasure measure)
@@ -1188,29 +969,11 @@ void MainWindow::setMeasure(AttentionMeasure measure)
     m_measureBox->setCurrentIndex(m_measureBox->findData(int(measure)));
 }
 
-void MainWindow::remeasure()
-{
-    updateMeasureNote();
-    if (m_runner->isBusy()) {
-        runNow(); // a newer input is computing: rerun it under the new measure
-        return;
-    }
-    if (!m_result) return;
-    if (m_result->run.measure == measure()) return;
-    if (measure() == AttentionMeasure::Contribution &&
-        !contributionUnavailableReason(m_result->run).isEmpty())
-        return; // the note says why; the weights stay
-    AnalysisOptions options;
-    options.threads = explorerWorkerThreads();
-    options.overviewSize = 128;
-    m_runner->remeasure(m_result, measure(), options);
-}
-
 void MainWindow::updateMeasureNote()
 {
     QString reason;
-    if (m_result && measure() == AttentionMeasure::Contribution)
-        reason = contributionUnavailableReason(m_result->run);
+    if (currentResult() && measure() == AttentionMeasure::Contribution)
+        reason = contributionUnavailableReason(currentResult()->run);
     m_measureNote->setText(reason.isEmpty() ? QString()
                                             : tr("%1 Showing the attention weight α.").arg(reason));
     m_measureNote->setVisible(!reason.isEmpty());
@@ -1218,48 +981,38 @@ void MainWindow::updateMeasureNote()
 
 void MainWindow::setTokenWindow(const TokenWindow& window)
 {
-    m_tokenWindow = window;
-    runNow();
+    m_session->setTokenWindow(window);
 }
 
-void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
+TokenWindow MainWindow::tokenWindow() const
 {
-    m_result = std::move(result);
+    return m_session->tokenWindow();
+}
+
+void MainWindow::showResult(const std::shared_ptr<const ExplorerResult>& result, bool sameAblatedInput)
+{
     statusBar()->clearMessage();
     m_heatmap->setStale(QString());
     m_grid->setStale(false);
-    if (m_result->run.totalTokens > 0)
-        m_banner->showWindow(m_result->run.maps->queries(), m_result->run.totalTokens,
-                             m_result->run.keptFromEnd);
+    if (result->run.totalTokens > 0)
+        m_banner->showWindow(result->run.maps->queries(), result->run.totalTokens, result->run.keptFromEnd);
     else
         m_banner->clear();
     updateStatus();
-    m_statsModel->setStats(m_result->analysis.stats);
-    m_grid->setResult(m_result);
-    m_grid->setStats(m_statsModel->stats());
-    m_layerChart->setSummaries(m_result->analysis.layerSummaries);
-    // Decoders have no [SEP]: no column and no bars of zeros for it.
-    const bool hasSep = !m_result->run.roles.sepPositions.empty();
-    m_layerChart->setShowSep(hasSep);
-    const auto metrics = allHeadMetrics();
-    const int sepColumn =
-        HeadStatsModel::FirstMetricColumn +
-        int(std::find(metrics.begin(), metrics.end(), HeadMetric::SepMass) - metrics.begin());
-    m_statsTable->setColumnHidden(sepColumn, !hasSep);
+    m_statisticsTab->showResult(*result);
+    m_grid->setResult(result);
+    m_grid->setStats(m_statisticsTab->model()->stats());
     m_findResult->clear();
-    m_layer = std::min(m_layer, m_result->analysis.layers - 1);
-    m_head = std::min(m_head, m_result->analysis.heads - 1);
+    m_layer = std::min(m_layer, result->analysis.layers - 1);
+    m_head = std::min(m_head, result->analysis.heads - 1);
     m_comparison->setFocusHead(m_layer, m_head);
-    m_comparison->setResult(m_result);
-    m_arcs->setResult(m_result);
-    m_flow->setResult(m_result);
-    PredictionPanel predictions = buildPredictionPanel(m_result->run);
+    m_comparison->setResult(result);
+    m_arcs->setResult(result);
+    m_flow->setResult(result);
+    PredictionPanel predictions = buildPredictionPanel(result->run);
     m_predictionsBox->setVisible(!predictions.groups.isEmpty() || !predictions.note.isEmpty());
-    if (m_result->run.ids != m_ablationInput) {
-        // Another input: an ablation or scan of the previous one no longer applies.
-        m_ablation->cancel();
-        m_ablationInput.clear();
-        m_ablationDescription.clear();
+    if (!sameAblatedInput) {
+        // Another input: an ablation or scan of the previous one no longer applies (the session dropped it).
         m_grid->setEffect({}, QString());
         m_scanNote->clear();
         m_predictionsBox->setTitle(tr("Predictions"));
@@ -1269,15 +1022,16 @@ void MainWindow::showResult(std::shared_ptr<const ExplorerResult> result)
     updateWordLevelControl();
     openHead(m_layer, m_head);
     updateMeasureNote();
-    setWindowTitle(tr("AttnScope — %1").arg(m_result->modelName));
+    setWindowTitle(tr("AttnScope — %1").arg(result->modelName));
 }
 
 void MainWindow::updateWordLevelControl()
 {
+    const auto result = currentResult();
     // The word-level map is built from a head's dense matrix, which the window keeps only up to
     // kDenseHeatmapLimit tokens (longer inputs are shown in tiles): say so instead of a toggle that does
     // nothing.
-    const int tokens = m_result && m_result->run.maps ? m_result->run.maps->queries() : 0;
+    const int tokens = result && result->run.maps ? result->run.maps->queries() : 0;
     const bool available = tokens <= kDenseHeatmapLimit;
     m_wordLevel->setEnabled(available);
     m_wordLevel->setToolTip(available
@@ -1290,7 +1044,6 @@ void MainWindow::updateWordLevelControl()
 
 void MainWindow::showRunFailure(const QString& message, int limit)
 {
-    m_result.reset();
     clearViews(message);
     if (limit > 0)
         m_banner->showTooLong(message, limit);
@@ -1310,29 +1063,26 @@ void MainWindow::clearViews(const QString& reason)
     m_heatmap->clear(reason);
     m_grid->setResult(nullptr);
     m_grid->setStale(false);
-    m_statsModel->setStats({});
-    m_layerChart->setSummaries({});
+    m_statisticsTab->clear();
     m_comparison->setResult(nullptr);
     m_arcs->setResult(nullptr);
     m_flow->setResult(nullptr);
     m_predictionsBox->setVisible(false);
     m_predictions->setPanel(PredictionPanel{});
     m_openInLesson->setEnabled(false);
-    m_ablation->cancel();
-    m_ablationInput.clear();
-    m_ablationDescription.clear();
-    updateAblationControls();
+    updateAblationControls(); // the session dropped the ablation of the failed input
 }
 
 void MainWindow::findSinkAndNoOpHeads()
 {
-    if (!m_result) return;
+    const auto result = currentResult();
+    if (!result) return;
     std::vector<std::pair<int, int>> found;
-    for (const HeadStats& s : m_statsModel->stats())
+    for (const HeadStats& s : m_statisticsTab->model()->stats())
         if (s.label == HeadLabel::Sink || s.label == HeadLabel::NoOp) found.emplace_back(s.layer, s.head);
     m_grid->setHighlighted(found);
     QString line = tr("%n sink or no-op head(s)", nullptr, int(found.size()));
-    if (const HeadSinkEvidence sinks = headSinkVerdict(m_statsModel->stats());
+    if (const HeadSinkEvidence sinks = headSinkVerdict(m_statisticsTab->model()->stats());
         sinks.verdict == SinkVerdict::NoSinks)
         line += QLatin1Char(' ') +
                 tr("No head puts %1 or more on the first token (at most %2): this model has no sinks; "
@@ -1345,12 +1095,13 @@ void MainWindow::findSinkAndNoOpHeads()
 
 void MainWindow::updateStatus()
 {
-    const int n = m_result->run.maps->queries();
+    const auto result = currentResult();
+    const int n = result->run.maps->queries();
     m_tokensLabel->setText(tr("%n token(s)", nullptr, n));
-    m_tokensLabel->setToolTip(m_result->run.labels.join(QLatin1Char(' ')).left(2000));
-    m_backendLabel->setText(tr("backend: %1").arg(m_result->run.backend));
+    m_tokensLabel->setToolTip(result->run.labels.join(QLatin1Char(' ')).left(2000));
+    m_backendLabel->setText(tr("backend: %1").arg(result->run.backend));
     m_timeLabel->setText(
-        tr("%1 ms").arg(QLocale().toString(m_result->seconds * 1000, 'f', m_result->seconds < 0.01 ? 2 : 0)));
+        tr("%1 ms").arg(QLocale().toString(result->seconds * 1000, 'f', result->seconds < 0.01 ? 2 : 0)));
 }
 
 void MainWindow::showFailure(const QString& message)
@@ -1360,24 +1111,17 @@ void MainWindow::showFailure(const QString& message)
 
 void MainWindow::openHead(int layer, int head)
 {
-    if (!m_result || layer < 0 || head < 0 || layer >= m_result->analysis.layers ||
-        head >= m_result->analysis.heads)
+    const auto result = currentResult();
+    if (!result || layer < 0 || head < 0 || layer >= result->analysis.layers ||
+        head >= result->analysis.heads)
         return;
     m_layer = layer;
     m_head = head;
     m_grid->select(layer, head);
     m_comparison->setFocusHead(layer, head);
-    // The statistics table marks the open head's row and scrolls to it (in whatever order it is sorted).
-    const auto& stats = m_statsModel->stats();
-    for (size_t row = 0; row < stats.size(); ++row) {
-        if (stats[row].layer != layer || stats[row].head != head) continue;
-        const QModelIndex index = m_statsProxy->mapFromSource(m_statsModel->index(int(row), 0));
-        m_statsTable->selectRow(index.row());
-        m_statsTable->scrollTo(index);
-        break;
-    }
-    m_openInLesson->setEnabled(m_result->run.capture != nullptr);
-    showHead(*m_heatmap, m_result, layer, head, m_wordLevel->isChecked());
+    m_statisticsTab->selectHead(layer, head);
+    m_openInLesson->setEnabled(result->run.capture != nullptr);
+    showHead(*m_heatmap, result, layer, head, m_wordLevel->isChecked());
     applyHeatmapStyle();
     // Arcs: this head, then the heads picked in the comparison tab (each in its own colour), at most 4.
     std::vector<std::pair<int, int>> arcHeads{{layer, head}};
@@ -1389,8 +1133,9 @@ void MainWindow::openHead(int layer, int head)
 
 LessonWindow* MainWindow::openInLesson()
 {
+    const auto result = currentResult();
     QString message;
-    LessonWindow* window = m_lessons->openHead(m_result.get(), m_layer, m_head, &message);
+    LessonWindow* window = m_lessons->openHead(result.get(), m_layer, m_head, &message);
     if (!message.isEmpty()) statusBar()->showMessage(message, 10000);
     return window;
 }
@@ -1433,17 +1178,24 @@ void MainWindow::applyStyle()
     m_flow->setStyle(m_style);
 }
 
-void MainWindow::applyThresholds()
+HeadStatsModel* MainWindow::statsModel() const
 {
-    LabelThresholds t;
-    t.sink = m_thresholdBoxes[0]->value();
-    t.noOp = m_thresholdBoxes[1]->value();
-    t.previous = m_thresholdBoxes[2]->value();
-    t.next = m_thresholdBoxes[3]->value();
-    t.self = m_thresholdBoxes[4]->value();
-    t.broadEntropy = m_thresholdBoxes[5]->value();
-    m_statsModel->setThresholds(t);
-    m_grid->setStats(m_statsModel->stats());
+    return m_statisticsTab->model();
+}
+
+QSortFilterProxyModel* MainWindow::statsProxy() const
+{
+    return m_statisticsTab->proxy();
+}
+
+QTableView* MainWindow::statsTable() const
+{
+    return m_statisticsTab->table();
+}
+
+LayerChartWidget* MainWindow::layerChart() const
+{
+    return m_statisticsTab->chart();
 }
 
 QString MainWindow::textB() const
@@ -1454,58 +1206,30 @@ QString MainWindow::textB() const
 std::vector<std::shared_ptr<const AttentionEngine>> MainWindow::engines() const
 {
     std::vector<std::shared_ptr<const AttentionEngine>> out;
-    for (const ModelEntry& entry : m_entries)
-        out.push_back(entry.engine);
+    for (int i = 0; i < modelCount(); ++i)
+        out.push_back(m_session->models()->at(i).engine);
     return out;
 }
 
 void MainWindow::setComputeBackend(BackendKind kind)
 {
     AppSettings().setComputeBackend(backendKindName(kind));
-    startComputeBackend(kind);
+    m_session->startBackend(kind);
 }
 
-void MainWindow::startComputeBackend(BackendKind kind)
+void MainWindow::showBackend()
 {
-    QString notice;
-    std::shared_ptr<AttentionBackend> backend = createBackend(kind, &notice);
-    // Notices after start (a GPU failing mid-run) come from worker threads: shown on the GUI thread.
-    QPointer<MainWindow> self(this);
-    backend->setNoticeHandler([self](const QString& message) {
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, message] {
-            if (!self) return;
-            self->m_backendNotice = message;
-            self->m_noticeLabel->setText(message);
-            self->m_noticeLabel->setVisible(true);
-        });
-    });
-    if (auto previous = m_explorerBackend->current()) m_retiredBackends.push_back(std::move(previous));
-    m_explorerBackend->set(backend);
-    m_backendChoice = kind;
-    // Auto choosing the CPU is the normal case without a hardware GPU: no notice for that. Kernels slower
-    // than the CPU allows (a binary copied without lib/attnscope) are always worth a notice.
-    // The kernels' warning names paths: the status bar says it short, the tooltip in full.
-    QStringList notices, details;
-    if (!notice.isEmpty()) details << notice;
-    if (kind != BackendKind::Auto && !notice.isEmpty()) notices << notice;
-    if (const QString slow = kernels::unloadedKernelsWarning(); !slow.isEmpty()) {
-        notices << tr("Slow CPU kernels (%1): modules missing, see the tooltip")
-                       .arg(kernels::cpuKernelChoice().variant);
-        details << slow;
-    }
-    m_backendNotice = notices.join(QStringLiteral("; "));
-    m_noticeLabel->setText(m_backendNotice);
-    m_noticeLabel->setVisible(!m_backendNotice.isEmpty());
-    m_noticeLabel->setToolTip(details.join(QLatin1Char('\n')));
+    m_noticeLabel->setText(m_session->backendNotice());
+    m_noticeLabel->setVisible(!m_session->backendNotice().isEmpty());
+    m_noticeLabel->setToolTip(m_session->backendNoticeDetails());
     for (QAction* action : m_computeMenu->actions())
-        if (action->data().toInt() == int(kind)) action->setChecked(true);
-    m_backendLabel->setText(tr("backend: %1").arg(backendDescription(*backend)));
-    if (currentEngine()) runNow();
+        if (action->data().toInt() == int(m_session->backendChoice())) action->setChecked(true);
+    m_backendLabel->setText(tr("backend: %1").arg(backendDescription(*m_session->backend())));
 }
 
 QString MainWindow::computeBackendDescription() const
 {
-    const auto backend = m_explorerBackend->current();
+    const auto backend = m_session->backend();
     return backend ? backendDescription(*backend) : cpuBackendDescription();
 }
 
@@ -1531,8 +1255,7 @@ void MainWindow::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange) {
         for (const auto& retranslate : m_retranslators)
             retranslate();
-        m_statsModel->retranslate();
-        if (m_result) updateStatus();
+        if (currentResult()) updateStatus();
     }
     QMainWindow::changeEvent(event);
 }

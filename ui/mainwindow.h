@@ -2,6 +2,7 @@
 
 #include "backend/attentionbackend.h"
 #include "explorer/analysisrunner.h"
+#include "explorer/explorersession.h"
 #include "model/modelinfo.h"
 #include "model/runoptions.h"
 #include "render/heatmapdata.h"
@@ -49,14 +50,16 @@ class ModelLoader;
 class ProgressPanel;
 class TransformerEngine;
 class RunStateBanner;
+class StatisticsTab;
 class CorpusWindow;
 class GenerateTab;
 class StreamingTab;
 class GuidedModelList;
 
-// The explorer: pick a model, type text, see every head. Text changes are debounced and computed on
-// worker threads (AnalysisRunner: cancellable, outdated results dropped). Without a model it opens on
-// the worked example; the synthetic demos exercise everything at any length.
+// The explorer: pick a model, type text, see every head. The state (models, texts, measure, runs, result,
+// ablation) is the ExplorerSession's; the window builds the widgets that show it and hand it what the user
+// does. Without a model it opens on the worked example; the synthetic demos exercise everything at any
+// length.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -68,17 +71,19 @@ public:
     // chosen), then the worked example and the synthetic demos. Returns the picker index of the entry.
     int addEngine(std::shared_ptr<const AttentionEngine> engine);
     int addModelFolder(const QString& folder, const QString& name);
-    int modelCount() const { return int(m_entries.size()); }
+    int modelCount() const;
     // Picker index of the first entry whose name starts with `name`, -1 when none.
     int findModel(const QString& name) const;
-    // Opens the entry's model if needed (errors go to the status bar); false when it cannot be opened.
-    // A model whose memory estimate exceeds MemAvailable is refused with the numbers. Models with at least
-    // kBackgroundLoadBytes of weights load on a worker (ModelLoader) with progress and Cancel: then this
-    // returns true at once and the model is selected when it has loaded (isLoadingModel() meanwhile).
+    // ExplorerSession::select (errors on the banner): false when it cannot be opened. A model whose memory
+    // estimate exceeds MemAvailable is refused with the numbers. Models with at least kBackgroundLoadBytes
+    // of weights load on a worker (ModelLoader) with progress and Cancel: then this returns true at once and
+    // the model is selected when it has loaded (isLoadingModel() meanwhile).
     bool selectEngine(int index);
-    static constexpr qint64 kBackgroundLoadBytes = 64LL * 1000 * 1000;
-    bool isLoadingModel() const { return m_loadingIndex >= 0; }
-    ModelLoader* modelLoader() const { return m_loader; }
+    static constexpr qint64 kBackgroundLoadBytes = ExplorerSession::kBackgroundLoadBytes;
+    bool isLoadingModel() const { return m_session->isLoading(); }
+    ModelLoader* modelLoader() const { return m_session->loader(); }
+    // The explorer's state: models, texts, measure, token window, backend, result, ablation.
+    ExplorerSession* session() const { return m_session; }
     // Loading and long forward passes: progress and Cancel in the status bar.
     ProgressPanel* progressPanel() const { return m_progress; }
     // Beside the picker: parameters and memory estimate of the chosen model, and the memory available.
@@ -108,7 +113,7 @@ public:
     QLabel* heatmapReadout() const { return m_heatmapReadout; }
     // Runs a window of the input (the banner's actions); kept until another model is chosen.
     void setTokenWindow(const TokenWindow& window);
-    TokenWindow tokenWindow() const { return m_tokenWindow; }
+    TokenWindow tokenWindow() const;
     // "Open in lesson" (LessonLauncher::openHead) on the layer/head on screen. Returns the window, or
     // null with the reason on the status bar (demo engines and inputs longer than the capture limit have
     // no Q/K); a notice (only the first tokens are shown) goes to the status bar too.
@@ -139,7 +144,7 @@ public:
     void ablateHeads(const std::vector<HeadAblation>& heads, const QString& description);
     void scanAllHeads(AblationMode mode);
     void clearAblation();
-    AblationRunner* ablationRunner() const { return m_ablation; }
+    AblationRunner* ablationRunner() const { return m_session->ablationRunner(); }
     QProgressBar* scanProgressBar() const { return m_scanProgress; }
     QPushButton* scanButton() const { return m_scanButton; }
     QPushButton* scanCancelButton() const { return m_scanCancel; }
@@ -149,25 +154,26 @@ public:
     HeadGridWidget* grid() const { return m_grid; }
     PredictionsWidget* predictions() const { return m_predictions; }
     QGroupBox* predictionsBox() const { return m_predictionsBox; }
-    HeadStatsModel* statsModel() const { return m_statsModel; }
-    QSortFilterProxyModel* statsProxy() const { return m_statsProxy; }
+    HeadStatsModel* statsModel() const;
+    QSortFilterProxyModel* statsProxy() const;
     ComparisonWidget* comparison() const { return m_comparison; }
     ArcWidget* arcs() const { return m_arcs; }
     // Attention rollout and the residual stream (issue 14).
     FlowView* flowView() const { return m_flow; }
-    LayerChartWidget* layerChart() const { return m_layerChart; }
+    LayerChartWidget* layerChart() const;
     // Issue 16: step through generation, and the StreamingLLM experiment on the KV cache.
     GenerateTab* generateTab() const { return m_generateTab; }
     StreamingTab* streamingTab() const { return m_streamingTab; }
     // "Models that show it": a tab, the current one when the list holds only the built-in models.
     GuidedModelList* guidedModels() const { return m_guidedModels; }
-    bool onlyBuiltinModels() const { return m_onlyBuiltinModels; }
-    AnalysisRunner* runner() const { return m_runner; }
+    bool onlyBuiltinModels() const { return m_session->onlyBuiltinModels(); }
+    AnalysisRunner* runner() const { return m_session->runner(); }
     QPlainTextEdit* textAEdit() const { return m_textA; }
     QComboBox* modelBox() const { return m_modelBox; }
-    QTableView* statsTable() const { return m_statsTable; }
+    QTableView* statsTable() const;
+    StatisticsTab* statisticsTab() const { return m_statisticsTab; }
     QTabWidget* tabs() const { return m_tabs; }
-    std::shared_ptr<const ExplorerResult> currentResult() const { return m_result; }
+    std::shared_ptr<const ExplorerResult> currentResult() const { return m_session->result(); }
     // Menus other features fill (issue 7: presenter mode, export, language).
     QMenu* viewMenu() const { return m_viewMenu; }
     QMenu* exportMenu() const { return m_exportMenu; }
@@ -178,7 +184,7 @@ public:
     QComboBox* colorMapBox() const { return m_colorMapBox; }
     QComboBox* colorByBox() const { return m_colorByBox; } // the grid's "Colour:" box
     QComboBox* scaleBox() const { return m_scaleBox; }
-    int currentEngineIndex() const { return m_current; }
+    int currentEngineIndex() const { return m_session->currentIndex(); }
     QString textB() const;
     // The picker's engines in picker order; null for model folders not opened yet.
     std::vector<std::shared_ptr<const AttentionEngine>> engines() const;
@@ -186,10 +192,10 @@ public:
     // the backend here, on the GUI thread (GPU backends need it), and recomputes. When the one chosen
     // cannot start the CPU is used and backendNotice() says why in one line (also in the status bar).
     void setComputeBackend(BackendKind kind);
-    BackendKind computeBackendChoice() const { return m_backendChoice; }
+    BackendKind computeBackendChoice() const { return m_session->backendChoice(); }
     // The backend real models use now; "Vulkan · llvmpipe (...)", "CPU · <processor>".
     QString computeBackendDescription() const;
-    QString backendNotice() const { return m_backendNotice; }
+    QString backendNotice() const { return m_session->backendNotice(); }
     QString backendStatus() const; // the status bar's backend field
     QMenu* computeMenu() const { return m_computeMenu; }
     // Export, presenter mode, language and settings (issue 7).
@@ -204,15 +210,14 @@ private:
     // Sets a translated text now and again on every language change (QEvent::LanguageChange).
     void onRetranslate(std::function<void()> retranslate);
     void updateStatus();
-    void startComputeBackend(BackendKind kind); // setComputeBackend without saving the choice
+    void showBackend(); // the session's backend and its notice in the status bar and the menu
     void buildMenus();
     QWidget* buildInputBar();
     QWidget* buildGridPane();
     QWidget* buildHeatmapTab();
-    QWidget* buildStatisticsTab();
-    void scheduleRun();
-    void runNow();
-    void showResult(std::shared_ptr<const ExplorerResult> result);
+    // sameAblatedInput: the result is of the input the shown ablation or scan belongs to.
+    void showResult(const std::shared_ptr<const ExplorerResult>& result, bool sameAblatedInput);
+    void showCurrentModel(int index, bool switched);
     // A message about something other than the run (a folder that cannot be opened): the banner says it,
     // the views keep the run they show.
     void showFailure(const QString& message);
@@ -221,27 +226,13 @@ private:
     void clearViews(const QString& reason);
     void applyStyle();
     void applyHeatmapStyle();
-    void applyThresholds();
     std::shared_ptr<const AttentionEngine> currentEngine() const;
 
-    struct ModelEntry
-    {
-        QString folder; // empty for demos
-        std::shared_ptr<const AttentionEngine> engine; // null until a folder is opened
-        ModelInfo info;                                 // from the headers (ModelCatalog::describe)
-    };
-    void finishLoading(const QString& folder, std::shared_ptr<TransformerEngine> engine);
-    void endLoading(const QString& message);
     void showModelDetails(int index);
-    void populateModels();
     void updateComparisonChoices();
-    std::vector<ModelEntry> m_entries;
+    ExplorerSession* m_session = nullptr;
     std::vector<std::function<void()>> m_retranslators;
-    int m_current = -1;
     QPointer<CorpusWindow> m_corpusWindow;
-    std::shared_ptr<const ExplorerResult> m_result;
-    AnalysisRunner* m_runner = nullptr;
-    QTimer* m_debounce = nullptr;
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
     QAction* m_openInLesson = nullptr;
@@ -251,28 +242,20 @@ private:
 
     QComboBox* m_modelBox = nullptr;
     QLabel* m_modelDetails = nullptr;
-    ModelLoader* m_loader = nullptr;
     ProgressPanel* m_progress = nullptr;
-    int m_loadingIndex = -1;  // the entry being loaded in the background
     QElapsedTimer m_runClock; // since the current run started: its progress shows after a moment
     QPlainTextEdit* m_textA = nullptr;
     QLineEdit* m_textB = nullptr;
     HeadGridWidget* m_grid = nullptr;
     QGroupBox* m_predictionsBox = nullptr;
     PredictionsWidget* m_predictions = nullptr;
-    void remeasure();
     void showAblation(const AblationOutcome& outcome);
     void showScan(const AblationScan& scan);
     void updateAblationControls();
-    AblationRunner* m_ablation = nullptr;
     QProgressBar* m_scanProgress = nullptr;
     QPushButton* m_scanButton = nullptr;
     QPushButton* m_scanCancel = nullptr;
     QLabel* m_scanNote = nullptr;
-    std::vector<int> m_ablationInput; // the ids the shown ablation or scan belongs to
-    QString m_ablationDescription;
-    AblationMode m_scanMode = AblationMode::Zero;
-    QString m_scanBackendNote; // the scan runs on the CPU although a GPU backend is chosen: said while and after
     void updateWordLevelControl();
     void updateMeasureNote();
     QComboBox* m_measureBox = nullptr;
@@ -290,20 +273,11 @@ private:
     ComparisonWidget* m_comparison = nullptr;
     ArcWidget* m_arcs = nullptr;
     FlowView* m_flow = nullptr;
-    HeadStatsModel* m_statsModel = nullptr;
-    QSortFilterProxyModel* m_statsProxy = nullptr;
-    QTableView* m_statsTable = nullptr;
-    LayerChartWidget* m_layerChart = nullptr;
-    std::vector<QDoubleSpinBox*> m_thresholdBoxes;
+    StatisticsTab* m_statisticsTab = nullptr;
     QLabel* m_tokensLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
     QLabel* m_noticeLabel = nullptr;
     QMenu* m_computeMenu = nullptr;
-    std::shared_ptr<ExplorerBackend> m_explorerBackend;
-    // Backends switched away from: destroyed with the window, on the GUI thread where they were made.
-    std::vector<std::shared_ptr<AttentionBackend>> m_retiredBackends;
-    BackendKind m_backendChoice = BackendKind::Auto;
-    QString m_backendNotice;
     QLabel* m_timeLabel = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QLabel* m_heatmapReadout = nullptr;
@@ -311,8 +285,6 @@ private:
     QWidget* m_inputBar = nullptr;
     QWidget* m_gridPane = nullptr;
     bool m_presenting = false;
-    TokenWindow m_tokenWindow;
-    quint64 m_tooLongJob = 0;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
@@ -320,7 +292,6 @@ private:
     GenerateTab* m_generateTab = nullptr;
     StreamingTab* m_streamingTab = nullptr;
     GuidedModelList* m_guidedModels = nullptr;
-    bool m_onlyBuiltinModels = true;
 };
 
 } // namespace attnscope

@@ -5,9 +5,9 @@
 #include "explorer/comparisonwidget.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/layerchartwidget.h"
 #include "export/exportcontroller.h"
-#include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "presenter/presentermode.h"
@@ -78,7 +78,9 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window)
         m_exportLayerChart = menu->addAction(QString(), this, &MainWindowFeatures::exportLayerChart);
     }
     // Language.
-    if (QMenu* menu = window->languageMenu()) m_language = new LanguageMenu(LanguageManager::shared(), menu);
+    if (QMenu* menu = window->languageMenu())
+        m_language = new LanguageMenu(LanguageManager::shared(), menu,
+                                      [](const QString& code) { AppSettings().setLanguage(code); });
 
     window->installEventFilter(this);
     retranslate();

@@ -1670,34 +1670,6 @@
         <source>Scale:</source>
         <translation>Ölçek:</translation>
     </message>
-    <message>
-        <source>Label thresholds:</source>
-        <translation>Etiket eşikleri:</translation>
-    </message>
-    <message>
-        <source>sink ≥</source>
-        <translation>kuyu ≥</translation>
-    </message>
-    <message>
-        <source>[SEP] ≥</source>
-        <translation>[SEP] ≥</translation>
-    </message>
-    <message>
-        <source>prev ≥</source>
-        <translation>önceki ≥</translation>
-    </message>
-    <message>
-        <source>next ≥</source>
-        <translation>sonraki ≥</translation>
-    </message>
-    <message>
-        <source>self ≥</source>
-        <translation>kendisi ≥</translation>
-    </message>
-    <message>
-        <source>broad: norm. entropy ≥</source>
-        <translation>yaygın: norm. entropi ≥</translation>
-    </message>
     <message numerus="yes">
         <source>%n token(s)</source>
         <translation>
@@ -2193,6 +2165,37 @@
     <message>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StatisticsTab</name>
+    <message>
+        <source>Label thresholds:</source>
+        <translation>Etiket eşikleri:</translation>
+    </message>
+    <message>
+        <source>sink ≥</source>
+        <translation>kuyu ≥</translation>
+    </message>
+    <message>
+        <source>[SEP] ≥</source>
+        <translation>[SEP] ≥</translation>
+    </message>
+    <message>
+        <source>prev ≥</source>
+        <translation>önceki ≥</translation>
+    </message>
+    <message>
+        <source>next ≥</source>
+        <translation>sonraki ≥</translation>
+    </message>
+    <message>
+        <source>self ≥</source>
+        <translation>kendisi ≥</translation>
+    </message>
+    <message>
+        <source>broad: norm. entropy ≥</source>
+        <translation>yaygın: norm. entropi ≥</translation>
     </message>
 </context>
 <context>

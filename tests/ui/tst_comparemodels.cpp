@@ -4,8 +4,8 @@
 
 #include "explorer/analysisrunner.h"
 #include "explorer/comparisonwidget.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/transformerengine.h"
-#include "heatmapwidget.h"
 #include "model/transformermodel.h"
 #include "support/ggufwriter.h"
 #include "tokenizer/tokenizer.h"

@@ -7,11 +7,11 @@
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
 #include "explorer/wordtokenizer.h"
 #include "explorer/workedexampleengine.h"
-#include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 

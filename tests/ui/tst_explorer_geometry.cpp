@@ -2,9 +2,9 @@
 // moves, arc lines, the per-layer chart, token alignment for comparing two sentences.
 
 #include "explorer/arclayout.h"
-#include "explorer/headgridlayout.h"
 #include "explorer/layerchartwidget.h"
 #include "explorer/tokenalignment.h"
+#include "render/headgridlayout.h"
 
 #include <QtTest>
 

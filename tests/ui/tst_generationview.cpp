@@ -3,13 +3,13 @@
 // MainWindow with the built-in decoder tiny-llama-en-tr, and the GUI thread keeps running during a run.
 
 #include "analysis/sinkverdict.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/predictionswidget.h"
 #include "generation/generatetab.h"
 #include "generation/generationtrace.h"
 #include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "generation/streamingtab.h"
-#include "heatmapwidget.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "model/transformermodel.h"

@@ -2,7 +2,7 @@
 // cells, the hover read-out, zoom about the cursor, and the tiled (long input) path never fetching n×n.
 
 #include "attention/attentionmaps.h"
-#include "heatmapwidget.h"
+#include "explorer/heatmapwidget.h"
 #include "render/colormap.h"
 #include "render/heatmappainter.h"
 

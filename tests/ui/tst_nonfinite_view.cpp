@@ -6,8 +6,8 @@
 #include "explorer/analysisrunner.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headstatsmodel.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/runstatebanner.h"
-#include "heatmapwidget.h"
 #include "mainwindow.h"
 
 #include <QSettings>

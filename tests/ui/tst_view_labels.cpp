@@ -3,13 +3,13 @@
 // drop some), labels in one lane never touch, and hovering a cell or a grid thumbnail tells what it is.
 
 #include "explorer/comparisonwidget.h"
-#include "explorer/headgridlayout.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/syntheticengine.h"
-#include "heatmapwidget.h"
 #include "mainwindow.h"
 #include "render/axislabels.h"
 #include "render/headgriddata.h"
+#include "render/headgridlayout.h"
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
 

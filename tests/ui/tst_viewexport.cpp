@@ -7,9 +7,9 @@
 #include "explorer/arcwidget.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/explorerresult.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/layerchartwidget.h"
 #include "export/exportcontroller.h"
-#include "heatmapwidget.h"
 
 #include <QFile>
 #include <QImage>

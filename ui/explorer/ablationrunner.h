@@ -5,7 +5,7 @@
 // layers), progress after each batch of heads of a scan. A newer job cancels and outdates the previous one.
 
 #include "analysis/headablation.h"
-#include "generation/backgroundjob.h"
+#include "explorer/backgroundjob.h"
 
 #include <QObject>
 #include <QString>

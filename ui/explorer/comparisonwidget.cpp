@@ -4,9 +4,9 @@
 #include "explorer/attentionmeasure.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/tokenalignment.h"
 #include "explorer/transformerengine.h"
-#include "heatmapwidget.h"
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
 

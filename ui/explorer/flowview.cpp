@@ -4,7 +4,7 @@
 #include "analysis/residualprofile.h"
 #include "analysis/rollout.h"
 #include "attention/attentionmaps.h"
-#include "heatmapwidget.h"
+#include "explorer/heatmapwidget.h"
 #include "util/operationcancelled.h"
 
 #include <QComboBox>

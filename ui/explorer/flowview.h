@@ -5,8 +5,8 @@
 // residual stream's norm and largest |activation| per layer and token (core analysis/residualprofile.h),
 // each as plain HeatmapData a HeatmapWidget paints. Rollout is O(layers · n³): computed off the GUI thread.
 
+#include "explorer/backgroundjob.h"
 #include "explorer/explorerresult.h"
-#include "generation/backgroundjob.h"
 #include "render/heatmapdata.h"
 
 #include <QWidget>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "explorer/explorerresult.h"
-#include "explorer/headgridlayout.h"
 #include "render/colormap.h"
+#include "render/headgridlayout.h"
 #include "render/heatmapdata.h"
 
 #include <QImage>

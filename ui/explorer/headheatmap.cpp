@@ -4,7 +4,7 @@
 #include "attention/wordlevel.h"
 #include "explorer/attentionmeasure.h"
 #include "explorer/headstatsmodel.h"
-#include "heatmapwidget.h"
+#include "explorer/heatmapwidget.h"
 #include "render/heatmappainter.h"
 
 #include <QCoreApplication>

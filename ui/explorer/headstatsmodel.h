@@ -1,5 +1,6 @@
 #pragma once
 
+#include "render/headnames.h"
 #include "stats/headstats.h"
 
 #include <QAbstractTableModel>
@@ -36,9 +37,5 @@ private:
     std::vector<HeadStats> m_stats;
     LabelThresholds m_thresholds;
 };
-
-// Translated display name of a label and of a metric, for tables, menus and the grid.
-QString headLabelDisplayName(HeadLabel label);
-QString headMetricDisplayName(HeadMetric metric);
 
 } // namespace attnscope

@@ -1,10 +1,10 @@
 #include "generation/generatetab.h"
 
+#include "explorer/backgroundjob.h"
+#include "explorer/heatmapwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/transformerengine.h"
-#include "generation/backgroundjob.h"
 #include "generation/serieschart.h"
-#include "heatmapwidget.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
 #include "render/headgridpainter.h"

@@ -1,7 +1,5 @@
 #include "i18n/languagemanager.h"
 
-#include "settings/appsettings.h"
-
 #include <QActionGroup>
 #include <QCoreApplication>
 #include <QEvent>
@@ -89,8 +87,9 @@ bool LanguageManager::setLanguage(const QString& requested)
     return true;
 }
 
-LanguageMenu::LanguageMenu(LanguageManager* manager, QMenu* menu)
-    : QObject(menu), m_manager(manager), m_menu(menu), m_group(new QActionGroup(this))
+LanguageMenu::LanguageMenu(LanguageManager* manager, QMenu* menu, Remember remember)
+    : QObject(menu), m_manager(manager), m_menu(menu), m_remember(std::move(remember)),
+      m_group(new QActionGroup(this))
 {
     m_group->setExclusive(true);
     m_system = m_menu->addAction(QString());
@@ -106,10 +105,7 @@ LanguageMenu::LanguageMenu(LanguageManager* manager, QMenu* menu)
     }
     connect(m_group, &QActionGroup::triggered, this, [this](QAction* action) {
         const QString code = action->data().toString();
-        if (m_manager->setLanguage(code)) {
-            AppSettings settings;
-            settings.setLanguage(code);
-        }
+        if (m_manager->setLanguage(code) && m_remember) m_remember(code);
     });
     connect(m_manager, &LanguageManager::languageChanged, this, &LanguageMenu::syncChecks);
     m_menu->installEventFilter(this);

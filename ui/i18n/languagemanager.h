@@ -4,7 +4,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
-
+#include <functional>
 #include <memory>
 
 class QActionGroup;
@@ -49,13 +49,15 @@ private:
 };
 
 // The "Language" menu: "System default" and one entry per language (in its own name), checkable.
-// Choosing one switches at once and is remembered in AppSettings. It fills a menu it is given (the
-// window's own Language menu) and keeps that menu's title and entries translated.
+// Choosing one switches at once and is handed to `remember` (the window saves it in AppSettings, a floor
+// above: ui/README.md). It fills a menu it is given (the window's own Language menu) and keeps that menu's
+// title and entries translated.
 class LanguageMenu : public QObject
 {
     Q_OBJECT
 public:
-    LanguageMenu(LanguageManager* manager, QMenu* menu);
+    using Remember = std::function<void(const QString& code)>;
+    LanguageMenu(LanguageManager* manager, QMenu* menu, Remember remember = {}); // {}: nothing remembered
     QMenu* menu() const { return m_menu; }
 
 protected:
@@ -67,6 +69,7 @@ private:
 
     LanguageManager* m_manager;
     QMenu* m_menu;
+    Remember m_remember;
     QActionGroup* m_group;
     QAction* m_system;
 };

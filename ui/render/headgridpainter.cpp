@@ -1,8 +1,8 @@
 #include "render/headgridpainter.h"
 
-#include "explorer/headstatsmodel.h"
 #include "render/colorbar.h"
 #include "render/colormap.h"
+#include "render/headnames.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

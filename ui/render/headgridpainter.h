@@ -1,7 +1,7 @@
 #pragma once
 
-#include "explorer/headgridlayout.h"
 #include "render/headgriddata.h"
+#include "render/headgridlayout.h"
 
 #include <QFontMetricsF>
 #include <QImage>

@@ -3,7 +3,7 @@
 #include "explorer/attentionengine.h"
 #include "render/colormap.h"
 #include "render/heatmapdata.h"
-#include "settings/explorersession.h"
+#include "settings/savedsession.h"
 
 #include <QSettings>
 #include <QString>
@@ -46,8 +46,8 @@ public:
     void setLanguage(const QString& code);
 
     // The explorer's last model, texts, tab and head (restored at start by app/main.cpp).
-    ExplorerSession explorerSession() const { return ExplorerSession::load(*m_settings); }
-    void setExplorerSession(const ExplorerSession& session) { session.save(*m_settings); }
+    SavedSession explorerSession() const { return SavedSession::load(*m_settings); }
+    void setExplorerSession(const SavedSession& session) { session.save(*m_settings); }
 
     bool presenterMode() const;
     void setPresenterMode(bool on);

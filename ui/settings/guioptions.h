@@ -12,7 +12,7 @@ class QCommandLineParser;
 namespace attnscope {
 
 // What `attnscope [options]` (the window, no command) is asked for on the command line. Every field left
-// unset falls back to what the last session remembered (ExplorerSession), then to the defaults.
+// unset falls back to what the last session remembered (SavedSession), then to the defaults.
 struct GuiOptions
 {
     std::optional<QString> language; // "en" or "tr" for this run (the Language menu's choice is saved)

@@ -1,9 +1,7 @@
-#include "settings/explorersession.h"
+#include "sessionkeeper.h"
 
 #include "explorer/headgridwidget.h"
 #include "explorer/runstatebanner.h"
-#include "explorer/syntheticengine.h"
-#include "explorer/workedexampleengine.h"
 #include "mainwindow.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
@@ -15,34 +13,12 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QTabWidget>
 #include <memory>
 
 namespace attnscope {
 
 namespace {
-
-// "models/last" is AppSettings::lastModel's key: the session's model is that last model.
-const QString kModel = QStringLiteral("models/last");
-const QString kTextA = QStringLiteral("session/textA");
-const QString kTextB = QStringLiteral("session/textB");
-const QString kView = QStringLiteral("session/view");
-const QString kLayer = QStringLiteral("session/layer");
-const QString kHead = QStringLiteral("session/head");
-
-const QString kWorkedExample = QStringLiteral("worked-example");
-const QString kSyntheticEncoder = QStringLiteral("synthetic-encoder");
-const QString kSyntheticDecoder = QStringLiteral("synthetic-decoder");
-
-// The built-in engines (not folders) by key.
-QString engineKey(const AttentionEngine* engine)
-{
-    if (dynamic_cast<const WorkedExampleEngine*>(engine)) return kWorkedExample;
-    if (dynamic_cast<const SyntheticEngine*>(engine))
-        return engine->supportsTextB() ? kSyntheticEncoder : kSyntheticDecoder; // the decoder takes no text B
-    return {};
-}
 
 QString canonical(const QString& folder)
 {
@@ -52,64 +28,17 @@ QString canonical(const QString& folder)
 
 } // namespace
 
-ExplorerSession ExplorerSession::load(const QSettings& settings)
-{
-    ExplorerSession s;
-    s.model = settings.value(kModel).toString();
-    s.textA = settings.value(kTextA).toString();
-    s.textB = settings.value(kTextB).toString();
-    s.view = settings.value(kView).toString();
-    if (!explorerViewNames().contains(s.view)) s.view.clear();
-    bool okLayer = false, okHead = false;
-    s.layer = settings.value(kLayer, -1).toInt(&okLayer);
-    s.head = settings.value(kHead, -1).toInt(&okHead);
-    if (!okLayer || !okHead || s.layer < 0 || s.head < 0) s.layer = s.head = -1;
-    return s;
-}
-
-void ExplorerSession::save(QSettings& settings) const
-{
-    settings.setValue(kModel, model);
-    settings.setValue(kTextA, textA);
-    settings.setValue(kTextB, textB);
-    settings.setValue(kView, view);
-    settings.setValue(kLayer, layer);
-    settings.setValue(kHead, head);
-}
-
 QString explorerModelKey(const MainWindow& window, int index)
 {
     if (index < 0 || index >= window.modelCount()) return {};
     const QString folder = window.modelFolder(index);
     if (folder.isEmpty()) {
         const auto engines = window.engines();
-        return engineKey(engines[size_t(index)].get());
+        return builtinEngineKey(engines[size_t(index)].get());
     }
     for (const ModelInfo& builtin : ModelCatalog::builtinModels())
         if (canonical(builtin.path) == canonical(folder)) return builtin.name;
     return canonical(folder);
-}
-
-bool isWorkedExampleKey(const QString& key)
-{
-    return key == kWorkedExample;
-}
-
-bool checkExplorerModel(const QString& key, QString* error)
-{
-    if (key == kWorkedExample || key == kSyntheticEncoder || key == kSyntheticDecoder) return true;
-    QString folder;
-    try {
-        folder = ModelCatalog::resolve(key);
-    } catch (const ModelError& e) {
-        *error = QStringLiteral("--model ") + e.message();
-        return false;
-    }
-    if (!ModelCatalog::describe(folder)) {
-        *error = ModelCatalog::describeProblem(folder);
-        return false;
-    }
-    return true;
 }
 
 bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
@@ -117,7 +46,7 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     // The built-in engines first: their keys are not folders.
     const auto engines = window.engines();
     for (int i = 0; i < int(engines.size()); ++i)
-        if (engines[size_t(i)] && !key.isEmpty() && engineKey(engines[size_t(i)].get()) == key)
+        if (engines[size_t(i)] && !key.isEmpty() && builtinEngineKey(engines[size_t(i)].get()) == key)
             return window.selectEngine(i);
     QString folder;
     try {
@@ -133,7 +62,8 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     if (index < 0) {
         const auto info = ModelCatalog::describe(folder);
         if (!info) {
-            *error = ModelCatalog::describeProblem(folder);
+            *error = QStringLiteral("%1: not a model folder (no readable config.json)")
+                         .arg(QDir::toNativeSeparators(folder));
             return false;
         }
         index = window.addModelFolder(folder, info->name);
@@ -146,9 +76,9 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     return false;
 }
 
-ExplorerSession currentExplorerSession(const MainWindow& window)
+SavedSession currentExplorerSession(const MainWindow& window)
 {
-    ExplorerSession s;
+    SavedSession s;
     s.model = explorerModelKey(window, window.currentEngineIndex());
     if (!window.textAEdit()->isReadOnly()) { // fixed text (the worked example) is not the user's
         s.textA = window.textAEdit()->toPlainText();
@@ -163,7 +93,7 @@ ExplorerSession currentExplorerSession(const MainWindow& window)
     return s;
 }
 
-bool applyExplorerSession(MainWindow& window, const ExplorerSession& session, QString* error)
+bool applyExplorerSession(MainWindow& window, const SavedSession& session, QString* error)
 {
     bool ok = true;
     if (!session.model.isEmpty()) ok = selectExplorerModel(window, session.model, error);

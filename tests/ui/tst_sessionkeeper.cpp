@@ -7,8 +7,8 @@
 #include "explorer/runstatebanner.h"
 #include "mainwindow.h"
 #include "model/modelcatalog.h"
+#include "sessionkeeper.h"
 #include "settings/appsettings.h"
-#include "settings/explorersession.h"
 #include "settings/guioptions.h"
 
 #include <QFile>
@@ -44,7 +44,7 @@ QStringList args(std::initializer_list<const char*> list)
 
 } // namespace
 
-class TestExplorerSession : public QObject
+class TestSessionKeeper : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -80,8 +80,8 @@ private Q_SLOTS:
         QTest::newRow("language") << args({"--lang", "de"})
                                   << QStringLiteral("--lang de: AttnScope speaks en, tr");
         QTest::newRow("view") << args({"--view", "grid"})
-                              << QStringLiteral(
-                                     "--view grid: use one of heatmap, comparison, arcs, statistics, generate, streaming, flow");
+                              << QStringLiteral("--view grid: use one of heatmap, comparison, arcs, "
+                                                "statistics, generate, streaming, flow");
         QTest::newRow("head") << args({"--head", "2"})
                               << QStringLiteral("--head 2: give LAYER,HEAD, e.g. --head 2,5");
         QTest::newRow("negative head")
@@ -178,10 +178,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ini = dir.filePath(QStringLiteral("session.ini"));
-        ExplorerSession saved;
+        SavedSession saved;
         {
             MainWindow window;
-            ExplorerSession wanted;
+            SavedSession wanted;
             wanted.model = QStringLiteral("synthetic-encoder");
             wanted.textA = QStringLiteral("The cat sat on the mat.");
             wanted.textB = QStringLiteral("It was warm.");
@@ -203,7 +203,7 @@ private Q_SLOTS:
             settings.setExplorerSession(saved);
         }
         AppSettings settings(std::make_unique<QSettings>(ini, QSettings::IniFormat));
-        const ExplorerSession loaded = settings.explorerSession();
+        const SavedSession loaded = settings.explorerSession();
         QCOMPARE(settings.lastModel(), QStringLiteral("synthetic-encoder"));
         MainWindow window;
         QString error;
@@ -223,14 +223,14 @@ private Q_SLOTS:
         QString error;
         QVERIFY(selectExplorerModel(window, QStringLiteral("worked-example"), &error));
         QVERIFY(waitForResult(window));
-        const ExplorerSession s = currentExplorerSession(window);
+        const SavedSession s = currentExplorerSession(window);
         QCOMPARE(s.model, QStringLiteral("worked-example"));
         QVERIFY(s.textA.isEmpty());
         QTemporaryDir dir;
         QSettings raw(dir.filePath(QStringLiteral("bad.ini")), QSettings::IniFormat);
         raw.setValue(QStringLiteral("session/view"), QStringLiteral("nonsense"));
         raw.setValue(QStringLiteral("session/layer"), QStringLiteral("x"));
-        const ExplorerSession bad = ExplorerSession::load(raw);
+        const SavedSession bad = SavedSession::load(raw);
         QVERIFY(bad.view.isEmpty());
         QCOMPARE(bad.layer, -1);
     }
@@ -249,5 +249,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestExplorerSession)
-#include "tst_explorersession.moc"
+QTEST_MAIN(TestSessionKeeper)
+#include "tst_sessionkeeper.moc"

@@ -1,4 +1,4 @@
-#include "generation/backgroundjob.h"
+#include "explorer/backgroundjob.h"
 
 #include <QMetaObject>
 #include <QPointer>

@@ -4,7 +4,6 @@
 #include "render/heatmapgeometry.h"
 
 #include <QWidget>
-
 #include <functional>
 #include <optional>
 

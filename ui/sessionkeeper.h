@@ -1,29 +1,14 @@
 #pragma once
 
+#include "settings/savedsession.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QString>
 
-class QSettings;
-
 namespace attnscope {
 
 class MainWindow;
-
-// What the explorer was showing, remembered between runs and restored at start: the model (as a key,
-// see explorerModelKey), the texts, the tab and the head.
-struct ExplorerSession
-{
-    QString model; // "" when none was remembered
-    QString textA;
-    QString textB;
-    QString view;   // one of explorerViewNames(), "" for the default
-    int layer = -1; // -1: the default head
-    int head = -1;
-
-    static ExplorerSession load(const QSettings& settings);
-    void save(QSettings& settings) const;
-};
 
 // A picker entry as a key that survives a restart and that --model accepts: "worked-example",
 // "synthetic-encoder", "synthetic-decoder", a built-in model's name, else the model folder's absolute path.
@@ -35,21 +20,14 @@ QString explorerModelKey(const MainWindow& window, int index);
 // model or it cannot be opened; the window then keeps its model.
 bool selectExplorerModel(MainWindow& window, const QString& key, QString* error);
 
-// Whether a key or --model value names a model, without a window: a built-in engine's key, or a folder
-// with a readable config.json (given, built-in, or in the Hugging Face cache). false with *error (one line).
-// Opening the model can still fail later (bad weights): selectExplorerModel says so.
-bool checkExplorerModel(const QString& key, QString* error);
-// True for the key of the worked example, whose text is fixed.
-bool isWorkedExampleKey(const QString& key);
-
 // The window's session now.
-ExplorerSession currentExplorerSession(const MainWindow& window);
+SavedSession currentExplorerSession(const MainWindow& window);
 
 // Brings the window to a session: model, texts (unless the session's model has fixed text; with no model
 // in the session, texts move the window off the worked example), tab, and the head once the first
 // result of that input is in. Fields left empty keep the window's own. Returns false with
 // *error when the model cannot be selected (the rest is applied anyway).
-bool applyExplorerSession(MainWindow& window, const ExplorerSession& session, QString* error);
+bool applyExplorerSession(MainWindow& window, const SavedSession& session, QString* error);
 
 // Keeps AppSettings' session up to date with a window: after every result, on a tab change, on close and
 // when the application quits. Only the application's own window gets one (tests' windows leave the

@@ -1,4 +1,4 @@
-#include "heatmapwidget.h"
+#include "explorer/heatmapwidget.h"
 
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
@@ -79,8 +79,7 @@ void HeatmapWidget::setStyle(const HeatmapStyle& style)
 
 void HeatmapWidget::setDiscountSpecial(bool discount)
 {
-    if (discount == m_discount)
-        return;
+    if (discount == m_discount) return;
     m_discount = discount;
     m_block = {};
     applyDiscount();
@@ -93,8 +92,7 @@ void HeatmapWidget::applyDiscount()
     bool anySpecial = false;
     for (int c = 0; c < m_data.cols && !anySpecial; ++c)
         anySpecial = m_data.isDiscountable(c);
-    if (!m_discount || !anySpecial)
-        return;
+    if (!m_discount || !anySpecial) return;
     if (m_fetch) {
         m_data.discounted = true;
         m_data.title += tr(" · special tokens discounted (exact when zoomed in)");
@@ -151,10 +149,8 @@ std::vector<float> HeatmapWidget::shownRow(int row) const
 
 float HeatmapWidget::valueAt(int row, int col) const
 {
-    if (row < 0 || col < 0 || row >= m_data.rows || col >= m_data.cols)
-        return 0.0f;
-    if (!m_fetch)
-        return m_data.value(row, col);
+    if (row < 0 || col < 0 || row >= m_data.rows || col >= m_data.cols) return 0.0f;
+    if (!m_fetch) return m_data.value(row, col);
     if (row >= m_block.firstRow && row < m_block.firstRow + m_block.rows && m_block.cols == m_data.cols)
         return m_block.value(row - m_block.firstRow, col);
     return shownRow(row)[size_t(col)];
@@ -166,8 +162,7 @@ QString HeatmapWidget::cellText(int row, int col) const
     const QString key = col < m_data.colLabels.size() ? m_data.colLabels.at(col) : QString::number(col);
     if (m_data.isMasked(row - m_data.firstRow, col - m_data.firstCol))
         return tr("%1 → %2: masked (causal)").arg(query, key);
-    if (m_data.isExcluded(col))
-        return tr("%1 → %2: special token, discounted").arg(query, key);
+    if (m_data.isExcluded(col)) return tr("%1 → %2: special token, discounted").arg(query, key);
     const double value = double(valueAt(row, col));
     if (size_t(row) < m_data.rowTotals.size() && !m_data.discounted)
         return tr("%1 → %2: ‖αf(x)‖ %3 (%4 of the row)")
@@ -179,8 +174,7 @@ QString HeatmapWidget::cellText(int row, int col) const
 QString HeatmapWidget::hoverText(QPointF position) const
 {
     const auto cell = m_geometry.cellAt(position);
-    if (!cell)
-        return {};
+    if (!cell) return {};
     return cellText(cell->first, cell->second);
 }
 
@@ -209,8 +203,7 @@ void HeatmapWidget::updateExactBlock()
         return;
     }
     // Whole rows: the per-row max and the discount need every key of a row.
-    if (m_block.rows > 0 && m_block.firstRow <= row0 && m_block.firstRow + m_block.rows >= row1)
-        return;
+    if (m_block.rows > 0 && m_block.firstRow <= row0 && m_block.firstRow + m_block.rows >= row1) return;
     // Half a view of margin above and below, so that panning rarely needs a new fetch.
     const int margin = (row1 - row0) / 2;
     row0 = std::max(0, row0 - margin);
@@ -223,8 +216,7 @@ void HeatmapWidget::updateExactBlock()
     block.causal = m_data.causal;
     block.specialCols = m_data.specialCols;
     block.discountCols = m_data.discountCols;
-    if (m_data.discounted)
-        discountSpecialTokens(block, QString());
+    if (m_data.discounted) discountSpecialTokens(block, QString());
     block.rowMax.resize(size_t(block.rows));
     for (int r = 0; r < block.rows; ++r) {
         const float* begin = block.values.data() + size_t(r) * size_t(block.cols);

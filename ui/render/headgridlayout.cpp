@@ -1,4 +1,4 @@
-#include "explorer/headgridlayout.h"
+#include "render/headgridlayout.h"
 
 #include <algorithm>
 #include <cmath>
