@@ -55,6 +55,11 @@ class CorpusWindow;
 class GenerateTab;
 class StreamingTab;
 class GuidedModelList;
+class GridPane;
+class HeatmapTab;
+class InputBar;
+class MainMenus;
+class StatusReadouts;
 
 // The explorer: pick a model, type text, see every head. The state (models, texts, measure, runs, result,
 // ablation) is the ExplorerSession's; the window builds the widgets that show it and hand it what the user
@@ -87,7 +92,7 @@ public:
     // Loading and long forward passes: progress and Cancel in the status bar.
     ProgressPanel* progressPanel() const { return m_progress; }
     // Beside the picker: parameters and memory estimate of the chosen model, and the memory available.
-    QLabel* modelDetailsLabel() const { return m_modelDetails; }
+    QLabel* modelDetailsLabel() const;
     // What the picker knows of an entry before loading it (empty for the demos).
     ModelInfo modelInfo(int index) const;
     // File > Add folder to the model list: its .gguf files and model folders join the picker (remembered).
@@ -110,7 +115,7 @@ public:
     // (with the actions to run a window of it), or the window shown.
     RunStateBanner* runStateBanner() const { return m_banner; }
     // The hover read-out beside the heatmap ("query → key: value").
-    QLabel* heatmapReadout() const { return m_heatmapReadout; }
+    QLabel* heatmapReadout() const;
     // Runs a window of the input (the banner's actions); kept until another model is chosen.
     void setTokenWindow(const TokenWindow& window);
     TokenWindow tokenWindow() const;
@@ -120,18 +125,18 @@ public:
     LessonWindow* openInLesson();
     QAction* openInLessonAction() const { return m_openInLesson; }
     // The Lesson menu: the worked example and "Open in lesson".
-    QMenu* lessonMenu() const { return m_lessonMenu; }
-    LessonLauncher* lessonLauncher() const { return m_lessons; }
+    QMenu* lessonMenu() const;
+    LessonLauncher* lessonLauncher() const;
     // Shown under Text A while the model has fixed text (the worked example): why typing does nothing.
-    QLabel* fixedTextNote() const { return m_fixedTextNote; }
+    QLabel* fixedTextNote() const;
     // The "Measure" switch (explorer/attentionmeasure.h): attention weight α or contribution ‖αf(x)‖ in
     // every view and export. Switching re-measures the shown run off the GUI thread (no new forward pass).
     // When the run cannot show contributions (the demos), the views show the weights and measureNote()
     // says why.
     void setMeasure(AttentionMeasure measure);
     AttentionMeasure measure() const;
-    QComboBox* measureBox() const { return m_measureBox; }
-    QLabel* measureNote() const { return m_measureNote; }
+    QComboBox* measureBox() const;
+    QLabel* measureNote() const;
     // Head ablation (issue 14), computed off the GUI thread by core's AblationStudy: the grid's context menu
     // for a head (actions named ablateHeadZero, ablateHeadMean, ablateLayerZero, ablateLayerMean,
     // scanHeadsZero, scanHeadsMean, clearAblation; the caller owns the menu), an ablation of some heads (the
@@ -145,15 +150,17 @@ public:
     void scanAllHeads(AblationMode mode);
     void clearAblation();
     AblationRunner* ablationRunner() const { return m_session->ablationRunner(); }
-    QProgressBar* scanProgressBar() const { return m_scanProgress; }
-    QPushButton* scanButton() const { return m_scanButton; }
-    QPushButton* scanCancelButton() const { return m_scanCancel; }
-    QLabel* scanNote() const { return m_scanNote; }
+    QProgressBar* scanProgressBar() const;
+    QPushButton* scanButton() const;
+    QPushButton* scanCancelButton() const;
+    QLabel* scanNote() const;
 
-    HeatmapWidget* heatmap() const { return m_heatmap; }
-    HeadGridWidget* grid() const { return m_grid; }
-    PredictionsWidget* predictions() const { return m_predictions; }
-    QGroupBox* predictionsBox() const { return m_predictionsBox; }
+    HeatmapWidget* heatmap() const;
+    HeatmapTab* heatmapTab() const { return m_heatmapTab; }
+    HeadGridWidget* grid() const;
+    GridPane* gridPane() const { return m_gridPane; }
+    PredictionsWidget* predictions() const;
+    QGroupBox* predictionsBox() const;
     HeadStatsModel* statsModel() const;
     QSortFilterProxyModel* statsProxy() const;
     ComparisonWidget* comparison() const { return m_comparison; }
@@ -168,22 +175,22 @@ public:
     GuidedModelList* guidedModels() const { return m_guidedModels; }
     bool onlyBuiltinModels() const { return m_session->onlyBuiltinModels(); }
     AnalysisRunner* runner() const { return m_session->runner(); }
-    QPlainTextEdit* textAEdit() const { return m_textA; }
-    QComboBox* modelBox() const { return m_modelBox; }
+    QPlainTextEdit* textAEdit() const;
+    QComboBox* modelBox() const;
     QTableView* statsTable() const;
     StatisticsTab* statisticsTab() const { return m_statisticsTab; }
     QTabWidget* tabs() const { return m_tabs; }
     std::shared_ptr<const ExplorerResult> currentResult() const { return m_session->result(); }
     // Menus other features fill (issue 7: presenter mode, export, language).
-    QMenu* viewMenu() const { return m_viewMenu; }
-    QMenu* exportMenu() const { return m_exportMenu; }
-    QMenu* languageMenu() const { return m_languageMenu; }
+    QMenu* viewMenu() const;
+    QMenu* exportMenu() const;
+    QMenu* languageMenu() const;
     QString statusText() const;
     // For issue 7's MainWindowFeatures / MainWindowHost (export, presenter mode, settings, rebuild on a
     // language change).
-    QComboBox* colorMapBox() const { return m_colorMapBox; }
-    QComboBox* colorByBox() const { return m_colorByBox; } // the grid's "Colour:" box
-    QComboBox* scaleBox() const { return m_scaleBox; }
+    QComboBox* colorMapBox() const;
+    QComboBox* colorByBox() const; // the grid's "Colour:" box
+    QComboBox* scaleBox() const;
     int currentEngineIndex() const { return m_session->currentIndex(); }
     QString textB() const;
     // The picker's engines in picker order; null for model folders not opened yet.
@@ -197,7 +204,7 @@ public:
     QString computeBackendDescription() const;
     QString backendNotice() const { return m_session->backendNotice(); }
     QString backendStatus() const; // the status bar's backend field
-    QMenu* computeMenu() const { return m_computeMenu; }
+    QMenu* computeMenu() const;
     // Export, presenter mode, language and settings (issue 7).
     MainWindowFeatures* features() const { return m_features; }
 
@@ -209,12 +216,8 @@ protected:
 private:
     // Sets a translated text now and again on every language change (QEvent::LanguageChange).
     void onRetranslate(std::function<void()> retranslate);
-    void updateStatus();
-    void showBackend(); // the session's backend and its notice in the status bar and the menu
-    void buildMenus();
-    QWidget* buildInputBar();
-    QWidget* buildGridPane();
-    QWidget* buildHeatmapTab();
+    void buildTabs(QWidget* parent);
+    void connectLoading();
     // sameAblatedInput: the result is of the input the shown ablation or scan belongs to.
     void showResult(const std::shared_ptr<const ExplorerResult>& result, bool sameAblatedInput);
     void showCurrentModel(int index, bool switched);
@@ -226,72 +229,32 @@ private:
     void clearViews(const QString& reason);
     void applyStyle();
     void applyHeatmapStyle();
+    void updateComparisonChoices();
     std::shared_ptr<const AttentionEngine> currentEngine() const;
 
-    void showModelDetails(int index);
-    void updateComparisonChoices();
     ExplorerSession* m_session = nullptr;
     std::vector<std::function<void()>> m_retranslators;
     QPointer<CorpusWindow> m_corpusWindow;
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
+    bool m_presenting = false;
     QAction* m_openInLesson = nullptr;
-    QMenu* m_lessonMenu = nullptr;
-    LessonLauncher* m_lessons = nullptr;
-    QLabel* m_fixedTextNote = nullptr;
-
-    QComboBox* m_modelBox = nullptr;
-    QLabel* m_modelDetails = nullptr;
     ProgressPanel* m_progress = nullptr;
-    QElapsedTimer m_runClock; // since the current run started: its progress shows after a moment
-    QPlainTextEdit* m_textA = nullptr;
-    QLineEdit* m_textB = nullptr;
-    HeadGridWidget* m_grid = nullptr;
-    QGroupBox* m_predictionsBox = nullptr;
-    PredictionsWidget* m_predictions = nullptr;
-    void showAblation(const AblationOutcome& outcome);
-    void showScan(const AblationScan& scan);
-    void updateAblationControls();
-    QProgressBar* m_scanProgress = nullptr;
-    QPushButton* m_scanButton = nullptr;
-    QPushButton* m_scanCancel = nullptr;
-    QLabel* m_scanNote = nullptr;
-    void updateWordLevelControl();
-    void updateMeasureNote();
-    QComboBox* m_measureBox = nullptr;
-    QLabel* m_measureNote = nullptr;
-    QComboBox* m_sortBox = nullptr;
-    QComboBox* m_colorByBox = nullptr;
-    QPushButton* m_findSpecialHeads = nullptr;
-    QLabel* m_findResult = nullptr;
+    InputBar* m_inputBar = nullptr;
+    RunStateBanner* m_banner = nullptr;
+    GridPane* m_gridPane = nullptr;
     QTabWidget* m_tabs = nullptr;
-    HeatmapWidget* m_heatmap = nullptr;
-    QComboBox* m_colorMapBox = nullptr;
-    QComboBox* m_scaleBox = nullptr;
-    QCheckBox* m_discount = nullptr;
-    QCheckBox* m_wordLevel = nullptr;
+    HeatmapTab* m_heatmapTab = nullptr;
     ComparisonWidget* m_comparison = nullptr;
     ArcWidget* m_arcs = nullptr;
-    FlowView* m_flow = nullptr;
     StatisticsTab* m_statisticsTab = nullptr;
-    QLabel* m_tokensLabel = nullptr;
-    QLabel* m_backendLabel = nullptr;
-    QLabel* m_noticeLabel = nullptr;
-    QMenu* m_computeMenu = nullptr;
-    QLabel* m_timeLabel = nullptr;
-    QLabel* m_hoverLabel = nullptr;
-    QLabel* m_heatmapReadout = nullptr;
-    RunStateBanner* m_banner = nullptr;
-    QWidget* m_inputBar = nullptr;
-    QWidget* m_gridPane = nullptr;
-    bool m_presenting = false;
-    QMenu* m_viewMenu = nullptr;
-    QMenu* m_exportMenu = nullptr;
-    QMenu* m_languageMenu = nullptr;
-    MainWindowFeatures* m_features = nullptr;
     GenerateTab* m_generateTab = nullptr;
     StreamingTab* m_streamingTab = nullptr;
+    FlowView* m_flow = nullptr;
     GuidedModelList* m_guidedModels = nullptr;
+    StatusReadouts* m_readouts = nullptr;
+    MainMenus* m_menus = nullptr;
+    MainWindowFeatures* m_features = nullptr;
 };
 
 } // namespace attnscope

@@ -46,6 +46,23 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GridPane</name>
+    <message numerus="yes">
+        <source>Scan done: %n head(s)</source>
+        <translation>
+            <numerusform>Scan done: %n head</numerusform>
+            <numerusform>Scan done: %n heads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sink or no-op head(s)</source>
+        <translation>
+            <numerusform>%n sink or no-op head</numerusform>
+            <numerusform>%n sink or no-op heads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LessonView</name>
     <message numerus="yes">
         <source>%1 random queries × %n key(s) each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</source>
@@ -58,31 +75,10 @@
 <context>
     <name>attnscope::MainWindow</name>
     <message numerus="yes">
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n token</numerusform>
-            <numerusform>%n tokens</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sink or no-op head(s)</source>
-        <translation>
-            <numerusform>%n sink or no-op head</numerusform>
-            <numerusform>%n sink or no-op heads</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n model(s) added from %1</source>
         <translation>
             <numerusform>%n model added from %1</numerusform>
             <numerusform>%n models added from %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Scan done: %n head(s)</source>
-        <translation>
-            <numerusform>Scan done: %n head</numerusform>
-            <numerusform>Scan done: %n heads</numerusform>
         </translation>
     </message>
 </context>
@@ -110,6 +106,16 @@
         <translation>
             <numerusform>%n sink + %1</numerusform>
             <numerusform>%n sinks + %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StatusReadouts</name>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
         </translation>
     </message>
 </context>

@@ -839,6 +839,149 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GridPane</name>
+    <message>
+        <source>Measure:</source>
+        <translation>Ölçü:</translation>
+    </message>
+    <message>
+        <source>What every view shows: the attention weight α, or the contribution ‖αf(x)‖ of each key to the query&apos;s output (Kobayashi et al. 2020). Contributions are shown per row as shares of the row&apos;s total; the read-out gives the absolute size.</source>
+        <translation>Her görünümün gösterdiği: dikkat ağırlığı α ya da her anahtarın sorgunun çıktısına katkısı ‖αf(x)‖ (Kobayashi vd. 2020). Katkılar her satırda satır toplamındaki payları olarak gösterilir; değer göstergesi mutlak büyüklüğü verir.</translation>
+    </message>
+    <message>
+        <source>Sort:</source>
+        <translation>Sırala:</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>Renk:</translation>
+    </message>
+    <message>
+        <source>Head order</source>
+        <translation>Kafa sırası</translation>
+    </message>
+    <message>
+        <source>No colour</source>
+        <translation>Renk yok</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Find sink / no-op heads</source>
+        <translation>Kuyu / işlemsiz kafaları bul</translation>
+    </message>
+    <message>
+        <source>Ring every head labelled sink or no-op and open the first</source>
+        <translation>Kuyu ya da işlemsiz etiketli her kafayı çerçevele ve ilkini aç</translation>
+    </message>
+    <message>
+        <source>Scan all heads</source>
+        <translation>Tüm kafaları tara</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
+    </message>
+    <message>
+        <source>Predictions — ablating %1…</source>
+        <translation>Tahminler — %1 kapatılıyor…</translation>
+    </message>
+    <message>
+        <source>%p% · %1</source>
+        <translation>%%p · %1</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>Tahminler</translation>
+    </message>
+    <message>
+        <source>Scan cancelled</source>
+        <translation>Tarama iptal edildi</translation>
+    </message>
+    <message>
+        <source>Ablate this head (zero)</source>
+        <translation>Bu kafayı kapat (sıfır)</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 (zero)</source>
+        <translation>L%1 H%2 (sıfır)</translation>
+    </message>
+    <message>
+        <source>Ablate this head (mean)</source>
+        <translation>Bu kafayı kapat (ortalama)</translation>
+    </message>
+    <message>
+        <source>L%1 H%2 (mean)</source>
+        <translation>L%1 H%2 (ortalama)</translation>
+    </message>
+    <message>
+        <source>Ablate layer %1 (zero)</source>
+        <translation>Bu katmanı kapat (katman %1, sıfır)</translation>
+    </message>
+    <message>
+        <source>layer %1 (zero)</source>
+        <translation>katman %1 (sıfır)</translation>
+    </message>
+    <message>
+        <source>Ablate layer %1 (mean)</source>
+        <translation>Bu katmanı kapat (katman %1, ortalama)</translation>
+    </message>
+    <message>
+        <source>layer %1 (mean)</source>
+        <translation>katman %1 (ortalama)</translation>
+    </message>
+    <message>
+        <source>Scan all heads (zero)</source>
+        <translation>Tüm kafaları tara (sıfır)</translation>
+    </message>
+    <message>
+        <source>Scan all heads (mean)</source>
+        <translation>Tüm kafaları tara (ortalama)</translation>
+    </message>
+    <message>
+        <source>Clear ablation results</source>
+        <translation>Ablasyon sonuçlarını temizle</translation>
+    </message>
+    <message>
+        <source>Predictions — %1 ablated</source>
+        <translation>Tahminler — %1 kapalı</translation>
+    </message>
+    <message>
+        <source>ablation KL, nats (zero)</source>
+        <translation>ablasyon KL, nat (sıfır)</translation>
+    </message>
+    <message>
+        <source>ablation KL, nats (mean)</source>
+        <translation>ablasyon KL, nat (ortalama)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Scan done: %n head(s)</source>
+        <translation>
+            <numerusform>Tarama bitti: %n kafa</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Switch off every head once and colour the grid by how much the model&apos;s prediction changes (KL divergence)</source>
+        <translation>Her kafayı bir kez kapat ve ızgarayı modelin tahmininin ne kadar değiştiğine göre renklendir (KL ıraksaması)</translation>
+    </message>
+    <message>
+        <source>%1 Showing the attention weight α.</source>
+        <translation>%1 Dikkat ağırlığı α gösteriliyor.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sink or no-op head(s)</source>
+        <translation>
+            <numerusform>%n kuyu ya da işlemsiz kafa</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No head puts %1 or more on the first token (at most %2): this model has no sinks; %3 in the Get a model tab does.</source>
+        <translation>Hiçbir kafa ilk token&apos;a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::GuidedModelList</name>
     <message>
         <source>Models that show it</source>
@@ -862,7 +1005,7 @@
     </message>
     <message>
         <source>needs ≈ %1 at %2 tokens</source>
-        <translation>%2 token'da ≈ %1 gerekir</translation>
+        <translation>%2 token&apos;da ≈ %1 gerekir</translation>
     </message>
     <message>
         <source>licence: %1</source>
@@ -870,7 +1013,7 @@
     </message>
     <message>
         <source>gated: accept the licence on the Hub, then set HF_TOKEN</source>
-        <translation>izne bağlı: lisansı Hub'da kabul edin, sonra HF_TOKEN'ı ayarlayın</translation>
+        <translation>izne bağlı: lisansı Hub&apos;da kabul edin, sonra HF_TOKEN&apos;ı ayarlayın</translation>
     </message>
     <message>
         <source>Download</source>
@@ -939,6 +1082,69 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HeatmapTab</name>
+    <message>
+        <source>viridis</source>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>cividis</source>
+        <translation>cividis</translation>
+    </message>
+    <message>
+        <source>greys</source>
+        <translation>griler</translation>
+    </message>
+    <message>
+        <source>absolute 0–1</source>
+        <translation>mutlak 0–1</translation>
+    </message>
+    <message>
+        <source>per-row max</source>
+        <translation>satır en büyüğü</translation>
+    </message>
+    <message>
+        <source>log</source>
+        <translation>log</translation>
+    </message>
+    <message>
+        <source>Discount special tokens</source>
+        <translation>Özel token&apos;ları dışarıda bırak</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Sözcükler</translation>
+    </message>
+    <message>
+        <source>Renormalise each row without [CLS], [SEP] and BOS, as exBERT does</source>
+        <translation>Her satırı exBERT&apos;in yaptığı gibi [CLS], [SEP] ve BOS olmadan yeniden normalleştir</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Sığdır</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>Renkler:</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>Ölçek:</translation>
+    </message>
+    <message>
+        <source>Merge subword pieces into words (Clark et al. 2019): attention to a word is the sum over its pieces, from a word the mean</source>
+        <translation>Alt sözcük parçalarını sözcüklerde birleştir (Clark vd. 2019): bir sözcüğe dikkat, parçalarına gidenlerin toplamı; bir sözcükten dikkat, parçalarınınkilerin ortalamasıdır</translation>
+    </message>
+    <message>
+        <source>The Words view needs at most %1 tokens; this input has %2.</source>
+        <translation>Sözcükler görünümü en çok %1 token&apos;la çalışır; bu girdide %2 token var.</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeatmapWidget</name>
     <message>
         <source>%1 → %2: masked (causal)</source>
@@ -963,6 +1169,45 @@
     <message>
         <source>%1 → %2: ‖αf(x)‖ %3 (%4 of the row)</source>
         <translation>%1 → %2: ‖αf(x)‖ %3 (satırın %4 kadarı)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::InputBar</name>
+    <message>
+        <source>Open folder…</source>
+        <translation>Klasör aç…</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Model:</translation>
+    </message>
+    <message>
+        <source>Text A:</source>
+        <translation>Metin A:</translation>
+    </message>
+    <message>
+        <source>Text B:</source>
+        <translation>Metin B:</translation>
+    </message>
+    <message>
+        <source>Type a sentence…</source>
+        <translation>Bir cümle yazın…</translation>
+    </message>
+    <message>
+        <source>The worked example has its own Q, K and V for these three words, so its text cannot change. Pick a model above to type your own text, or open it in Lesson ▸ Worked example.</source>
+        <translation>Çözümlü örneğin bu üç sözcük için kendi Q, K ve V değerleri var, bu yüzden metni değişmez. Kendi metninizi yazmak için yukarıdan bir model seçin ya da örneği Ders ▸ Çözümlü örnek ile açın.</translation>
+    </message>
+    <message>
+        <source>Optional second sentence (encoders: [SEP] between A and B)</source>
+        <translation>İsteğe bağlı ikinci cümle (kodlayıcılar: A ile B arasında [SEP])</translation>
+    </message>
+    <message>
+        <source>Open GGUF file…</source>
+        <translation>GGUF dosyası aç…</translation>
+    </message>
+    <message>
+        <source> · %1 available</source>
+        <translation> · %1 boş</translation>
     </message>
 </context>
 <context>
@@ -1505,14 +1750,85 @@
     </message>
 </context>
 <context>
+    <name>attnscope::MainMenus</name>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>&amp;Dışa aktar</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Dil</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Dosya</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>Model klasörü aç</translation>
+    </message>
+    <message>
+        <source>Add a folder of models to the list</source>
+        <translation>Listeye bir model klasörü ekle</translation>
+    </message>
+    <message>
+        <source>Corpus census…</source>
+        <translation>Derlem taraması…</translation>
+    </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>Model klasörü aç…</translation>
+    </message>
+    <message>
+        <source>Open GGUF file…</source>
+        <translation>GGUF dosyası aç…</translation>
+    </message>
+    <message>
+        <source>Add folder to the model list (GGUF files, model folders)…</source>
+        <translation>Model listesine klasör ekle (GGUF dosyaları, model klasörleri)…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Çık</translation>
+    </message>
+    <message>
+        <source>Long paragraph (attention sinks)</source>
+        <translation>Uzun paragraf (dikkat kuyuları)</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>Ö&amp;rnekler</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Görünüm</translation>
+    </message>
+    <message>
+        <source>Fit heatmap</source>
+        <translation>Isı haritasını sığdır</translation>
+    </message>
+    <message>
+        <source>Discount special tokens</source>
+        <translation>Özel token&apos;ları dışarıda bırak</translation>
+    </message>
+    <message>
+        <source>Auto (a hardware GPU if there is one, else the CPU)</source>
+        <translation>Otomatik (varsa donanım GPU&apos;su, yoksa işlemci)</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>İşlemci (CPU)</translation>
+    </message>
+    <message>
+        <source>Compute backend</source>
+        <translation>Hesaplama arka ucu</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::MainWindow</name>
     <message>
         <source>AttnScope</source>
         <translation>AttnScope</translation>
-    </message>
-    <message>
-        <source>computing…</source>
-        <translation>hesaplanıyor…</translation>
     </message>
     <message>
         <source>Heatmap</source>
@@ -1531,182 +1847,12 @@
         <translation>İstatistikler</translation>
     </message>
     <message>
-        <source>Open folder…</source>
-        <translation>Klasör aç…</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Dosya</translation>
-    </message>
-    <message>
-        <source>Open model folder…</source>
-        <translation>Model klasörü aç…</translation>
-    </message>
-    <message>
         <source>Open model folder</source>
         <translation>Model klasörü aç</translation>
     </message>
     <message>
-        <source>Quit</source>
-        <translation>Çık</translation>
-    </message>
-    <message>
-        <source>E&amp;xamples</source>
-        <translation>Ö&amp;rnekler</translation>
-    </message>
-    <message>
-        <source>Long paragraph (attention sinks)</source>
-        <translation>Uzun paragraf (dikkat kuyuları)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Görünüm</translation>
-    </message>
-    <message>
-        <source>Fit heatmap</source>
-        <translation>Isı haritasını sığdır</translation>
-    </message>
-    <message>
-        <source>Auto (a hardware GPU if there is one, else the CPU)</source>
-        <translation>Otomatik (varsa donanım GPU&apos;su, yoksa işlemci)</translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation>İşlemci (CPU)</translation>
-    </message>
-    <message>
-        <source>Compute backend</source>
-        <translation>Hesaplama arka ucu</translation>
-    </message>
-    <message>
-        <source>Discount special tokens</source>
-        <translation>Özel token&apos;ları dışarıda bırak</translation>
-    </message>
-    <message>
-        <source>E&amp;xport</source>
-        <translation>&amp;Dışa aktar</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Dil</translation>
-    </message>
-    <message>
-        <source>Model:</source>
-        <translation>Model:</translation>
-    </message>
-    <message>
-        <source>Type a sentence…</source>
-        <translation>Bir cümle yazın…</translation>
-    </message>
-    <message>
-        <source>Text A:</source>
-        <translation>Metin A:</translation>
-    </message>
-    <message>
-        <source>Optional second sentence (encoders: [SEP] between A and B)</source>
-        <translation>İsteğe bağlı ikinci cümle (kodlayıcılar: A ile B arasında [SEP])</translation>
-    </message>
-    <message>
-        <source>Text B:</source>
-        <translation>Metin B:</translation>
-    </message>
-    <message>
-        <source>Head order</source>
-        <translation>Kafa sırası</translation>
-    </message>
-    <message>
-        <source>No colour</source>
-        <translation>Renk yok</translation>
-    </message>
-    <message>
-        <source>Sort:</source>
-        <translation>Sırala:</translation>
-    </message>
-    <message>
-        <source>Colour:</source>
-        <translation>Renk:</translation>
-    </message>
-    <message>
-        <source>viridis</source>
-        <translation>viridis</translation>
-    </message>
-    <message>
-        <source>magma</source>
-        <translation>magma</translation>
-    </message>
-    <message>
-        <source>cividis</source>
-        <translation>cividis</translation>
-    </message>
-    <message>
-        <source>greys</source>
-        <translation>griler</translation>
-    </message>
-    <message>
-        <source>absolute 0–1</source>
-        <translation>mutlak 0–1</translation>
-    </message>
-    <message>
-        <source>per-row max</source>
-        <translation>satır en büyüğü</translation>
-    </message>
-    <message>
-        <source>log</source>
-        <translation>log</translation>
-    </message>
-    <message>
-        <source>Renormalise each row without [CLS], [SEP] and BOS, as exBERT does</source>
-        <translation>Her satırı exBERT&apos;in yaptığı gibi [CLS], [SEP] ve BOS olmadan yeniden normalleştir</translation>
-    </message>
-    <message>
-        <source>Fit</source>
-        <translation>Sığdır</translation>
-    </message>
-    <message>
-        <source>Colours:</source>
-        <translation>Renkler:</translation>
-    </message>
-    <message>
-        <source>Scale:</source>
-        <translation>Ölçek:</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n token</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>backend: %1</source>
-        <translation>arka uç: %1</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>AttnScope — %1</source>
         <translation>AttnScope — %1</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>başarısız</translation>
-    </message>
-    <message>
-        <source>%1: not a model folder (no readable config.json)</source>
-        <translation>%1: model klasörü değil (okunabilir config.json yok)</translation>
-    </message>
-    <message>
-        <source>Predictions</source>
-        <translation>Tahminler</translation>
-    </message>
-    <message>
-        <source>The worked example has its own Q, K and V for these three words, so its text cannot change. Pick a model above to type your own text, or open it in Lesson ▸ Worked example.</source>
-        <translation>Çözümlü örneğin bu üç sözcük için kendi Q, K ve V değerleri var, bu yüzden metni değişmez. Kendi metninizi yazmak için yukarıdan bir model seçin ya da örneği Ders ▸ Çözümlü örnek ile açın.</translation>
-    </message>
-    <message>
-        <source>Open GGUF file…</source>
-        <translation>GGUF dosyası aç…</translation>
     </message>
     <message>
         <source>Open GGUF file</source>
@@ -1725,26 +1871,6 @@
         <translation>Bir model klasörü (config.json ve model.safetensors içeren) ya da bir .gguf dosyası bırakın</translation>
     </message>
     <message>
-        <source>Label</source>
-        <translation>Etiket</translation>
-    </message>
-    <message>
-        <source>Find sink / no-op heads</source>
-        <translation>Kuyu / işlemsiz kafaları bul</translation>
-    </message>
-    <message>
-        <source>Ring every head labelled sink or no-op and open the first</source>
-        <translation>Kuyu ya da işlemsiz etiketli her kafayı çerçevele ve ilkini aç</translation>
-    </message>
-    <message>
-        <source>Words</source>
-        <translation>Sözcükler</translation>
-    </message>
-    <message>
-        <source>Merge subword pieces into words (Clark et al. 2019): attention to a word is the sum over its pieces, from a word the mean</source>
-        <translation>Alt sözcük parçalarını sözcüklerde birleştir (Clark vd. 2019): bir sözcüğe dikkat, parçalarına gidenlerin toplamı; bir sözcükten dikkat, parçalarınınkilerin ortalamasıdır</translation>
-    </message>
-    <message>
         <source>Computing on %1…</source>
         <translation>%1 üzerinde hesaplanıyor…</translation>
     </message>
@@ -1755,16 +1881,6 @@
     <message>
         <source>AttnScope — %1 — failed</source>
         <translation>AttnScope — %1 — başarısız</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sink or no-op head(s)</source>
-        <translation>
-            <numerusform>%n kuyu ya da işlemsiz kafa</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Computing: layer %1 of %2</source>
-        <translation>Hesaplanıyor: katman %1 / %2</translation>
     </message>
     <message>
         <source>cancelled</source>
@@ -1782,18 +1898,6 @@
         <source>loading %1 cancelled</source>
         <translation>%1 yüklemesi iptal edildi</translation>
     </message>
-    <message>
-        <source>Add a folder of models to the list</source>
-        <translation>Listeye bir model klasörü ekle</translation>
-    </message>
-    <message>
-        <source>Add folder to the model list (GGUF files, model folders)…</source>
-        <translation>Model listesine klasör ekle (GGUF dosyaları, model klasörleri)…</translation>
-    </message>
-    <message>
-        <source> · %1 available</source>
-        <translation> · %1 boş</translation>
-    </message>
     <message numerus="yes">
         <source>%n model(s) added from %1</source>
         <translation>
@@ -1809,32 +1913,8 @@
         <translation>KV önbelleği</translation>
     </message>
     <message>
-        <source>Corpus census…</source>
-        <translation>Derlem taraması…</translation>
-    </message>
-    <message>
         <source>The corpus census needs a model: choose a built-in model or open a model folder.</source>
         <translation>Derlem taraması bir model gerektirir: yerleşik bir model seçin ya da bir model klasörü açın.</translation>
-    </message>
-    <message>
-        <source>Measure:</source>
-        <translation>Ölçü:</translation>
-    </message>
-    <message>
-        <source>What every view shows: the attention weight α, or the contribution ‖αf(x)‖ of each key to the query&apos;s output (Kobayashi et al. 2020). Contributions are shown per row as shares of the row&apos;s total; the read-out gives the absolute size.</source>
-        <translation>Her görünümün gösterdiği: dikkat ağırlığı α ya da her anahtarın sorgunun çıktısına katkısı ‖αf(x)‖ (Kobayashi vd. 2020). Katkılar her satırda satır toplamındaki payları olarak gösterilir; değer göstergesi mutlak büyüklüğü verir.</translation>
-    </message>
-    <message>
-        <source>Scan all heads</source>
-        <translation>Tüm kafaları tara</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>İptal</translation>
-    </message>
-    <message>
-        <source>Scan cancelled</source>
-        <translation>Tarama iptal edildi</translation>
     </message>
     <message>
         <source>Nothing is shown yet.</source>
@@ -1853,80 +1933,6 @@
         <translation>Metne [MASK] yazın: ablasyon, modelin tahminindeki değişimi ölçer.</translation>
     </message>
     <message>
-        <source>Ablate this head (zero)</source>
-        <translation>Bu kafayı kapat (sıfır)</translation>
-    </message>
-    <message>
-        <source>L%1 H%2 (zero)</source>
-        <translation>L%1 H%2 (sıfır)</translation>
-    </message>
-    <message>
-        <source>Ablate this head (mean)</source>
-        <translation>Bu kafayı kapat (ortalama)</translation>
-    </message>
-    <message>
-        <source>L%1 H%2 (mean)</source>
-        <translation>L%1 H%2 (ortalama)</translation>
-    </message>
-    <message>
-        <source>Ablate layer %1 (zero)</source>
-        <translation>Bu katmanı kapat (katman %1, sıfır)</translation>
-    </message>
-    <message>
-        <source>layer %1 (zero)</source>
-        <translation>katman %1 (sıfır)</translation>
-    </message>
-    <message>
-        <source>Ablate layer %1 (mean)</source>
-        <translation>Bu katmanı kapat (katman %1, ortalama)</translation>
-    </message>
-    <message>
-        <source>layer %1 (mean)</source>
-        <translation>katman %1 (ortalama)</translation>
-    </message>
-    <message>
-        <source>Scan all heads (zero)</source>
-        <translation>Tüm kafaları tara (sıfır)</translation>
-    </message>
-    <message>
-        <source>Scan all heads (mean)</source>
-        <translation>Tüm kafaları tara (ortalama)</translation>
-    </message>
-    <message>
-        <source>Clear ablation results</source>
-        <translation>Ablasyon sonuçlarını temizle</translation>
-    </message>
-    <message>
-        <source>Predictions — ablating %1…</source>
-        <translation>Tahminler — %1 kapatılıyor…</translation>
-    </message>
-    <message>
-        <source>Predictions — %1 ablated</source>
-        <translation>Tahminler — %1 kapalı</translation>
-    </message>
-    <message>
-        <source>ablation KL, nats (zero)</source>
-        <translation>ablasyon KL, nat (sıfır)</translation>
-    </message>
-    <message>
-        <source>ablation KL, nats (mean)</source>
-        <translation>ablasyon KL, nat (ortalama)</translation>
-    </message>
-    <message numerus="yes">
-        <source>Scan done: %n head(s)</source>
-        <translation>
-            <numerusform>Tarama bitti: %n kafa</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Switch off every head once and colour the grid by how much the model&apos;s prediction changes (KL divergence)</source>
-        <translation>Her kafayı bir kez kapat ve ızgarayı modelin tahmininin ne kadar değiştiğine göre renklendir (KL ıraksaması)</translation>
-    </message>
-    <message>
-        <source>%1 Showing the attention weight α.</source>
-        <translation>%1 Dikkat ağırlığı α gösteriliyor.</translation>
-    </message>
-    <message>
         <source>Flow</source>
         <translation>Bilgi akışı</translation>
     </message>
@@ -1935,24 +1941,12 @@
         <translation>Dikkat rollout&apos;u ve artık akışın katman ve token başına büyüklüğü</translation>
     </message>
     <message>
-        <source>%p% · %1</source>
-        <translation>%%p · %1</translation>
-    </message>
-    <message>
-        <source>The Words view needs at most %1 tokens; this input has %2.</source>
-        <translation>Sözcükler görünümü en çok %1 token&apos;la çalışır; bu girdide %2 token var.</translation>
-    </message>
-    <message>
         <source>Slow CPU kernels (%1): modules missing, see the tooltip</source>
         <translation>Yavaş CPU çekirdekleri (%1): modüller eksik, ipucuna bakın</translation>
     </message>
     <message>
         <source>Get a model</source>
         <translation>Model edin</translation>
-    </message>
-    <message>
-        <source>No head puts %1 or more on the first token (at most %2): this model has no sinks; %3 in the Get a model tab does.</source>
-        <translation>Hiçbir kafa ilk token'a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
     </message>
 </context>
 <context>
@@ -2196,6 +2190,35 @@
     <message>
         <source>broad: norm. entropy ≥</source>
         <translation>yaygın: norm. entropi ≥</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StatusReadouts</name>
+    <message>
+        <source>computing…</source>
+        <translation>hesaplanıyor…</translation>
+    </message>
+    <message>
+        <source>Computing: layer %1 of %2</source>
+        <translation>Hesaplanıyor: katman %1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>backend: %1</source>
+        <translation>arka uç: %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>başarısız</translation>
     </message>
 </context>
 <context>

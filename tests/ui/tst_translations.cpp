@@ -319,15 +319,15 @@ private Q_SLOTS:
             return QCoreApplication::translate(context, source, nullptr, n);
         };
         QVERIFY(manager.setLanguage(QStringLiteral("en")));
-        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 1), QStringLiteral("1 token"));
-        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 21), QStringLiteral("21 tokens"));
+        QCOMPARE(text("attnscope::StatusReadouts", "%n token(s)", 1), QStringLiteral("1 token"));
+        QCOMPARE(text("attnscope::StatusReadouts", "%n token(s)", 21), QStringLiteral("21 tokens"));
         QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 1).arg(QStringLiteral("/tmp/m")),
                  QStringLiteral("1 model added from /tmp/m"));
         QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 21).arg(QStringLiteral("/tmp/m")),
                  QStringLiteral("21 models added from /tmp/m"));
         QVERIFY(manager.setLanguage(QStringLiteral("tr")));
-        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 1), QStringLiteral("1 token"));
-        QCOMPARE(text("attnscope::MainWindow", "%n token(s)", 21), QStringLiteral("21 token"));
+        QCOMPARE(text("attnscope::StatusReadouts", "%n token(s)", 1), QStringLiteral("1 token"));
+        QCOMPARE(text("attnscope::StatusReadouts", "%n token(s)", 21), QStringLiteral("21 token"));
         QCOMPARE(text("attnscope::MainWindow", "%n model(s) added from %1", 21).arg(QStringLiteral("/tmp/m")),
                  QStringLiteral("/tmp/m klasöründen 21 model eklendi"));
 
