@@ -2,7 +2,10 @@
 
 #include <QFile>
 #include <QRandomGenerator>
+#include <QThread>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +19,26 @@ constexpr mode_t kNewFileMode = 0666; // less the umask, as any new file
 bool retry(long result)
 {
     return result < 0 && errno == EINTR;
+}
+
+// A test-only kill point (tests/app/tst_cli_hostile): ATTNSCOPE_TEST_HOLD_COMMIT=N holds the process at its
+// N-th commit, before the file gets its name ("N:after": once it has it), says so on stderr and waits to be
+// killed. So a test kills a writer at a known point instead of racing the machine's speed.
+void holdAtCommit(bool committed, const QByteArray& target)
+{
+    static const QByteArray hook = qgetenv("ATTNSCOPE_TEST_HOLD_COMMIT");
+    if (hook.isEmpty()) return;
+    // The count is per process; writers on several threads take their numbers in the order they commit.
+    static std::atomic<int> commits{0};
+    thread_local int mine = 0;
+    if (!committed) mine = ++commits;
+    if (hook.endsWith(":after") != committed || mine != hook.split(':').front().toInt()) return;
+    const int n = mine;
+    std::fprintf(stderr, "holding at commit %d (%s) of %s until killed\n", n, committed ? "after" : "before",
+                 target.constData());
+    std::fflush(stderr);
+    for (;;)
+        QThread::msleep(50);
 }
 
 } // namespace
@@ -129,6 +152,14 @@ bool StagedFile::linkInPlace()
 bool StagedFile::commit()
 {
     if (m_fd < 0) return fail(m_errno != 0 ? m_errno : EBADF);
+    holdAtCommit(false, m_target);
+    const bool committed = commitStaged();
+    if (committed) holdAtCommit(true, m_target);
+    return committed;
+}
+
+bool StagedFile::commitStaged()
+{
     // The data on the disk before the name points at it: a crash after the rename leaves the new file whole.
     // (EINVAL: a file system without sync, such as some FUSE ones; the write errors were seen already.)
     // fdatasync: the data and the size, what reading the file back needs (as QSaveFile did).

@@ -40,6 +40,7 @@ public:
     int errorNumber() const { return m_errno; }
 
 private:
+    bool commitStaged();
     bool fail(int errorNumber);
     QByteArray sibling(const QByteArray& tag) const; // a free-looking hidden name beside the target
     bool linkInPlace();                              // link the unnamed file (under the target or a temp)

@@ -11,7 +11,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -489,54 +488,56 @@ void TestCliHostile::nonFiniteModelsFail()
 }
 
 // What held before issue 18 and must keep holding: kill -9 at any point of a batch export leaves only
-// complete files, and no temporary ones.
+// complete files, and no temporary ones. The export is held at each of its nine commits, before the file
+// has its name and after, by the writer's own kill point (ATTNSCOPE_TEST_HOLD_COMMIT, core/io/stagedfile),
+// and killed there: no race with the machine's speed.
 void TestCliHostile::killedBatchExportLeavesNoPartialFiles()
 {
     const QString model = oracleFolder(QStringLiteral("bert_s0"));
-    const auto start = [&](QProcess& process, const QString& heads) {
-        process.setProcessEnvironment(commandEnvironment());
+    const auto start = [&](QProcess& process, const QString& heads, const QString& hold) {
+        QProcessEnvironment environment = commandEnvironment();
+        if (!hold.isEmpty()) environment.insert(QStringLiteral("ATTNSCOPE_TEST_HOLD_COMMIT"), hold);
+        process.setProcessEnvironment(environment);
         process.start(QStringLiteral(ATTNSCOPE_BINARY),
                       {QStringLiteral("export"), QStringLiteral("--model"), model, QStringLiteral("--text"),
                        QStringLiteral("The quick brown fox jumps over the lazy dog."),
                        QStringLiteral("--all-heads"), heads, QStringLiteral("--out"), QStringLiteral("h.png"),
                        QStringLiteral("--size"), QStringLiteral("1600x1400")});
     };
-    // How long a whole export takes here (the faster of two runs): the kills land anywhere within its first
-    // two thirds, while it writes its nine files.
-    qint64 duration = std::numeric_limits<qint64>::max();
-    for (int run = 0; run < 2; ++run) {
+    const QRegularExpression finalName(QStringLiteral("^h-(L\\d-H\\d|grid)\\.png$"));
+    constexpr int kFiles = 2 * 4 + 1; // bert_s0: 2 layers × 4 heads, and the grid
+    {
         QTemporaryDir dir;
         QProcess process;
-        QElapsedTimer timer;
-        timer.start();
-        start(process, dir.filePath(QStringLiteral("heads")));
+        start(process, dir.filePath(QStringLiteral("heads")), QString());
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
-        duration = std::min(duration, timer.elapsed());
-        QCOMPARE(filesIn(dir.filePath(QStringLiteral("heads"))).size(), 2 * 4 + 1);
+        QCOMPARE(filesIn(dir.filePath(QStringLiteral("heads"))).size(), kFiles);
     }
-    duration = std::max<qint64>(duration * 2 / 3, 50);
-    QRandomGenerator random(18);
-    int killedWhileRunning = 0;
-    for (int attempt = 0; attempt < 25; ++attempt) {
-        QTemporaryDir dir;
-        const QString heads = dir.filePath(QStringLiteral("heads"));
-        QProcess process;
-        start(process, heads);
-        QVERIFY(process.waitForStarted());
-        QTest::qWait(int(random.bounded(qint64(duration))));
-        if (process.state() == QProcess::Running) {
-            ++killedWhileRunning;
-            process.kill(); // SIGKILL
+    for (int commit = 1; commit <= kFiles; ++commit)
+        for (const bool after : {false, true}) {
+            const QString hold = QString::number(commit) + (after ? QStringLiteral(":after") : QString());
+            QTemporaryDir dir;
+            const QString heads = dir.filePath(QStringLiteral("heads"));
+            QProcess process;
+            start(process, heads, hold);
+            QVERIFY(process.waitForStarted());
+            process.setReadChannel(QProcess::StandardError); // what waitForReadyRead waits for
+            QByteArray err;
+            while (!err.contains("until killed") && process.state() == QProcess::Running)
+                if (process.waitForReadyRead(120000)) err += process.readAllStandardError();
+            QVERIFY2(err.contains(QByteArrayLiteral("holding at commit ") + QByteArray::number(commit)),
+                     qPrintable(hold + QStringLiteral(": ") + QString::fromLocal8Bit(err)));
+            process.kill(); // SIGKILL, at the known point
+            QVERIFY(process.waitForFinished(120000));
+            const QStringList files = filesIn(heads);
+            for (const QString& file : files) {
+                QVERIFY2(finalName.match(file).hasMatch(), qPrintable(hold + QStringLiteral(": ") + file));
+                QVERIFY2(!QImage(heads + QLatin1Char('/') + file).isNull(), qPrintable(file)); // complete
+            }
+            // Killed before its commit the file is not there at all; after, it is there whole.
+            QCOMPARE(files.size(), after ? commit : commit - 1);
         }
-        process.waitForFinished();
-        for (const QString& file : filesIn(heads)) {
-            QVERIFY2(QRegularExpression(QStringLiteral("^h-(L\\d-H\\d|grid)\\.png$")).match(file).hasMatch(),
-                     qPrintable(file));
-            QVERIFY2(!QImage(heads + QLatin1Char('/') + file).isNull(), qPrintable(file)); // complete
-        }
-    }
-    QVERIFY2(killedWhileRunning >= 10, qPrintable(QString::number(killedWhileRunning)));
 }
 
 // A DISPLAY that refuses connections (a stale `ssh -X` one; Xvfb resetting a new client under load, which
