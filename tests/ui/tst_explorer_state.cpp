@@ -329,21 +329,28 @@ private Q_SLOTS:
                        QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
         window.features()->presenter()->setActive(true);
         QTRY_VERIFY(window.isPresenting());
-        QTest::qWait(300);
-        QVERIFY2(window.width() <= screen.width() && window.height() <= screen.height(),
-                 qPrintable(QStringLiteral("%1×%2").arg(window.width()).arg(window.height())));
+        // The window manager's resize and the layouts' passes arrive as events: poll until they have (10 s
+        // at most, which only a hung server would need), rather than wait a fixed time and hope.
+        const auto size = [&] { return QStringLiteral("%1×%2").arg(window.width()).arg(window.height()); };
+        QTRY_VERIFY2_WITH_TIMEOUT(window.width() <= screen.width() && window.height() <= screen.height(),
+                                  qPrintable(size()), 10000);
         // Everything shown lies inside the window: the status bar's last read-out included.
-        for (QWidget* child : window.findChildren<QWidget*>()) {
-            if (!child->isVisibleTo(&window) || child->parentWidget() != &window) continue;
-            const QRect inWindow(child->mapTo(&window, QPoint(0, 0)), child->size());
-            QVERIFY2(QRect(QPoint(0, 0), window.size()).contains(inWindow),
-                     qPrintable(QStringLiteral("%1 at %2,%3 %4×%5")
-                                    .arg(QString::fromLatin1(child->metaObject()->className()))
-                                    .arg(inWindow.x())
-                                    .arg(inWindow.y())
-                                    .arg(inWindow.width())
-                                    .arg(inWindow.height())));
-        }
+        const auto firstOutside = [&]() -> QString {
+            for (QWidget* child : window.findChildren<QWidget*>()) {
+                if (!child->isVisibleTo(&window) || child->parentWidget() != &window) continue;
+                const QRect inWindow(child->mapTo(&window, QPoint(0, 0)), child->size());
+                if (!QRect(QPoint(0, 0), window.size()).contains(inWindow))
+                    return QStringLiteral("%1 at %2,%3 %4×%5 in %6")
+                        .arg(QString::fromLatin1(child->metaObject()->className()))
+                        .arg(inWindow.x())
+                        .arg(inWindow.y())
+                        .arg(inWindow.width())
+                        .arg(inWindow.height())
+                        .arg(size());
+            }
+            return QString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(firstOutside(), QString(), 10000);
         window.features()->presenter()->setActive(false);
     }
 

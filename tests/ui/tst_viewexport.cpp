@@ -241,7 +241,11 @@ private Q_SLOTS:
         comparison.show();
         QVERIFY(QTest::qWaitForWindowExposed(&comparison));
         QTRY_COMPARE(int(comparison.panes().size()), 2);
-        QTest::qWait(50); // layout settles
+        // The layout settles: its posted requests (and the resizes they cause) are handled now, not after a
+        // wait that a loaded machine may outlast.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
 
         // Export at the panes' own size, so pixels compare one to one with what the screen paints.
         QRect bounds;
