@@ -137,11 +137,15 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     if (!options.language || !language->setLanguage(*options.language))
         if (!language->setLanguage(AppSettings().language())) language->setLanguage(QString());
 
-    // What the command line names is checked before any window exists (a window's GPU probe talks).
+    // What the command line names is checked before any window exists (a window's GPU probe talks). A
+    // scripted run (--screenshot) ends there; a person's start opens the window anyway, on the model it
+    // has, with the failure on the banner (issue 36: a double-click must never show nothing).
+    const bool scripted = !options.screenshot.isEmpty();
     QString error;
-    if (options.model && !checkExplorerModel(*options.model, &error)) {
+    const bool modelRefused = options.model && !checkExplorerModel(*options.model, &error);
+    if (modelRefused) {
         printError(error);
-        return 2;
+        if (scripted) return 2;
     }
     // The screenshot's path under the output policy (io/outputfile.h), as every command checks --out before
     // it computes: a missing folder, a folder, a device or a FIFO is refused now, not after the window has
@@ -176,9 +180,13 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     if (options.measure)
         window->setMeasure(*options.measure == QLatin1String("norm") ? AttentionMeasure::Contribution
                                                                      : AttentionMeasure::Weight);
-    if (!applyExplorerSession(*window, start, &error) && options.model) {
-        printError(error);
-        return 2;
+    if (scripted) {
+        if (!applyExplorerSession(*window, start, &error) && options.model) {
+            printError(error);
+            return 2;
+        }
+    } else if (!startExplorerSession(*window, start, &error) && options.model && !modelRefused) {
+        printError(error); // stderr too, for a start from a terminal
     }
     new SessionKeeper(window);
     QObject::connect(&host, &MainWindowHost::windowReplaced, &host,

@@ -310,6 +310,7 @@ std::shared_ptr<const AttentionEngine> MainWindow::currentEngine() const
 
 bool MainWindow::selectEngine(int index)
 {
+    m_startFailure.clear(); // a model of the user's choice: the start's failure is over
     // A model chosen from the guided list's tab is shown, not the list again (at start the constructor
     // makes the list current after this call when only the built-in models are there).
     if (m_guidedModels && m_tabs->currentWidget() == m_guidedModels && m_session->models()->contains(index))
@@ -319,6 +320,7 @@ bool MainWindow::selectEngine(int index)
 
 void MainWindow::openModelFolder(const QString& path)
 {
+    m_startFailure.clear();
     m_session->openModel(path);
 }
 
@@ -438,6 +440,15 @@ void MainWindow::showCurrentModel(int index, bool switched)
     }
 }
 
+void MainWindow::showStartFailure(const QString& message)
+{
+    m_startFailure = message;
+    const auto engine = currentEngine();
+    m_banner->showFailure(engine ? tr("%1 — showing %2 instead; choose a model above.")
+                                       .arg(message, engine->displayName())
+                                 : message);
+}
+
 void MainWindow::setTexts(const QString& textA, const QString& textB)
 {
     m_inputBar->setTexts(textA, textB);
@@ -481,6 +492,7 @@ void MainWindow::showResult(const std::shared_ptr<const ExplorerResult>& result,
         m_banner->showWindow(result->run.maps->queries(), result->run.totalTokens, result->run.keptFromEnd);
     else
         m_banner->clear();
+    if (!m_startFailure.isEmpty()) showStartFailure(m_startFailure);
     m_readouts->showRun(*result);
     m_statisticsTab->showResult(*result);
     m_gridPane->showResult(result, m_statisticsTab->model()->stats(), sameAblatedInput);

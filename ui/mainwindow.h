@@ -114,6 +114,9 @@ public:
     // What the views show when it is not simply the text on the chosen model: a failure, a too-long input
     // (with the actions to run a window of it), or the window shown.
     RunStateBanner* runStateBanner() const { return m_banner; }
+    // The model asked for at start could not be opened (message: why, one line): the banner says so, and
+    // that the window shows its current model instead, until the user chooses a model.
+    void showStartFailure(const QString& message);
     // The hover read-out beside the heatmap ("query → key: value").
     QLabel* heatmapReadout() const;
     // Runs a window of the input (the banner's actions); kept until another model is chosen.
@@ -238,6 +241,7 @@ private:
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
     bool m_presenting = false;
+    QString m_startFailure; // shown on the banner over every result until a model is chosen
     QAction* m_openInLesson = nullptr;
     ProgressPanel* m_progress = nullptr;
     InputBar* m_inputBar = nullptr;

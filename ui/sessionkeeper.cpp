@@ -62,8 +62,7 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     if (index < 0) {
         const auto info = ModelCatalog::describe(folder);
         if (!info) {
-            *error = QStringLiteral("%1: not a model folder (no readable config.json)")
-                         .arg(QDir::toNativeSeparators(folder));
+            *error = ModelCatalog::describeProblem(folder); // which file, and what is wrong with it
             return false;
         }
         index = window.addModelFolder(folder, info->name);
@@ -117,6 +116,13 @@ bool applyExplorerSession(MainWindow& window, const SavedSession& session, QStri
             });
     }
     return ok;
+}
+
+bool startExplorerSession(MainWindow& window, const SavedSession& session, QString* error)
+{
+    if (applyExplorerSession(window, session, error)) return true;
+    window.showStartFailure(*error);
+    return false;
 }
 
 SessionKeeper::SessionKeeper(MainWindow* window) : QObject(window), m_window(window), m_watched(window)

@@ -29,6 +29,11 @@ SavedSession currentExplorerSession(const MainWindow& window);
 // *error when the model cannot be selected (the rest is applied anyway).
 bool applyExplorerSession(MainWindow& window, const SavedSession& session, QString* error);
 
+// The window's start (issue 36): applyExplorerSession, and when the session's model cannot be opened the
+// window still opens, on the model it has (the built-in one, else the worked example), with the failure on
+// its banner until the user chooses a model. Returns false with *error as applyExplorerSession does.
+bool startExplorerSession(MainWindow& window, const SavedSession& session, QString* error);
+
 // Keeps AppSettings' session up to date with a window: after every result, on a tab change, on close and
 // when the application quits. Only the application's own window gets one (tests' windows leave the
 // user's settings alone).

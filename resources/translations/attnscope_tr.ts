@@ -1948,6 +1948,10 @@
         <source>Get a model</source>
         <translation>Model edin</translation>
     </message>
+    <message>
+        <source>%1 — showing %2 instead; choose a model above.</source>
+        <translation>%1 — yerine %2 gösteriliyor; yukarıdan bir model seçin.</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MainWindowFeatures</name>

@@ -5,12 +5,14 @@
 
 #include "explorer/headgridwidget.h"
 #include "explorer/runstatebanner.h"
+#include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "model/modelcatalog.h"
 #include "sessionkeeper.h"
 #include "settings/appsettings.h"
 #include "settings/guioptions.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
@@ -144,6 +146,59 @@ private Q_SLOTS:
         // Selecting it again reuses the entry.
         QVERIFY(selectExplorerModel(window, folder + QStringLiteral("/"), &error));
         QCOMPARE(window.modelCount(), before + 1);
+    }
+
+    // Issue 36: a model that cannot be opened at start still gives a window, on the model it has, with the
+    // failure (which file, what is wrong) on the banner over every result until the user chooses a model; in
+    // Turkish too.
+    void aModelThatFailsAtStartStillOpensTheWindow_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("instead"); // the banner's own words in that language
+        QTest::newRow("en") << QStringLiteral("en") << QStringLiteral("showing");
+        QTest::newRow("tr") << QStringLiteral("tr") << QStringLiteral("gösteriliyor");
+    }
+    void aModelThatFailsAtStartStillOpensTheWindow()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, instead);
+        QVERIFY(LanguageManager::shared()->setLanguage(language));
+        QTemporaryDir broken;
+        QFile config(broken.filePath(QStringLiteral("config.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("{\"model_type\": \"llama\",\n \"hidden_size\": }\n"); // not JSON, on line 2
+        config.close();
+        MainWindow window;
+        window.show();
+        QVERIFY(waitForResult(window));
+        const int shown = window.currentEngineIndex();
+        SavedSession session;
+        session.model = broken.path();
+        QString error;
+        QVERIFY(!startExplorerSession(window, session, &error));
+        QVERIFY2(error.contains(QStringLiteral("config.json")) && error.contains(QStringLiteral("line 2")),
+                 qPrintable(error));
+        QCOMPARE(window.currentEngineIndex(), shown);
+        const QString name = window.engines()[size_t(shown)]
+                                 ? window.engines()[size_t(shown)]->displayName()
+                                 : window.modelBox()->itemText(shown);
+        auto bannerSaysIt = [&] {
+            const QString text = window.runStateBanner()->text();
+            return window.runStateBanner()->state() == RunStateBanner::State::Failure && text.contains(error) &&
+                   text.contains(name) && text.contains(instead);
+        };
+        QVERIFY2(bannerSaysIt(), qPrintable(window.runStateBanner()->text()));
+        // A new result on the model shown keeps the failure said.
+        window.setTexts(QStringLiteral("a new sentence"));
+        QVERIFY(waitForResult(window, QStringLiteral("a new sentence")));
+        QVERIFY2(bannerSaysIt(), qPrintable(window.runStateBanner()->text()));
+        // Choosing a model ends it.
+        const int other = window.findModel(
+            QCoreApplication::translate("attnscope", "Synthetic encoder demo (no weights)"));
+        QVERIFY(other >= 0 && window.selectEngine(other));
+        QVERIFY(waitForResult(window));
+        QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::Hidden);
+        QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
     }
 
     void unknownModelIsOneLine()
