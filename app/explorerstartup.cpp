@@ -197,7 +197,13 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     else if (!options.screenshot.isEmpty() && window->screen())
         window->setGeometry(window->screen()->availableGeometry()); // the picture shows the whole screen
     host.show();
-    if (options.presenter) window->features()->presenter()->setActive(true);
+    if (options.presenter) {
+        window->features()->presenter()->setActive(true); // which opens on the heatmap
+        // A view named on the command line is honoured in presenter mode too (issue 36).
+        if (options.view)
+            if (const int tab = int(explorerViewNames().indexOf(*options.view)); tab >= 0)
+                window->tabs()->setCurrentIndex(tab);
+    }
     if (options.scanHeads) {
         // Once, on the first result shown.
         const AblationMode mode =

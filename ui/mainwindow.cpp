@@ -173,6 +173,9 @@ void MainWindow::buildTabs(QWidget* parent)
     m_streamingTab = new StreamingTab(m_tabs);
     m_tabs->addTab(m_streamingTab, QString());
     m_flow = new FlowView(m_tabs);
+    connect(m_session, &ExplorerSession::measureChanged, m_flow, [this](AttentionMeasure measure) {
+        m_flow->followMeasure(measure == AttentionMeasure::Contribution);
+    });
     m_tabs->addTab(m_flow, QString());
     // Generation and streaming have their own grid and charts: the explorer's grid pane makes room.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -444,9 +447,9 @@ void MainWindow::showStartFailure(const QString& message)
 {
     m_startFailure = message;
     const auto engine = currentEngine();
-    m_banner->showFailure(engine ? tr("%1 — showing %2 instead; choose a model above.")
-                                       .arg(message, engine->displayName())
-                                 : message);
+    m_banner->showFailure(
+        engine ? tr("%1 — showing %2 instead; choose a model above.").arg(message, engine->displayName())
+               : message);
 }
 
 void MainWindow::setTexts(const QString& textA, const QString& textB)
@@ -545,9 +548,10 @@ void MainWindow::openHead(int layer, int head)
     m_openInLesson->setEnabled(result->run.capture != nullptr);
     showHead(*heatmap(), result, layer, head, m_heatmapTab->wordLevel());
     applyHeatmapStyle();
-    // Arcs: this head, then the heads picked in the comparison tab (each in its own colour), at most 4.
+    // Arcs: this head, then the heads the user picked in the comparison tab (each in its own colour), at
+    // most 4; not the heads the comparison shows by default beside the open one (issue 36).
     std::vector<std::pair<int, int>> arcHeads{{layer, head}};
-    for (const auto& other : m_comparison->heads())
+    for (const auto& other : m_comparison->pickedHeads())
         if (std::find(arcHeads.begin(), arcHeads.end(), other) == arcHeads.end() && arcHeads.size() < 4)
             arcHeads.push_back(other);
     m_arcs->setHeads(arcHeads);

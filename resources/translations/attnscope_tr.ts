@@ -980,6 +980,10 @@
         <source>No head puts %1 or more on the first token (at most %2): this model has no sinks; %3 in the Get a model tab does.</source>
         <translation>Hiçbir kafa ilk token&apos;a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
     </message>
+    <message>
+        <source>Colour: how much the model&apos;s prediction changes when that head is switched off (KL divergence).</source>
+        <translation>Renk: o kafa kapatıldığında modelin tahmininin ne kadar değiştiği (KL ıraksaması).</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::GuidedModelList</name>

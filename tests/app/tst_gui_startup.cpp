@@ -91,6 +91,18 @@ private Q_SLOTS:
         QCOMPARE(image.size(), QSize(1280, 800));
     }
 
+    // Presenter mode honours --view (issue 36): it used to open on the heatmap whatever was asked.
+    void presenterHonoursTheView()
+    {
+        const Run r = run({QStringLiteral("--model"), m_model, QStringLiteral("--text"),
+                           QStringLiteral("The cat sat on the mat."), QStringLiteral("--view"),
+                           QStringLiteral("arcs"), QStringLiteral("--presenter"), QStringLiteral("--size"),
+                           QStringLiteral("1280x800"), QStringLiteral("--screenshot"),
+                           shot(QStringLiteral("presenter-arcs.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("view Arcs")), qPrintable(r.out));
+    }
+
     // --text-b reaches the run the window shows: an encoder's input becomes [CLS] A [SEP] B [SEP], so the
     // run names text B and has more tokens than A alone (whose count the same start without --text-b gives).
     void textBIsTheShownRunsSecondSentence()

@@ -89,7 +89,8 @@ private slots:
         QVERIFY(window.runner()->waitForIdle(kIdleTimeoutMs));
         QCOMPARE(window.computeBackendChoice(), kind);
         QCOMPARE(AppSettings().computeBackend(), backendKindName(kind));
-        const auto* action = window.computeMenu()->findChild<QAction*>(QStringLiteral("backend-") + backendKindName(kind));
+        const auto* action =
+            window.computeMenu()->findChild<QAction*>(QStringLiteral("backend-") + backendKindName(kind));
         QVERIFY(action && action->isChecked());
         const auto result = window.currentResult();
         QVERIFY(result && result->run.maps && result != cpu);
@@ -191,6 +192,10 @@ private slots:
         const QString bar = window.scanProgressBar()->format();
         QVERIFY(scanned.wait(60000));
         const QString note = window.scanNote()->text();
+        // The note says what the grid's colours mean (issue 36), in words, not just "KL".
+        QVERIFY2(note.contains(
+                     QLatin1String("how much the model's prediction changes when that head is switched off")),
+                 qPrintable(note));
         if (kind == BackendKind::Cpu) {
             QVERIFY2(!bar.contains(QLatin1String("CPU")) && !note.contains(QLatin1String("CPU")),
                      qPrintable(bar + QStringLiteral(" / ") + note));

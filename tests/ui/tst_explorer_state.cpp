@@ -4,9 +4,12 @@
 // Also: every built-in example runs on every built-in model, or offers a window that runs.
 
 #include "attention/attentionmaps.h"
+#include "explorer/arcwidget.h"
+#include "explorer/attentionmeasure.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorerbackend.h"
+#include "explorer/flowview.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/heatmapwidget.h"
@@ -134,6 +137,37 @@ private Q_SLOTS:
         QTRY_VERIFY(!window.comparison()->panes().empty());
         QVERIFY2(window.comparison()->panes().front()->data().title.contains(QStringLiteral("L1 H3")),
                  qPrintable(window.comparison()->panes().front()->data().title));
+    }
+
+    // Issue 36: arcs show the open head and the heads the user picked, not the comparison's default
+    // neighbour; the Flow tab's rollout follows the measure, and its title says which.
+    void arcsAndFlowShowWhatWasChosen()
+    {
+        MainWindow window;
+        QVERIFY(
+            showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat on the mat.")));
+        window.openHead(1, 3);
+        QCOMPARE(window.arcs()->heads(), (std::vector<std::pair<int, int>>{{1, 3}}));
+        window.comparison()->setHeads({{0, 0}, {0, 5}});
+        window.openHead(1, 3);
+        QCOMPARE(window.arcs()->heads(), (std::vector<std::pair<int, int>>{{1, 3}, {0, 5}}));
+
+        window.tabs()->setCurrentWidget(window.flowView());
+        QCOMPARE(window.flowView()->kind(), FlowKind::RolloutWeight);
+        window.setMeasure(AttentionMeasure::Contribution);
+        QCOMPARE(window.flowView()->kind(), FlowKind::RolloutContribution);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.flowView()->heatmap()->data().title.contains(QStringLiteral("‖αf(x)‖")), 20000);
+        window.setMeasure(AttentionMeasure::Weight);
+        QCOMPARE(window.flowView()->kind(), FlowKind::RolloutWeight);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.flowView()->heatmap()->data().title.contains(QStringLiteral("α")) &&
+                !window.flowView()->heatmap()->data().title.contains(QStringLiteral("‖")),
+            20000);
+        // The residual views do not depend on the measure: chosen, they stay.
+        window.flowView()->setKind(FlowKind::ResidualNorm);
+        window.setMeasure(AttentionMeasure::Contribution);
+        QCOMPARE(window.flowView()->kind(), FlowKind::ResidualNorm);
     }
 
     // The statistics table marks the open head's row, however it is sorted, and shows it.

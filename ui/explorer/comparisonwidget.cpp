@@ -274,6 +274,15 @@ std::vector<std::pair<int, int>> ComparisonWidget::heads() const
     return out;
 }
 
+std::vector<std::pair<int, int>> ComparisonWidget::pickedHeads() const
+{
+    const auto all = heads();
+    std::vector<std::pair<int, int>> out;
+    for (size_t i = 1; i < all.size() && i < m_picked.size(); ++i)
+        if (m_picked[i]) out.push_back(all[i]);
+    return out;
+}
+
 void ComparisonWidget::setHeads(const std::vector<std::pair<int, int>>& heads)
 {
     if (!m_result) return;

@@ -52,6 +52,8 @@ public:
     void setSecondEngine(std::shared_ptr<const AttentionEngine> engine);
     void setHeads(const std::vector<std::pair<int, int>>& heads);
     std::vector<std::pair<int, int>> heads() const;
+    // The heads the user (or setHeads) chose beyond the first pane, which follows the open head.
+    std::vector<std::pair<int, int>> pickedHeads() const;
     // The head open in the explorer: the first pane shows it (and follows it), new selectors start from it
     // and the heads after it.
     void setFocusHead(int layer, int head);

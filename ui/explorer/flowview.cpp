@@ -156,6 +156,12 @@ void FlowView::setKind(FlowKind kind)
     m_kindBox->setCurrentIndex(m_kindBox->findData(int(kind)));
 }
 
+void FlowView::followMeasure(bool contribution)
+{
+    if (kind() == FlowKind::RolloutWeight || kind() == FlowKind::RolloutContribution)
+        setKind(contribution ? FlowKind::RolloutContribution : FlowKind::RolloutWeight);
+}
+
 FlowKind FlowView::kind() const
 {
     return FlowKind(m_kindBox->currentData().toInt());

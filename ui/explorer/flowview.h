@@ -43,6 +43,9 @@ public:
     void setResult(std::shared_ptr<const ExplorerResult> result);
     void setKind(FlowKind kind);
     FlowKind kind() const;
+    // The explorer's measure (issue 36): the rollout shown follows it, of the weights α or of the
+    // contribution shares ‖αf(x)‖. The residual views do not depend on it and stay.
+    void followMeasure(bool contribution);
     void setStyle(const HeatmapStyle& style);
     HeatmapWidget* heatmap() const { return m_heatmap; }
     QLabel* note() const { return m_note; }

@@ -169,6 +169,7 @@ void GridPane::buildScanRow()
     m_scanCancel->setVisible(false);
     m_scanNote = new QLabel(this);
     m_scanNote->setObjectName(QStringLiteral("scanNote"));
+    m_scanNote->setWordWrap(true);
     scanRow->addWidget(m_scanButton);
     scanRow->addWidget(m_scanProgress, 1);
     scanRow->addWidget(m_scanCancel);
@@ -347,6 +348,10 @@ void GridPane::showScan(const AblationScan& scan)
                                                                      : tr("ablation KL, nats (mean)"));
     QString note = tr("Scan done: %n head(s)", nullptr, int(scan.effects.size()));
     if (!m_session->scanBackendNote().isEmpty()) note += QStringLiteral(" · ") + m_session->scanBackendNote();
+    // What the colours mean, in words a student can follow (issue 36).
+    note +=
+        QLatin1Char(' ') + tr("Colour: how much the model's prediction changes when that head is switched "
+                              "off (KL divergence).");
     m_scanNote->setText(note);
 }
 
