@@ -2,12 +2,11 @@
 
 #include "analysis/headablation.h"
 #include "analysiscommandline.h"
-#include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
-#include "modelcommandline.h"
+#include "model/transformermodel.h"
+#include "modelcommand.h"
 
-#include <QCommandLineParser>
 #include <QJsonDocument>
 
 namespace attnscope {
@@ -24,21 +23,23 @@ QJsonArray headsJson(const std::vector<HeadAblation>& heads)
 
 int runAblate(const QStringList& arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Ablates attention heads (zero: the head's output is 0 before W_O, as transformers' head_mask; mean: "
-        "it is\n"
-        "replaced by its mean over the input's positions) and reports the change of the model's own "
-        "prediction:\n"
-        "the next token (decoders) or every [MASK] (encoders). kl = sum over those positions of\n"
-        "KL(p_original || p_ablated) in nats; top_prob_delta = p_ablated - p_original of the original top "
-        "token.\n"
-        "--heads 3.2,5.7 ablates heads 2 of layer 3 and 7 of layer 5 together; --heads 4 every head of layer "
-        "4.\n"
-        "Repeat --heads for several sets. Definitions: docs/metrics.md."));
-    parser.addHelpOption();
-    parser.addOptions(modelInputOptions());
-    parser.addOptions({
+    ModelCommand command(
+        QStringLiteral("ablate"),
+        QStringLiteral(
+            "Ablates attention heads (zero: the head's output is 0 before W_O, as transformers' head_mask; "
+            "mean: "
+            "it is\n"
+            "replaced by its mean over the input's positions) and reports the change of the model's own "
+            "prediction:\n"
+            "the next token (decoders) or every [MASK] (encoders). kl = sum over those positions of\n"
+            "KL(p_original || p_ablated) in nats; top_prob_delta = p_ablated - p_original of the original "
+            "top "
+            "token.\n"
+            "--heads 3.2,5.7 ablates heads 2 of layer 3 and 7 of layer 5 together; --heads 4 every head of "
+            "layer "
+            "4.\n"
+            "Repeat --heads for several sets. Definitions: docs/metrics.md."));
+    command.options = {
         {QStringLiteral("heads"),
          QStringLiteral("Heads to ablate together: LAYER.HEAD[,...] or LAYER (0-based)."),
          QStringLiteral("list")},
@@ -46,59 +47,45 @@ int runAblate(const QStringList& arguments)
          QStringLiteral("zero")},
         {QStringLiteral("top"), QStringLiteral("Length of the new top list (default 5)."),
          QStringLiteral("k"), QStringLiteral("5")},
-        {QStringLiteral("json"), QStringLiteral("Print JSON.")},
-        {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
-    });
-    parser.addOption(backendOption());
-    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("ablate")))
-        return *done;
-    QString error;
-    if (!parser.isSet(QStringLiteral("heads"))) {
-        printError(QStringLiteral("ablate: --heads is required (e.g. --heads 3.2,5.7)"));
-        return 2;
-    }
-    const QString modeName = parser.value(QStringLiteral("mode"));
-    if (modeName != QLatin1String("zero") && modeName != QLatin1String("mean")) {
-        printError(QStringLiteral("ablate: --mode must be zero or mean, not '%1'").arg(modeName));
-        return 2;
-    }
-    const AblationMode mode = modeName == QLatin1String("mean") ? AblationMode::Mean : AblationMode::Zero;
-    bool ok = false;
-    const int topK = parser.value(QStringLiteral("top")).toInt(&ok);
-    if (!ok || topK < 1) {
-        printError(QStringLiteral("ablate: --top must be a positive integer"));
-        return 2;
-    }
-    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
-    if (backendName.isEmpty()) {
-        printError(QStringLiteral("ablate: ") + error);
-        return 2;
-    }
-    try {
-        const std::unique_ptr<TransformerModel> model =
-            openModelArgument(parser.value(QStringLiteral("model")));
+        jsonOption(),
+        verboseOption(),
+        backendOption(),
+    };
+    QString modeName;
+    AblationMode mode = AblationMode::Zero;
+    int topK = 0;
+    command.checkArguments = [&](const QCommandLineParser& parser) {
+        if (!parser.isSet(QStringLiteral("heads")))
+            return QStringLiteral("--heads is required (e.g. --heads 3.2,5.7)");
+        modeName = parser.value(QStringLiteral("mode"));
+        if (modeName != QLatin1String("zero") && modeName != QLatin1String("mean"))
+            return QStringLiteral("--mode must be zero or mean, not '%1'").arg(modeName);
+        mode = modeName == QLatin1String("mean") ? AblationMode::Mean : AblationMode::Zero;
+        bool ok = false;
+        topK = parser.value(QStringLiteral("top")).toInt(&ok);
+        return ok && topK >= 1 ? QString() : QStringLiteral("--top must be a positive integer");
+    };
+    command.run = [&](ModelCommandRun& run) {
+        const TransformerModel& model = run.model();
         std::vector<std::vector<HeadAblation>> sets;
-        for (const QString& list : parser.values(QStringLiteral("heads"))) {
+        for (const QString& list : run.parser().values(QStringLiteral("heads"))) {
             std::vector<HeadAblation> heads;
-            if (!parseHeadList(list, model->config().layers, model->config().heads, mode, &heads, &error)) {
-                printError(QStringLiteral("ablate: --heads: ") + error);
-                return 2;
-            }
+            QString error;
+            if (!parseHeadList(list, model.config().layers, model.config().heads, mode, &heads, &error))
+                throw CommandError(2, QStringLiteral("ablate: --heads: ") + error);
             sets.push_back(std::move(heads));
         }
-        const ModelInput input = modelInput(*model, parser);
-        const std::unique_ptr<AttentionBackend> backend =
-            createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
+        const ModelInput& input = run.input();
         AblationStudyOptions options;
-        options.backend = backend.get();
+        options.backend = run.backend();
         options.topK = topK;
-        const AblationStudy study(*model, input.ids, input.typeIds, options);
+        const AblationStudy study(model, input.ids, input.typeIds, options);
         std::vector<AblationEffect> effects;
         for (const std::vector<HeadAblation>& heads : sets)
             effects.push_back(study.ablate(heads));
 
-        if (parser.isSet(QStringLiteral("json"))) {
-            QJsonObject root = inputJson(parser.value(QStringLiteral("model")), *model, input);
+        if (run.isSet("json")) {
+            QJsonObject root = inputJson(run.modelArgument(), model, input);
             root.insert(QStringLiteral("mode"), modeName);
             QJsonArray positions, original;
             for (size_t r = 0; r < study.positions().size(); ++r) {
@@ -121,7 +108,7 @@ int runAblate(const QStringList& arguments)
             }
             root.insert(QStringLiteral("ablations"), ablations);
             printOut(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
-            return 0;
+            return;
         }
         for (const AblationEffect& e : effects) {
             QStringList names;
@@ -143,13 +130,8 @@ int runAblate(const QStringList& arguments)
                 printOut(QStringLiteral("\n"));
             }
         }
-        return 0;
-    } catch (const ModelError& e) {
-        printError(e.message());
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("ablate: ") + QString::fromStdString(e.what()));
-    }
-    return 1;
+    };
+    return runModelCommand(command, arguments);
 }
 
 const CommandRegistration registration(Command{

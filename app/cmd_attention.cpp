@@ -3,15 +3,14 @@
 #include "analysis/contributions.h"
 #include "analysiscommandline.h"
 #include "attention/attentionmaps.h"
-#include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
 #include "io/npy.h"
 #include "io/outputfile.h"
-#include "modelcommandline.h"
+#include "model/transformermodel.h"
+#include "modelcommand.h"
 #include "util/operationcancelled.h"
 
-#include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -64,101 +63,56 @@ qint64 estimatedBytes(bool npy, qint64 matrices, qint64 n, qint64 tokenTextBytes
 
 int runAttention(const QStringList& arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Computes every layer's and head's attention probabilities for one input.\n"
-        "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
-        "[layer][head][query][key]}.\n"
-        "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
-        "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
-        "layout instead of the weights alpha (docs/metrics.md).\n"
-        "With --ids the ids are used as given: no special tokens are added.\n"
-        "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
-        "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
-    parser.addHelpOption();
-    parser.addOptions(modelInputOptions());
-    parser.addOptions({
+    ModelCommand command(
+        QStringLiteral("attention"),
+        QStringLiteral(
+            "Computes every layer's and head's attention probabilities for one input.\n"
+            "JSON: {\"model\", \"tokens\", \"ids\", \"layers\", \"heads\", \"attentions\": "
+            "[layer][head][query][key]}.\n"
+            "npy: float32 [layers, heads, n, n] (or the --layer/--head subset).\n"
+            "--measure norm: the contributions ||alpha_ij f(x_j)|| (Kobayashi et al. 2020) in the same\n"
+            "layout instead of the weights alpha (docs/metrics.md).\n"
+            "With --ids the ids are used as given: no special tokens are added.\n"
+            "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
+            "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
+    command.options = {
         {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
         {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
-        {QStringLiteral("format"), QStringLiteral("json (default) or npy."), QStringLiteral("format"),
-         QStringLiteral("json")},
+        dumpFormatOption(),
         {QStringLiteral("measure"), QStringLiteral("weight (default: alpha) or norm (||alpha f(x)||)."),
          QStringLiteral("measure"), QStringLiteral("weight")},
-        {QStringLiteral("out"),
-         QStringLiteral("Write to this file instead of stdout (required for npy; - is stdout)."),
-         QStringLiteral("file")},
-        {QStringLiteral("force"), QStringLiteral("Overwrite an existing --out file.")},
-        {QStringLiteral("verbose"), QStringLiteral("Report the backend, device and timings on stderr.")},
-    });
-    parser.addOption(backendOption());
-    parser.addOption(maxOutputSizeOption());
-    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("attention")))
-        return *done;
-    QString error;
-    const QString format = parser.value(QStringLiteral("format"));
-    if (format != QLatin1String("json") && format != QLatin1String("npy")) {
-        printError(QStringLiteral("attention: --format must be json or npy, not '%1'").arg(format));
-        return 2;
-    }
-    const bool npy = format == QLatin1String("npy");
-    const QString measure = parser.value(QStringLiteral("measure"));
-    if (measure != QLatin1String("weight") && measure != QLatin1String("norm")) {
-        printError(QStringLiteral("attention: --measure must be weight or norm, not '%1'").arg(measure));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("out"))) {
-        // An empty --out was standard output, silently.
-        if (const QString problem = outOptionProblem(parser.value(QStringLiteral("out")), true);
-            !problem.isEmpty()) {
-            printError(QStringLiteral("attention: ") + problem);
-            return 2;
-        }
-    }
-    if (npy && !parser.isSet(QStringLiteral("out"))) {
-        printError(QStringLiteral("attention: --format npy needs --out FILE"));
-        return 2;
-    }
-    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
-    if (backendName.isEmpty()) {
-        printError(QStringLiteral("attention: ") + error);
-        return 2;
-    }
+    };
+    command.options << outFileOptions()
+                    << QCommandLineOption(QStringLiteral("verbose"),
+                                          QStringLiteral("Report the backend, device and timings on stderr."))
+                    << backendOption() << maxOutputSizeOption();
+    bool npy = false;
+    QString measure;
     std::optional<int> layer, head;
-    const std::optional<qint64> maxBytes = maxOutputSize(parser, &error);
-    if (!maxBytes || !parseIndexSyntax(parser, QStringLiteral("layer"), &layer, &error) ||
-        !parseIndexSyntax(parser, QStringLiteral("head"), &head, &error)) {
-        printError(QStringLiteral("attention: ") + error);
-        return 2;
-    }
-    // "--out -" is standard output, as "-" is standard input for --text-file (not a file named "-").
-    const QString outPath = isStandardStream(parser.value(QStringLiteral("out")))
-                                ? QString()
-                                : parser.value(QStringLiteral("out"));
-    const bool force = parser.isSet(QStringLiteral("force"));
-    if (parser.isSet(QStringLiteral("out")) && !isStandardStream(parser.value(QStringLiteral("out")))) {
-        // Refused before the model runs: a device, a FIFO, a folder, or an existing file without --force.
-        const OutputCheck check = checkOutputPath(outPath, force);
-        if (check.refusal != OutputRefusal::None) {
-            printError(check.error + (check.refusal == OutputRefusal::Exists
-                                          ? QStringLiteral(" (use --force to overwrite)")
-                                          : QString()));
-            return 1;
-        }
-    }
-    const bool verbose = parser.isSet(QStringLiteral("verbose"));
-
-    try {
+    std::optional<qint64> maxBytes;
+    command.checkArguments = [&](const QCommandLineParser& parser) {
+        QString error = dumpFormatProblem(parser);
+        if (!error.isEmpty()) return error;
+        npy = parser.value(QStringLiteral("format")) == QLatin1String("npy");
+        measure = parser.value(QStringLiteral("measure"));
+        if (measure != QLatin1String("weight") && measure != QLatin1String("norm"))
+            return QStringLiteral("--measure must be weight or norm, not '%1'").arg(measure);
+        if (error = outFileProblem(parser); !error.isEmpty()) return error;
+        maxBytes = maxOutputSize(parser, &error);
+        if (!maxBytes || !parseIndexSyntax(parser, QStringLiteral("layer"), &layer, &error) ||
+            !parseIndexSyntax(parser, QStringLiteral("head"), &head, &error))
+            return error;
+        return QString();
+    };
+    command.run = [&](ModelCommandRun& run) {
         QElapsedTimer timer;
         timer.start();
-        const std::unique_ptr<TransformerModel> model =
-            openModelArgument(parser.value(QStringLiteral("model")));
-        const qint64 openMs = timer.restart();
-        const ModelInput input = modelInput(*model, parser);
+        TransformerModel* const model = &run.model();
+        const ModelInput& input = run.input();
+        QString error;
         if (!checkIndexRange(QStringLiteral("layer"), layer, model->info().layers, &error) ||
-            !checkIndexRange(QStringLiteral("head"), head, model->info().heads, &error)) {
-            printError(QStringLiteral("attention: ") + error);
-            return 2;
-        }
+            !checkIndexRange(QStringLiteral("head"), head, model->info().heads, &error))
+            throw CommandError(2, QStringLiteral("attention: ") + error);
         const int l0 = layer.value_or(0), l1 = layer ? *layer + 1 : model->info().layers;
         const int h0 = head.value_or(0), h1 = head ? *head + 1 : model->info().heads;
         const qint64 tokenBytes =
@@ -170,16 +124,13 @@ int runAttention(const QStringList& arguments)
             auto counted = [](int n, const char* one, const char* many) {
                 return QString::number(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
             };
-            printError(QStringLiteral("attention: %1 x %2 x (%3 tokens)^2: %4")
-                           .arg(counted(l1 - l0, "layer", "layers"))
-                           .arg(counted(h1 - h0, "head", "heads"))
-                           .arg(input.ids.size())
-                           .arg(tooLarge));
-            return 1;
+            throw CommandError(1, QStringLiteral("attention: %1 x %2 x (%3 tokens)^2: %4")
+                                      .arg(counted(l1 - l0, "layer", "layers"))
+                                      .arg(counted(h1 - h0, "head", "heads"))
+                                      .arg(input.ids.size())
+                                      .arg(tooLarge));
         }
-        const std::unique_ptr<AttentionBackend> backend = createCommandBackend(backendName, verbose);
-        RunOptions runOptions;
-        runOptions.backend = backend.get();
+        RunOptions runOptions = run.runOptions();
         // Nothing after the last layer's attention is written: its feed-forward and the final norm are
         // skipped.
         runOptions.attentionOnly = true;
@@ -187,11 +138,8 @@ int runAttention(const QStringList& arguments)
 
         // Streamed, one matrix or layer at a time: a dump is never held whole in memory. A file appears only
         // when complete (OutputFile); stdout is checked on every write.
-        OutputFile out(outPath, force);
-        if (!out.open()) {
-            printError(out.error());
-            return 1;
-        }
+        OutputFile out(run.outPath(), run.force());
+        if (!out.open()) throw CommandError(1, out.error());
         // 150 MB for BERT-base at 512 tokens: past the page cache, where copying it in cost the most
         // erratic part of a run's time (io/directwriter.h).
         if (npy) out.preferDirectWrites();
@@ -240,15 +188,14 @@ int runAttention(const QStringList& arguments)
         const std::shared_ptr<const AttentionMaps> maps =
             measure == QLatin1String("norm") ? contributionMaps(capture, ContributionScale::Norm)
                                              : capture.maps;
-        const qint64 runMs = timer.restart();
+        const qint64 runMs = timer.elapsed();
 
         if (streamed && layersStreamed != l1 - l0) {
             // Every family's pass hands each layer over; a file with fewer layers than its header says
             // must never appear.
-            printError(QStringLiteral("attention: the pass gave %1 of %2 layers' probabilities")
-                           .arg(layersStreamed)
-                           .arg(l1 - l0));
-            return 1;
+            throw CommandError(1, QStringLiteral("attention: the pass gave %1 of %2 layers' probabilities")
+                                      .arg(layersStreamed)
+                                      .arg(l1 - l0));
         }
         if (npy && !streamed) {
             // A layer's heads are computed on every core (a tiled map recomputes each P) while the layer
@@ -264,7 +211,7 @@ int runAttention(const QStringList& arguments)
             }
             if (writing.valid()) writing.get();
         } else if (!npy) {
-            QByteArray text = "{\"model\":" + jsonString(parser.value(QStringLiteral("model"))) +
+            QByteArray text = "{\"model\":" + jsonString(run.modelArgument()) +
                               ",\"path\":" + jsonString(model->info().path) +
                               ",\"architecture\":" + jsonString(model->info().architecture) + ",\"tokens\":[";
             for (int i = 0; i < input.tokens.size(); ++i)
@@ -301,15 +248,12 @@ int runAttention(const QStringList& arguments)
             }
             out.write(QByteArrayLiteral("]}\n"));
         }
-        if (!out.commit()) {
-            printError(out.error());
-            return 1;
-        }
-        if (verbose)
+        if (!out.commit()) throw CommandError(1, out.error());
+        if (run.isSet("verbose"))
             printError(QStringLiteral("%1: %2 tokens, open %3 ms, forward %4 ms, %5 layers x %6 heads%7")
                            .arg(model->info().name)
                            .arg(n)
-                           .arg(openMs)
+                           .arg(run.openMilliseconds())
                            .arg(runMs)
                            .arg(model->info().layers)
                            .arg(capture.maps->heads())
@@ -317,15 +261,8 @@ int runAttention(const QStringList& arguments)
                                     ? QStringLiteral(", written past the page cache (%1 MiB of it uncopied)")
                                           .arg(out.writtenInPlace() >> 20)
                                     : QString()));
-        return 0;
-    } catch (const ModelError& e) {
-        printError(e.message());
-    } catch (const NpyError& e) {
-        printError(QString::fromStdString(e.what()));
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("attention: ") + QString::fromStdString(e.what()));
-    }
-    return 1;
+    };
+    return runModelCommand(command, arguments);
 }
 
 const CommandRegistration registration(Command{

@@ -371,10 +371,10 @@ int runCensusCommand(const QStringList& arguments)
             printError(QStringLiteral("census: ") + result.message);
             return 1;
         }
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("census: ") + QString::fromUtf8(e.what()));
+    } catch (...) {
+        // A ModelError too as "census: <file>: <problem>".
+        return reportFailure(QStringLiteral("census"), std::current_exception(), ModelErrorText::Named);
     }
-    return 1;
 }
 
 const CommandRegistration registration(Command{

@@ -138,13 +138,7 @@ int runExport(const QStringList& arguments)
     }
     if (!parser.isSet(allHeadsOption)) {
         // Refused before the model runs: a device, a FIFO, a folder, or an existing file without --force.
-        const OutputCheck check = checkOutputPath(out, parser.isSet(forceOption));
-        if (check.refusal != OutputRefusal::None) {
-            printError(check.error + (check.refusal == OutputRefusal::Exists
-                                          ? QStringLiteral(" (use --force to overwrite)")
-                                          : QString()));
-            return 1;
-        }
+        if (outputPathRefused(out, parser.isSet(forceOption))) return 1;
     }
 
     auto source = loadAttentionSource(parser.value(modelOption), parser.value(textOption), parser.value(textBOption), &error);

@@ -5,11 +5,11 @@
 #include "analysiscommandline.h"
 #include "command.h"
 #include "generation/generation.h"
-#include "modelcommandline.h"
+#include "model/transformermodel.h"
+#include "modelcommand.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
-#include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -52,15 +52,17 @@ bool readNumber(const QCommandLineParser& parser, const char* name, double low, 
 
 int runGenerate(const QStringList& arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Continues a text with a decoder, one token at a time with a KV cache: greedy (--temperature 0) or "
-        "sampled (temperature, top-k, top-p, seed; the same seed gives the same text). Per step: the chosen "
-        "token, its probability and the top 5; with --attention the attention row of the query that chose "
-        "it (every layer and head). The prompt's special tokens (<s>) are added as the tokenizer says."));
-    parser.addHelpOption();
-    parser.addOptions(modelInputOptions());
-    parser.addOptions({
+    ModelCommand command(
+        QStringLiteral("generate"),
+        QStringLiteral(
+            "Continues a text with a decoder, one token at a time with a KV cache: greedy (--temperature 0) "
+            "or "
+            "sampled (temperature, top-k, top-p, seed; the same seed gives the same text). Per step: the "
+            "chosen "
+            "token, its probability and the top 5; with --attention the attention row of the query that "
+            "chose "
+            "it (every layer and head). The prompt's special tokens (<s>) are added as the tokenizer says."));
+    command.options = {
         {QStringLiteral("max-new-tokens"), QStringLiteral("Tokens to generate (default 20)."),
          QStringLiteral("n"), QStringLiteral("20")},
         {QStringLiteral("temperature"), QStringLiteral("Softmax temperature; 0 = greedy (default 1)."),
@@ -73,47 +75,38 @@ int runGenerate(const QStringList& arguments)
         {QStringLiteral("seed"), QStringLiteral("Random seed (default 0)."), QStringLiteral("n")},
         {QStringLiteral("ignore-eos"), QStringLiteral("Go on past the end-of-text token.")},
         {QStringLiteral("attention"), QStringLiteral("JSON: add each step's attention rows.")},
-        {QStringLiteral("json"), QStringLiteral("Print JSON.")},
-    });
-    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("generate")))
-        return *done;
-    if (!parser.isSet(QStringLiteral("model")) ||
-        parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
-        printError(QStringLiteral("generate: give --model and exactly one of --text, --text-file or --ids"));
-        return 2;
-    }
+        jsonOption(),
+    };
+    command.inputRule = QStringLiteral("give --model and exactly one of --text, --text-file or --ids");
+    command.namesModelErrors = true;
     GenerationOptions options;
-    QString error;
-    bool ok = false;
-    options.maxNewTokens = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
-    if (!ok || options.maxNewTokens < 1 || options.maxNewTokens > 100000) {
-        printError(QStringLiteral("generate: --max-new-tokens must be an integer from 1 to 100000"));
-        return 2;
-    }
-    double topK = 0, seed = 0;
-    if (!readNumber(parser, "temperature", 0.0, 100.0, &options.sampling.temperature, &error) ||
-        !readNumber(parser, "top-p", 0.0, 1.0, &options.sampling.topP, &error) ||
-        !readNumber(parser, "top-k", 0.0, 1e9, &topK, &error) ||
-        !readNumber(parser, "seed", 0.0, 9007199254740992.0, &seed, &error) || topK != std::floor(topK) ||
-        seed != std::floor(seed)) {
-        printError(QStringLiteral("generate: ") +
-                   (error.isEmpty() ? QStringLiteral("--top-k and --seed must be whole numbers") : error));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("top-p")) && options.sampling.topP <= 0.0) {
-        printError(QStringLiteral("generate: --top-p must be above 0"));
-        return 2;
-    }
-    options.sampling.topK = int(topK);
-    options.sampling.seed = std::uint64_t(seed);
-    const bool json = parser.isSet(QStringLiteral("json"));
-    options.keepAttention = json && parser.isSet(QStringLiteral("attention"));
-    try {
-        const std::unique_ptr<TransformerModel> model =
-            openModelArgument(parser.value(QStringLiteral("model")));
-        const ModelInput input = modelInput(*model, parser);
+    bool json = false;
+    command.checkArguments = [&](const QCommandLineParser& parser) {
+        QString error;
+        bool ok = false;
+        options.maxNewTokens = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
+        if (!ok || options.maxNewTokens < 1 || options.maxNewTokens > 100000)
+            return QStringLiteral("--max-new-tokens must be an integer from 1 to 100000");
+        double topK = 0, seed = 0;
+        if (!readNumber(parser, "temperature", 0.0, 100.0, &options.sampling.temperature, &error) ||
+            !readNumber(parser, "top-p", 0.0, 1.0, &options.sampling.topP, &error) ||
+            !readNumber(parser, "top-k", 0.0, 1e9, &topK, &error) ||
+            !readNumber(parser, "seed", 0.0, 9007199254740992.0, &seed, &error) || topK != std::floor(topK) ||
+            seed != std::floor(seed))
+            return error.isEmpty() ? QStringLiteral("--top-k and --seed must be whole numbers") : error;
+        if (parser.isSet(QStringLiteral("top-p")) && options.sampling.topP <= 0.0)
+            return QStringLiteral("--top-p must be above 0");
+        options.sampling.topK = int(topK);
+        options.sampling.seed = std::uint64_t(seed);
+        json = parser.isSet(QStringLiteral("json"));
+        options.keepAttention = json && parser.isSet(QStringLiteral("attention"));
+        return QString();
+    };
+    command.run = [&](ModelCommandRun& run) {
+        TransformerModel* const model = &run.model();
+        const ModelInput& input = run.input();
         const Tokenizer* tokenizer = model->tokenizer();
-        if (tokenizer && !parser.isSet(QStringLiteral("ignore-eos")))
+        if (tokenizer && !run.isSet("ignore-eos"))
             if (const std::optional<int> eos = tokenizer->eosId()) options.stopIds.push_back(*eos);
         GenerationStop stop = GenerationStop::Running;
         const std::vector<GenerationStep> steps = generate(*model, input.ids, options, {}, &stop);
@@ -144,7 +137,7 @@ int runGenerate(const QStringList& arguments)
                              .arg(top.join(QStringLiteral(", "))));
             }
             printOut(QStringLiteral("stopped: %1\n").arg(QLatin1String(generationStopName(stop))));
-            return 0;
+            return;
         }
         QJsonArray idsJson, generatedJson, tokens, probabilities, tops, attention;
         for (int id : ids) {
@@ -184,13 +177,8 @@ int runGenerate(const QStringList& arguments)
         }
         printOut(QString::fromUtf8(QJsonDocument(root).toJson(
             options.keepAttention ? QJsonDocument::Compact : QJsonDocument::Indented)));
-        return 0;
-    } catch (const ModelError& e) {
-        printError(QStringLiteral("generate: ") + e.message());
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("generate: ") + QString::fromStdString(e.what()));
-    }
-    return 1;
+    };
+    return runModelCommand(command, arguments);
 }
 
 const CommandRegistration registration(Command{QStringLiteral("generate"),

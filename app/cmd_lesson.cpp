@@ -87,13 +87,7 @@ int runLesson(const QStringList& arguments)
     }
     // The same rules as every output (io/outputfile.h): checked before rendering, written whole or not at
     // all.
-    const OutputCheck check = checkOutputPath(path, parser.isSet(forceOption));
-    if (check.refusal != OutputRefusal::None) {
-        printError(check.error + (check.refusal == OutputRefusal::Exists
-                                      ? QStringLiteral(" (use --force to overwrite)")
-                                      : QString()));
-        return 1;
-    }
+    if (outputPathRefused(path, parser.isSet(forceOption))) return 1;
     QByteArray bytes;
     if (suffix == QLatin1String("csv")) {
         bytes = lessonStepCsv(s);

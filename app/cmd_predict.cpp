@@ -1,12 +1,11 @@
 // attnscope predict: the model's own top-k, for each [MASK] (encoders) or the next token (decoders).
 
 #include "analysiscommandline.h"
-#include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
-#include "modelcommandline.h"
+#include "model/transformermodel.h"
+#include "modelcommand.h"
 
-#include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,79 +16,47 @@ namespace {
 
 int runPredict(const QStringList& arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Prints the model's top-k tokens: for each [MASK] (BERT) "
-                                                    "or for the token after the text (decoders)."));
-    parser.addHelpOption();
-    parser.addOptions(modelInputOptions());
-    parser.addOptions({
-        {QStringLiteral("top"), QStringLiteral("How many tokens to list (default 5)."), QStringLiteral("k"),
-         QStringLiteral("5")},
-        {QStringLiteral("json"), QStringLiteral("Print JSON.")},
-        {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
-    });
-    parser.addOption(backendOption());
-    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("predict")))
-        return *done;
-    QString error;
-    bool ok = false;
-    const int topK = parser.value(QStringLiteral("top")).toInt(&ok);
-    if (!ok || topK < 1) {
-        printError(QStringLiteral("predict: --top must be a positive integer"));
-        return 2;
-    }
-    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
-    if (backendName.isEmpty()) {
-        printError(QStringLiteral("predict: ") + error);
-        return 2;
-    }
-    try {
-        const std::unique_ptr<TransformerModel> model =
-            openModelArgument(parser.value(QStringLiteral("model")));
-        const ModelInput input = modelInput(*model, parser);
-        const std::unique_ptr<AttentionBackend> backend =
-            createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
-        RunOptions runOptions;
-        runOptions.backend = backend.get();
+    int topK = 0;
+    ModelCommand command(QStringLiteral("predict"),
+                         QStringLiteral("Prints the model's top-k tokens: for each [MASK] (BERT) "
+                                        "or for the token after the text (decoders)."));
+    command.options = {{QStringLiteral("top"), QStringLiteral("How many tokens to list (default 5)."),
+                        QStringLiteral("k"), QStringLiteral("5")},
+                       jsonOption(),
+                       verboseOption(),
+                       backendOption()};
+    command.checkArguments = [&](const QCommandLineParser& parser) {
+        bool ok = false;
+        topK = parser.value(QStringLiteral("top")).toInt(&ok);
+        return ok && topK >= 1 ? QString() : QStringLiteral("--top must be a positive integer");
+    };
+    command.run = [&](ModelCommandRun& run) {
+        const ModelInput& input = run.input();
         const std::vector<Prediction> predictions =
-            model->predict(input.ids, input.typeIds, topK, runOptions);
-        if (parser.isSet(QStringLiteral("json"))) {
+            run.model().predict(input.ids, input.typeIds, topK, run.runOptions());
+        if (run.isSet("json")) {
             QJsonArray array;
-            for (const Prediction& p : predictions) {
-                QJsonArray top;
-                for (const PredictedToken& t : p.top)
-                    top.append(QJsonObject{{QStringLiteral("id"), t.id},
-                                           {QStringLiteral("token"), t.text},
-                                           {QStringLiteral("text"), t.decoded},
-                                           {QStringLiteral("probability"), double(t.probability)}});
+            for (const Prediction& p : predictions)
                 array.append(QJsonObject{{QStringLiteral("position"), p.position},
                                          {QStringLiteral("token"), input.tokens.value(p.position)},
-                                         {QStringLiteral("top"), top}});
-            }
+                                         {QStringLiteral("top"), topJson(p)}});
             printOut(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
-            return 0;
+            return;
         }
+        const bool next = run.model().config().isDecoder();
         for (const Prediction& p : predictions) {
-            const bool next = model->config().isDecoder();
-            printOut(next ? QStringLiteral("next token after position %1 (%2):\n")
-                                .arg(p.position)
-                                .arg(input.tokens.value(p.position))
-                          : QStringLiteral("position %1 (%2):\n")
-                                .arg(p.position)
-                                .arg(input.tokens.value(p.position)));
+            printOut((next ? QStringLiteral("next token after position %1 (%2):\n")
+                           : QStringLiteral("position %1 (%2):\n"))
+                         .arg(p.position)
+                         .arg(input.tokens.value(p.position)));
             for (const PredictedToken& t : p.top)
                 printOut(QStringLiteral("  %1  %2  %3(id %4)\n")
                              .arg(QString::number(double(t.probability), 'f', 4), t.text.leftJustified(16),
                                   (QLatin1Char('"') + t.decoded + QLatin1Char('"')).leftJustified(18))
                              .arg(t.id));
         }
-        return 0;
-    } catch (const ModelError& e) {
-        printError(e.message());
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("predict: ") + QString::fromStdString(e.what()));
-    }
-    return 1;
+    };
+    return runModelCommand(command, arguments);
 }
 
 const CommandRegistration registration(Command{

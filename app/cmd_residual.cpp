@@ -2,12 +2,11 @@
 
 #include "analysis/residualprofile.h"
 #include "analysiscommandline.h"
-#include "backend/attentionbackend.h"
 #include "backendoption.h"
 #include "command.h"
-#include "modelcommandline.h"
+#include "model/transformermodel.h"
+#include "modelcommand.h"
 
-#include <QCommandLineParser>
 #include <QJsonDocument>
 
 namespace attnscope {
@@ -28,40 +27,23 @@ QJsonArray rowsJson(const std::vector<float>& values, int rows, int columns)
 
 int runResidual(const QStringList& arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The residual stream at every layer boundary (b = the input of layer b, the last = the last layer's\n"
-        "output before the final norm): per token its L2 norm and largest |activation|, per boundary the "
-        "median\n"
-        "|activation| over every token and channel (massive activations: Sun et al. 2024). "
-        "docs/metrics.md."));
-    parser.addHelpOption();
-    parser.addOptions(modelInputOptions());
-    parser.addOptions({
-        {QStringLiteral("json"), QStringLiteral("Print JSON.")},
-        {QStringLiteral("verbose"), QStringLiteral("Report the backend and device on stderr.")},
-    });
-    parser.addOption(backendOption());
-    if (const std::optional<int> done = parseModelCommandLine(parser, arguments, QStringLiteral("residual")))
-        return *done;
-    QString error;
-    const QString backendName = parseBackend(parser.value(QStringLiteral("backend")), &error);
-    if (backendName.isEmpty()) {
-        printError(QStringLiteral("residual: ") + error);
-        return 2;
-    }
-    try {
-        const std::unique_ptr<TransformerModel> model =
-            openModelArgument(parser.value(QStringLiteral("model")));
-        const ModelInput input = modelInput(*model, parser);
-        const std::unique_ptr<AttentionBackend> backend =
-            createCommandBackend(backendName, parser.isSet(QStringLiteral("verbose")));
-        RunOptions options;
-        options.backend = backend.get();
+    ModelCommand command(
+        QStringLiteral("residual"),
+        QStringLiteral(
+            "The residual stream at every layer boundary (b = the input of layer b, the last = the last "
+            "layer's\n"
+            "output before the final norm): per token its L2 norm and largest |activation|, per boundary the "
+            "median\n"
+            "|activation| over every token and channel (massive activations: Sun et al. 2024). "
+            "docs/metrics.md."));
+    command.options = {jsonOption(), verboseOption(), backendOption()};
+    command.run = [](ModelCommandRun& run) {
+        const ModelInput& input = run.input();
+        RunOptions options = run.runOptions();
         options.keepResiduals = true;
-        const ResidualProfile profile = residualProfile(model->run(input.ids, input.typeIds, options));
-        if (parser.isSet(QStringLiteral("json"))) {
-            QJsonObject root = inputJson(parser.value(QStringLiteral("model")), *model, input);
+        const ResidualProfile profile = residualProfile(run.model().run(input.ids, input.typeIds, options));
+        if (run.isSet("json")) {
+            QJsonObject root = inputJson(run.modelArgument(), run.model(), input);
             root.insert(QStringLiteral("boundaries"), profile.boundaries);
             root.insert(QStringLiteral("norm"), rowsJson(profile.norms, profile.boundaries, profile.tokens));
             root.insert(QStringLiteral("max_abs"),
@@ -72,7 +54,7 @@ int runResidual(const QStringList& arguments)
             root.insert(QStringLiteral("median_abs"), medians);
             printOut(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact)) +
                      QLatin1Char('\n'));
-            return 0;
+            return;
         }
         printOut(QStringLiteral("boundary  median|x|  largest |x| (token)           largest norm (token)\n"));
         for (int b = 0; b < profile.boundaries; ++b) {
@@ -93,13 +75,8 @@ int runResidual(const QStringList& arguments)
                          .arg(normToken)
                          .arg(input.tokens.value(normToken)));
         }
-        return 0;
-    } catch (const ModelError& e) {
-        printError(e.message());
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("residual: ") + QString::fromStdString(e.what()));
-    }
-    return 1;
+    };
+    return runModelCommand(command, arguments);
 }
 
 const CommandRegistration registration(Command{

@@ -61,13 +61,6 @@ QString table(const AttentionAnalysis& analysis, const AttentionAnalysis* contri
     return out;
 }
 
-// A usage error found only once the model is open (exit code 2).
-class UsageError : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
-
 // The statistics of one input, whichever way it was run.
 struct StatsInput
 {
@@ -97,9 +90,8 @@ StatsInput runModel(const QCommandLineParser& parser, bool ablateScan)
         std::optional<QString> textB;
         if (parser.isSet(QStringLiteral("text-b"))) {
             if (model->config().isDecoder())
-                throw UsageError(QStringLiteral("stats: --text-b needs an encoder; %1 is not one")
-                                     .arg(in.model)
-                                     .toStdString());
+                throw CommandError(
+                    2, QStringLiteral("stats: --text-b needs an encoder; %1 is not one").arg(in.model));
             textB = parser.value(QStringLiteral("text-b"));
         }
         text = encodeForModel(*model, parser.value(QStringLiteral("text")), textB);
@@ -268,17 +260,12 @@ int runStats(const QStringList& arguments)
                                 {QStringLiteral("broad_entropy_norm"), t.broadEntropy}});
         printOut(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
         return 0;
-    } catch (const UsageError& e) {
-        printError(QString::fromStdString(e.what()));
-        return 2;
-    } catch (const ModelError& e) {
-        printError(e.message());
     } catch (const EngineError& e) {
         printError(QString::fromStdString(e.what()));
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("stats: ") + QString::fromStdString(e.what()));
+        return 1;
+    } catch (...) {
+        return reportFailure(QStringLiteral("stats"), std::current_exception(), ModelErrorText::AsIs);
     }
-    return 1;
 }
 
 const CommandRegistration registration(Command{

@@ -6,10 +6,11 @@
 #include "command.h"
 #include "generation/paragraphinput.h"
 #include "generation/streamingevaluation.h"
+#include "model/transformermodel.h"
+#include "modelcommand.h"
 #include "modelcommandline.h"
 #include "tokenizer/tokenizer.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -46,19 +47,19 @@ bool parseSinks(const QString& text, int cache, std::vector<int>* sinks, QString
 
 int runStream(const QStringList& arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The StreamingLLM experiment (Xiao et al. 2024): per-token negative log-likelihood (nats) and "
-        "perplexity "
-        "of a long text under KV-cache policies: full attention (up to the model's positions), sliding "
-        "window "
-        "with re-computation over --cache tokens, and a cache of --cache entries holding k sinks (the first "
-        "k "
-        "tokens) and the most recent ones, positions assigned inside the cache (k = 0: window only). "
-        "Progress on stderr."));
-    parser.addHelpOption();
-    parser.addOptions(modelInputOptions());
-    parser.addOptions({
+    ModelCommand command(
+        QStringLiteral("stream"),
+        QStringLiteral(
+            "The StreamingLLM experiment (Xiao et al. 2024): per-token negative log-likelihood (nats) and "
+            "perplexity "
+            "of a long text under KV-cache policies: full attention (up to the model's positions), sliding "
+            "window "
+            "with re-computation over --cache tokens, and a cache of --cache entries holding k sinks (the "
+            "first "
+            "k "
+            "tokens) and the most recent ones, positions assigned inside the cache (k = 0: window only). "
+            "Progress on stderr."));
+    command.options = {
         {QStringLiteral("cache"),
          QStringLiteral("KV-cache entries, the current token included (default 256)."), QStringLiteral("n"),
          QStringLiteral("256")},
@@ -79,75 +80,60 @@ int runStream(const QStringList& arguments)
         {QStringLiteral("csv"),
          QStringLiteral("Print CSV: one row per predicted token, one NLL column per policy.")},
         {QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")},
-    });
-    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("stream")))
-        return *done;
-    if (!parser.isSet(QStringLiteral("model")) ||
-        parser.isSet(QStringLiteral("text")) == parser.isSet(QStringLiteral("ids"))) {
-        printError(QStringLiteral("stream: give --model and exactly one of --text-file, --text or --ids"));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv"))) {
-        printError(QStringLiteral("stream: give --json or --csv, not both"));
-        return 2;
-    }
-    bool ok = false;
-    const int cache = parser.value(QStringLiteral("cache")).toInt(&ok);
-    if (!ok || cache < 2) {
-        printError(QStringLiteral("stream: --cache must be an integer of at least 2"));
-        return 2;
-    }
-    QString error;
-    std::vector<int> sinks;
-    if (!parseSinks(parser.value(QStringLiteral("sinks")), cache, &sinks, &error)) {
-        printError(QStringLiteral("stream: ") + error);
-        return 2;
-    }
+    };
+    command.inputRule = QStringLiteral("give --model and exactly one of --text-file, --text or --ids");
+    command.namesModelErrors = true;
+    int cache = 0, maxTokens = 0;
     std::vector<CachePolicy> policies;
-    for (const QString& name :
-         parser.value(QStringLiteral("policies")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const QString p = name.trimmed();
-        if (p == QLatin1String("full")) {
-            policies.push_back(CachePolicy::full());
-        } else if (p == QLatin1String("recompute")) {
-            policies.push_back(CachePolicy::recompute(cache));
-        } else if (p == QLatin1String("sinks")) {
-            for (int k : sinks)
-                policies.push_back(CachePolicy::sinksWindow(cache, k));
-        } else {
-            printError(
-                QStringLiteral("stream: --policies: unknown policy '%1' (full, recompute, sinks)").arg(p));
-            return 2;
+    bool quiet = false;
+    command.checkArguments = [&](const QCommandLineParser& parser) {
+        QString error;
+        if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
+            return QStringLiteral("give --json or --csv, not both");
+        bool ok = false;
+        cache = parser.value(QStringLiteral("cache")).toInt(&ok);
+        if (!ok || cache < 2) return QStringLiteral("--cache must be an integer of at least 2");
+        std::vector<int> sinks;
+        if (!parseSinks(parser.value(QStringLiteral("sinks")), cache, &sinks, &error)) return error;
+        for (const QString& name :
+             parser.value(QStringLiteral("policies")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString p = name.trimmed();
+            if (p == QLatin1String("full")) {
+                policies.push_back(CachePolicy::full());
+            } else if (p == QLatin1String("recompute")) {
+                policies.push_back(CachePolicy::recompute(cache));
+            } else if (p == QLatin1String("sinks")) {
+                for (int k : sinks)
+                    policies.push_back(CachePolicy::sinksWindow(cache, k));
+            } else {
+                return QStringLiteral("--policies: unknown policy '%1' (full, recompute, sinks)").arg(p);
+            }
         }
-    }
-    int maxTokens = 0;
-    if (parser.isSet(QStringLiteral("max-tokens"))) {
-        maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
-        if (!ok || maxTokens < 2) {
-            printError(QStringLiteral("stream: --max-tokens must be an integer of at least 2"));
-            return 2;
+        if (parser.isSet(QStringLiteral("max-tokens"))) {
+            maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
+            if (!ok || maxTokens < 2) return QStringLiteral("--max-tokens must be an integer of at least 2");
         }
-    }
-    const bool quiet = parser.isSet(QStringLiteral("quiet"));
-    try {
-        const std::unique_ptr<TransformerModel> model =
-            openModelArgument(parser.value(QStringLiteral("model")));
+        quiet = parser.isSet(QStringLiteral("quiet"));
+        return QString();
+    };
+    command.run = [&](ModelCommandRun& run) {
+        TransformerModel* const model = &run.model();
         // Every policy against the model before any work: a cache larger than the model's positions was
         // refused only after the whole full-attention policy had run.
         for (const CachePolicy& policy : policies)
             checkStreamPolicy(*model, policy);
         std::vector<int> ids;
-        const bool paragraphs = parser.isSet(QStringLiteral("paragraphs"));
+        const bool paragraphs = run.isSet("paragraphs");
         const ParagraphJoin join =
             paragraphs ? paragraphJoinFromSetting(
                              model->info().paragraphs,
                              QDir(model->info().path).filePath(QStringLiteral("attnscope.json")))
                        : ParagraphJoin::EndOfText;
-        if (paragraphs && parser.isSet(QStringLiteral("text"))) {
+        if (paragraphs && run.isSet("text")) {
             if (!model->tokenizer()) throw ModelError(model->tokenizerError());
-            ids = paragraphIds(*model->tokenizer(), parser.value(QStringLiteral("text")), join);
+            ids = paragraphIds(*model->tokenizer(), run.value("text"), join);
         } else {
-            ids = modelInput(*model, parser, PositionLimit::None).ids; // read with a moving window
+            ids = run.input(PositionLimit::None).ids; // read with a moving window
         }
         if (maxTokens > 0 && int(ids.size()) > maxTokens) ids.resize(size_t(maxTokens));
         if (!quiet)
@@ -179,7 +165,7 @@ int runStream(const QStringList& arguments)
                              results.back().perplexity(), results.back().seconds);
         }
 
-        if (parser.isSet(QStringLiteral("csv"))) {
+        if (run.isSet("csv")) {
             QString csv = QStringLiteral("target");
             for (const StreamEvaluation& r : results)
                 csv += QLatin1Char(',') +
@@ -195,7 +181,7 @@ int runStream(const QStringList& arguments)
                 csv += QLatin1Char('\n');
             }
             printOut(csv);
-            return 0;
+            return;
         }
         QJsonArray policyJson;
         for (const StreamEvaluation& r : results) {
@@ -233,13 +219,8 @@ int runStream(const QStringList& arguments)
             {QStringLiteral("policies"), policyJson}};
         if (paragraphs) root.insert(QStringLiteral("paragraph_join"), paragraphJoinName(join));
         printOut(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
-        return 0;
-    } catch (const ModelError& e) {
-        printError(QStringLiteral("stream: ") + e.message());
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("stream: ") + QString::fromStdString(e.what()));
-    }
-    return 1;
+    };
+    return runModelCommand(command, arguments);
 }
 
 const CommandRegistration registration(Command{

@@ -1,6 +1,8 @@
 #include "command.h"
 
+#include "io/npy.h"
 #include "io/outputfile.h"
+#include "model/modelerror.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -33,6 +35,38 @@ QString outOptionProblem(const QString& value, bool standardOutput)
     if (value.endsWith(QLatin1Char('/')) || value.endsWith(QDir::separator()) || QFileInfo(value).isDir())
         return QStringLiteral("%1: is a folder, not a file; give the name of a file (in it)").arg(value);
     return {};
+}
+
+CommandError::CommandError(int exitCode, const QString& message)
+    : std::runtime_error(message.toStdString()), m_exitCode(exitCode)
+{}
+
+bool outputPathRefused(const QString& path, bool force)
+{
+    const OutputCheck check = checkOutputPath(path, force);
+    if (check.refusal == OutputRefusal::None) return false;
+    printError(check.error + (check.refusal == OutputRefusal::Exists
+                                  ? QStringLiteral(" (use --force to overwrite)")
+                                  : QString()));
+    return true;
+}
+
+int reportFailure(const QString& command, const std::exception_ptr& thrown, ModelErrorText modelErrors)
+{
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const CommandError& e) {
+        printError(e.message());
+        return e.exitCode();
+    } catch (const ModelError& e) {
+        printError(modelErrors == ModelErrorText::Named ? command + QStringLiteral(": ") + e.message()
+                                                        : e.message());
+    } catch (const NpyError& e) {
+        printError(QString::fromStdString(e.what()));
+    } catch (const std::exception& e) {
+        printError(command + QStringLiteral(": ") + QString::fromStdString(e.what()));
+    }
+    return 1;
 }
 
 void printError(const QString& message)

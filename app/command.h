@@ -3,7 +3,9 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
+#include <exception>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace attnscope {
@@ -44,6 +46,30 @@ inline bool isStandardStream(const QString& path)
 // output" where `standardOutput`), or a folder ("x/: is a folder, not a file"), whether it exists or ends
 // in a separator. Checked before the suffix, which a folder or an empty path does not have.
 QString outOptionProblem(const QString& value, bool standardOutput);
+
+// Thrown by a command for a failure with its own exit code (2: a usage error found only once the
+// model is open, such as --layer past its layers). The message is the whole line after "attnscope: ".
+class CommandError : public std::runtime_error
+{
+public:
+    CommandError(int exitCode, const QString& message);
+    int exitCode() const { return m_exitCode; }
+    QString message() const { return QString::fromStdString(what()); }
+
+private:
+    int m_exitCode;
+};
+
+// Whether `path` may not be written as an output file (io/outputfile.h's checkOutputPath: a device, a FIFO,
+// a folder, or an existing file without `force`); when not, the reason is on stderr (exit code 1).
+bool outputPathRefused(const QString& path, bool force);
+
+// How reportFailure() writes a ModelError: its message as it is ("<file>: <problem>"), or after "COMMAND: ".
+enum class ModelErrorText { AsIs, Named };
+// The one line on stderr for what a command threw, and the exit code: a CommandError its
+// message and code; a ModelError (see ModelErrorText) or an NpyError its message; anything else
+// "COMMAND: what()"; 1 but for a CommandError. Called from a catch (...).
+int reportFailure(const QString& command, const std::exception_ptr& thrown, ModelErrorText modelErrors);
 
 // Writes one line to stderr, the way every command reports an error.
 void printError(const QString& message);
