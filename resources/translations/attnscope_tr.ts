@@ -839,6 +839,61 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GetModelDialog</name>
+    <message>
+        <source>Press Download to fetch %1.</source>
+        <translation>%1 modelini indirmek için İndir&apos;e basın.</translation>
+    </message>
+    <message>
+        <source>Get a model</source>
+        <translation>Model edin</translation>
+    </message>
+    <message>
+        <source>Download a model from the Hugging Face Hub into its cache (%1), shared with Python tools. Only what a run needs is fetched: config.json, the tokenizer and the safetensors weights, or the one GGUF file you choose.</source>
+        <translation>Hugging Face Hub&apos;dan bir modeli Python araçlarıyla paylaşılan önbelleğine (%1) indirin. Yalnızca bir çalıştırmanın gerektirdikleri indirilir: config.json, token&apos;laştırıcı ve safetensors ağırlıkları ya da seçtiğiniz tek GGUF dosyası.</translation>
+    </message>
+    <message>
+        <source>Repository:</source>
+        <translation>Depo:</translation>
+    </message>
+    <message>
+        <source>org/name, e.g. HuggingFaceTB/SmolLM2-360M</source>
+        <translation>kurum/ad, ör. HuggingFaceTB/SmolLM2-360M</translation>
+    </message>
+    <message>
+        <source>Revision:</source>
+        <translation>Sürüm:</translation>
+    </message>
+    <message>
+        <source>main (a branch, tag or commit)</source>
+        <translation>main (bir dal, etiket ya da commit)</translation>
+    </message>
+    <message>
+        <source>The repository holds several GGUF files; choose one:</source>
+        <translation>Depoda birden çok GGUF dosyası var; birini seçin:</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Dosya</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Boyut</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>İndir</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>İndirmeyi iptal et</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::GuidedModelList</name>
     <message>
         <source>Models that show it</source>
@@ -862,7 +917,7 @@
     </message>
     <message>
         <source>needs ≈ %1 at %2 tokens</source>
-        <translation>%2 token'da ≈ %1 gerekir</translation>
+        <translation>%2 token&apos;da ≈ %1 gerekir</translation>
     </message>
     <message>
         <source>licence: %1</source>
@@ -870,7 +925,7 @@
     </message>
     <message>
         <source>gated: accept the licence on the Hub, then set HF_TOKEN</source>
-        <translation>izne bağlı: lisansı Hub'da kabul edin, sonra HF_TOKEN'ı ayarlayın</translation>
+        <translation>izne bağlı: lisansı Hub&apos;da kabul edin, sonra HF_TOKEN&apos;ı ayarlayın</translation>
     </message>
     <message>
         <source>Download</source>
@@ -963,6 +1018,67 @@
     <message>
         <source>%1 → %2: ‖αf(x)‖ %3 (%4 of the row)</source>
         <translation>%1 → %2: ‖αf(x)‖ %3 (satırın %4 kadarı)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HubDownloadFlow</name>
+    <message>
+        <source>Type a Hugging Face repository id and press Download.</source>
+        <translation>Bir Hugging Face depo kimliği yazın ve İndir&apos;e basın.</translation>
+    </message>
+    <message>
+        <source>Type a repository id, such as gpt2 or org/name.</source>
+        <translation>gpt2 ya da kurum/ad gibi bir depo kimliği yazın.</translation>
+    </message>
+    <message>
+        <source>Repository id: %1</source>
+        <translation>Depo kimliği: %1</translation>
+    </message>
+    <message>
+        <source>Revision: %1</source>
+        <translation>Sürüm: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Nothing partial is in the cache&apos;s snapshots; a new try resumes the unfinished file.</source>
+        <translation>İptal edildi. Önbelleğin anlık görüntülerine yarım dosya eklenmedi; yeni bir deneme yarım kalan dosyadan sürer.</translation>
+    </message>
+    <message>
+        <source>Asking %1 for the files of %2 (%3)…</source>
+        <translation>%1 sunucusundan %2 (%3) dosyaları isteniyor…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 holds %n GGUF file(s): choose one.</source>
+        <translation>
+            <numerusform>%1 deposunda %n GGUF dosyası var: birini seçin.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/sn</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>%1 kaldı</translation>
+    </message>
+    <message>
+        <source>Done: %1 is open in the explorer.</source>
+        <translation>Bitti: %1 gezginde açık.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 sn</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 dk %2 sn</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 sa %2 dk</translation>
     </message>
 </context>
 <context>
@@ -1122,6 +1238,10 @@
     <message>
         <source>Open in lesson needs a model with Q, K and V (not a synthetic demo) and an input of at most %1 tokens</source>
         <translation>Derste açmak için Q, K ve V&apos;si olan bir model (yapay örnek değil) ve en çok %1 token&apos;lık bir girdi gerekir</translation>
+    </message>
+    <message>
+        <source>This model is too small to have attention sinks: no head puts %1 or more of its attention on the first token (at most %2). For sinks and the StreamingLLM experiment, get %3 in the Get a model tab.</source>
+        <translation>Bu model dikkat kuyusu olamayacak kadar küçük: hiçbir kafa dikkatinin %1 ya da daha fazlasını ilk token&apos;a vermiyor (en çok %2). Kuyular ve StreamingLLM deneyi için Model edin sekmesinden %3 modelini edinin.</translation>
     </message>
 </context>
 <context>
@@ -1693,10 +1813,6 @@
         <translation>başarısız</translation>
     </message>
     <message>
-        <source>%1: not a model folder (no readable config.json)</source>
-        <translation>%1: model klasörü değil (okunabilir config.json yok)</translation>
-    </message>
-    <message>
         <source>Predictions</source>
         <translation>Tahminler</translation>
     </message>
@@ -1952,7 +2068,11 @@
     </message>
     <message>
         <source>No head puts %1 or more on the first token (at most %2): this model has no sinks; %3 in the Get a model tab does.</source>
-        <translation>Hiçbir kafa ilk token'a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
+        <translation>Hiçbir kafa ilk token&apos;a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
+    </message>
+    <message>
+        <source>Get a model…</source>
+        <translation>Model edin…</translation>
     </message>
 </context>
 <context>
