@@ -261,6 +261,42 @@ private slots:
                  qPrintable(d->statusLabel()->text()));
     }
 
+    // The core's refusals reach the dialog as its one line: an architecture no family runs (after
+    // config.json, before any weights), and HF_HUB_OFFLINE with nothing cached (no request at all).
+    void unsupportedArchitectureIsOneLineBeforeTheWeights()
+    {
+        StandInRepo other = m_repo;
+        other.id = QStringLiteral("org/mamba");
+        QByteArray& config = other.files.front().bytes;
+        QVERIFY(other.files.front().path == QLatin1String("config.json"));
+        config.replace("\"bert\"", "\"mamba\"").replace("BertForMaskedLM", "MambaForCausalLM");
+        m_hub->addRepo(other);
+        auto d = dialog();
+        type(*d, other.id);
+        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(d->flow()->state() == State::Failed, kHung);
+        const QString line = d->statusLabel()->text();
+        QVERIFY2(line.contains(QLatin1String("mamba")) && line.contains(QLatin1String("llama")),
+                 qPrintable(line));
+        QVERIFY(!line.contains(QLatin1Char('\n')));
+        for (const auto& r : m_hub->requests())
+            QVERIFY2(!r.target.contains("safetensors") && !r.cdn, r.target.constData());
+    }
+
+    void offlineWithNothingCachedSaysSo()
+    {
+        hub::HubSettings s = settings();
+        s.offline = true;
+        GetModelDialog d(s);
+        d.show();
+        type(d, kRepo);
+        QTest::mouseClick(d.downloadButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(d.flow()->state() == State::Failed, kHung);
+        QVERIFY2(d.statusLabel()->text().contains(QLatin1String("HF_HUB_OFFLINE")),
+                 qPrintable(d.statusLabel()->text()));
+        QCOMPARE(m_hub->requests().size(), size_t(0));
+    }
+
     // A bad name is refused as it is typed (the core's check), and never asked of the network.
     void badNamesNeverReachTheNetwork_data()
     {
