@@ -1,6 +1,7 @@
 #include "explorerstartup.h"
 
 #include "command.h"
+#include "hub/getmodeldialog.h"
 #include "i18n/languagemanager.h"
 #include "io/outputfile.h"
 #include "lesson/lessonlauncher.h"
@@ -17,6 +18,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QScreen>
@@ -82,7 +84,26 @@ private:
     void write()
     {
         QWidget* target = m_lesson ? static_cast<QWidget*>(m_lesson) : m_window.data();
-        const QImage image = target->grab().toImage();
+        QImage image = target->grab().toImage();
+        // --get-model: the dialog over the window, where it opens (centred on it).
+        if (auto* dialog = m_window->findChild<GetModelDialog*>();
+            dialog && dialog->isVisible() && !m_lesson) {
+            // Without a window manager (Xvfb) the dialog has no frame: a title strip and a border say
+            // where it ends.
+            const QImage over = dialog->grab().toImage();
+            QPainter painter(&image); // both grabs at the window's device pixel ratio: logical coordinates
+            const QRect body(m_window->mapFromGlobal(dialog->geometry().topLeft()), dialog->size());
+            const int strip = dialog->fontMetrics().height() + 8;
+            const QRect title(body.left(), body.top() - strip, body.width(), strip);
+            painter.fillRect(title, dialog->palette().color(QPalette::Highlight));
+            painter.setPen(dialog->palette().color(QPalette::HighlightedText));
+            painter.setFont(dialog->font());
+            painter.drawText(title.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                             dialog->windowTitle());
+            painter.drawImage(body.topLeft(), over);
+            painter.setPen(dialog->palette().color(QPalette::Dark));
+            painter.drawRect(body.united(title).adjusted(0, 0, -1, -1));
+        }
         // Under the output policy (io/outputfile.h): a regular file, replaced whole (the documentation's
         // screenshots are taken again and again), never a device or a FIFO.
         QByteArray png;
@@ -216,6 +237,7 @@ int runExplorer(QApplication& app, const GuiOptions& options)
                     window, [window, mode] { window->scanAllHeads(mode); }, Qt::QueuedConnection);
             });
     }
+    if (options.getModel) window->openGetModelDialog(*options.getModel);
     if (!options.screenshot.isEmpty()) {
         new ExplorerScreenshot(window, options);
     } else if (options.lesson) {

@@ -82,4 +82,13 @@ for lang in en tr; do
     shoot 1280x800 "$lang" guided-models
   rm -rf "$home"
 done
+# File > Get a model…, as the guided list's Download opens it for the StreamingLLM decoder: prefilled, idle,
+# nothing fetched (no network is needed), over the same fresh window as above.
+for lang in en tr; do
+  home=$(mktemp -d)
+  # HF_HOME unset: the dialog names the default cache, ~/.cache/huggingface/hub.
+  (unset HF_HOME; HOME="$home" HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE= XDG_CACHE_HOME= \
+    shoot 1280x800 "$lang" get-model --get-model HuggingFaceTB/SmolLM2-135M)
+  rm -rf "$home"
+done
 du -ch "$OUT"/*.png | tail -1

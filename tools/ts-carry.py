@@ -6,7 +6,11 @@ split out of MainWindow), lupdate -no-obsolete drops the old entry and adds the 
 script runs the lupdate target between two reads of the .ts files and fills every unfinished entry whose
 source text (and comment) had a finished translation before, in whatever context:
 
-    tools/ts-carry.py [BUILD_DIR]        (default build/dev)
+    tools/ts-carry.py [BUILD_DIR] [--from OTHER.ts ...]      (default build/dev)
+
+--from: translations to carry from other copies of the files too (a merge of two branches that both added
+strings: check out one side's .ts files, give the other side's here; attnscope_<lang>.ts pairs by name,
+so give a copy such as /tmp/theirs/attnscope_tr.ts).
 
 It prints how many entries it filled per file and lists those still unfinished (new strings to translate).
 """
@@ -40,8 +44,19 @@ def known(path):
 
 
 def main():
-    build = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "dev"
+    args = sys.argv[1:]
+    others = []
+    if "--from" in args:
+        at = args.index("--from")
+        others = [Path(a) for a in args[at + 1:]]
+        args = args[:at]
+    build = Path(args[0]) if args else ROOT / "build" / "dev"
     before = {path: known(path) for path in FILES}
+    for other in others:
+        for path in FILES:
+            if other.name == path.name:
+                for k, v in known(other).items():
+                    before[path].setdefault(k, v)
     subprocess.run(["cmake", "--build", str(build), "--target", "attnscope_ui_lupdate"], check=True,
                    stdout=subprocess.DEVNULL)
     for path in FILES:

@@ -48,6 +48,9 @@ void MainMenus::buildFileMenu()
         if (!dir.isEmpty()) window->openModelFolder(dir);
     });
     QAction* openGgufAction = file->addAction(QString(), window, &MainWindow::openGgufFile);
+    QAction* getModelAction = file->addAction(QString(), window, [window] { window->openGetModelDialog(); });
+    getModelAction->setObjectName(QStringLiteral("getModel"));
+    m_retranslation->add([getModelAction] { getModelAction->setText(tr("Get a model…")); });
     openGgufAction->setObjectName(QStringLiteral("openGguf"));
     QAction* addFolderAction = file->addAction(QString(), window, [window] {
         const QString dir =

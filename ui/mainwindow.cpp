@@ -28,6 +28,7 @@
 #include "generation/generatetab.h"
 #include "generation/kvcachesize.h"
 #include "generation/streamingtab.h"
+#include "hub/getmodeldialog.h"
 #include "lesson/lessonlauncher.h"
 #include "mainmenus.h"
 #include "mainwindowfeatures.h"
@@ -131,6 +132,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_session->populate();
     m_guidedModels = new GuidedModelList(m_tabs);
     m_tabs->addTab(m_guidedModels, QString());
+    connect(m_guidedModels, &GuidedModelList::downloadRequested, this,
+            [this](const QString& repo, const QString& file) { openGetModelDialog(repo, file); });
     onRetranslate([this] { m_tabs->setTabText(m_tabs->indexOf(m_guidedModels), tr("Get a model")); });
     applyStyle();
     // A built-in model when there is one, else the worked example.
@@ -325,6 +328,19 @@ void MainWindow::openModelFolder(const QString& path)
 {
     m_startFailure.clear();
     m_session->openModel(path);
+}
+
+GetModelDialog* MainWindow::openGetModelDialog(const QString& repo, const QString& ggufFile)
+{
+    if (!m_getModelDialog) {
+        m_getModelDialog = new GetModelDialog(hub::HubSettings::fromEnvironment(), this);
+        connect(m_getModelDialog, &GetModelDialog::modelReady, this, &MainWindow::openModelFolder);
+    }
+    if (!repo.isEmpty()) m_getModelDialog->prefill(repo, ggufFile);
+    m_getModelDialog->show();
+    m_getModelDialog->raise();
+    m_getModelDialog->activateWindow();
+    return m_getModelDialog;
 }
 
 QString MainWindow::ablationUnavailableReason() const

@@ -60,6 +60,7 @@ class HeatmapTab;
 class InputBar;
 class MainMenus;
 class StatusReadouts;
+class GetModelDialog;
 
 // The explorer: pick a model, type text, see every head. The state (models, texts, measure, runs, result,
 // ablation) is the ExplorerSession's; the window builds the widgets that show it and hand it what the user
@@ -103,6 +104,9 @@ public:
     // A model folder or a llama.cpp .gguf file.
     void openModelFolder(const QString& path);
     void openGgufFile();
+    // File > Get a model… (and the guided list's Download, prefilled): the dialog, shown; the model it
+    // fetches opens through openModelFolder.
+    GetModelDialog* openGetModelDialog(const QString& repo = {}, const QString& ggufFile = {});
     // The Corpus census window (issue 17) for the current model; nullptr (status bar says why) without one.
     CorpusWindow* openCorpusCensus();
     void openHead(int layer, int head);
@@ -259,6 +263,7 @@ private:
     StatusReadouts* m_readouts = nullptr;
     MainMenus* m_menus = nullptr;
     MainWindowFeatures* m_features = nullptr;
+    GetModelDialog* m_getModelDialog = nullptr;
 };
 
 } // namespace attnscope

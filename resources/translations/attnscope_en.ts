@@ -63,6 +63,16 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HubDownloadFlow</name>
+    <message numerus="yes">
+        <source>%1 holds %n GGUF file(s): choose one.</source>
+        <translation>
+            <numerusform>%1 holds %n GGUF file: choose one.</numerusform>
+            <numerusform>%1 holds %n GGUF files: choose one.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LessonView</name>
     <message numerus="yes">
         <source>%1 random queries × %n key(s) each (as many as the lesson&apos;s tokens) = %2 scores. Spread of the scores: %3. Mean largest weight: %4 — %5.</source>

@@ -839,6 +839,61 @@
     </message>
 </context>
 <context>
+    <name>attnscope::GetModelDialog</name>
+    <message>
+        <source>Press Download to fetch %1.</source>
+        <translation>%1 modelini indirmek için İndir&apos;e basın.</translation>
+    </message>
+    <message>
+        <source>Get a model</source>
+        <translation>Model edin</translation>
+    </message>
+    <message>
+        <source>Download a model from the Hugging Face Hub into its cache (%1), shared with Python tools. Only what a run needs is fetched: config.json, the tokenizer and the safetensors weights, or the one GGUF file you choose.</source>
+        <translation>Hugging Face Hub&apos;dan bir modeli Python araçlarıyla paylaşılan önbelleğine (%1) indirin. Yalnızca bir çalıştırmanın gerektirdikleri indirilir: config.json, token&apos;laştırıcı ve safetensors ağırlıkları ya da seçtiğiniz tek GGUF dosyası.</translation>
+    </message>
+    <message>
+        <source>Repository:</source>
+        <translation>Depo:</translation>
+    </message>
+    <message>
+        <source>org/name, e.g. HuggingFaceTB/SmolLM2-360M</source>
+        <translation>kurum/ad, ör. HuggingFaceTB/SmolLM2-360M</translation>
+    </message>
+    <message>
+        <source>Revision:</source>
+        <translation>Sürüm:</translation>
+    </message>
+    <message>
+        <source>main (a branch, tag or commit)</source>
+        <translation>main (bir dal, etiket ya da commit)</translation>
+    </message>
+    <message>
+        <source>The repository holds several GGUF files; choose one:</source>
+        <translation>Depoda birden çok GGUF dosyası var; birini seçin:</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Dosya</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Boyut</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>İndir</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>İndirmeyi iptal et</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::GridPane</name>
     <message>
         <source>Measure:</source>
@@ -1176,6 +1231,67 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HubDownloadFlow</name>
+    <message>
+        <source>Type a Hugging Face repository id and press Download.</source>
+        <translation>Bir Hugging Face depo kimliği yazın ve İndir&apos;e basın.</translation>
+    </message>
+    <message>
+        <source>Type a repository id, such as gpt2 or org/name.</source>
+        <translation>gpt2 ya da kurum/ad gibi bir depo kimliği yazın.</translation>
+    </message>
+    <message>
+        <source>Repository id: %1</source>
+        <translation>Depo kimliği: %1</translation>
+    </message>
+    <message>
+        <source>Revision: %1</source>
+        <translation>Sürüm: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Nothing partial is in the cache&apos;s snapshots; a new try resumes the unfinished file.</source>
+        <translation>İptal edildi. Önbelleğin anlık görüntülerine yarım dosya eklenmedi; yeni bir deneme yarım kalan dosyadan sürer.</translation>
+    </message>
+    <message>
+        <source>Asking %1 for the files of %2 (%3)…</source>
+        <translation>%1 sunucusundan %2 (%3) dosyaları isteniyor…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 holds %n GGUF file(s): choose one.</source>
+        <translation>
+            <numerusform>%1 deposunda %n GGUF dosyası var: birini seçin.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/sn</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>%1 kaldı</translation>
+    </message>
+    <message>
+        <source>Done: %1 is open in the explorer.</source>
+        <translation>Bitti: %1 gezginde açık.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 sn</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 dk %2 sn</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 sa %2 dk</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::InputBar</name>
     <message>
         <source>Open folder…</source>
@@ -1371,6 +1487,10 @@
     <message>
         <source>Open in lesson needs a model with Q, K and V (not a synthetic demo) and an input of at most %1 tokens</source>
         <translation>Derste açmak için Q, K ve V&apos;si olan bir model (yapay örnek değil) ve en çok %1 token&apos;lık bir girdi gerekir</translation>
+    </message>
+    <message>
+        <source>This model is too small to have attention sinks: no head puts %1 or more of its attention on the first token (at most %2). For sinks and the StreamingLLM experiment, get %3 in the Get a model tab.</source>
+        <translation>Bu model dikkat kuyusu olamayacak kadar küçük: hiçbir kafa dikkatinin %1 ya da daha fazlasını ilk token&apos;a vermiyor (en çok %2). Kuyular ve StreamingLLM deneyi için Model edin sekmesinden %3 modelini edinin.</translation>
     </message>
 </context>
 <context>
@@ -1826,6 +1946,10 @@
     <message>
         <source>Compute backend</source>
         <translation>Hesaplama arka ucu</translation>
+    </message>
+    <message>
+        <source>Get a model…</source>
+        <translation>Model edin…</translation>
     </message>
 </context>
 <context>

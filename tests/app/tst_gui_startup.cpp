@@ -190,6 +190,8 @@ private Q_SLOTS:
                                   << QStringLiteral("--lang de: AttnScope speaks en, tr");
         QTest::newRow("view") << QStringList{QStringLiteral("--view"), QStringLiteral("grid")}
                               << QStringLiteral("--view grid:");
+        QTest::newRow("get-model") << QStringList{QStringLiteral("--get-model"), QStringLiteral("org/a..b")}
+                                   << QStringLiteral("--get-model org/a..b: ");
     }
 
     void badOptionsAreOneLine()

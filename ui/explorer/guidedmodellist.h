@@ -3,8 +3,8 @@
 // "Models that show it" (issue 34, point 2): the guided list (model/guidedmodels.h) as a page of the main
 // window, one row per entry: the repository, what it shows and where (in the UI's language), the source of
 // that claim, the download size, the memory a 512-token pass needs, the licence and a gated mark, and a
-// Download button. The button emits downloadRequested; until the download dialog is wired to it, the page
-// also shows the equivalent command line, selected, ready to copy.
+// Download button. The button emits downloadRequested (the window opens File > Get a model… prefilled); the
+// page also shows the equivalent command line, selected, ready to copy.
 
 #include "model/guidedmodels.h"
 

@@ -1,6 +1,8 @@
 #include "lesson/lessonlauncher.h"
 
+#include "analysis/sinkverdict.h"
 #include "explorer/explorerresult.h"
+#include "explorer/guidedmodellist.h"
 #include "explorer/transformerengine.h"
 #include "lesson/kvcachepanel.h"
 #include "lesson/lessonview.h"
@@ -9,11 +11,19 @@
 
 #include <QAction>
 #include <QEvent>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <algorithm>
 
 namespace attnscope {
+
+namespace {
+// The largest first-token mass of the model a lesson window came from, when the head statistics show no
+// sink (the same verdict and threshold as the explorer's "Find sink / no-op heads" and the Streaming tab's
+// guided-list pointer); absent otherwise.
+const char* const kNoSinkMassProperty = "attnscopeNoSinkMass";
+} // namespace
 
 LessonLauncher::LessonLauncher(QMainWindow* window, QMenu* menu, QAction* openHeadAction)
     : QObject(window), m_window(window), m_menu(menu), m_openHead(openHeadAction)
@@ -38,6 +48,10 @@ void LessonLauncher::retranslate()
     m_workedExample->setToolTip(
         tr("The classroom example: three tokens, Q, K and V of four numbers each, every "
            "step by hand"));
+    if (m_window)
+        for (LessonWindow* window : m_window->findChildren<LessonWindow*>(Qt::FindDirectChildrenOnly))
+            if (const QVariant mass = window->property(kNoSinkMassProperty); mass.isValid())
+                window->view()->setModelNote(noSinkNote(mass.toDouble()));
     m_openHead->setText(tr("Open in lesson"));
     m_openHead->setToolTip(
         tr("Show this head's real Q, K and V for the first %1 tokens step by step in the lesson")
@@ -51,6 +65,15 @@ void LessonLauncher::setLoadedModel(std::optional<KvCacheShape> shape)
     const QList<LessonWindow*> windows = m_window->findChildren<LessonWindow*>(Qt::FindDirectChildrenOnly);
     for (LessonWindow* window : windows)
         window->view()->kvCachePanel()->setLoadedModel(m_loadedModel);
+}
+
+QString LessonLauncher::noSinkNote(double largestSinkMass)
+{
+    return tr("This model is too small to have attention sinks: no head puts %1 or more of its attention on "
+              "the first token (at most %2). For sinks and the StreamingLLM experiment, get %3 in the Get a "
+              "model tab.")
+        .arg(QLocale().toString(LabelThresholds().sink, 'f', 2), QLocale().toString(largestSinkMass, 'f', 2),
+             guidedStreamingDecoder());
 }
 
 LessonWindow* LessonLauncher::newWindow()
@@ -95,6 +118,11 @@ LessonWindow* LessonLauncher::openHead(const ExplorerResult* result, int layer, 
         return nullptr;
     }
     window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(layer).arg(head));
+    if (const HeadSinkEvidence sinks = headSinkVerdict(result->analysis.stats);
+        sinks.verdict == SinkVerdict::NoSinks) {
+        window->setProperty(kNoSinkMassProperty, sinks.largestSinkMass);
+        window->view()->setModelNote(noSinkNote(sinks.largestSinkMass));
+    }
     if (!capture.causal && n > count)
         *message =
             tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only").arg(count).arg(n);

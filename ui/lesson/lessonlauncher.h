@@ -23,6 +23,8 @@ class LessonWindow;
 // the whole input fits (else each row is renormalised over the keys shown, and the notice says so).
 // The windows are children of the explorer window and delete themselves when closed. Each one's KV-cache
 // calculator shows the explorer's model (setLoadedModel), those open already and those opened later.
+// A lesson on a model whose head statistics show no sink (analysis/sinkverdict.h) says so above the lesson
+// and names the guided list's real decoder, as the Streaming tab does (issue 34, point 5).
 class LessonLauncher : public QObject
 {
     Q_OBJECT
@@ -42,6 +44,10 @@ public:
     // The decoder the explorer has chosen, for the KV-cache calculators (none: a demo, an encoder).
     void setLoadedModel(std::optional<KvCacheShape> shape);
     const std::optional<KvCacheShape>& loadedModel() const { return m_loadedModel; }
+
+    // The lesson's note on a model whose head statistics show no sink (analysis/sinkverdict.h), pointing to
+    // the guided list's real decoder; openHead shows it above the lesson.
+    static QString noSinkNote(double largestSinkMass);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -101,8 +101,19 @@ LessonView::LessonView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_modelNote = new QLabel(this);
+    m_modelNote->setObjectName(QStringLiteral("lessonModelNote"));
+    m_modelNote->setWordWrap(true);
+    m_modelNote->setVisible(false);
+    layout->addWidget(m_modelNote);
     buildUi();
     m_stepWidget->setFocus();
+}
+
+void LessonView::setModelNote(const QString& text)
+{
+    m_modelNote->setText(text);
+    m_modelNote->setVisible(!text.isEmpty());
 }
 
 void LessonView::buildUi()

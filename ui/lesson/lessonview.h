@@ -65,6 +65,10 @@ public:
     QTabWidget* experimentTabs() const { return m_experimentTabs; }
     // The KV-cache calculator's tab: LessonLauncher gives it the explorer's model (setLoadedModel).
     KvCachePanel* kvCachePanel() const { return m_kvCachePanel; }
+    // A line above the lesson about the model it came from (LessonLauncher: "too small to have sinks");
+    // hidden when empty.
+    void setModelNote(const QString& text);
+    QLabel* modelNote() const { return m_modelNote; }
 
     // Exports, written whole or not at all (io/outputfile.h). They return false and set *error on failure.
     QImage renderStep(int step, QSize size) const;
@@ -131,6 +135,7 @@ private:
     QComboBox* m_inputMode = nullptr;
     QSpinBox* m_tokenCount = nullptr;
     QLabel* m_inputError = nullptr;
+    QLabel* m_modelNote = nullptr;
 
     LessonStepWidget* m_stepWidget = nullptr;
     QLabel* m_stepLabel = nullptr;

@@ -1,5 +1,6 @@
 #include "settings/guioptions.h"
 
+#include "hub/hubnames.h"
 #include "i18n/languagemanager.h"
 
 #include <QCommandLineParser>
@@ -20,6 +21,7 @@ const QString kScanHeads = QStringLiteral("scan-heads");
 const QString kLesson = QStringLiteral("lesson");
 const QString kScreenshot = QStringLiteral("screenshot");
 const QString kSize = QStringLiteral("size");
+const QString kGetModel = QStringLiteral("get-model");
 
 std::optional<QString> valueOf(const QCommandLineParser& parser, const QString& name)
 {
@@ -80,6 +82,11 @@ QList<QCommandLineOption> GuiOptions::commandLineOptions()
          QStringLiteral("file.png")},
         {kSize, QStringLiteral("Window size in pixels, WxH (default: remembered, else 1280x800)."),
          QStringLiteral("WxH")},
+        {kGetModel,
+         QStringLiteral(
+             "Open File > Get a model... with this Hugging Face repository id typed in (nothing is "
+             "fetched until Download is pressed; with --screenshot the picture shows the dialog)."),
+         QStringLiteral("repo")},
     };
 }
 
@@ -128,6 +135,12 @@ std::optional<GuiOptions> GuiOptions::fromParser(const QCommandLineParser& parse
     if (parser.isSet(kScreenshot) && options.screenshot.trimmed().isEmpty()) {
         *error = QStringLiteral("--screenshot: give a file name");
         return std::nullopt;
+    }
+    if ((options.getModel = valueOf(parser, kGetModel))) {
+        if (const QString problem = hub::repoIdProblem(*options.getModel); !problem.isEmpty()) {
+            *error = QStringLiteral("--get-model %1: %2").arg(*options.getModel, problem);
+            return std::nullopt;
+        }
     }
     if (const auto size = valueOf(parser, kSize)) {
         options.windowSize = numberPair(*size, QLatin1Char('x'), 200, 16000);

@@ -28,6 +28,7 @@ struct GuiOptions
     bool lesson = false;                     // also open the lesson on the head shown (or the worked example)
     QString screenshot;                      // write this PNG once the first result is shown, then quit
     std::optional<std::pair<int, int>> windowSize; // width, height
+    std::optional<QString> getModel;               // open File > Get a model… with this repo id typed in
 
     // The options, for QCommandLineParser::addOptions.
     static QList<QCommandLineOption> commandLineOptions();
