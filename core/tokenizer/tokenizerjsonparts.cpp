@@ -16,6 +16,14 @@ namespace attnscope::tok {
 
 namespace {
 
+// "unsupported <part> type '<type>' (supported: <supported>)"
+[[noreturn]] void refuseType(const JsonReader& r, const QString& where, const char* part, const QString& type,
+                             const char* supported)
+{
+    r.error(where, QStringLiteral("unsupported %1 type '%2' (supported: %3)")
+                       .arg(QLatin1String(part), type, QLatin1String(supported)));
+}
+
 // A "Sequence" part's list under `key`, each entry parsed by `parse` ("where.key[i]" in messages); entries
 // that parse to nothing are dropped.
 template <typename Part>
@@ -138,10 +146,9 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& r, const QJsonValu
     if (type == QLatin1String("Sequence"))
         return std::make_unique<SequenceNormalizer>(
             parseSequence(r, o, "normalizers", where, &parseNormalizer));
-    r.error(where,
-            QStringLiteral("unsupported normalizer type '%1' (supported: BertNormalizer, Lowercase, Strip, "
-                           "StripAccents, NFC, NFD, NFKC, NFKD, Replace, Prepend, Precompiled, Sequence)")
-                .arg(type));
+    refuseType(r, where, "normalizer", type,
+               "BertNormalizer, Lowercase, Strip, StripAccents, NFC, NFD, NFKC, NFKD, Replace, Prepend, "
+               "Precompiled, Sequence");
 }
 
 std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& r, const QJsonValue& v,
@@ -189,10 +196,9 @@ std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& r, const QJson
     if (type == QLatin1String("Sequence"))
         return std::make_unique<SequencePreTokenizer>(
             parseSequence(r, o, "pretokenizers", where, &parsePreTokenizer));
-    r.error(where,
-            QStringLiteral("unsupported pre-tokenizer type '%1' (supported: BertPreTokenizer, ByteLevel, "
-                           "Metaspace, Split, Whitespace, WhitespaceSplit, Punctuation, Digits, Sequence)")
-                .arg(type));
+    refuseType(r, where, "pre-tokenizer", type,
+               "BertPreTokenizer, ByteLevel, Metaspace, Split, Whitespace, WhitespaceSplit, Punctuation, "
+               "Digits, Sequence");
 }
 
 Vocabulary parseVocab(const JsonReader& r, const QJsonValue& v, const QString& where)
@@ -302,9 +308,7 @@ std::unique_ptr<Model> parseModel(const JsonReader& r, const QJsonValue& v)
             fail(r.path(), QStringLiteral("model: ") + QString::fromStdString(e.what()));
         }
     }
-    r.error(where,
-            QStringLiteral("unsupported tokenizer model type '%1' (supported: WordPiece, BPE, Unigram)")
-                .arg(type));
+    refuseType(r, where, "tokenizer model", type, "WordPiece, BPE, Unigram");
 }
 
 namespace {
@@ -426,9 +430,8 @@ std::unique_ptr<PostProcessor> parsePostProcessor(const JsonReader& r, const QJs
     if (type == QLatin1String("Sequence"))
         return std::make_unique<SequenceProcessor>(
             parseSequence(r, o, "processors", where, &parsePostProcessor));
-    r.error(where, QStringLiteral("unsupported post-processor type '%1' (supported: TemplateProcessing, "
-                                  "BertProcessing, RobertaProcessing, ByteLevel, Sequence)")
-                       .arg(type));
+    refuseType(r, where, "post-processor", type,
+               "TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence");
 }
 
 std::unique_ptr<Decoder> parseDecoder(const JsonReader& r, const QJsonValue& v, const QString& where)
@@ -464,10 +467,8 @@ std::unique_ptr<Decoder> parseDecoder(const JsonReader& r, const QJsonValue& v, 
     }
     if (type == QLatin1String("Sequence"))
         return std::make_unique<SequenceDecoder>(parseSequence(r, o, "decoders", where, &parseDecoder));
-    r.error(where,
-            QStringLiteral("unsupported decoder type '%1' (supported: WordPiece, ByteLevel, Metaspace, "
-                           "BPEDecoder, Replace, ByteFallback, Fuse, Strip, Sequence)")
-                .arg(type));
+    refuseType(r, where, "decoder", type,
+               "WordPiece, ByteLevel, Metaspace, BPEDecoder, Replace, ByteFallback, Fuse, Strip, Sequence");
 }
 
 } // namespace attnscope::tok
