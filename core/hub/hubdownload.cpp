@@ -6,6 +6,7 @@
 #include "model/memoryestimate.h"
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
+#include "model/modelshape.h"
 
 #include <QDir>
 #include <QFile>
@@ -240,14 +241,7 @@ bool HubDownload::checkResources()
         const ModelConfig config =
             ModelConfig::fromJsonBytes(bytes, m_request.repoId + QStringLiteral("/config.json"));
         info.name = m_request.repoId;
-        info.architecture = config.modelType;
-        info.layers = config.layers;
-        info.heads = config.heads;
-        info.kvHeads = config.kvHeads;
-        info.hidden = config.hidden;
-        info.vocabSize = config.vocabSize;
-        info.maxPositions = config.maxPositions;
-        info.headDim = config.headDim;
+        describeModelShape(config, info);
     } catch (const ModelError&) {
         return true; // checkArchitecture refused it already, or there is no config.json
     }

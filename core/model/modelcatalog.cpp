@@ -7,6 +7,7 @@
 #include "model/localrunners.h"
 #include "model/memoryestimate.h"
 #include "model/modelconfig.h"
+#include "model/modelshape.h"
 #include "model/modelerror.h"
 
 #include <QCoreApplication>
@@ -164,15 +165,7 @@ std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
     info.fileBytes = weightBytes(dir);
     try {
         const ModelConfig config = ModelConfig::fromJson(json, configPath);
-        info.architecture = config.modelType;
-        info.kind = config.isDecoder() ? QStringLiteral("decoder") : QStringLiteral("encoder");
-        info.layers = config.layers;
-        info.heads = config.heads;
-        info.kvHeads = config.kvHeads;
-        info.hidden = config.hidden;
-        info.vocabSize = config.vocabSize;
-        info.maxPositions = config.maxPositions;
-        info.headDim = config.headDim;
+        describeModelShape(config, info);
     } catch (const ModelError&) { // described as far as config.json goes; opening it will say why not
         info.architecture = json.value(QLatin1String("model_type")).toString();
         info.kind = json.value(QLatin1String("is_decoder")).toBool() ? QStringLiteral("decoder")
@@ -207,15 +200,7 @@ std::optional<ModelInfo> ModelCatalog::describeGguf(const QString& path)
         info.description = file.string(QStringLiteral("general.name")).value_or(QString());
         const GgufModelDescription description = describeGgufModel(file);
         const ModelConfig config = ModelConfig::fromJson(description.config, file.displayPath());
-        info.architecture = config.modelType;
-        info.kind = config.isDecoder() ? QStringLiteral("decoder") : QStringLiteral("encoder");
-        info.layers = config.layers;
-        info.heads = config.heads;
-        info.kvHeads = config.kvHeads;
-        info.hidden = config.hidden;
-        info.vocabSize = config.vocabSize;
-        info.maxPositions = config.maxPositions;
-        info.headDim = config.headDim;
+        describeModelShape(config, info);
         info.intermediate = firstInt(description.config, {"intermediate_size"});
     } catch (const ModelError&) { // listed as far as its header goes; opening it will say why not
     }

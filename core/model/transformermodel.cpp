@@ -7,6 +7,7 @@
 #include "model/layerstep.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
+#include "model/modelshape.h"
 #include "model/modelvocabulary.h"
 #include "model/nonfinitecheck.h"
 #include "model/tensorops.h"
@@ -173,16 +174,8 @@ void TransformerModel::describe()
     ModelInfo& info = m_info;
     info.name = m_folder;
     info.path = m_folder;
-    info.architecture = c.modelType;
-    info.kind = c.isDecoder() ? QStringLiteral("decoder") : QStringLiteral("encoder");
-    info.layers = c.layers;
-    info.heads = c.heads;
-    info.kvHeads = c.kvHeads;
-    info.hidden = c.hidden;
-    info.vocabSize = c.vocabSize;
-    info.maxPositions = c.maxPositions;
+    describeModelShape(c, info);
     info.fileBytes = m_weights.store().totalBytes();
-    info.headDim = c.headDim;
     const std::optional<ModelInfo> described = ModelCatalog::describe(m_folder);
     if (described) { // the headers' parameter count and sizes (memoryestimate.h)
         info.intermediate = described->intermediate;

@@ -10,6 +10,7 @@
 #include "model/familyregistry.h"
 #include "model/layerstep.h"
 #include "model/modelerror.h"
+#include "model/postnormencoder.h"
 
 namespace attnscope {
 
@@ -136,16 +137,12 @@ public:
                              name("query", ".bias"), name("key", ".bias"), name("value", ".bias"), m_heads,
                              m_heads, m_headDim});
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
-        s.addToResidual(
-            s.projectOutput(o, n("attention.output.dense.weight"), n("attention.output.dense.bias")));
-        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
-        s.residual() = s.layerNorm(s.residual(), n("attention.output.LayerNorm.weight"),
-                                   n("attention.output.LayerNorm.bias"), m_eps);
-        const std::vector<float> inner = s.linear(s.residual(), n("intermediate.dense.weight"),
-                                                  n("intermediate.dense.bias"), m_activation);
-        s.addToResidual(s.linear(inner, n("output.dense.weight"), n("output.dense.bias")));
-        s.residual() =
-            s.layerNorm(s.residual(), n("output.LayerNorm.weight"), n("output.LayerNorm.bias"), m_eps);
+        postNormEncoderBlock(
+            s, s.projectOutput(o, n("attention.output.dense.weight"), n("attention.output.dense.bias")),
+            {n("attention.output.LayerNorm.weight"), n("attention.output.LayerNorm.bias"),
+             n("intermediate.dense.weight"), n("intermediate.dense.bias"), n("output.dense.weight"),
+             n("output.dense.bias"), n("output.LayerNorm.weight"), n("output.LayerNorm.bias")},
+            m_eps, m_activation);
     }
 
     OutputHead outputHead(const ModelWeights& w) const override

@@ -10,6 +10,7 @@
 #include "model/configreader.h"
 #include "model/familyregistry.h"
 #include "model/layerstep.h"
+#include "model/postnormencoder.h"
 
 #include <cmath>
 
@@ -103,14 +104,12 @@ public:
         };
         HeadTensor q = project("q_lin", true), k = project("k_lin"), v = project("v_lin");
         const HeadTensor o = s.attend(std::move(q), std::move(k), std::move(v), LayerAttention{});
-        s.addToResidual(s.projectOutput(o, n("attention.out_lin.weight"), n("attention.out_lin.bias")));
-        if (s.restOfLayerUnused()) return; // RunOptions::attentionOnly, the last layer
-        s.residual() = s.layerNorm(s.residual(), n("sa_layer_norm.weight"), n("sa_layer_norm.bias"), kEps);
-        const std::vector<float> inner =
-            s.linear(s.residual(), n("ffn.lin1.weight"), n("ffn.lin1.bias"), m_activation);
-        s.addToResidual(s.linear(inner, n("ffn.lin2.weight"), n("ffn.lin2.bias")));
-        s.residual() =
-            s.layerNorm(s.residual(), n("output_layer_norm.weight"), n("output_layer_norm.bias"), kEps);
+        postNormEncoderBlock(s,
+                             s.projectOutput(o, n("attention.out_lin.weight"), n("attention.out_lin.bias")),
+                             {n("sa_layer_norm.weight"), n("sa_layer_norm.bias"), n("ffn.lin1.weight"),
+                              n("ffn.lin1.bias"), n("ffn.lin2.weight"), n("ffn.lin2.bias"),
+                              n("output_layer_norm.weight"), n("output_layer_norm.bias")},
+                             kEps, m_activation);
     }
 
     OutputHead outputHead(const ModelWeights& w) const override
