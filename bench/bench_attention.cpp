@@ -54,41 +54,20 @@ void naiveAttention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& 
     }
 }
 
-HeadTensor randomTensor(int n, int heads, int dim, std::mt19937& rng)
-{
-    std::normal_distribution<float> normal;
-    HeadTensor t(n, heads, dim);
-    for (float& x : t.values)
-        x = normal(rng);
-    return t;
-}
-
-std::vector<int> parseList(const QString& text)
-{
-    std::vector<int> values;
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        values.push_back(part.toInt());
-    return values;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    auto option = [&](const char* name, const QString& fallback) {
-        const int i = int(args.indexOf(QLatin1String(name)));
-        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
-    };
-    const bool json = args.contains(QStringLiteral("--json"));
-    const std::vector<int> sizes = parseList(option("--n", QStringLiteral("512,1024,2048,4096,8192")));
-    const int reps = std::max(5, option("--reps", QStringLiteral("5")).toInt());
-    const int threads = option("--threads", QStringLiteral("0")).toInt();
-    const int naiveMax = option("--naive-max", QStringLiteral("4096")).toInt();
-    const int fullMax = option("--full-max", QStringLiteral("4096")).toInt();
-    const int queryBlock = option("--query-block", QStringLiteral("0")).toInt();
-    const int keyBlock = option("--key-block", QStringLiteral("0")).toInt();
+    const BenchArguments args(app.arguments());
+    const bool json = args.has("--json");
+    const std::vector<int> sizes = args.intList("--n", QStringLiteral("512,1024,2048,4096,8192"));
+    const int reps = std::max(5, args.value("--reps", QStringLiteral("5")).toInt());
+    const int threads = args.value("--threads", QStringLiteral("0")).toInt();
+    const int naiveMax = args.value("--naive-max", QStringLiteral("4096")).toInt();
+    const int fullMax = args.value("--full-max", QStringLiteral("4096")).toInt();
+    const int queryBlock = args.value("--query-block", QStringLiteral("0")).toInt();
+    const int keyBlock = args.value("--key-block", QStringLiteral("0")).toInt();
     const int heads = 12, dim = 64;
 
     const double peak = measureFmaPeakGflops(threads);
@@ -100,8 +79,8 @@ int main(int argc, char** argv)
 
     std::mt19937 rng(42);
     for (int n : sizes) {
-        const HeadTensor q = randomTensor(n, heads, dim, rng), k = randomTensor(n, heads, dim, rng),
-                         v = randomTensor(n, heads, dim, rng);
+        const HeadTensor q = randomHeadTensor(n, heads, dim, rng), k = randomHeadTensor(n, heads, dim, rng),
+                         v = randomHeadTensor(n, heads, dim, rng);
         for (bool causal : {false, true}) {
             AttentionOptions options;
             options.causal = causal;
