@@ -60,9 +60,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const BenchArguments args(app.arguments());
-    const bool json = args.has("--json");
-    const std::vector<int> sizes = args.intList("--n", QStringLiteral("512,1024,2048,4096,8192"));
-    const int reps = std::max(5, args.value("--reps", QStringLiteral("5")).toInt());
+    const SizeSweep sweep = sizeSweep(args);
     const int threads = args.value("--threads", QStringLiteral("0")).toInt();
     const int naiveMax = args.value("--naive-max", QStringLiteral("4096")).toInt();
     const int fullMax = args.value("--full-max", QStringLiteral("4096")).toInt();
@@ -71,14 +69,14 @@ int main(int argc, char** argv)
     const int heads = 12, dim = 64;
 
     const double peak = measureFmaPeakGflops(threads);
-    if (json)
+    if (sweep.json)
         std::printf("{\"impl\":\"fma_peak\",\"threads\":%d,\"gflops\":%.1f}\n",
                     threads ? threads : defaultThreadCount(), peak);
     else
         std::printf("fp32 FMA peak (all cores): %.1f GFLOP/s\n", peak);
 
     std::mt19937 rng(42);
-    for (int n : sizes) {
+    for (int n : sweep.sizes) {
         const HeadTensor q = randomHeadTensor(n, heads, dim, rng), k = randomHeadTensor(n, heads, dim, rng),
                          v = randomHeadTensor(n, heads, dim, rng);
         for (bool causal : {false, true}) {
@@ -89,7 +87,7 @@ int main(int argc, char** argv)
             if (keyBlock > 0) options.keyBlock = keyBlock;
             const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
             auto report = [&](const char* impl, double seconds, double extraMiB) {
-                if (json)
+                if (sweep.json)
                     std::printf("{\"impl\":\"%s\",\"n\":%d,\"heads\":%d,\"head_dim\":%d,\"causal\":%s,"
                                 "\"seconds\":%.6f,"
                                 "\"gflops\":%.2f,\"fraction_of_peak\":%.3f,\"extra_memory_mib\":%.1f}\n",
@@ -117,7 +115,7 @@ int main(int argc, char** argv)
                     TiledAttentionResult r = attentionTiled(q, k, v, options);
                     (void)r;
                 },
-                reps);
+                sweep.reps);
             if (n <= fullMax) {
                 measure(
                     "full",
@@ -125,7 +123,7 @@ int main(int argc, char** argv)
                         FullAttentionResult r = attentionFull(q, k, v, options);
                         (void)r;
                     },
-                    reps);
+                    sweep.reps);
                 // What a dump of every head's P costs each way: the tiled pass, then P = exp(S − L)
                 // recomputed per head (attention --format npy until perf15e), against "full", which forms P
                 // once.
@@ -139,12 +137,12 @@ int main(int argc, char** argv)
                             (void)p;
                         });
                     },
-                    reps);
+                    sweep.reps);
             }
             if (n <= naiveMax) {
                 HeadTensor out(n, heads, dim);
                 measure(
-                    "naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : reps);
+                    "naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : sweep.reps);
             }
         }
     }

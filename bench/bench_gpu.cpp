@@ -39,9 +39,7 @@ int main(int argc, char** argv)
 {
     QGuiApplication app(argc, argv);
     const BenchArguments args(app.arguments());
-    const bool json = args.has("--json");
-    const std::vector<int> sizes = args.intList("--n", QStringLiteral("512,1024,2048,4096,8192"));
-    const int reps = std::max(5, args.value("--reps", QStringLiteral("5")).toInt());
+    const SizeSweep sweep = sizeSweep(args);
     const int gpuMax = args.value("--gpu-max", QStringLiteral("8192")).toInt();
     const int overviewMax = args.value("--overview-max", QStringLiteral("4096")).toInt();
     const QStringList backendNames = args.value("--backends", QStringLiteral("cpu,vulkan,opengl"))
@@ -58,7 +56,7 @@ int main(int argc, char** argv)
         std::unique_ptr<AttentionBackend> backend = createBackend(kind, &notice);
         if (kind != BackendKind::Auto && backend->kind() != kind) {
             // Report it and move on: the bench never passes CPU figures off as GPU ones.
-            if (json)
+            if (sweep.json)
                 std::printf("{\"backend\":\"%s\",\"unavailable\":\"%s\"}\n", qPrintable(name),
                             jsonEscaped(notice).constData());
             else
@@ -67,7 +65,7 @@ int main(int argc, char** argv)
         }
         const QByteArray device = jsonEscaped(backend->deviceName());
         std::mt19937 rng(42);
-        for (int n : sizes) {
+        for (int n : sweep.sizes) {
             if (backend->kind() != BackendKind::Cpu && n > gpuMax) continue;
             const HeadTensor q = randomHeadTensor(n, heads, dim, rng),
                              k = randomHeadTensor(n, heads, dim, rng),
@@ -77,7 +75,7 @@ int main(int argc, char** argv)
                 options.causal = causal;
                 const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
                 auto report = [&](const char* impl, double seconds, double extraMiB, double opFlops) {
-                    if (json)
+                    if (sweep.json)
                         std::printf(
                             "{\"impl\":\"%s\",\"backend\":\"%s\",\"device\":\"%s\",\"n\":%d,\"heads\":%d,"
                             "\"head_dim\":%d,\"causal\":%s,\"seconds\":%.6f,\"gflops\":%.2f,"
@@ -94,7 +92,7 @@ int main(int argc, char** argv)
                                    double outputMiB) {
                     resetPeakResidentMemory();
                     const double base = residentMemoryMiB();
-                    const double seconds = medianSeconds(fn, reps);
+                    const double seconds = medianSeconds(fn, sweep.reps);
                     report(impl, seconds, std::max(0.0, peakResidentMemoryMiB() - base - outputMiB), opFlops);
                 };
                 const double outputMiB = double(n) * heads * dim * sizeof(float) / (1024.0 * 1024.0);

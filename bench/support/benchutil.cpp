@@ -181,6 +181,12 @@ std::vector<int> BenchArguments::intList(const char* name, const QString& fallba
     return values;
 }
 
+SizeSweep sizeSweep(const BenchArguments& args)
+{
+    return {args.has("--json"), args.intList("--n", QStringLiteral("512,1024,2048,4096,8192")),
+            std::max(5, args.value("--reps", QStringLiteral("5")).toInt())};
+}
+
 HeadTensor randomHeadTensor(int n, int heads, int dim, std::mt19937& rng)
 {
     std::normal_distribution<float> normal;

@@ -45,6 +45,16 @@ private:
     QStringList m_arguments;
 };
 
+// The options both attention benches take: --json, --n (the sizes; 512 to 8192 unless given) and --reps
+// (at least 5).
+struct SizeSweep
+{
+    bool json = false;
+    std::vector<int> sizes;
+    int reps = 5;
+};
+SizeSweep sizeSweep(const BenchArguments& args);
+
 // n tokens × heads × dim of standard normal values from rng: the attention benches' Q, K and V.
 HeadTensor randomHeadTensor(int n, int heads, int dim, std::mt19937& rng);
 
