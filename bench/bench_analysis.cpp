@@ -18,26 +18,19 @@
 #include "model/safetensorswriter.h"
 #include "model/transformermodel.h"
 #include "support/benchutil.h"
+#include "support/randombertbase.h"
 
 #include <QCoreApplication>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <functional>
 
 using namespace attnscope;
 using namespace attnscope::bench;
 
 namespace {
-
-constexpr int kLayers = 12, kHidden = 768, kHeads = 12, kIntermediate = 3072, kVocab = 30522,
-              kPositions = 512;
 
 struct Random
 {
@@ -54,10 +47,10 @@ struct Random
 // BertForMaskedLM, BERT-base shape, random F32 weights (LayerNorm gains 1); the decoder is tied.
 void writeBertBase(const QString& folder)
 {
-    const qint64 h = kHidden, I = kIntermediate;
+    const qint64 h = kBertHidden, I = kBertIntermediate;
     std::vector<std::pair<QString, std::vector<qint64>>> shapes{
-        {QStringLiteral("bert.embeddings.word_embeddings.weight"), {kVocab, h}},
-        {QStringLiteral("bert.embeddings.position_embeddings.weight"), {kPositions, h}},
+        {QStringLiteral("bert.embeddings.word_embeddings.weight"), {kBertVocab, h}},
+        {QStringLiteral("bert.embeddings.position_embeddings.weight"), {kBertPositions, h}},
         {QStringLiteral("bert.embeddings.token_type_embeddings.weight"), {2, h}},
         {QStringLiteral("bert.embeddings.LayerNorm.weight"), {h}},
         {QStringLiteral("bert.embeddings.LayerNorm.bias"), {h}},
@@ -65,9 +58,9 @@ void writeBertBase(const QString& folder)
         {QStringLiteral("cls.predictions.transform.dense.bias"), {h}},
         {QStringLiteral("cls.predictions.transform.LayerNorm.weight"), {h}},
         {QStringLiteral("cls.predictions.transform.LayerNorm.bias"), {h}},
-        {QStringLiteral("cls.predictions.bias"), {kVocab}},
+        {QStringLiteral("cls.predictions.bias"), {kBertVocab}},
     };
-    for (int l = 0; l < kLayers; ++l) {
+    for (int l = 0; l < kBertLayers; ++l) {
         const QString p = QStringLiteral("bert.encoder.layer.%1.").arg(l);
         for (const char* m : {"attention.self.query.", "attention.self.key.", "attention.self.value.",
                               "attention.output.dense."}) {
@@ -99,29 +92,8 @@ void writeBertBase(const QString& folder)
         tensors.push_back({name, TensorDtype::F32, shape, floatBytes(values)});
     }
     writeSafetensors(folder + QStringLiteral("/model.safetensors"), tensors);
-    const QJsonObject config{
-        {QStringLiteral("architectures"), QJsonArray{QStringLiteral("BertForMaskedLM")}},
-        {QStringLiteral("model_type"), QStringLiteral("bert")},
-        {QStringLiteral("hidden_size"), kHidden},
-        {QStringLiteral("num_hidden_layers"), kLayers},
-        {QStringLiteral("num_attention_heads"), kHeads},
-        {QStringLiteral("intermediate_size"), kIntermediate},
-        {QStringLiteral("vocab_size"), kVocab},
-        {QStringLiteral("max_position_embeddings"), kPositions},
-        {QStringLiteral("type_vocab_size"), 2},
-        {QStringLiteral("layer_norm_eps"), 1e-12},
-        {QStringLiteral("hidden_act"), QStringLiteral("gelu")},
-    };
-    QFile file(folder + QStringLiteral("/config.json"));
-    if (!file.open(QIODevice::WriteOnly)) throw ModelError(file.fileName(), QStringLiteral("cannot write"));
-    file.write(QJsonDocument(config).toJson());
-}
-
-double processCpuSeconds()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+    if (!writeBertBaseConfig(folder, QStringLiteral("BertForMaskedLM")))
+        throw ModelError(folder + QStringLiteral("/config.json"), QStringLiteral("cannot write"));
 }
 
 std::vector<int> inputIds(int n, int vocab, int mask)

@@ -54,54 +54,31 @@ void naiveAttention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& 
     }
 }
 
-HeadTensor randomTensor(int n, int heads, int dim, std::mt19937& rng)
-{
-    std::normal_distribution<float> normal;
-    HeadTensor t(n, heads, dim);
-    for (float& x : t.values)
-        x = normal(rng);
-    return t;
-}
-
-std::vector<int> parseList(const QString& text)
-{
-    std::vector<int> values;
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        values.push_back(part.toInt());
-    return values;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    auto option = [&](const char* name, const QString& fallback) {
-        const int i = int(args.indexOf(QLatin1String(name)));
-        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
-    };
-    const bool json = args.contains(QStringLiteral("--json"));
-    const std::vector<int> sizes = parseList(option("--n", QStringLiteral("512,1024,2048,4096,8192")));
-    const int reps = std::max(5, option("--reps", QStringLiteral("5")).toInt());
-    const int threads = option("--threads", QStringLiteral("0")).toInt();
-    const int naiveMax = option("--naive-max", QStringLiteral("4096")).toInt();
-    const int fullMax = option("--full-max", QStringLiteral("4096")).toInt();
-    const int queryBlock = option("--query-block", QStringLiteral("0")).toInt();
-    const int keyBlock = option("--key-block", QStringLiteral("0")).toInt();
+    const BenchArguments args(app.arguments());
+    const SizeSweep sweep = sizeSweep(args);
+    const int threads = args.value("--threads", QStringLiteral("0")).toInt();
+    const int naiveMax = args.value("--naive-max", QStringLiteral("4096")).toInt();
+    const int fullMax = args.value("--full-max", QStringLiteral("4096")).toInt();
+    const int queryBlock = args.value("--query-block", QStringLiteral("0")).toInt();
+    const int keyBlock = args.value("--key-block", QStringLiteral("0")).toInt();
     const int heads = 12, dim = 64;
 
     const double peak = measureFmaPeakGflops(threads);
-    if (json)
+    if (sweep.json)
         std::printf("{\"impl\":\"fma_peak\",\"threads\":%d,\"gflops\":%.1f}\n",
                     threads ? threads : defaultThreadCount(), peak);
     else
         std::printf("fp32 FMA peak (all cores): %.1f GFLOP/s\n", peak);
 
     std::mt19937 rng(42);
-    for (int n : sizes) {
-        const HeadTensor q = randomTensor(n, heads, dim, rng), k = randomTensor(n, heads, dim, rng),
-                         v = randomTensor(n, heads, dim, rng);
+    for (int n : sweep.sizes) {
+        const HeadTensor q = randomHeadTensor(n, heads, dim, rng), k = randomHeadTensor(n, heads, dim, rng),
+                         v = randomHeadTensor(n, heads, dim, rng);
         for (bool causal : {false, true}) {
             AttentionOptions options;
             options.causal = causal;
@@ -110,7 +87,7 @@ int main(int argc, char** argv)
             if (keyBlock > 0) options.keyBlock = keyBlock;
             const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
             auto report = [&](const char* impl, double seconds, double extraMiB) {
-                if (json)
+                if (sweep.json)
                     std::printf("{\"impl\":\"%s\",\"n\":%d,\"heads\":%d,\"head_dim\":%d,\"causal\":%s,"
                                 "\"seconds\":%.6f,"
                                 "\"gflops\":%.2f,\"fraction_of_peak\":%.3f,\"extra_memory_mib\":%.1f}\n",
@@ -138,7 +115,7 @@ int main(int argc, char** argv)
                     TiledAttentionResult r = attentionTiled(q, k, v, options);
                     (void)r;
                 },
-                reps);
+                sweep.reps);
             if (n <= fullMax) {
                 measure(
                     "full",
@@ -146,7 +123,7 @@ int main(int argc, char** argv)
                         FullAttentionResult r = attentionFull(q, k, v, options);
                         (void)r;
                     },
-                    reps);
+                    sweep.reps);
                 // What a dump of every head's P costs each way: the tiled pass, then P = exp(S − L)
                 // recomputed per head (attention --format npy until perf15e), against "full", which forms P
                 // once.
@@ -160,12 +137,12 @@ int main(int argc, char** argv)
                             (void)p;
                         });
                     },
-                    reps);
+                    sweep.reps);
             }
             if (n <= naiveMax) {
                 HeadTensor out(n, heads, dim);
                 measure(
-                    "naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : reps);
+                    "naive", [&] { naiveAttention(q, k, v, causal, out); }, n >= 4096 ? 5 : sweep.reps);
             }
         }
     }

@@ -27,19 +27,11 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <cstdio>
-#include <ctime>
 
 using namespace attnscope;
 using namespace attnscope::bench;
 
 namespace {
-
-double processCpuSeconds()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
 
 // `count` lines of at least `tokens` tokens each: shipped sentences appended to each other.
 bool writeCorpus(const QString& path, const Tokenizer& tokenizer, int count, int tokens)

@@ -23,23 +23,6 @@ using namespace attnscope::bench;
 
 namespace {
 
-HeadTensor randomTensor(int n, int heads, int dim, std::mt19937& rng)
-{
-    std::normal_distribution<float> normal;
-    HeadTensor t(n, heads, dim);
-    for (float& x : t.values)
-        x = normal(rng);
-    return t;
-}
-
-std::vector<int> parseList(const QString& text)
-{
-    std::vector<int> values;
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        values.push_back(part.toInt());
-    return values;
-}
-
 QByteArray jsonEscaped(const QString& text)
 {
     QByteArray out;
@@ -55,18 +38,12 @@ QByteArray jsonEscaped(const QString& text)
 int main(int argc, char** argv)
 {
     QGuiApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    auto option = [&](const char* name, const QString& fallback) {
-        const int i = int(args.indexOf(QLatin1String(name)));
-        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
-    };
-    const bool json = args.contains(QStringLiteral("--json"));
-    const std::vector<int> sizes = parseList(option("--n", QStringLiteral("512,1024,2048,4096,8192")));
-    const int reps = std::max(5, option("--reps", QStringLiteral("5")).toInt());
-    const int gpuMax = option("--gpu-max", QStringLiteral("8192")).toInt();
-    const int overviewMax = option("--overview-max", QStringLiteral("4096")).toInt();
-    const QStringList backendNames =
-        option("--backends", QStringLiteral("cpu,vulkan,opengl")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const BenchArguments args(app.arguments());
+    const SizeSweep sweep = sizeSweep(args);
+    const int gpuMax = args.value("--gpu-max", QStringLiteral("8192")).toInt();
+    const int overviewMax = args.value("--overview-max", QStringLiteral("4096")).toInt();
+    const QStringList backendNames = args.value("--backends", QStringLiteral("cpu,vulkan,opengl"))
+                                         .split(QLatin1Char(','), Qt::SkipEmptyParts);
     const int heads = 12, dim = 64;
 
     for (const QString& name : backendNames) {
@@ -79,7 +56,7 @@ int main(int argc, char** argv)
         std::unique_ptr<AttentionBackend> backend = createBackend(kind, &notice);
         if (kind != BackendKind::Auto && backend->kind() != kind) {
             // Report it and move on: the bench never passes CPU figures off as GPU ones.
-            if (json)
+            if (sweep.json)
                 std::printf("{\"backend\":\"%s\",\"unavailable\":\"%s\"}\n", qPrintable(name),
                             jsonEscaped(notice).constData());
             else
@@ -88,16 +65,17 @@ int main(int argc, char** argv)
         }
         const QByteArray device = jsonEscaped(backend->deviceName());
         std::mt19937 rng(42);
-        for (int n : sizes) {
+        for (int n : sweep.sizes) {
             if (backend->kind() != BackendKind::Cpu && n > gpuMax) continue;
-            const HeadTensor q = randomTensor(n, heads, dim, rng), k = randomTensor(n, heads, dim, rng),
-                             v = randomTensor(n, heads, dim, rng);
+            const HeadTensor q = randomHeadTensor(n, heads, dim, rng),
+                             k = randomHeadTensor(n, heads, dim, rng),
+                             v = randomHeadTensor(n, heads, dim, rng);
             for (bool causal : {false, true}) {
                 AttentionOptions options;
                 options.causal = causal;
                 const double flops = 4.0 * double(n) * n * dim * heads * (causal ? 0.5 : 1.0);
                 auto report = [&](const char* impl, double seconds, double extraMiB, double opFlops) {
-                    if (json)
+                    if (sweep.json)
                         std::printf(
                             "{\"impl\":\"%s\",\"backend\":\"%s\",\"device\":\"%s\",\"n\":%d,\"heads\":%d,"
                             "\"head_dim\":%d,\"causal\":%s,\"seconds\":%.6f,\"gflops\":%.2f,"
@@ -114,7 +92,7 @@ int main(int argc, char** argv)
                                    double outputMiB) {
                     resetPeakResidentMemory();
                     const double base = residentMemoryMiB();
-                    const double seconds = medianSeconds(fn, reps);
+                    const double seconds = medianSeconds(fn, sweep.reps);
                     report(impl, seconds, std::max(0.0, peakResidentMemoryMiB() - base - outputMiB), opFlops);
                 };
                 const double outputMiB = double(n) * heads * dim * sizeof(float) / (1024.0 * 1024.0);

@@ -22,24 +22,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <vector>
 
 using namespace attnscope;
 using namespace attnscope::bench;
-
-namespace {
-
-// CPU time of the whole process (all threads): on a shared machine wall time measures the neighbours too;
-// CPU time / threads is what the run would take with the cores to itself.
-double processCpuSeconds()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {

@@ -155,4 +155,45 @@ double measureFmaPeakGflops(int threads)
     return flops / seconds / 1e9;
 }
 
+double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+bool BenchArguments::has(const char* flag) const
+{
+    return m_arguments.contains(QLatin1String(flag));
+}
+
+QString BenchArguments::value(const char* name, const QString& fallback) const
+{
+    const int i = int(m_arguments.indexOf(QLatin1String(name)));
+    return i >= 0 && i + 1 < m_arguments.size() ? m_arguments.at(i + 1) : fallback;
+}
+
+std::vector<int> BenchArguments::intList(const char* name, const QString& fallback) const
+{
+    std::vector<int> values;
+    for (const QString& part : value(name, fallback).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        values.push_back(part.toInt());
+    return values;
+}
+
+SizeSweep sizeSweep(const BenchArguments& args)
+{
+    return {args.has("--json"), args.intList("--n", QStringLiteral("512,1024,2048,4096,8192")),
+            std::max(5, args.value("--reps", QStringLiteral("5")).toInt())};
+}
+
+HeadTensor randomHeadTensor(int n, int heads, int dim, std::mt19937& rng)
+{
+    std::normal_distribution<float> normal;
+    HeadTensor t(n, heads, dim);
+    for (float& x : t.values)
+        x = normal(rng);
+    return t;
+}
+
 } // namespace attnscope::bench

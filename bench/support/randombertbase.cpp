@@ -12,9 +12,6 @@ namespace attnscope::bench {
 
 namespace {
 
-constexpr int kLayers = 12, kHidden = 768, kHeads = 12, kIntermediate = 3072, kVocab = 30522,
-              kPositions = 512;
-
 struct Spec
 {
     QString name;
@@ -24,15 +21,15 @@ struct Spec
 
 std::vector<Spec> bertBaseTensors()
 {
-    const qint64 h = kHidden, I = kIntermediate;
+    const qint64 h = kBertHidden, I = kBertIntermediate;
     std::vector<Spec> specs = {
-        {QStringLiteral("bert.embeddings.word_embeddings.weight"), {kVocab, h}, 0.05f},
-        {QStringLiteral("bert.embeddings.position_embeddings.weight"), {kPositions, h}, 0.05f},
+        {QStringLiteral("bert.embeddings.word_embeddings.weight"), {kBertVocab, h}, 0.05f},
+        {QStringLiteral("bert.embeddings.position_embeddings.weight"), {kBertPositions, h}, 0.05f},
         {QStringLiteral("bert.embeddings.token_type_embeddings.weight"), {2, h}, 0.05f},
         {QStringLiteral("bert.embeddings.LayerNorm.weight"), {h}, 0.0f},
         {QStringLiteral("bert.embeddings.LayerNorm.bias"), {h}, 0.01f},
     };
-    for (int l = 0; l < kLayers; ++l) {
+    for (int l = 0; l < kBertLayers; ++l) {
         const QString p = QStringLiteral("bert.encoder.layer.%1.").arg(l);
         for (const char* m : {"attention.self.query.", "attention.self.key.", "attention.self.value.",
                               "attention.output.dense."}) {
@@ -100,23 +97,27 @@ qint64 writeRandomBertBase(const QString& folder)
         file.write(reinterpret_cast<const char*>(buffer.data()), qint64(buffer.size() * sizeof(float)));
     }
     file.close();
+    writeBertBaseConfig(folder, QStringLiteral("BertModel"));
+    return offset;
+}
+
+bool writeBertBaseConfig(const QString& folder, const QString& architecture)
+{
     const QJsonObject config{
-        {QStringLiteral("architectures"), QJsonArray{QStringLiteral("BertModel")}},
+        {QStringLiteral("architectures"), QJsonArray{architecture}},
         {QStringLiteral("model_type"), QStringLiteral("bert")},
-        {QStringLiteral("hidden_size"), kHidden},
-        {QStringLiteral("num_hidden_layers"), kLayers},
-        {QStringLiteral("num_attention_heads"), kHeads},
-        {QStringLiteral("intermediate_size"), kIntermediate},
-        {QStringLiteral("vocab_size"), kVocab},
-        {QStringLiteral("max_position_embeddings"), kPositions},
+        {QStringLiteral("hidden_size"), kBertHidden},
+        {QStringLiteral("num_hidden_layers"), kBertLayers},
+        {QStringLiteral("num_attention_heads"), kBertHeads},
+        {QStringLiteral("intermediate_size"), kBertIntermediate},
+        {QStringLiteral("vocab_size"), kBertVocab},
+        {QStringLiteral("max_position_embeddings"), kBertPositions},
         {QStringLiteral("type_vocab_size"), 2},
         {QStringLiteral("layer_norm_eps"), 1e-12},
         {QStringLiteral("hidden_act"), QStringLiteral("gelu")},
     };
     QFile configFile(folder + QStringLiteral("/config.json"));
-    configFile.open(QIODevice::WriteOnly);
-    configFile.write(QJsonDocument(config).toJson());
-    return offset;
+    return configFile.open(QIODevice::WriteOnly) && configFile.write(QJsonDocument(config).toJson()) > 0;
 }
 
 } // namespace attnscope::bench

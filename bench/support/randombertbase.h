@@ -7,6 +7,13 @@
 
 namespace attnscope::bench {
 
+constexpr int kBertLayers = 12, kBertHidden = 768, kBertHeads = 12, kBertIntermediate = 3072,
+              kBertVocab = 30522, kBertPositions = 512;
+
+// BERT-base's config.json in folder, for `architecture` (BertModel, BertForMaskedLM); false when it cannot
+// write the file.
+bool writeBertBaseConfig(const QString& folder, const QString& architecture);
+
 // Writes config.json and model.safetensors into folder, tensor by tensor (never holding the 415 MiB);
 // returns the bytes of weights, or -1 when it cannot write.
 qint64 writeRandomBertBase(const QString& folder);

@@ -2,66 +2,36 @@
 // against the float64 references of transformers (analysis.json, hidden.npy) and numpy (rollout.json), and
 // its bad-input behaviour (one line on stderr, exit code 2 for usage, 1 for the input, nothing on stdout).
 
+#include "core/support/modelfixtures.h"
 #include "io/npy.h"
+#include "support/processrun.h"
+#include "support/testdata.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
-QString oracle(const QString& name)
-{
-    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + name;
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-QString idList(const QJsonArray& ids)
-{
-    QStringList parts;
-    for (const QJsonValue& v : ids)
-        parts << QString::number(v.toInt());
-    return parts.join(QLatin1Char(','));
-}
-
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
+using Result = ProcessRun;
 
 Result run(QStringList arguments, const QString& workingDirectory = QString())
 {
-    static QTemporaryDir runtimeDir;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    if (!environment.contains(QStringLiteral("XDG_RUNTIME_DIR")))
-        environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
     // The CPU backend: no GPU probe (and its platform chatter) in these tests.
     if (arguments.first() != QLatin1String("stats") && !arguments.contains(QStringLiteral("--backend")))
         arguments << QStringLiteral("--backend") << QStringLiteral("cpu");
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput(), process.readAllStandardError()};
+    ProcessOptions options;
+    options.environment = withRuntimeDir();
+    options.workingDirectory = workingDirectory;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options);
 }
 
 QString headsArgument(const QJsonArray& heads)
@@ -106,12 +76,13 @@ void TestCliAnalysis::ablateMatchesTransformers()
 {
     QFETCH(QString, caseName);
     QFETCH(QString, mode);
-    const QJsonObject reference = readJson(oracle(caseName) + QStringLiteral("/analysis.json"));
+    const QJsonObject reference =
+        readRequiredJsonObject(oracleFolder(caseName) + QStringLiteral("/analysis.json"));
     QStringList arguments{QStringLiteral("ablate"),
                           QStringLiteral("--model"),
-                          oracle(caseName),
+                          oracleFolder(caseName),
                           QStringLiteral("--ids"),
-                          idList(reference[QStringLiteral("input_ids")].toArray()),
+                          idsArgument(reference[QStringLiteral("input_ids")].toArray()),
                           QStringLiteral("--mode"),
                           mode,
                           QStringLiteral("--json")};
@@ -161,10 +132,12 @@ void TestCliAnalysis::attentionNormMatchesTransformers_data()
 void TestCliAnalysis::attentionNormMatchesTransformers()
 {
     QFETCH(QString, caseName);
-    const QJsonObject reference = readJson(oracle(caseName) + QStringLiteral("/analysis.json"));
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName),
-                          QStringLiteral("--ids"), idList(reference[QStringLiteral("input_ids")].toArray()),
-                          QStringLiteral("--measure"), QStringLiteral("norm")});
+    const QJsonObject reference =
+        readRequiredJsonObject(oracleFolder(caseName) + QStringLiteral("/analysis.json"));
+    const Result r =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(caseName),
+             QStringLiteral("--ids"), idsArgument(reference[QStringLiteral("input_ids")].toArray()),
+             QStringLiteral("--measure"), QStringLiteral("norm")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject json = r.json();
     QCOMPARE(json[QStringLiteral("measure")].toString(), QStringLiteral("norm"));
@@ -185,13 +158,16 @@ void TestCliAnalysis::attentionNormMatchesTransformers()
 void TestCliAnalysis::rolloutMatchesNumpy()
 {
     for (const QString& caseName : {QStringLiteral("gpt2_s0"), QStringLiteral("llama_s0")}) {
-        const QJsonObject reference = readJson(oracle(caseName) + QStringLiteral("/rollout.json"));
+        const QJsonObject reference =
+            readRequiredJsonObject(oracleFolder(caseName) + QStringLiteral("/rollout.json"));
         const QJsonArray ids =
-            readJson(oracle(caseName) + QStringLiteral("/case.json"))[QStringLiteral("input_ids")].toArray();
+            readRequiredJsonObject(oracleFolder(caseName) +
+                                   QStringLiteral("/case.json"))[QStringLiteral("input_ids")]
+                .toArray();
         for (int layer : {0, 1}) {
-            const Result r = run({QStringLiteral("rollout"), QStringLiteral("--model"), oracle(caseName),
-                                  QStringLiteral("--ids"), idList(ids), QStringLiteral("--layer"),
-                                  QString::number(layer)});
+            const Result r = run({QStringLiteral("rollout"), QStringLiteral("--model"),
+                                  oracleFolder(caseName), QStringLiteral("--ids"), idsArgument(ids),
+                                  QStringLiteral("--layer"), QString::number(layer)});
             QVERIFY2(r.exitCode == 0, r.err.constData());
             const QJsonObject json = r.json();
             QCOMPARE(json[QStringLiteral("measure")].toString(), QStringLiteral("weight"));
@@ -208,9 +184,9 @@ void TestCliAnalysis::rolloutMatchesNumpy()
 
 void TestCliAnalysis::rolloutNormAndNpy()
 {
-    const QString model = oracle(QStringLiteral("llama_s1"));
-    const QString ids =
-        idList(readJson(model + QStringLiteral("/case.json"))[QStringLiteral("input_ids")].toArray());
+    const QString model = oracleFolder(QStringLiteral("llama_s1"));
+    const QString ids = idsArgument(
+        readRequiredJsonObject(model + QStringLiteral("/case.json"))[QStringLiteral("input_ids")].toArray());
     QTemporaryDir dir;
     const QString weightPath = dir.filePath(QStringLiteral("w.npy")),
                   normPath = dir.filePath(QStringLiteral("n.npy"));
@@ -259,13 +235,14 @@ void TestCliAnalysis::rolloutNormAndNpy()
 void TestCliAnalysis::residualMatchesHiddenStates()
 {
     const QString caseName = QStringLiteral("llama_linear_s0");
-    const QJsonArray ids =
-        readJson(oracle(caseName) + QStringLiteral("/case.json"))[QStringLiteral("input_ids")].toArray();
-    const Result r = run({QStringLiteral("residual"), QStringLiteral("--model"), oracle(caseName),
-                          QStringLiteral("--ids"), idList(ids), QStringLiteral("--json")});
+    const QJsonArray ids = readRequiredJsonObject(oracleFolder(caseName) +
+                                                  QStringLiteral("/case.json"))[QStringLiteral("input_ids")]
+                               .toArray();
+    const Result r = run({QStringLiteral("residual"), QStringLiteral("--model"), oracleFolder(caseName),
+                          QStringLiteral("--ids"), idsArgument(ids), QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject json = r.json();
-    const NpyArray hidden = readNpyFile(oracle(caseName) + QStringLiteral("/hidden.npy"));
+    const NpyArray hidden = readNpyFile(oracleFolder(caseName) + QStringLiteral("/hidden.npy"));
     const int boundaries = int(hidden.shape[0]), n = int(hidden.shape[1]), width = int(hidden.shape[2]);
     QCOMPARE(json[QStringLiteral("boundaries")].toInt(), boundaries);
     QCOMPARE(json[QStringLiteral("median_abs")].toArray().size(), boundaries);
@@ -283,8 +260,8 @@ void TestCliAnalysis::residualMatchesHiddenStates()
                     1e-5 * largest + 1e-6);
         }
     // The table names the largest activation's token.
-    const Result table = run({QStringLiteral("residual"), QStringLiteral("--model"), oracle(caseName),
-                              QStringLiteral("--ids"), idList(ids)});
+    const Result table = run({QStringLiteral("residual"), QStringLiteral("--model"), oracleFolder(caseName),
+                              QStringLiteral("--ids"), idsArgument(ids)});
     QVERIFY2(table.exitCode == 0, table.err.constData());
     QVERIFY(table.out.contains("x median"));
 }
@@ -294,11 +271,12 @@ void TestCliAnalysis::residualMatchesHiddenStates()
 void TestCliAnalysis::statsGainsContributionsCensusAndScan()
 {
     const QString caseName = QStringLiteral("gpt2_s0");
-    const QJsonObject reference = readJson(oracle(caseName) + QStringLiteral("/analysis.json"));
+    const QJsonObject reference =
+        readRequiredJsonObject(oracleFolder(caseName) + QStringLiteral("/analysis.json"));
     const QJsonArray ids = reference[QStringLiteral("input_ids")].toArray();
-    const Result r =
-        run({QStringLiteral("stats"), QStringLiteral("--model"), oracle(caseName), QStringLiteral("--ids"),
-             idList(ids), QStringLiteral("--json"), QStringLiteral("--ablate-scan")});
+    const Result r = run({QStringLiteral("stats"), QStringLiteral("--model"), oracleFolder(caseName),
+                          QStringLiteral("--ids"), idsArgument(ids), QStringLiteral("--json"),
+                          QStringLiteral("--ablate-scan")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject json = r.json();
     const QJsonArray norms = reference[QStringLiteral("value_norms")].toArray();
@@ -327,7 +305,9 @@ void TestCliAnalysis::statsGainsContributionsCensusAndScan()
         }
     }
     const QJsonArray sink =
-        readJson(oracle(caseName) + QStringLiteral("/rollout.json"))[QStringLiteral("sink_score")].toArray();
+        readRequiredJsonObject(oracleFolder(caseName) +
+                               QStringLiteral("/rollout.json"))[QStringLiteral("sink_score")]
+            .toArray();
     QCOMPARE(json[QStringLiteral("sink_score")].toArray(), sink);
     QCOMPARE(json[QStringLiteral("sink_score_epsilon")].toDouble(), 0.3);
 }
@@ -336,7 +316,7 @@ void TestCliAnalysis::statsGainsContributionsCensusAndScan()
 void TestCliAnalysis::textInput()
 {
     const Result r =
-        run({QStringLiteral("stats"), QStringLiteral("--model"), oracle(QStringLiteral("bert_s0")),
+        run({QStringLiteral("stats"), QStringLiteral("--model"), oracleFolder(QStringLiteral("bert_s0")),
              QStringLiteral("--text"), QStringLiteral("the quick brown fox"), QStringLiteral("--text-b"),
              QStringLiteral("jumps over the lazy dog"), QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -345,7 +325,7 @@ void TestCliAnalysis::textInput()
         QVERIFY(sep > 0 && sep < 1);
     }
     const Result ablate =
-        run({QStringLiteral("ablate"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
+        run({QStringLiteral("ablate"), QStringLiteral("--model"), oracleFolder(QStringLiteral("gpt2_s0")),
              QStringLiteral("--text"), QStringLiteral("the quick brown fox"), QStringLiteral("--heads"),
              QStringLiteral("1")});
     QVERIFY2(ablate.exitCode == 0, ablate.err.constData());
@@ -357,7 +337,8 @@ void TestCliAnalysis::errors_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    const QString bert = oracle(QStringLiteral("bert_s0")), gpt2 = oracle(QStringLiteral("gpt2_s0"));
+    const QString bert = oracleFolder(QStringLiteral("bert_s0")),
+                  gpt2 = oracleFolder(QStringLiteral("gpt2_s0"));
     auto args = [](const QString& command, const QString& model, std::initializer_list<const char*> rest) {
         QStringList list{command};
         if (!model.isEmpty()) list << QStringLiteral("--model") << model;

@@ -1,9 +1,12 @@
 // The attention/models/predict commands as a script sees them: run the attnscope binary and check its
 // output against the oracle's attentions.npy, its files and its exit codes.
 
+#include "core/support/modelfixtures.h"
 #include "io/npy.h"
 #include "support/ggufwriter.h"
 #include "support/privatemount.h"
+#include "support/processrun.h"
+#include "support/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,44 +14,23 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
 using namespace attnscope;
-using attnscope::testing::enterPrivateMountNamespace;
-using attnscope::testing::ScratchMount;
-using attnscope::testing::writeGgufFromFolder;
+using namespace attnscope::testing;
 
 namespace {
 
-QString oracle(const QString& name)
-{
-    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + name;
-}
-
 QJsonObject caseJson(const QString& name)
 {
-    QFile file(oracle(name) + QStringLiteral("/case.json"));
+    QFile file(oracleFolder(name) + QStringLiteral("/case.json"));
     file.open(QIODevice::ReadOnly);
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-QString idList(const QJsonArray& ids)
-{
-    QStringList parts;
-    for (const QJsonValue& v : ids)
-        parts << QString::number(v.toInt());
-    return parts.join(QLatin1Char(','));
-}
-
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Result = ProcessRun;
 
 Result run(const QStringList& arguments,
            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
@@ -56,22 +38,11 @@ Result run(const QStringList& arguments,
 {
     // attention/predict start a QGuiApplication (GPU backends need the platform); without XDG_RUNTIME_DIR Qt
     // prints a warning line of its own on stderr, which is not the command's error. Give it a runtime dir.
-    static QTemporaryDir runtimeDir;
-    QProcessEnvironment environment = env;
-    if (!environment.contains(QStringLiteral("XDG_RUNTIME_DIR")))
-        environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    const bool finished = process.waitForFinished(60000);
-    Result result{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                  process.readAllStandardOutput(), process.readAllStandardError()};
-    if (!finished || process.exitStatus() != QProcess::NormalExit)
-        qWarning("attnscope %s: finished=%d, error %d (%s), exit code %d; stderr: %s",
-                 qPrintable(arguments.join(QLatin1Char(' '))), int(finished), int(process.error()),
-                 qPrintable(process.errorString()), process.exitCode(), result.err.constData());
-    return result;
+    ProcessOptions options;
+    options.environment = withRuntimeDir(env);
+    options.workingDirectory = workingDirectory;
+    options.timeoutMs = 60000;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options);
 }
 
 // A copy of an oracle Llama with its positions raised (RoPE has no position table, so any length is the
@@ -79,8 +50,9 @@ Result run(const QStringList& arguments,
 QJsonObject copyWithPositions(const QString& name, const QString& to, int positions)
 {
     if (!QDir().mkpath(to)) return {};
-    for (const QString& file : QDir(oracle(name)).entryList(QDir::Files))
-        if (!QFile::copy(oracle(name) + QLatin1Char('/') + file, to + QLatin1Char('/') + file)) return {};
+    for (const QString& file : QDir(oracleFolder(name)).entryList(QDir::Files))
+        if (!QFile::copy(oracleFolder(name) + QLatin1Char('/') + file, to + QLatin1Char('/') + file))
+            return {};
     QFile configFile(to + QStringLiteral("/config.json"));
     if (!configFile.open(QIODevice::ReadOnly)) return {};
     QJsonObject config = QJsonDocument::fromJson(configFile.readAll()).object();
@@ -179,8 +151,9 @@ void TestCliAttention::jsonMatchesOracle()
 {
     QFETCH(QString, caseName);
     const QJsonObject c = caseJson(caseName);
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName),
-                          QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray())});
+    const Result r =
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(caseName),
+             QStringLiteral("--ids"), idsArgument(c.value(QLatin1String("input_ids")).toArray())});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QJsonParseError parseError;
     const QJsonObject json = QJsonDocument::fromJson(r.out, &parseError).object();
@@ -188,7 +161,7 @@ void TestCliAttention::jsonMatchesOracle()
     QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
     if (c.value(QLatin1String("tokens")).isArray()) // the vocabulary entries of the ids
         QCOMPARE(json.value(QLatin1String("tokens")).toArray(), c.value(QLatin1String("tokens")).toArray());
-    const NpyArray expected = readNpyFile(oracle(caseName) + QStringLiteral("/attentions.npy"));
+    const NpyArray expected = readNpyFile(oracleFolder(caseName) + QStringLiteral("/attentions.npy"));
     QCOMPARE(json.value(QLatin1String("layers")).toInt(), int(expected.shape[0]));
     QCOMPARE(json.value(QLatin1String("heads")).toInt(), int(expected.shape[1]));
     const QJsonArray layers = json.value(QLatin1String("attentions")).toArray();
@@ -211,14 +184,14 @@ void TestCliAttention::textMatchesOracle()
 {
     const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
     const Result r =
-        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s1")),
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(QStringLiteral("gpt2_s1")),
              QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject json = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
     QCOMPARE(json.value(QLatin1String("tokens")).toArray(), c.value(QLatin1String("tokens")).toArray());
     const NpyArray expected =
-        readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+        readNpyFile(oracleFolder(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
     const QJsonArray lastRow =
         json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
     for (int k = 0; k < 11; ++k)
@@ -226,7 +199,7 @@ void TestCliAttention::textMatchesOracle()
                 1e-5);
     // A model folder without tokenizer files says so.
     const Result noTokenizer =
-        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s0")),
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(QStringLiteral("llama_s0")),
              QStringLiteral("--text"), QStringLiteral("hello")});
     QCOMPARE(noTokenizer.exitCode, 1);
     QVERIFY2(noTokenizer.err.contains("no tokenizer files"), noTokenizer.err.constData());
@@ -238,7 +211,7 @@ void TestCliAttention::ggufFile()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("gpt2_s1-F16.gguf"));
-    writeGgufFromFolder(oracle(QStringLiteral("gpt2_s1")), path, GgmlType::F16);
+    writeGgufFromFolder(oracleFolder(QStringLiteral("gpt2_s1")), path, GgmlType::F16);
     const QJsonObject c = caseJson(QStringLiteral("gpt2_s1"));
     const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), path,
                           QStringLiteral("--text"), c.value(QLatin1String("text")).toString()});
@@ -246,7 +219,7 @@ void TestCliAttention::ggufFile()
     const QJsonObject json = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(json.value(QLatin1String("ids")).toArray(), c.value(QLatin1String("input_ids")).toArray());
     const NpyArray expected =
-        readNpyFile(oracle(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
+        readNpyFile(oracleFolder(QStringLiteral("gpt2_s1")) + QStringLiteral("/attentions.npy"));
     const QJsonArray lastRow =
         json.value(QLatin1String("attentions")).toArray()[1].toArray()[3].toArray()[10].toArray();
     for (int k = 0; k < 11; ++k)
@@ -271,7 +244,7 @@ void TestCliAttention::ggufFile()
 void TestCliAttention::maskPrediction()
 {
     const Result r =
-        run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("bert_s0")),
+        run({QStringLiteral("predict"), QStringLiteral("--model"), oracleFolder(QStringLiteral("bert_s0")),
              QStringLiteral("--text"), QStringLiteral("the quick [MASK] fox"), QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonArray predictions = QJsonDocument::fromJson(r.out).array();
@@ -287,8 +260,8 @@ void TestCliAttention::npySubset()
     const QString out = dir.filePath(QStringLiteral("a.npy"));
     const QJsonObject c = caseJson(QStringLiteral("llama_s1"));
     const Result r =
-        run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(QStringLiteral("llama_s1")),
-             QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray()),
+        run({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(QStringLiteral("llama_s1")),
+             QStringLiteral("--ids"), idsArgument(c.value(QLatin1String("input_ids")).toArray()),
              QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--head"), QStringLiteral("2"),
              QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
     QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -297,7 +270,7 @@ void TestCliAttention::npySubset()
     QCOMPARE(a.type, NpyArray::Type::Float32);
     QCOMPARE(a.shape, (std::vector<qint64>{1, 1, 12, 12}));
     const NpyArray expected =
-        readNpyFile(oracle(QStringLiteral("llama_s1")) + QStringLiteral("/attentions.npy"));
+        readNpyFile(oracleFolder(QStringLiteral("llama_s1")) + QStringLiteral("/attentions.npy"));
     const size_t offset = (size_t(1) * 4 + 2) * 144;
     for (size_t i = 0; i < 144; ++i)
         QVERIFY(std::abs(a.values[i] - expected.values[offset + i]) <= 1e-5);
@@ -317,12 +290,12 @@ void TestCliAttention::npyMatchesOracle()
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("a.npy"));
     const QJsonObject c = caseJson(caseName);
-    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracle(caseName),
-                          QStringLiteral("--ids"), idList(c.value(QLatin1String("input_ids")).toArray()),
+    const Result r = run({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(caseName),
+                          QStringLiteral("--ids"), idsArgument(c.value(QLatin1String("input_ids")).toArray()),
                           QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const NpyArray a = readNpyFile(out);
-    const NpyArray expected = readNpyFile(oracle(caseName) + QStringLiteral("/attentions.npy"));
+    const NpyArray expected = readNpyFile(oracleFolder(caseName) + QStringLiteral("/attentions.npy"));
     QCOMPARE(a.type, NpyArray::Type::Float32);
     QCOMPARE(a.shape, expected.shape);
     QCOMPARE(a.values.size(), expected.values.size());
@@ -470,24 +443,22 @@ void TestCliAttention::largeNpyWhereDirectWritesAreRefused()
         QSKIP(qPrintable(QStringLiteral("no ramfs can be mounted here: ") + why));
     const ScratchMount ramfs(dir.filePath(QStringLiteral("ramfs")), QStringLiteral("ramfs"), QString());
     QVERIFY2(ramfs.error().isEmpty(), qPrintable(ramfs.error()));
-    QProcess probe; // the test needs a file system that refuses O_DIRECT
-    probe.start(QStringLiteral("dd"),
-                {QStringLiteral("if=/dev/zero"),
-                 QStringLiteral("of=") + ramfs.filePath(QStringLiteral("probe")), QStringLiteral("bs=4096"),
-                 QStringLiteral("count=1"), QStringLiteral("oflag=direct")});
-    QVERIFY(probe.waitForFinished(60000));
-    QVERIFY2(probe.exitCode() != 0,
-             "ramfs took an O_DIRECT write: the test needs a file system that refuses");
+    ProcessOptions probeOptions; // the test needs a file system that refuses O_DIRECT
+    probeOptions.timeoutMs = 60000;
+    const ProcessRun probe = runProcess(
+        QStringLiteral("dd"),
+        {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + ramfs.filePath(QStringLiteral("probe")),
+         QStringLiteral("bs=4096"), QStringLiteral("count=1"), QStringLiteral("oflag=direct")},
+        probeOptions);
+    QVERIFY(probe.finished);
+    QVERIFY2(probe.exitCode != 0, "ramfs took an O_DIRECT write: the test needs a file system that refuses");
     const QString copied = ramfs.filePath(QStringLiteral("dump.npy"));
-    QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), command + QStringList{copied});
-    QVERIFY(process.waitForFinished(60000));
-    const QByteArray err = process.readAllStandardError();
-    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, err.constData());
-    QVERIFY2(!err.contains("past the page cache"), err.constData());
+    const Result toRamfs = run(command + QStringList{copied}, environment);
+    QVERIFY(toRamfs.finished);
+    QVERIFY2(toRamfs.exitCode == 0, toRamfs.err.constData());
+    QVERIFY2(!toRamfs.err.contains("past the page cache"), toRamfs.err.constData());
 
     QFile diskFile(onDisk), ramfsFile(copied);
     QVERIFY(diskFile.open(QIODevice::ReadOnly));
@@ -504,13 +475,11 @@ void TestCliAttention::outFileIsNotOverwritten()
 {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("a.json"));
+    QVERIFY(writeFileBytes(out, "keep me"));
     QFile existing(out);
-    QVERIFY(existing.open(QIODevice::WriteOnly));
-    existing.write("keep me");
-    existing.close();
     const QStringList arguments{QStringLiteral("attention"),
                                 QStringLiteral("--model"),
-                                oracle(QStringLiteral("gpt2_s0")),
+                                oracleFolder(QStringLiteral("gpt2_s0")),
                                 QStringLiteral("--ids"),
                                 QStringLiteral("1,2,3"),
                                 QStringLiteral("--out"),
@@ -537,8 +506,8 @@ void TestCliAttention::outDashIsStandardOutput()
     const QString file = dir.filePath(QStringLiteral("a.npy"));
     const QJsonObject c = caseJson(QStringLiteral("llama_s1"));
     const QStringList base{QStringLiteral("attention"), QStringLiteral("--model"),
-                           oracle(QStringLiteral("llama_s1")), QStringLiteral("--ids"),
-                           idList(c.value(QLatin1String("input_ids")).toArray())};
+                           oracleFolder(QStringLiteral("llama_s1")), QStringLiteral("--ids"),
+                           idsArgument(c.value(QLatin1String("input_ids")).toArray())};
     const QStringList npy{QStringLiteral("--format"), QStringLiteral("npy")};
     const Result toFile = run(base + npy + QStringList{QStringLiteral("--out"), file});
     QVERIFY2(toFile.exitCode == 0, toFile.err.constData());
@@ -563,7 +532,7 @@ void TestCliAttention::errors_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    const QString bert = oracle(QStringLiteral("bert_s0"));
+    const QString bert = oracleFolder(QStringLiteral("bert_s0"));
     const QString attention = QStringLiteral("attention");
     auto args = [&](std::initializer_list<const char*> rest) {
         QStringList list{attention};
@@ -629,7 +598,7 @@ void TestCliAttention::modelsListsCache()
     const QString snapshot = home.filePath(QStringLiteral("hub/models--acme--tiny/snapshots/abc"));
     QVERIFY(QDir().mkpath(snapshot));
     for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"})
-        QVERIFY(QFile::copy(oracle(QStringLiteral("gpt2_s0")) + QLatin1Char('/') + QLatin1String(file),
+        QVERIFY(QFile::copy(oracleFolder(QStringLiteral("gpt2_s0")) + QLatin1Char('/') + QLatin1String(file),
                             snapshot + QLatin1Char('/') + QLatin1String(file)));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("HF_HUB_CACHE"));
@@ -690,7 +659,7 @@ void TestCliAttention::modelsListsTypes()
 void TestCliAttention::predictNextToken()
 {
     const Result r =
-        run({QStringLiteral("predict"), QStringLiteral("--model"), oracle(QStringLiteral("gpt2_s0")),
+        run({QStringLiteral("predict"), QStringLiteral("--model"), oracleFolder(QStringLiteral("gpt2_s0")),
              QStringLiteral("--ids"), QStringLiteral("84,288,263"), QStringLiteral("--json"),
              QStringLiteral("--top"), QStringLiteral("3")});
     QVERIFY2(r.exitCode == 0, r.err.constData());

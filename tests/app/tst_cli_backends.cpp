@@ -2,58 +2,31 @@
 // the reference attention probabilities of every oracle case within 1e-5 on every backend, and a Vulkan that
 // cannot start (no driver) falls back to the CPU with a one-line notice and the same numbers.
 
+#include "core/support/modelfixtures.h"
 #include "io/npy.h"
+#include "support/processrun.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
+using namespace attnscope::testing;
+
 namespace {
 
-QString oracleFolder(const QString& caseName)
-{
-    return QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/") + caseName;
-}
-
-QString oracleIds(const QString& caseName)
-{
-    QFile file(oracleFolder(caseName) + QStringLiteral("/case.json"));
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    QStringList ids;
-    for (const QJsonValue& v :
-         QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("input_ids")).toArray())
-        ids << QString::number(v.toInt());
-    return ids.join(QLatin1Char(','));
-}
-
-struct Run
-{
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = TextRun;
 
 Run runAttnscope(const QStringList& arguments,
                  const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    ProcessOptions options;
+    options.environment = environment;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options).text();
 }
 
 // Largest |P − transformers' P| of an `attention --format npy` output.
@@ -102,10 +75,11 @@ void TestCliBackends::oracleOnEveryBackend()
     QFETCH(QString, caseName);
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("p.npy"));
-    const Run run = runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"),
-                                  oracleFolder(caseName), QStringLiteral("--ids"), oracleIds(caseName),
-                                  QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"),
-                                  out, QStringLiteral("--backend"), backend, QStringLiteral("--verbose")});
+    const Run run =
+        runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(caseName),
+                      QStringLiteral("--ids"), idsArgument(oracleInputIds(caseName)),
+                      QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"), out,
+                      QStringLiteral("--backend"), backend, QStringLiteral("--verbose")});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const double error = oracleError(caseName, out);
     qInfo("%s on %s: max abs error %.3g", qPrintable(caseName), qPrintable(backend), error);
@@ -128,9 +102,9 @@ void TestCliBackends::vulkanWithoutDriverFallsBackToCpu()
     const QString out = dir.filePath(QStringLiteral("p.npy"));
     const Run run = runAttnscope({QStringLiteral("attention"), QStringLiteral("--model"),
                                   oracleFolder(QStringLiteral("llama_s0")), QStringLiteral("--ids"),
-                                  oracleIds(QStringLiteral("llama_s0")), QStringLiteral("--format"),
-                                  QStringLiteral("npy"), QStringLiteral("--out"), out,
-                                  QStringLiteral("--backend"), QStringLiteral("vulkan")},
+                                  idsArgument(oracleInputIds(QStringLiteral("llama_s0"))),
+                                  QStringLiteral("--format"), QStringLiteral("npy"), QStringLiteral("--out"),
+                                  out, QStringLiteral("--backend"), QStringLiteral("vulkan")},
                                  environment);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     // Qt's own warnings (Vulkan instance, XDG_RUNTIME_DIR) may precede ours: ours start with "attnscope:".

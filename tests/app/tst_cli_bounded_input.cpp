@@ -5,10 +5,10 @@
 
 #include "core/support/modelfixtures.h"
 #include "io/inputfile.h"
+#include "support/processrun.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -23,37 +23,17 @@ using namespace attnscope::testing;
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    bool finished = false;
-    QString out;
-    QString err;
-};
+using Result = TextRun;
 
 // attnscope with these arguments and `input` on its standard input (closed after it). A run that has not
 // ended after two minutes is killed and reported unfinished: the commands below refuse in well under a
 // second, and the old code blocked on a FIFO forever.
 Result run(const QStringList& arguments, const QByteArray& input = {})
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    if (!process.waitForStarted()) return {};
-    if (!input.isEmpty()) process.write(input);
-    process.closeWriteChannel();
-    Result result;
-    result.finished = process.waitForFinished(120000);
-    if (!result.finished) {
-        process.kill();
-        process.waitForFinished();
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    ProcessOptions options;
+    options.environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    options.input = input;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options).text();
 }
 
 bool makeFifo(const QString& path)

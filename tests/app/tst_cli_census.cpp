@@ -2,6 +2,9 @@
 // from docs/metrics.md), its files (JSON, CSV, PNG, SVG), stopping with SIGTERM and --resume, and one-line
 // errors on bad arguments and files.
 
+#include "support/processrun.h"
+#include "support/testdata.h"
+
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,36 +14,26 @@
 #include <QtTest>
 #include <cmath>
 
+using namespace attnscope::testing;
+
 namespace {
 
 const QString kEncoder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr");
 
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-struct Run
-{
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = TextRun;
 
 Run census(const QStringList& arguments, int timeoutMs = 120000)
 {
-    QProcess process;
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("census")} + arguments);
-    // A run that outlasts the timeout fails; exitCode() of a process still running is 0 (under ASan,
-    // stopAndResume's runs passed the exit-code check that way and compared half-written counts).
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return {-1, {}, QStringLiteral("census timed out after %1 s").arg(timeoutMs / 1000)};
-    }
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    ProcessOptions options;
+    options.timeoutMs = timeoutMs;
+    // A run that outlasts the timeout fails with exit code -1 (under ASan, stopAndResume's runs once passed
+    // the exit-code check with a process still running and compared half-written counts).
+    Run run = runProcess(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("census")} + arguments,
+                         options)
+                  .text();
+    if (!run.finished)
+        return {-1, false, {}, QStringLiteral("census timed out after %1 s").arg(timeoutMs / 1000)};
+    return run;
 }
 
 void writeFile(const QString& path, const QByteArray& bytes)
@@ -48,22 +41,6 @@ void writeFile(const QString& path, const QByteArray& bytes)
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(bytes);
-}
-
-// The first `count` single sentences of the shipped corpus, as plain text.
-QByteArray sentences(int count)
-{
-    QFile in(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/corpus/census-sentences.jsonl"));
-    in.open(QIODevice::ReadOnly);
-    QByteArray out;
-    for (int i = 0; i < count && !in.atEnd(); ++i)
-        out += QJsonDocument::fromJson(in.readLine())
-                   .object()
-                   .value(QStringLiteral("text"))
-                   .toString()
-                   .toUtf8() +
-               '\n';
-    return out;
 }
 
 } // namespace
@@ -76,7 +53,7 @@ private Q_SLOTS:
     void matchesUpstreamAttentionByHand()
     {
         const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/bert_s0");
-        const QJsonObject fixture = readJson(folder + QStringLiteral("/case.json"));
+        const QJsonObject fixture = readJsonObject(folder + QStringLiteral("/case.json"));
         if (fixture.isEmpty()) QSKIP("oracle fixtures not available");
         const QString text = fixture.value(QStringLiteral("text")).toString();
         QTemporaryDir dir;
@@ -87,7 +64,7 @@ private Q_SLOTS:
                                 dir.filePath(QStringLiteral("out")), QStringLiteral("--quiet")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY(run.out.startsWith(QStringLiteral("complete: 2 inputs")));
-        const QJsonObject result = readJson(dir.filePath(QStringLiteral("out/census.json")));
+        const QJsonObject result = readJsonObject(dir.filePath(QStringLiteral("out/census.json")));
         QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("complete"));
 
         const QJsonArray tokens = fixture.value(QStringLiteral("tokens")).toArray();
@@ -137,14 +114,14 @@ private Q_SLOTS:
     void writesTablesAndFigures()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("c.txt")), sentences(12));
+        writeFile(dir.filePath(QStringLiteral("c.txt")), censusSentences(12));
         const QString out = dir.filePath(QStringLiteral("out"));
         const Run run = census({QStringLiteral("--model"), kEncoder, QStringLiteral("--corpus"),
                                 dir.filePath(QStringLiteral("c.txt")), QStringLiteral("--out"), out,
                                 QStringLiteral("--quiet"), QStringLiteral("--limit"), QStringLiteral("10"),
                                 QStringLiteral("--backend"), QStringLiteral("cpu")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        const QJsonObject result = readJson(out + QStringLiteral("/census.json"));
+        const QJsonObject result = readJsonObject(out + QStringLiteral("/census.json"));
         QCOMPARE(result.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt(), 10);
         QFile heads(out + QStringLiteral("/heads.csv"));
         QVERIFY(heads.open(QIODevice::ReadOnly));
@@ -172,7 +149,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString corpus = dir.filePath(QStringLiteral("c.txt"));
-        writeFile(corpus, sentences(600));
+        writeFile(corpus, censusSentences(600));
         const QStringList common{QStringLiteral("--model"),   kEncoder,
                                  QStringLiteral("--corpus"),  corpus,
                                  QStringLiteral("--threads"), QStringLiteral("1")};
@@ -195,7 +172,7 @@ private Q_SLOTS:
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(process.exitCode(), 130);
-        const QJsonObject partial = readJson(dir.filePath(QStringLiteral("part/census.json")));
+        const QJsonObject partial = readJsonObject(dir.filePath(QStringLiteral("part/census.json")));
         QCOMPARE(partial.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
         QCOMPARE(partial.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt(),
                  150);
@@ -211,8 +188,8 @@ private Q_SLOTS:
                                         QStringLiteral("--quiet")},
                    480000);
         QVERIFY2(whole.exitCode == 0, qPrintable(whole.err));
-        const QJsonObject a = readJson(dir.filePath(QStringLiteral("part/census.json")));
-        const QJsonObject b = readJson(dir.filePath(QStringLiteral("whole/census.json")));
+        const QJsonObject a = readJsonObject(dir.filePath(QStringLiteral("part/census.json")));
+        const QJsonObject b = readJsonObject(dir.filePath(QStringLiteral("whole/census.json")));
         QCOMPARE(a.value(QStringLiteral("inputs")), b.value(QStringLiteral("inputs")));
         const QJsonArray ha = a.value(QStringLiteral("heads")).toArray(),
                          hb = b.value(QStringLiteral("heads")).toArray();
@@ -307,7 +284,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QTemporaryDir dir;
         const QString good = dir.filePath(QStringLiteral("c.txt"));
-        writeFile(good, sentences(3));
+        writeFile(good, censusSentences(3));
         const QString out = dir.filePath(QStringLiteral("out"));
         const QStringList model{QStringLiteral("--model"), kEncoder,
                                 QStringLiteral("--out"),   out,
@@ -322,7 +299,7 @@ private Q_SLOTS:
         QVERIFY2(!QFileInfo::exists(out), "the refused census wrote its --out folder");
         const Run next = census(model + QStringList{QStringLiteral("--corpus"), good});
         QVERIFY2(next.exitCode == 0, qPrintable(next.err));
-        QCOMPARE(readJson(out + QStringLiteral("/census.json"))
+        QCOMPARE(readJsonObject(out + QStringLiteral("/census.json"))
                      .value(QStringLiteral("inputs"))
                      .toObject()
                      .value(QStringLiteral("done"))
@@ -385,7 +362,7 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2((run.out + run.err).contains(QStringLiteral("1 line over 1 MiB skipped (line 2)")),
                  qPrintable(run.out + run.err));
-        const QJsonObject result = readJson(out + QStringLiteral("/census.json"));
+        const QJsonObject result = readJsonObject(out + QStringLiteral("/census.json"));
         QCOMPARE(result.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("done")).toInt(), 2);
         QCOMPARE(
             result.value(QStringLiteral("progress")).toObject().value(QStringLiteral("lines_read")).toInt(),
@@ -396,7 +373,7 @@ private Q_SLOTS:
     void hugeFormatVersionIsReportedAsIs()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("c.txt")), sentences(2));
+        writeFile(dir.filePath(QStringLiteral("c.txt")), censusSentences(2));
         QDir().mkpath(dir.filePath(QStringLiteral("out")));
         writeFile(dir.filePath(QStringLiteral("out/census.json")),
                   "{\"format\": \"attnscope-census\", \"version\": 1000000000000}");

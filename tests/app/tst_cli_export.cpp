@@ -6,14 +6,15 @@
 #include "export/heatmapexporter.h"
 #include "render/colormap.h"
 #include "render/heatmapdata.h"
+#include "support/processrun.h"
 
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QPainter>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -25,39 +26,28 @@
 #include <cstring>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
 const QString kText = QStringLiteral("kedi mindere oturdu");
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = TextRun;
 
 Run runAttnscope(const QStringList& arguments, const QString& workingDirectory, bool withDisplayVariables = false)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!withDisplayVariables) {
-        // No X, no Wayland, no platform chosen: the binary must pick offscreen itself.
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    }
-    const QString runtime = QDir::temp().filePath(QStringLiteral("attnscope-test-runtime"));
-    QDir().mkpath(runtime);
-    QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime);
-    process.setProcessEnvironment(env);
-    process.setWorkingDirectory(workingDirectory);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("export")} + arguments);
-    if (!process.waitForFinished(60000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    ProcessOptions options;
+    // Without the display variables: no X, no Wayland, no platform chosen: the binary must pick offscreen
+    // itself.
+    if (!withDisplayVariables) options.environment = environmentWithoutDisplay();
+    options.environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), privateRuntimeDir());
+    options.workingDirectory = workingDirectory;
+    options.timeoutMs = 60000;
+    Run run = runProcess(QStringLiteral(ATTNSCOPE_BINARY), QStringList{QStringLiteral("export")} + arguments,
+                         options)
+                  .text();
+    if (!run.finished) return {};
+    return run;
 }
 
 // The worked example by hand, in double: P[q][k] = softmax_k(Q_q · K_k / 2), with -inf above the diagonal when causal.

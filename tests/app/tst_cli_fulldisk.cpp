@@ -8,6 +8,8 @@
 #include "census/censusrun.h"
 #include "model/transformermodel.h"
 #include "support/privatemount.h"
+#include "support/processrun.h"
+#include "support/testdata.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QDirIterator>
@@ -15,7 +17,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,33 +42,17 @@ QString ids(int n)
     return list.join(QLatin1Char(','));
 }
 
-struct Run
-{
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = TextRun;
 
+// Painting commands pick the offscreen platform: no display in the environment.
 Run runAttnscope(const QStringList& arguments)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY")); // painting commands pick the offscreen platform
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    const QString runtime = QDir::temp().filePath(QStringLiteral("attnscope-test-runtime"));
-    QDir().mkpath(runtime);
-    QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime);
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(240000)) {
-        process.kill();
-        process.waitForFinished();
-        return {-1, {}, QStringLiteral("timed out")};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    ProcessOptions options;
+    options.environment = environmentWithoutDisplay();
+    options.timeoutMs = 240000;
+    Run run = runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options).text();
+    if (!run.finished) return {-1, false, {}, QStringLiteral("timed out")};
+    return run;
 }
 
 // Every file under `dir` (hidden ones included: a temporary file left behind is a failure), by path
@@ -105,22 +90,6 @@ void writeFile(const QString& path, const QByteArray& bytes)
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     QCOMPARE(file.write(bytes), bytes.size());
-}
-
-// The first `count` sentences of the shipped corpus, one a line.
-QByteArray sentences(int count)
-{
-    QFile in(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/corpus/census-sentences.jsonl"));
-    if (!in.open(QIODevice::ReadOnly)) return {};
-    QByteArray out;
-    for (int i = 0; i < count && !in.atEnd(); ++i)
-        out += QJsonDocument::fromJson(in.readLine())
-                   .object()
-                   .value(QStringLiteral("text"))
-                   .toString()
-                   .toUtf8() +
-               '\n';
-    return out;
 }
 
 } // namespace
@@ -266,7 +235,7 @@ void TestCliFullDisk::censusOnANearlyFullDisk()
     REQUIRE_MOUNTS();
     QFETCH(bool, roomForTheCensusFile);
     const QString corpus = m_dir.filePath(QStringLiteral("nearly-full.txt"));
-    writeFile(corpus, sentences(20));
+    writeFile(corpus, censusSentences(20));
     const QStringList common{QStringLiteral("census"),
                              QStringLiteral("--model"),
                              kEncoder,
@@ -355,7 +324,7 @@ void TestCliFullDisk::censusResumeOnAFullDisk()
 {
     REQUIRE_MOUNTS();
     const QString corpus = m_dir.filePath(QStringLiteral("resume.txt"));
-    writeFile(corpus, sentences(30));
+    writeFile(corpus, censusSentences(30));
     const QString saved = stoppedCensus(corpus);
     QVERIFY(!saved.isEmpty());
     ScratchMount disk(nextMountPoint(), QStringLiteral("tmpfs"), QStringLiteral("size=2m"));
@@ -411,7 +380,7 @@ void TestCliFullDisk::censusStoppedOnAFullDisk()
 {
     REQUIRE_MOUNTS();
     const QString corpus = m_dir.filePath(QStringLiteral("stopped.txt"));
-    writeFile(corpus, sentences(30));
+    writeFile(corpus, censusSentences(30));
     const QString saved = stoppedCensus(corpus);
     QVERIFY(!saved.isEmpty());
     ScratchMount disk(nextMountPoint(), QStringLiteral("tmpfs"), QStringLiteral("size=2m"));

@@ -5,40 +5,28 @@
 //   stream     one entry per policy, perplexity = exp(mean NLL), NLL counts, CSV with one column per policy;
 //   text-file  the file's text is the --text's (stdin too, NUL kept); invalid UTF-8 names the byte offset.
 
+#include "support/processrun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
+using namespace attnscope::testing;
+
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = ProcessRun;
 
 Run runAttnscope(const QStringList& arguments, const QByteArray& input = {})
 {
-    QProcess process;
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    process.write(input);
-    process.closeWriteChannel();
-    Run run;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    ProcessOptions options;
+    options.input = input;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options);
 }
 
 QString oracle(const char* name)

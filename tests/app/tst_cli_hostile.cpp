@@ -3,6 +3,8 @@
 // kill -9 in the middle of a batch export. Each run is the real attnscope binary.
 
 #include "core/support/modelfixtures.h"
+#include "support/processrun.h"
+#include "support/testdata.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -27,41 +29,22 @@ using namespace attnscope::testing;
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = TextRun;
 
 QProcessEnvironment commandEnvironment()
 {
     // Commands that paint start a QGuiApplication; without XDG_RUNTIME_DIR Qt adds a warning line of its own.
-    static QTemporaryDir runtimeDir;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
-    return env;
+    return environmentWithoutDisplay();
 }
 
 // attnscope with these arguments; stdout goes to `stdoutFile` when given (e.g. /dev/full).
 Result run(const QStringList& arguments, const QString& stdoutFile = {}, const QString& workingDirectory = {})
 {
-    QProcess process;
-    process.setProcessEnvironment(commandEnvironment());
-    if (!stdoutFile.isEmpty()) process.setStandardOutputFile(stdoutFile);
-    if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    ProcessOptions options;
+    options.environment = commandEnvironment();
+    options.stdoutFile = stdoutFile;
+    options.workingDirectory = workingDirectory;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options).text();
 }
 
 // Lines of stderr that are the command's own ("attnscope: ...").
@@ -227,10 +210,7 @@ void TestCliHostile::lessonFollowsTheExportRules()
 {
     QTemporaryDir dir;
     const QString csv = dir.filePath(QStringLiteral("step.csv"));
-    QFile file(csv);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("precious\n");
-    file.close();
+    QVERIFY(writeFileBytes(csv, "precious\n"));
     Result r = run({QStringLiteral("lesson"), QStringLiteral("--step"), QStringLiteral("1"),
                     QStringLiteral("--no-scale"), QStringLiteral("--out"), csv});
     QCOMPARE(r.exitCode, 1);

@@ -1,37 +1,26 @@
 // `attnscope tokenize` as scripts use it: the binary on an oracle folder, its one-line JSON, its errors.
 
-#include <QtTest>
+#include "support/processrun.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnscope::testing;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = ProcessRun;
 
 Run runAttnscope(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    ProcessOptions options;
+    options.timeoutMs = 60000;
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options);
 }
 
 QJsonObject readCase(const QString& name)

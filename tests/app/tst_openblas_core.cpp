@@ -13,6 +13,7 @@
 
 #include "io/npy.h"
 #include "model/openblas.h"
+#include "support/processrun.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -27,38 +28,24 @@
 #include <cmath>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = TextRun;
 
 // The built attnscope with OPENBLAS_CORETYPE removed from the environment and ATTNSCOPE_PRODUCT=library,
 // then `environment` added.
 Run runAttnscope(const QStringList& arguments, const QStringList& environment = {})
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("OPENBLAS_CORETYPE"));
-    env.remove(QStringLiteral("OPENBLAS_VERBOSE"));
-    env.insert(QStringLiteral("ATTNSCOPE_PRODUCT"), QStringLiteral("library"));
+    ProcessOptions options;
+    options.environment.remove(QStringLiteral("OPENBLAS_CORETYPE"));
+    options.environment.remove(QStringLiteral("OPENBLAS_VERBOSE"));
+    options.environment.insert(QStringLiteral("ATTNSCOPE_PRODUCT"), QStringLiteral("library"));
     for (const QString& assignment : environment)
-        env.insert(assignment.section(QLatin1Char('='), 0, 0), assignment.section(QLatin1Char('='), 1));
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+        options.environment.insert(assignment.section(QLatin1Char('='), 0, 0),
+                                   assignment.section(QLatin1Char('='), 1));
+    return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options).text();
 }
 
 QString projectionsLine(const Run& run)

@@ -3,25 +3,17 @@
 #include "attention/attention.h"
 #include "attention/tiledattentionmaps.h"
 #include "attention/workedexample.h"
+#include "support/testdata.h"
 
 #include <QtTest>
-
 #include <cmath>
 #include <numeric>
 #include <random>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
-
-HeadTensor randomTensor(int tokens, int heads, int dim, std::mt19937& rng, float stddev = 1.0f)
-{
-    std::normal_distribution<float> normal(0.0f, stddev);
-    HeadTensor t(tokens, heads, dim);
-    for (float& x : t.values)
-        x = normal(rng);
-    return t;
-}
 
 // Largest |a − b| / max(1, |b|): absolute for values up to 1 (probabilities), relative beyond
 // (outputs, whose float32 rounding grows with their magnitude).
@@ -127,8 +119,8 @@ void TestAttention::probabilityRowsSumToOneAndCausalIsZero()
     QFETCH(int, n);
     QFETCH(bool, causal);
     std::mt19937 rng(7);
-    const HeadTensor q = randomTensor(n, 4, 16, rng, 2.0f), k = randomTensor(n, 2, 16, rng, 2.0f),
-                     v = randomTensor(n, 2, 16, rng);
+    const HeadTensor q = randomHeadTensor(n, 4, 16, rng, 2.0f), k = randomHeadTensor(n, 2, 16, rng, 2.0f),
+                     v = randomHeadTensor(n, 2, 16, rng);
     AttentionOptions options;
     options.causal = causal;
     const FullAttentionResult r = attentionFull(q, k, v, options);
@@ -166,8 +158,8 @@ void TestAttention::tiledEqualsFull()
     const int dim = 32;
     // Unit-variance Q, K, V, as after a LayerNorm. Both paths compute in float32; with sharper inputs
     // (std 1.5) the two roundings drift apart by about 2e-6, which is float32's own noise at that scale.
-    const HeadTensor q = randomTensor(n, 4, dim, rng), k = randomTensor(n, kvHeads, dim, rng),
-                     v = randomTensor(n, kvHeads, dim, rng);
+    const HeadTensor q = randomHeadTensor(n, 4, dim, rng), k = randomHeadTensor(n, kvHeads, dim, rng),
+                     v = randomHeadTensor(n, kvHeads, dim, rng);
     AttentionOptions options;
     options.causal = causal;
     options.rope.enabled = rope;
@@ -193,8 +185,8 @@ void TestAttention::probabilityTileMatchesFull()
 {
     std::mt19937 rng(3);
     const int n = 300;
-    const HeadTensor q = randomTensor(n, 2, 24, rng, 2.0f), k = randomTensor(n, 2, 24, rng, 2.0f),
-                     v = randomTensor(n, 2, 24, rng);
+    const HeadTensor q = randomHeadTensor(n, 2, 24, rng, 2.0f), k = randomHeadTensor(n, 2, 24, rng, 2.0f),
+                     v = randomHeadTensor(n, 2, 24, rng);
     AttentionOptions options;
     options.causal = true;
     const FullAttentionResult full = attentionFull(q, k, v, options);
@@ -213,8 +205,8 @@ void TestAttention::headMatricesOnThreadsMatchFull()
 {
     std::mt19937 rng(5);
     const int n = 70, heads = 6;
-    const HeadTensor q = randomTensor(n, heads, 16, rng), k = randomTensor(n, 2, 16, rng),
-                     v = randomTensor(n, 2, 16, rng);
+    const HeadTensor q = randomHeadTensor(n, heads, 16, rng), k = randomHeadTensor(n, 2, 16, rng),
+                     v = randomHeadTensor(n, 2, 16, rng);
     AttentionOptions options;
     options.causal = true;
     const FullAttentionResult full = attentionFull(q, k, v, options);
@@ -242,7 +234,8 @@ void TestAttention::headMatricesOnThreadsMatchFull()
 void TestAttention::keyPaddingMasksKeys()
 {
     std::mt19937 rng(5);
-    const HeadTensor q = randomTensor(6, 1, 8, rng), k = randomTensor(6, 1, 8, rng), v = randomTensor(6, 1, 8, rng);
+    const HeadTensor q = randomHeadTensor(6, 1, 8, rng), k = randomHeadTensor(6, 1, 8, rng),
+                     v = randomHeadTensor(6, 1, 8, rng);
     AttentionOptions options;
     options.keyPadding = {1, 1, 0, 1, 0, 1};
     const FullAttentionResult full = attentionFull(q, k, v, options);
@@ -267,7 +260,8 @@ void TestAttention::queryOffsetShiftsCausalMask()
 {
     // Two new queries after four cached keys: query i sees keys j <= i + 4.
     std::mt19937 rng(11);
-    const HeadTensor q = randomTensor(2, 2, 8, rng), k = randomTensor(6, 2, 8, rng), v = randomTensor(6, 2, 8, rng);
+    const HeadTensor q = randomHeadTensor(2, 2, 8, rng), k = randomHeadTensor(6, 2, 8, rng),
+                     v = randomHeadTensor(6, 2, 8, rng);
     AttentionOptions options;
     options.causal = true;
     options.queryPositionOffset = 4;
@@ -285,8 +279,8 @@ void TestAttention::softCapMatchesHandComputation()
 {
     std::mt19937 rng(21);
     const int n = 9, d = 6;
-    const HeadTensor q = randomTensor(n, 1, d, rng, 3.0f), k = randomTensor(n, 1, d, rng, 3.0f),
-                     v = randomTensor(n, 1, d, rng);
+    const HeadTensor q = randomHeadTensor(n, 1, d, rng, 3.0f), k = randomHeadTensor(n, 1, d, rng, 3.0f),
+                     v = randomHeadTensor(n, 1, d, rng);
     AttentionOptions options;
     options.causal = true;
     options.softCap = 2.5f;
@@ -339,8 +333,8 @@ void TestAttention::slidingWindowMasksDistantKeys()
     QFETCH(int, offset);
     std::mt19937 rng(uint32_t(window * 7 + offset));
     const int queries = 70, keys = queries + offset;
-    const HeadTensor q = randomTensor(queries, 2, 8, rng), k = randomTensor(keys, 1, 8, rng),
-                     v = randomTensor(keys, 1, 8, rng);
+    const HeadTensor q = randomHeadTensor(queries, 2, 8, rng), k = randomHeadTensor(keys, 1, 8, rng),
+                     v = randomHeadTensor(keys, 1, 8, rng);
     AttentionOptions options;
     options.causal = true;
     options.queryPositionOffset = offset;
@@ -374,7 +368,7 @@ void TestAttention::slidingWindowMasksDistantKeys()
 void TestAttention::ropePositionZeroIsIdentity()
 {
     std::mt19937 rng(1);
-    HeadTensor x = randomTensor(1, 3, 16, rng);
+    HeadTensor x = randomHeadTensor(1, 3, 16, rng);
     const HeadTensor original = x;
     for (RopePairing pairing : {RopePairing::RotateHalf, RopePairing::Interleaved}) {
         RopeConfig rope{true, 10000.0, 0, pairing, 0};
@@ -399,7 +393,7 @@ void TestAttention::ropeScoreDependsOnlyOnOffset()
     QFETCH(int, pairing);
     QFETCH(double, theta);
     std::mt19937 rng(2);
-    const HeadTensor qv = randomTensor(1, 1, 32, rng), kv = randomTensor(1, 1, 32, rng);
+    const HeadTensor qv = randomHeadTensor(1, 1, 32, rng), kv = randomHeadTensor(1, 1, 32, rng);
     RopeConfig rope{true, theta, 0, RopePairing(pairing), 0};
     auto score = [&](int i, int j) {
         HeadTensor q = qv, k = kv;
@@ -421,7 +415,7 @@ void TestAttention::ropeScoreDependsOnlyOnOffset()
 void TestAttention::partialRotaryLeavesTailUntouched()
 {
     std::mt19937 rng(4);
-    HeadTensor x = randomTensor(5, 2, 16, rng);
+    HeadTensor x = randomHeadTensor(5, 2, 16, rng);
     const HeadTensor original = x;
     applyRope(x, RopeConfig{true, 10000.0, 8, RopePairing::Interleaved, 0}, 0);
     for (int t = 1; t < 5; ++t)
@@ -460,7 +454,8 @@ void TestAttention::permutationEquivariance()
 {
     std::mt19937 rng(9);
     const int n = 9;
-    const HeadTensor q = randomTensor(n, 2, 8, rng), k = randomTensor(n, 2, 8, rng), v = randomTensor(n, 2, 8, rng);
+    const HeadTensor q = randomHeadTensor(n, 2, 8, rng), k = randomHeadTensor(n, 2, 8, rng),
+                     v = randomHeadTensor(n, 2, 8, rng);
     std::vector<int> perm(n);
     std::iota(perm.begin(), perm.end(), 0);
     std::shuffle(perm.begin(), perm.end(), rng);
@@ -482,7 +477,8 @@ void TestAttention::scalingPreventsCollapse()
 {
     std::mt19937 rng(12);
     const int n = 16, d = 512;
-    const HeadTensor q = randomTensor(n, 1, d, rng), k = randomTensor(n, 1, d, rng), v = randomTensor(n, 1, d, rng);
+    const HeadTensor q = randomHeadTensor(n, 1, d, rng), k = randomHeadTensor(n, 1, d, rng),
+                     v = randomHeadTensor(n, 1, d, rng);
     auto collapsedRows = [&](float scale) {
         AttentionOptions options;
         options.scale = scale;

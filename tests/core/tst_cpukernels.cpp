@@ -3,6 +3,7 @@
 // features. Levels the CPU lacks are skipped here; tst_packaged_cpu runs them under qemu.
 
 #include "kernels/cpukernelselection.h"
+#include "support/testdata.h"
 
 #include <Eigen/Core>
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 using namespace attnscope::kernels;
 
 namespace {
@@ -63,21 +65,6 @@ std::vector<double> referenceProbabilities(const std::vector<float>& q, int qStr
     for (double& x : p)
         x /= sum;
     return p;
-}
-
-double activationOf(double x, Activation activation)
-{
-    switch (activation) {
-    case Activation::GeluErf:
-        return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-    case Activation::GeluTanh:
-        return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
-    case Activation::Relu:
-        return std::max(0.0, x);
-    case Activation::Silu:
-        return x / (1.0 + std::exp(-x));
-    }
-    return x;
 }
 
 } // namespace
@@ -328,7 +315,7 @@ private Q_SLOTS:
                         for (int i = 0; i < in; ++i)
                             s += at(x, xStride, r, i) *
                                  (weightIsOutIn ? at(outIn, in, 4 + c, i) : at(inOut, wOut, i, 4 + c));
-                        const double expected = activationOf(s, activation);
+                        const double expected = referenceActivation(s, activation);
                         QVERIFY2(std::abs(y[size_t(r) * yStride + c] - expected) < 2e-5,
                                  qPrintable(QStringLiteral("y[%1][%2] activation %3 out-in %4: %5 vs %6")
                                                 .arg(r)

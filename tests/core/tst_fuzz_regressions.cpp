@@ -9,6 +9,7 @@
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
 #include "model/safetensorsfile.h"
+#include "support/testdata.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 
@@ -18,6 +19,7 @@
 #include <vector>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
@@ -33,7 +35,7 @@ QByteArray readAll(const QString& path)
 // Any other exception escapes and fails the test.
 QString replayInput(const QString& harness, const QByteArray& bytes)
 {
-    try {
+    return inputErrorOf([&]() -> QString {
         if (harness == QLatin1String("safetensors")) {
             const auto* data = reinterpret_cast<const unsigned char*>(bytes.constData());
             const SafetensorsHeader header =
@@ -78,14 +80,8 @@ QString replayInput(const QString& harness, const QByteArray& bytes)
             if (!vocabulary.model.isEmpty())
                 Tokenizer::fromGgufVocabulary(vocabulary, path)->encode(QStringLiteral("Hello world"));
         }
-    } catch (const ModelError& e) {
-        return e.message();
-    } catch (const TokenizerError& e) {
-        return QString::fromStdString(e.what());
-    } catch (const NpyError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
+        return {};
+    });
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #include "generation/generation.h"
 #include "generation/tokensampler.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 #include "util/operationcancelled.h"
 
 #include <QtTest>
@@ -365,14 +366,7 @@ void TestGeneration::generationIsCancellable()
 
 void TestGeneration::badInputIsRefused()
 {
-    auto message = [](const std::function<void()>& f) {
-        try {
-            f();
-        } catch (const ModelError& e) {
-            return e.message();
-        }
-        return QString();
-    };
+    const auto message = modelErrorOf;
     const auto bert = TransformerModel::open(oracleFolder(QStringLiteral("bert_s0")));
     QVERIFY(message([&] {
                 Generation(*bert, oracleInputIds(QStringLiteral("bert_s0")), {});

@@ -10,6 +10,7 @@
 #include "model/safetensorsfile.h"
 #include "model/transformermodel.h"
 #include "support/ggufwriter.h"
+#include "support/testdata.h"
 #include "tokenizer/ggufvocabulary.h"
 #include "tokenizer/tokenizer.h"
 
@@ -47,13 +48,6 @@ std::vector<float> dequantize(GgmlType type, const QByteArray& block, int elemen
 
 // ---------------------------------------------------------------- GGUF from an oracle case, as
 // convert_hf_to_gguf.py
-
-QJsonObject readJsonObject(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 
 double meanAbsError(const AttentionMaps& maps, const NpyArray& expected)
 {
@@ -114,26 +108,6 @@ void writeRandomLlamaGguf(const QString& path, GgmlType type)
         matrix(name("ffn_down.weight"), hidden, inner, 0.04f);
     }
     w.write(path);
-}
-
-// A test tokenizer's tokenizer.json (tests/data/tokenizers/<set>), with its overlay.json applied.
-QJsonObject testTokenizerJson(const QString& set)
-{
-    const QString folder = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/tokenizers/") + set;
-    if (QFile::exists(folder + QStringLiteral("/tokenizer.json")))
-        return readJsonObject(folder + QStringLiteral("/tokenizer.json"));
-    const QJsonObject overlay = readJsonObject(folder + QStringLiteral("/overlay.json"));
-    QJsonObject base =
-        readJsonObject(QDir(folder).filePath(overlay.value(QStringLiteral("base")).toString()));
-    const QJsonObject replace = overlay.value(QStringLiteral("replace")).toObject();
-    for (auto it = replace.begin(); it != replace.end(); ++it)
-        base.insert(it.key(), it.value());
-    QJsonObject model = base.value(QStringLiteral("model")).toObject();
-    const QJsonObject modelReplace = overlay.value(QStringLiteral("model")).toObject();
-    for (auto it = modelReplace.begin(); it != modelReplace.end(); ++it)
-        model.insert(it.key(), it.value());
-    base.insert(QStringLiteral("model"), model);
-    return base;
 }
 
 QString messageOf(const std::function<void()>& f)

@@ -7,6 +7,7 @@
 #include "io/npy.h"
 #include "io/outputfile.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 #include "tokenizer/tokenizer.h"
 #include "util/uninitializedbuffer.h"
 
@@ -79,21 +80,15 @@ private:
 // What opening the folder as a model, a tokenizer or an array says.
 QString problemOpening(const QString& what, const QString& path)
 {
-    try {
+    return inputErrorOf([&]() -> QString {
         if (what == QLatin1String("model") || what == QLatin1String("gguf")) {
             const auto model = TransformerModel::open(path);
             return model->tokenizerError(); // a model opens without its tokenizer; the reason is kept
         }
         if (what == QLatin1String("tokenizer")) Tokenizer::fromFolder(path);
         if (what == QLatin1String("npy")) readNpyFile(path);
-    } catch (const ModelError& e) {
-        return e.message();
-    } catch (const TokenizerError& e) {
-        return QString::fromStdString(e.what());
-    } catch (const NpyError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
+        return {};
+    });
 }
 
 QStringList filesIn(const QString& folder)
@@ -530,10 +525,8 @@ void TestInputFiles::directWritesKeepEveryByte()
     QFETCH(bool, pageAligned);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("dump.npy"));
+    QVERIFY(writeFileBytes(path, "the old file"));
     QFile existing(path);
-    QVERIFY(existing.open(QIODevice::WriteOnly));
-    existing.write("the old file");
-    existing.close();
     auto expectedByte = [](qint64 position) { return char((position * 7 + 3) % 251); };
     auto bytesAt = [&](qint64 start, qint64 size) {
         QByteArray bytes(int(size), Qt::Uninitialized);

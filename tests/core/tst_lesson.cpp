@@ -5,19 +5,20 @@
 #include "attention/rope.h"
 #include "attention/workedexample.h"
 #include "lesson/dkexperiment.h"
-#include "lesson/lessonnumbers.h"
 #include "lesson/lessonmodel.h"
+#include "lesson/lessonnumbers.h"
 #include "lesson/multiheadlesson.h"
+#include "support/testdata.h"
 
 #include <QLocale>
 #include <QTest>
-
 #include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
@@ -121,15 +122,6 @@ std::pair<QString, QString> splitExplanation(const QString& text)
     if (words >= 0)
         rhs.truncate(words);
     return {eq < 0 ? QString() : text.left(eq), rhs};
-}
-
-HeadTensor randomTensor(int tokens, int heads, int dim, std::mt19937& rng, float spread = 1.0f)
-{
-    std::normal_distribution<float> normal(0.0f, spread);
-    HeadTensor t(tokens, heads, dim);
-    for (float& x : t.values)
-        x = normal(rng);
-    return t;
 }
 
 HeadTensor toTensor(const Eigen::MatrixXd& m)
@@ -404,9 +396,9 @@ void TestLesson::openInLessonReproducesHeadPrefix()
 {
     std::mt19937 rng(11);
     const int n = 20, heads = 4, kvHeads = 2, dim = 8;
-    const HeadTensor q = randomTensor(n, heads, dim, rng, 1.5f);
-    const HeadTensor k = randomTensor(n, kvHeads, dim, rng, 1.5f);
-    const HeadTensor v = randomTensor(n, kvHeads, dim, rng);
+    const HeadTensor q = randomHeadTensor(n, heads, dim, rng, 1.5f);
+    const HeadTensor k = randomHeadTensor(n, kvHeads, dim, rng, 1.5f);
+    const HeadTensor v = randomHeadTensor(n, kvHeads, dim, rng);
     AttentionOptions options;
     options.causal = true;
     options.rope.enabled = true;
@@ -448,9 +440,9 @@ void TestLesson::openInLessonLaterRangeIsRenormalised()
 {
     std::mt19937 rng(12);
     const int n = 20, heads = 2, kvHeads = 1, dim = 6;
-    const HeadTensor q = randomTensor(n, heads, dim, rng);
-    const HeadTensor k = randomTensor(n, kvHeads, dim, rng);
-    const HeadTensor v = randomTensor(n, kvHeads, dim, rng);
+    const HeadTensor q = randomHeadTensor(n, heads, dim, rng);
+    const HeadTensor k = randomHeadTensor(n, kvHeads, dim, rng);
+    const HeadTensor v = randomHeadTensor(n, kvHeads, dim, rng);
     AttentionOptions options;
     options.causal = true;
     options.rope.enabled = true;
@@ -472,7 +464,8 @@ void TestLesson::openInLessonLaterRangeIsRenormalised()
 void TestLesson::openInLessonRejectsBadRanges()
 {
     std::mt19937 rng(1);
-    const HeadTensor q = randomTensor(20, 2, 4, rng), k = randomTensor(20, 2, 4, rng), v = randomTensor(20, 2, 4, rng);
+    const HeadTensor q = randomHeadTensor(20, 2, 4, rng), k = randomHeadTensor(20, 2, 4, rng),
+                     v = randomHeadTensor(20, 2, 4, rng);
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
         LessonModel::fromHead(q, k, v, 0, 0, LessonModel::kMaxHeadTokens + 1, {}, 0.5, true));
@@ -621,7 +614,7 @@ void TestLesson::multiHeadSplitsTheLessonsOwnNumbers()
 {
     std::mt19937 rng(21);
     const int n = 16, dim = 8;
-    const HeadTensor t = randomTensor(n, 1, dim, rng, 1.2f);
+    const HeadTensor t = randomHeadTensor(n, 1, dim, rng, 1.2f);
     QStringList tokens;
     for (int i = 0; i < n; ++i)
         tokens << QStringLiteral("w%1").arg(i);

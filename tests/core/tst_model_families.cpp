@@ -9,6 +9,7 @@
 #include "core/support/modelfixtures.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -63,20 +64,6 @@ const FamilyCase kCases[] = {
     {"phi3_s0", "phi3"},
     {"phi3_s1", "phi3"},
 };
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-void writeJson(const QString& path, const QJsonObject& object)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) qFatal("cannot write %s", qPrintable(path));
-    file.write(QJsonDocument(object).toJson());
-}
 
 double runError(const QString& folder, const QString& caseName, const RunOptions& options = {})
 {
@@ -240,9 +227,9 @@ void TestModelFamilies::distilBertComputesSinusoidalPositions()
     const double error = runError(folder, QStringLiteral("distilbert_s1"));
     QVERIFY2(error <= 1e-5, qPrintable(QString::number(error)));
     // A learned table cannot be computed: without it the model does not open.
-    QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("sinusoidal_pos_embds"), false);
-    writeJson(folder + QStringLiteral("/config.json"), config);
+    writeJsonObject(folder + QStringLiteral("/config.json"), config);
     try {
         TransformerModel::open(folder);
         QFAIL("opened without its position table");
@@ -258,7 +245,7 @@ void TestModelFamilies::phiReadsSeparateProjections()
     QTemporaryDir dir;
     const QString folder = dir.filePath(QStringLiteral("split"));
     const QJsonObject config =
-        readJson(oracleFolder(QStringLiteral("phi_s0")) + QStringLiteral("/config.json"));
+        readJsonObject(oracleFolder(QStringLiteral("phi_s0")) + QStringLiteral("/config.json"));
     const int hidden = config.value(QLatin1String("hidden_size")).toInt();
     const int heads = config.value(QLatin1String("num_attention_heads")).toInt(), d = hidden / heads;
     copyModel(oracleFolder(QStringLiteral("phi_s0")), folder, [&](std::vector<TensorToWrite>& tensors) {
@@ -306,9 +293,10 @@ void TestModelFamilies::gemma3MultimodalCheckpoint()
         tensors.push_back(
             f32Tensor(QStringLiteral("vision_tower.vision_model.post_layernorm.weight"), {4}, {1, 1, 1, 1}));
     });
-    QJsonObject text = readJson(oracleFolder(QStringLiteral("gemma3_s0")) + QStringLiteral("/config.json"));
+    QJsonObject text =
+        readJsonObject(oracleFolder(QStringLiteral("gemma3_s0")) + QStringLiteral("/config.json"));
     text.remove(QStringLiteral("architectures"));
-    writeJson(
+    writeJsonObject(
         folder + QStringLiteral("/config.json"),
         QJsonObject{
             {QStringLiteral("architectures"), QJsonArray{QStringLiteral("Gemma3ForConditionalGeneration")}},
@@ -358,9 +346,9 @@ void TestModelFamilies::ropeParametersOfTransformers5()
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("v5"));
         copyModel(oracleFolder(caseName), folder);
-        QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+        QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
         v.edit(config);
-        writeJson(folder + QStringLiteral("/config.json"), config);
+        writeJsonObject(folder + QStringLiteral("/config.json"), config);
         const double error = runError(folder, caseName);
         QVERIFY2(error <= 1e-5, qPrintable(caseName + QStringLiteral(": ") + QString::number(error)));
     }
@@ -472,9 +460,9 @@ void TestModelFamilies::unsupportedRopeScalingIsNamed()
     QTemporaryDir dir;
     const QString folder = dir.filePath(QStringLiteral("model"));
     copyModel(oracleFolder(caseName), folder);
-    QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("rope_scaling"), ropeScaling);
-    writeJson(folder + QStringLiteral("/config.json"), config);
+    writeJsonObject(folder + QStringLiteral("/config.json"), config);
     try {
         TransformerModel::open(folder);
         QFAIL("opened");

@@ -10,6 +10,7 @@
 
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,20 +24,6 @@ using namespace attnscope;
 using namespace attnscope::testing;
 
 namespace {
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-void writeJson(const QString& path, const QJsonObject& object)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) qFatal("cannot write %s", qPrintable(path));
-    file.write(QJsonDocument(object).toJson());
-}
 
 std::vector<float> floatsOf(const TensorToWrite& t)
 {
@@ -201,9 +188,9 @@ void TestModelHooks::meanAblationEqualsBiasOfTheMean()
                 tensors.push_back(t);
             }
     });
-    QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("attention_bias"), true);
-    writeJson(folder + QStringLiteral("/config.json"), config);
+    writeJsonObject(folder + QStringLiteral("/config.json"), config);
 
     RunOptions ablated;
     ablated.ablations.push_back({layer, head, AblationMode::Mean});
@@ -302,9 +289,10 @@ void TestModelHooks::keysAreKeptBeforeRope()
     const AttentionCapture c = model->run(ids, {}, options);
     QCOMPARE(int(c.keyValues.size()), model->config().layers);
     QCOMPARE(c.keys.size(), c.keyValues.size());
-    const double theta = readJson(oracleFolder(QStringLiteral("llama_s0")) + QStringLiteral("/config.json"))
-                             .value(QLatin1String("rope_theta"))
-                             .toDouble();
+    const double theta =
+        readJsonObject(oracleFolder(QStringLiteral("llama_s0")) + QStringLiteral("/config.json"))
+            .value(QLatin1String("rope_theta"))
+            .toDouble();
     const int d = c.headDim, half = d / 2;
     double worst = 0, unrotated = 0;
     for (size_t l = 0; l < c.keys.size(); ++l) {

@@ -6,6 +6,7 @@
 #include "attention/tiledattentionmaps.h"
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 #include "tokenizer/tokenizer.h"
 #include "util/operationcancelled.h"
 
@@ -23,20 +24,6 @@ using namespace attnscope::testing;
 namespace {
 
 const char* const kCases[] = {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1", "llama_s2"};
-
-void writeJson(const QString& path, const QJsonObject& object)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(QJsonDocument(object).toJson());
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
 
 } // namespace
 
@@ -236,7 +223,7 @@ void TestModelOracle::shardedIndex()
         weightMap.insert(t.name, shard1);
     for (const TensorToWrite& t : second)
         weightMap.insert(t.name, shard2);
-    writeJson(
+    writeJsonObject(
         folder + QStringLiteral("/model.safetensors.index.json"),
         QJsonObject{{QStringLiteral("metadata"), QJsonObject{}}, {QStringLiteral("weight_map"), weightMap}});
     QVERIFY(!QFile::exists(folder + QStringLiteral("/model.safetensors")));
@@ -262,9 +249,9 @@ void TestModelOracle::tiedEmbeddings()
                            [](const TensorToWrite& t) { return t.name == QLatin1String("lm_head.weight"); }),
             tensors.end());
     });
-    QJsonObject config = readJson(tied + QStringLiteral("/config.json"));
+    QJsonObject config = readJsonObject(tied + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("tie_word_embeddings"), true);
-    writeJson(tied + QStringLiteral("/config.json"), config);
+    writeJsonObject(tied + QStringLiteral("/config.json"), config);
     copyModel(oracleFolder(QStringLiteral("llama_s0")), untied, [](std::vector<TensorToWrite>& tensors) {
         QByteArray embedding;
         for (const TensorToWrite& t : tensors)
@@ -327,11 +314,11 @@ void TestModelOracle::llamaFamilyVariants()
             if (attentionBias) zeros("o_proj", 32);
         }
     });
-    QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("model_type"), modelType);
     config.insert(QStringLiteral("attention_bias"), attentionBias);
     config.insert(QStringLiteral("architectures"), QJsonArray{QStringLiteral("ForCausalLM")});
-    writeJson(folder + QStringLiteral("/config.json"), config);
+    writeJsonObject(folder + QStringLiteral("/config.json"), config);
     const auto model = TransformerModel::open(folder);
     QCOMPARE(model->info().architecture, modelType);
     const double error = maxAbsError(*model->run(oracleInputIds(QStringLiteral("llama_s0")), {}).maps,
@@ -340,7 +327,7 @@ void TestModelOracle::llamaFamilyVariants()
     // Without the biases the config promises, opening fails naming the tensor.
     if (qkvBias) {
         copyModel(oracleFolder(QStringLiteral("llama_s0")), folder);
-        writeJson(folder + QStringLiteral("/config.json"), config);
+        writeJsonObject(folder + QStringLiteral("/config.json"), config);
         QVERIFY_THROWS_EXCEPTION(ModelError, TransformerModel::open(folder));
     }
 }

@@ -10,6 +10,7 @@
 #include "generation/tokensampler.h"
 #include "model/transformermodel.h"
 #include "model/weightstore.h"
+#include "support/testdata.h"
 #include "util/operationcancelled.h"
 
 #include <QJsonDocument>
@@ -311,14 +312,7 @@ void TestStreaming::progressAndCancel()
 
 void TestStreaming::badPoliciesAreRefused()
 {
-    auto message = [](const std::function<void()>& f) {
-        try {
-            f();
-        } catch (const ModelError& e) {
-            return e.message();
-        }
-        return QString();
-    };
+    const auto message = modelErrorOf;
     const auto llama = TransformerModel::open(oracleFolder(QStringLiteral("llama_s0")));
     const std::vector<int> ids = randomText(30, 128, 1);
     QVERIFY(message([&] {

@@ -3,33 +3,15 @@
 // bias and each activation, on the sizes the model uses (one block and the threaded split).
 
 #include "model/tensorops.h"
+#include "support/testdata.h"
 
 #include <QtTest>
 #include <cmath>
 #include <random>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 using namespace attnscope::ops;
-
-namespace {
-
-double activationOf(double x, std::optional<Activation> activation)
-{
-    if (!activation) return x;
-    switch (*activation) {
-    case Activation::GeluErf:
-        return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-    case Activation::GeluTanh:
-        return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
-    case Activation::Relu:
-        return std::max(0.0, x);
-    case Activation::Silu:
-        return x / (1.0 + std::exp(-x));
-    }
-    return x;
-}
-
-} // namespace
 
 class TestTensorOps : public QObject
 {
@@ -93,7 +75,7 @@ private Q_SLOTS:
                     const float wi = inputMajor ? weight[size_t(i) * out + c] : weight[size_t(c) * in + i];
                     sum += double(x[size_t(r) * xStride + i]) * wi;
                 }
-                const double expected = activationOf(sum, act);
+                const double expected = act ? referenceActivation(sum, *act) : sum;
                 worst = std::max(worst, std::abs(double(y[size_t(r) * yStride + (c - c0)]) - expected) /
                                             std::max(1.0, std::abs(expected)));
             }

@@ -1,6 +1,7 @@
 #include "support/ggufwriter.h"
 
 #include "model/safetensorsfile.h"
+#include "support/testdata.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -69,6 +70,20 @@ int nearest(float v)
     return int(std::lround(v));
 }
 
+// A block's 32 quants (0..31): for the 5-bit types the fifth bits first, as one u32 (bit i for quant i), then
+// the low nibbles two a byte, quant j with quant j + 16.
+void putQuants32(QByteArray& out, const int* q, bool fifthBits)
+{
+    if (fifthBits) {
+        std::uint32_t qh = 0;
+        for (int i = 0; i < 32; ++i)
+            qh |= std::uint32_t((q[i] >> 4) & 1) << i;
+        put<std::uint32_t>(out, qh);
+    }
+    for (int j = 0; j < 16; ++j)
+        out.append(char((q[j] & 0xF) | ((q[j + 16] & 0xF) << 4)));
+}
+
 // Q4_0/Q4_1/Q5_0/Q5_1/Q8_0 for one block of 32.
 void block32(GgmlType type, const float* x, QByteArray& out)
 {
@@ -94,14 +109,7 @@ void block32(GgmlType type, const float* x, QByteArray& out)
         for (int i = 0; i < 32; ++i)
             q[i] = (d == 0 ? 0 : std::clamp(nearest(x[i] / d), -levels, levels - 1)) + levels;
         putHalf(out, d);
-        if (type == GgmlType::Q5_0) {
-            std::uint32_t qh = 0;
-            for (int i = 0; i < 32; ++i)
-                qh |= std::uint32_t((q[i] >> 4) & 1) << i;
-            put<std::uint32_t>(out, qh);
-        }
-        for (int j = 0; j < 16; ++j)
-            out.append(char((q[j] & 0xF) | ((q[j + 16] & 0xF) << 4)));
+        putQuants32(out, q, type == GgmlType::Q5_0);
         return;
     }
     case GgmlType::Q4_1:
@@ -114,14 +122,7 @@ void block32(GgmlType type, const float* x, QByteArray& out)
             q[i] = d == 0 ? 0 : std::clamp(nearest((x[i] - m) / d), 0, top);
         putHalf(out, d);
         putHalf(out, m);
-        if (type == GgmlType::Q5_1) {
-            std::uint32_t qh = 0;
-            for (int i = 0; i < 32; ++i)
-                qh |= std::uint32_t((q[i] >> 4) & 1) << i;
-            put<std::uint32_t>(out, qh);
-        }
-        for (int j = 0; j < 16; ++j)
-            out.append(char((q[j] & 0xF) | ((q[j + 16] & 0xF) << 4)));
+        putQuants32(out, q, type == GgmlType::Q5_1);
         return;
     }
     default:
@@ -291,13 +292,6 @@ void blockK(GgmlType type, const float* x, QByteArray& out)
     default:
         qFatal("blockK: not a K-quant type");
     }
-}
-
-QJsonObject readJsonObject(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 // llama.cpp's LlamaModel.permute: rows of each head reordered from (i, i + d/2) pairs to (2i, 2i + 1).

@@ -8,6 +8,7 @@
 #include "io/npywriter.h"
 #include "render/colormap.h"
 #include "render/headgridpainter.h"
+#include "support/testdata.h"
 
 #include <QFile>
 #include <QImage>
@@ -18,6 +19,7 @@
 #include <cmath>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
@@ -120,11 +122,7 @@ private Q_SLOTS:
     void batchRefusesExistingFilesBeforeWritingAny()
     {
         QTemporaryDir dir;
-        {
-            QFile existing(dir.filePath(QStringLiteral("s-L1-H2.npy")));
-            QVERIFY(existing.open(QIODevice::WriteOnly));
-            existing.write("mine");
-        }
+        QVERIFY(writeFileBytes(dir.filePath(QStringLiteral("s-L1-H2.npy")), "mine"));
         BatchExporter batch(syntheticSource(), HeatmapStyle{}, ExportOptions{});
         QCOMPARE(batch.run(dir.path(), QStringLiteral("s"), ExportFormat::Npy), BatchExporter::Status::Failed);
         QVERIFY(batch.error().contains(QLatin1String("s-L1-H2.npy")));
@@ -136,11 +134,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("view.json"));
-        {
-            QFile existing(path);
-            QVERIFY(existing.open(QIODevice::WriteOnly));
-            existing.write("old");
-        }
+        QVERIFY(writeFileBytes(path, "old"));
         QWidget parent;
         ExportController controller(&parent);
         int asked = 0;

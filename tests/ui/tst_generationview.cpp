@@ -14,6 +14,7 @@
 #include "mainwindow.h"
 #include "model/transformermodel.h"
 #include "tokenizer/tokenizer.h"
+#include "support/testdata.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -32,6 +33,7 @@
 #include <cmath>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
@@ -476,10 +478,7 @@ private Q_SLOTS:
         StreamingTab* tab = window.streamingTab();
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("latin1.txt"));
-        QFile file(bad);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("caf\xe9 au lait\n");
-        file.close();
+        QVERIFY(writeFileBytes(bad, "caf\xe9 au lait\n"));
         for (const QString& path : {bad, dir.filePath(QStringLiteral("missing.txt"))}) {
             tab->fileEdit()->setText(path);
             QSignalSpy finished(tab, &StreamingTab::runFinished);

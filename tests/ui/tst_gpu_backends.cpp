@@ -5,6 +5,7 @@
 #include "attention/attention.h"
 #include "attention/attentionoverview.h"
 #include "backend/attentionbackend.h"
+#include "support/testdata.h"
 
 #include <QProcess>
 #include <QThread>
@@ -17,6 +18,7 @@
 #include <random>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 Q_DECLARE_METATYPE(attnscope::BackendKind)
 
@@ -41,15 +43,6 @@ Q_DECLARE_METATYPE(AttentionCase)
 
 namespace {
 
-HeadTensor randomTensor(int tokens, int heads, int dim, std::mt19937& rng, float stddev)
-{
-    std::normal_distribution<float> normal(0.0f, stddev);
-    HeadTensor t(tokens, heads, dim);
-    for (float& x : t.values)
-        x = normal(rng);
-    return t;
-}
-
 double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b)
 {
     if (a.size() != b.size()) return INFINITY;
@@ -73,9 +66,9 @@ Inputs makeInputs(const AttentionCase& c, unsigned seed)
     std::mt19937 rng(seed);
     Inputs in;
     // Scores with a standard deviation near 2: peaked rows and flat ones, as real heads have.
-    in.q = randomTensor(c.queries, c.heads, c.dim, rng, 1.4f);
-    in.k = randomTensor(c.keys, c.kvHeads, c.dim, rng, 1.4f);
-    in.v = randomTensor(c.keys, c.kvHeads, c.dim, rng, 1.0f);
+    in.q = randomHeadTensor(c.queries, c.heads, c.dim, rng, 1.4f);
+    in.k = randomHeadTensor(c.keys, c.kvHeads, c.dim, rng, 1.4f);
+    in.v = randomHeadTensor(c.keys, c.kvHeads, c.dim, rng, 1.0f);
     in.options.causal = c.causal;
     in.options.queryPositionOffset = c.queryOffset;
     in.options.rope.enabled = c.rope;
@@ -119,6 +112,7 @@ private Q_SLOTS:
 private:
     // The backend for a row, created once; null with the reason when it cannot start here.
     AttentionBackend* backendFor(BackendKind kind, QString* whyNot);
+    static void addBackendCaseColumns();
     void addBackendRows(const char* caseName, const AttentionCase& c);
 
     struct Started
@@ -146,6 +140,14 @@ void TestGpuBackends::cleanupTestCase()
     m_backends.clear();
 }
 
+// In a test function: the row's started backend of its `kind` column, or the function is skipped saying why
+// it could not start (QFETCH and QSKIP work only in the test function itself).
+#define FETCH_STARTED_BACKEND_OR_SKIP(backend)                                                               \
+    QFETCH(BackendKind, kind);                                                                               \
+    QString whyNot;                                                                                          \
+    AttentionBackend* backend = backendFor(kind, &whyNot);                                                   \
+    if (!backend) QSKIP(qPrintable(whyNot))
+
 AttentionBackend* TestGpuBackends::backendFor(BackendKind kind, QString* whyNot)
 {
     Started& started = m_backends.at(kind);
@@ -157,6 +159,12 @@ AttentionBackend* TestGpuBackends::backendFor(BackendKind kind, QString* whyNot)
     return started.backend.get();
 }
 
+void TestGpuBackends::addBackendCaseColumns()
+{
+    QTest::addColumn<BackendKind>("kind");
+    QTest::addColumn<AttentionCase>("attentionCase");
+}
+
 void TestGpuBackends::addBackendRows(const char* caseName, const AttentionCase& c)
 {
     for (BackendKind kind : {BackendKind::Cpu, BackendKind::Vulkan, BackendKind::OpenGL})
@@ -165,8 +173,7 @@ void TestGpuBackends::addBackendRows(const char* caseName, const AttentionCase& 
 
 void TestGpuBackends::backendsMatchCpu_data()
 {
-    QTest::addColumn<BackendKind>("kind");
-    QTest::addColumn<AttentionCase>("attentionCase");
+    addBackendCaseColumns();
     //                                       n_q   n_k   d  H  Hkv causal off  rope  pairing rdim pad
     addBackendRows("n1-d32-causal", {1, 1, 32, 4, 4, true, 0, false, RopePairing::RotateHalf, 0, false});
     addBackendRows("n5-d64-gqa4-causal-rope",
@@ -287,8 +294,7 @@ void TestGpuBackends::backendsMatchCpu()
 
 void TestGpuBackends::oneByOneCellsAreTheMatrix_data()
 {
-    QTest::addColumn<BackendKind>("kind");
-    QTest::addColumn<AttentionCase>("attentionCase");
+    addBackendCaseColumns();
     addBackendRows("n40-d32-causal", {40, 40, 32, 2, 1, true, 0, false, RopePairing::RotateHalf, 0, false});
 }
 
@@ -296,11 +302,8 @@ void TestGpuBackends::oneByOneCellsAreTheMatrix_data()
 // matrix from attentionFull: an independent truth for the pooled and summed quantities.
 void TestGpuBackends::oneByOneCellsAreTheMatrix()
 {
-    QFETCH(BackendKind, kind);
+    FETCH_STARTED_BACKEND_OR_SKIP(backend);
     QFETCH(AttentionCase, attentionCase);
-    QString whyNot;
-    AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend) QSKIP(qPrintable(whyNot));
     const Inputs in = makeInputs(attentionCase, 3);
     const FullAttentionResult full = attentionFull(in.q, in.k, in.v, in.options);
     const TiledAttentionResult tiled = backend->tiledForward(in.q, in.k, in.v, in.options);
@@ -332,19 +335,15 @@ void TestGpuBackends::oneByOneCellsAreTheMatrix()
 
 void TestGpuBackends::headDimAboveKernelLimitFallsBack_data()
 {
-    QTest::addColumn<BackendKind>("kind");
-    QTest::addColumn<AttentionCase>("attentionCase");
+    addBackendCaseColumns();
     addBackendRows("n33-d256", {33, 33, 256, 2, 2, true, 0, false, RopePairing::RotateHalf, 0, false});
 }
 
 // A head larger than the kernels take is computed on the CPU, with one notice, and exactly.
 void TestGpuBackends::headDimAboveKernelLimitFallsBack()
 {
-    QFETCH(BackendKind, kind);
+    FETCH_STARTED_BACKEND_OR_SKIP(backend);
     QFETCH(AttentionCase, attentionCase);
-    QString whyNot;
-    AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend) QSKIP(qPrintable(whyNot));
     QStringList notices;
     backend->setNoticeHandler([&](const QString& n) { notices << n; });
     const Inputs in = makeInputs(attentionCase, 11);
@@ -361,8 +360,7 @@ void TestGpuBackends::headDimAboveKernelLimitFallsBack()
 
 void TestGpuBackends::softCapAndWindowFallBack_data()
 {
-    QTest::addColumn<BackendKind>("kind");
-    QTest::addColumn<AttentionCase>("attentionCase");
+    addBackendCaseColumns();
     AttentionCase capped{40, 40, 32, 2, 1, true, 0, false, RopePairing::RotateHalf, 0, false};
     capped.softCap = 3.0f;
     addBackendRows("n40-d32-softcap", capped);
@@ -375,11 +373,8 @@ void TestGpuBackends::softCapAndWindowFallBack_data()
 // most one notice per backend, and the backend stays on the GPU for everything else.
 void TestGpuBackends::softCapAndWindowFallBack()
 {
-    QFETCH(BackendKind, kind);
+    FETCH_STARTED_BACKEND_OR_SKIP(backend);
     QFETCH(AttentionCase, attentionCase);
-    QString whyNot;
-    AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend) QSKIP(qPrintable(whyNot));
     QStringList notices;
     backend->setNoticeHandler([&](const QString& n) { notices << n; });
     const Inputs in = makeInputs(attentionCase, 13);
@@ -464,15 +459,12 @@ void TestGpuBackends::badInputThrowsOnEveryBackend_data()
 // Inconsistent shapes are the caller's error on every backend: std::invalid_argument, not a fallback.
 void TestGpuBackends::badInputThrowsOnEveryBackend()
 {
-    QFETCH(BackendKind, kind);
-    QString whyNot;
-    AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend) QSKIP(qPrintable(whyNot));
+    FETCH_STARTED_BACKEND_OR_SKIP(backend);
     std::mt19937 rng(1);
-    const HeadTensor q = randomTensor(4, 3, 8, rng, 1), k = randomTensor(4, 2, 8, rng, 1),
-                     v = randomTensor(4, 2, 8, rng, 1);
+    const HeadTensor q = randomHeadTensor(4, 3, 8, rng, 1), k = randomHeadTensor(4, 2, 8, rng, 1),
+                     v = randomHeadTensor(4, 2, 8, rng, 1);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backend->tiledForward(q, k, v, {}));
-    const HeadTensor q2 = randomTensor(4, 2, 8, rng, 1);
+    const HeadTensor q2 = randomHeadTensor(4, 2, 8, rng, 1);
     const std::vector<double> lse(8, 0.0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backend->probabilityTile(q2, k, lse, {}, 0, 0, 5, 0, 4));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backend->overview(q2, k, lse, {}, 0, 0, 4));
@@ -490,10 +482,7 @@ void TestGpuBackends::workOffTheGuiThreadKeepsEventsFlowing_data()
 // thread, the GUI thread's event loop keeps turning meanwhile, and the result is the CPU's.
 void TestGpuBackends::workOffTheGuiThreadKeepsEventsFlowing()
 {
-    QFETCH(BackendKind, kind);
-    QString whyNot;
-    AttentionBackend* backend = backendFor(kind, &whyNot);
-    if (!backend) QSKIP(qPrintable(whyNot));
+    FETCH_STARTED_BACKEND_OR_SKIP(backend);
     const Inputs in =
         makeInputs({512, 512, 64, 4, 4, false, 0, false, RopePairing::RotateHalf, 0, false}, 21);
     TiledAttentionResult got;

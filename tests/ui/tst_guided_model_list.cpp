@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "settings/appsettings.h"
 #include "support/ggufwriter.h"
+#include "support/testdata.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -24,13 +25,6 @@ using namespace attnscope::testing;
 namespace {
 
 const QString kBuiltinLlama = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr");
-
-bool copyFile(const QString& from, const QString& to)
-{
-    QDir().mkpath(QFileInfo(to).absolutePath());
-    QFile::remove(to);
-    return QFile::copy(from, to);
-}
 
 } // namespace
 
@@ -78,8 +72,8 @@ void TestGuidedModelList::aCachedModelShowsTheExplorer()
 {
     const QString snapshot = m_home.filePath(QStringLiteral("hf/hub/models--org--tiny-llama/snapshots/r1"));
     for (const char* file : {"config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"})
-        QVERIFY(copyFile(kBuiltinLlama + QLatin1Char('/') + QLatin1String(file),
-                         snapshot + QLatin1Char('/') + QLatin1String(file)));
+        QVERIFY(copyFileReplacing(kBuiltinLlama + QLatin1Char('/') + QLatin1String(file),
+                                  snapshot + QLatin1Char('/') + QLatin1String(file)));
     MainWindow window;
     QVERIFY(!window.onlyBuiltinModels());
     QVERIFY(window.tabs()->currentWidget() != window.guidedModels());

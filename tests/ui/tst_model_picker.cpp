@@ -15,6 +15,7 @@
 #include "settings/appsettings.h"
 #include "support/ggufwriter.h"
 #include "support/shapedmodel.h"
+#include "support/testdata.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -37,13 +38,6 @@ using namespace attnscope::testing;
 namespace {
 
 const QString kBuiltinLlama = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-llama-en-tr");
-
-bool copyFile(const QString& from, const QString& to)
-{
-    QDir().mkpath(QFileInfo(to).absolutePath());
-    QFile::remove(to);
-    return QFile::copy(from, to);
-}
 
 // A mid-sized Llama (151 MB of BF16 zeros, above MainWindow::kBackgroundLoadBytes) that the built-in's
 // tokenizer (4096 ids) can drive.
@@ -94,16 +88,16 @@ void TestModelPicker::initTestCase()
     // models--ORG--NAME/snapshots/REV/ as huggingface_hub lays it out.
     const QString tiny = m_hub + QStringLiteral("/models--org--tiny-llama/snapshots/r1");
     for (const char* file : {"config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"})
-        QVERIFY(copyFile(kBuiltinLlama + QLatin1Char('/') + QLatin1String(file),
-                         tiny + QLatin1Char('/') + QLatin1String(file)));
+        QVERIFY(copyFileReplacing(kBuiltinLlama + QLatin1Char('/') + QLatin1String(file),
+                                  tiny + QLatin1Char('/') + QLatin1String(file)));
     QVERIFY(writeShapedLlama(m_hub + QStringLiteral("/models--meta-llama--Llama-3.1-70B/snapshots/r1"),
                              LlamaShape::llama31_70b()));
     for (const char* name : {"mid-llama", "mid-llama-b"}) {
         const QString folder =
             m_hub + QStringLiteral("/models--test--%1/snapshots/r1").arg(QLatin1String(name));
         QVERIFY(writeShapedLlama(folder, midLlama()));
-        QVERIFY(copyFile(kBuiltinLlama + QStringLiteral("/tokenizer.json"),
-                         folder + QStringLiteral("/tokenizer.json")));
+        QVERIFY(copyFileReplacing(kBuiltinLlama + QStringLiteral("/tokenizer.json"),
+                                  folder + QStringLiteral("/tokenizer.json")));
     }
 }
 

@@ -10,6 +10,7 @@
 #include "explorer/heatmapwidget.h"
 #include "explorer/layerchartwidget.h"
 #include "export/exportcontroller.h"
+#include "support/testdata.h"
 
 #include <QFile>
 #include <QImage>
@@ -22,6 +23,7 @@
 #include <QtTest>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 
 namespace {
 
@@ -315,11 +317,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("chart.png"));
-        {
-            QFile file(path);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write("old");
-        }
+        QVERIFY(writeFileBytes(path, "old"));
         LayerChartWidget chart;
         ExportController controller(nullptr);
         controller.imageSize = QSize(300, 200);

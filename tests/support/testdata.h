@@ -1,0 +1,50 @@
+#pragma once
+
+// Small readers, writers and references the tests share: JSON files, the tokenizer data sets of
+// tests/data/tokenizers, and the activations in double precision.
+
+#include "attention/headtensor.h"
+#include "model/activation.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <functional>
+#include <random>
+
+namespace attnscope::testing {
+
+// The JSON object in path; {} when the file cannot be read.
+QJsonObject readJsonObject(const QString& path);
+// The same for a file the test cannot do without: the test program stops (qFatal), naming the file.
+QJsonObject readRequiredJsonObject(const QString& path);
+// Writes object to path (indented), or the test program stops (qFatal), naming the file.
+void writeJsonObject(const QString& path, const QJsonObject& object);
+// Writes bytes to path (replacing a file there); false when they cannot all be written.
+bool writeFileBytes(const QString& path, const QByteArray& bytes);
+// Writes bytes to path, or the test program stops (qFatal), naming the file.
+void writeRequiredFile(const QString& path, const QByteArray& bytes);
+
+// The tokenizer.json of data set `set` under tests/data/tokenizers: the file itself, or for an overlay.json
+// the base tokenizer.json with the overlay's sections (and model fields) replaced, as generate.js does.
+QJsonObject testTokenizerJson(const QString& set);
+
+// The first `count` sentences of the shipped corpus (resources/corpus/census-sentences.jsonl), one a line.
+QByteArray censusSentences(int count);
+
+// Copies from to to, making to's folder and replacing a file there; false when the copy fails.
+bool copyFileReplacing(const QString& from, const QString& to);
+
+// The message of the ModelError f throws; empty when it throws none.
+QString modelErrorOf(const std::function<void()>& f);
+// What f returns, or the message of the ModelError, TokenizerError or NpyError it throws: what a reader said
+// of a bad input.
+QString inputErrorOf(const std::function<QString()>& f);
+
+// tokens × heads × dim values drawn from N(0, stddev²) by rng, in order: random Q, K and V.
+HeadTensor randomHeadTensor(int tokens, int heads, int dim, std::mt19937& rng, float stddev = 1.0f);
+
+// The activation in double: the independent truth for the kernels' float ones.
+double referenceActivation(double x, Activation activation);
+
+} // namespace attnscope::testing
