@@ -2,20 +2,20 @@
 
 #include "attention/attentionmaps.h"
 #include "explorer/attentionmeasure.h"
+#include "explorer/comparisonpage.h"
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/heatmapwidget.h"
 #include "explorer/tokenalignment.h"
 #include "explorer/transformerengine.h"
+#include "render/heatmapcomparison.h"
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
 
 #include <QComboBox>
 #include <QEvent>
-#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -27,23 +27,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace attnscope {
 
 namespace {
-// A difference is drawn over ±(its largest absolute value), so a real difference of 0.05 is not white.
-// Returns the largest absolute difference (0 for identical heads, whose colour bar still spans ±1).
-float setDifferenceScale(HeatmapData& diff)
-{
-    float largest = 0;
-    for (float v : diff.values)
-        largest = std::max(largest, std::abs(v));
-    diff.signedValues = true;
-    diff.signedRange = largest > 0 ? largest : 1.0f;
-    return largest;
-}
-
 // Panes are narrow: "L0 H3 · sink" instead of the model name.
 QString shortTitle(const ExplorerResult& result, int layer, int head)
 {
@@ -492,166 +479,26 @@ void ComparisonWidget::runSecond()
 
 QRectF ComparisonWidget::pageTitleRect(const QPaintDevice* device, const QRectF& area)
 {
-    QFont titleFont;
-    titleFont.setBold(true);
-    const QFontMetricsF metrics(titleFont, const_cast<QPaintDevice*>(device));
-    return QRectF(area.left() + 8, area.top() + 4, area.width() - 16, metrics.height() * 1.4);
+    return comparisonPageTitleRect(device, area);
 }
 
 std::vector<ComparisonWidget::PagePane> ComparisonWidget::pageLayout(const QPaintDevice* device,
                                                                      const QRectF& area) const
 {
-    // Each pane painted afresh for the page (its own layout, at the page's resolution), in the grid shape
-    // that makes the panes largest there: labels sized for the page, not scaled screen pixels. Long inputs
-    // (tiled panes hold only the block on screen) have none: paintPanes draws the panes as shown then.
-    std::vector<PagePane> out;
-    std::vector<const HeatmapWidget*> shown;
-    for (const HeatmapWidget* pane : m_panes) {
-        if (pane->isTiled()) return {};
-        if (pane->isVisible()) shown.push_back(pane);
-    }
-    if (shown.empty()) return {};
-    const QRectF titleRect = pageTitleRect(device, area);
-    const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
-                           area.bottom() - titleRect.bottom() - 4);
-    // A page cannot scroll: of the grid shapes (largest square panes first), the first in which every pane
-    // keeps every label; none such (long inputs): the largest.
-    const int count = int(shown.size());
-    std::vector<std::pair<int, int>> shapes;
-    for (int rows = 1; rows <= count; ++rows)
-        shapes.emplace_back(rows, (count + rows - 1) / rows);
-    auto side = [&](const std::pair<int, int>& s) {
-        return std::min(panesArea.width() / s.second, panesArea.height() / s.first);
-    };
-    std::stable_sort(shapes.begin(), shapes.end(),
-                     [&](const auto& a, const auto& b) { return side(a) > side(b); });
-    auto layoutAs = [&](std::pair<int, int> shape, bool* everyLabel) {
-        const auto [rows, cols] = shape;
-        const double w = panesArea.width() / cols, h = panesArea.height() / rows;
-        std::vector<PagePane> panes;
-        *everyLabel = true;
-        // Each pane's own fit first, then every pane at the smallest cell size (as on screen).
-        double smallest = 0;
-        for (int pass = 0; pass < 2; ++pass) {
-            panes.clear();
-            for (size_t i = 0; i < shown.size(); ++i) {
-                const QRectF cell(panesArea.left() + (int(i) % cols) * w,
-                                  panesArea.top() + (int(i) / cols) * h, w, h);
-                const QRectF rect = cell.adjusted(6, 4, -6, -4);
-                HeatmapStyle style = shown[i]->heatmapStyle();
-                style.dark = false;
-                style.maximumCellPixels = pass == 0 ? 0.0 : smallest;
-                const HeatmapPainter painter(shown[i]->data(), style);
-                const HeatmapGeometry geometry = painter.layout(rect, QFont(), device);
-                if (pass == 1)
-                    *everyLabel = *everyLabel && painter.labelsEveryToken(geometry, device, QFont());
-                panes.push_back(PagePane{shown[i], rect, geometry});
-                if (pass == 0)
-                    smallest = i == 0 ? geometry.cellWidth() : std::min(smallest, geometry.cellWidth());
-            }
-        }
-        return panes;
-    };
-    for (const auto& shape : shapes) {
-        bool everyLabel = false;
-        out = layoutAs(shape, &everyLabel);
-        if (everyLabel) return out;
-    }
-    bool everyLabel = false;
-    out = layoutAs(shapes.front(), &everyLabel);
-    return out;
+    return comparisonPageLayout(m_panes, device, area);
 }
 
 QSize ComparisonWidget::exportPageSize(QSize page) const
 {
-    // The exporter's pages are 96 dpi (PNG at any scale factor, SVG, PDF).
-    QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
-    probe.setDotsPerMeterX(int(std::lround(96 / 0.0254)));
-    probe.setDotsPerMeterY(int(std::lround(96 / 0.0254)));
-    auto everyLabel = [&](int width, int height) {
-        const std::vector<PagePane> panes = pageLayout(&probe, QRectF(0, 0, width, height));
-        if (panes.empty()) return false;
-        for (const PagePane& pane : panes) {
-            HeatmapStyle style = pane.pane->heatmapStyle();
-            style.dark = false;
-            if (!HeatmapPainter(pane.pane->data(), style).labelsEveryToken(pane.geometry, &probe, QFont()))
-                return false;
-        }
-        return true;
-    };
-    int width = page.width();
-    while (width <= 3 * page.width() && !everyLabel(width, page.height()))
-        width += 20;
-    if (width > 3 * page.width()) return page;
-    // The panes' matrices are square: on a page widened for the labels (or any page wider than the panes
-    // need) they run out of width before height and would leave a blank band at the bottom. The page
-    // ends a margin below the lowest matrix, kept only where the cells stay as large and every label stays.
-    auto cellSize = [&](int height) {
-        double smallest = std::numeric_limits<double>::max();
-        for (const PagePane& pane : pageLayout(&probe, QRectF(0, 0, width, height)))
-            smallest = std::min(smallest, pane.geometry.cellWidth());
-        return smallest;
-    };
-    const double fullCells = cellSize(page.height());
-    double bottom = 0;
-    for (const PagePane& pane : pageLayout(&probe, QRectF(0, 0, width, page.height())))
-        bottom = std::max(bottom, pane.geometry.area().top() + pane.geometry.matrixHeight());
-    constexpr double kBottomMargin = 16; // the colour bar's last tick label, then white
-    for (int height = int(std::ceil(bottom + kBottomMargin)); height < page.height(); height += 10) {
-        if (cellSize(height) >= fullCells - 1e-9 && everyLabel(width, height)) return QSize(width, height);
-    }
-    return QSize(width, page.height());
+    return comparisonExportPageSize(m_panes, page);
 }
 
 void ComparisonWidget::paintPanes(QPainter& painter, const QRectF& area) const
 {
-    painter.save();
-    painter.fillRect(area, Qt::white);
-    QRect bounds;
-    for (const HeatmapWidget* pane : m_panes)
-        if (pane->isVisible()) bounds |= QRect(pane->mapTo(this, QPoint(0, 0)), pane->size());
-    if (bounds.isEmpty()) {
-        painter.setPen(Qt::black);
-        painter.drawText(area, Qt::AlignCenter, tr("No comparison shown"));
-        painter.restore();
-        return;
-    }
-    // A title line (what is compared, on which model), then the panes on the rest of the page.
-    QFont titleFont = painter.font();
-    titleFont.setBold(true);
-    painter.setFont(titleFont);
-    const QFontMetricsF titleMetrics(titleFont, painter.device());
     const QString title = m_result ? tr("%1 · %2").arg(m_modeBox->currentText(), m_result->modelName) +
                                          QStringLiteral(" · ") + measureName(m_result->run.measure)
                                    : m_modeBox->currentText();
-    const QRectF titleRect = pageTitleRect(painter.device(), area);
-    painter.setPen(Qt::black);
-    painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
-    titleFont.setBold(false);
-    painter.setFont(titleFont);
-    const QRectF panesArea(area.left(), titleRect.bottom() + 4, area.width(),
-                           area.bottom() - titleRect.bottom() - 4);
-    const std::vector<PagePane> page = pageLayout(painter.device(), area);
-    if (!page.empty()) {
-        for (const PagePane& pane : page) {
-            HeatmapStyle style = pane.pane->heatmapStyle();
-            style.dark = false;
-            HeatmapPainter(pane.pane->data(), style).paint(painter, pane.rect, &pane.geometry);
-        }
-        painter.restore();
-        return;
-    }
-    // Long inputs (tiled panes hold only the block on screen): the panes as drawn, scaled to the page.
-    const double scale = std::min(panesArea.width() / bounds.width(), panesArea.height() / bounds.height());
-    painter.translate(panesArea.left() + (panesArea.width() - bounds.width() * scale) / 2,
-                      panesArea.top() + (panesArea.height() - bounds.height() * scale) / 2);
-    painter.scale(scale, scale);
-    for (HeatmapWidget* pane : m_panes)
-        if (pane->isVisible())
-            pane->render(&painter, pane->mapTo(this, QPoint(0, 0)) - bounds.topLeft(), QRegion(),
-                         QWidget::DrawChildren);
-    painter.restore();
+    paintComparisonPage(painter, area, m_panes, this, title, tr("No comparison shown"));
 }
 
 // One head of two runs side by side with their tokens aligned, and their difference.
@@ -666,43 +513,17 @@ void ComparisonWidget::showAligned(const ExplorerResult& first, const ExplorerRe
         return s;
     };
     const auto pairs = alignTokens(first.run.labels, second.run.labels);
-    const HeatmapData a = headHeatmap(first, layer, head), b = headHeatmap(second, layer, head);
+    std::vector<bool> specialFirst(size_t(first.run.labels.size()));
+    for (int i = 0; i < first.run.labels.size(); ++i)
+        specialFirst[size_t(i)] = first.run.roles.isSpecial(i);
+    AlignedHeatmaps aligned = alignHeatmaps(headHeatmap(first, layer, head), first.run.labels, specialFirst,
+                                            headHeatmap(second, layer, head), second.run.labels, pairs);
     const int m = int(pairs.size());
-    HeatmapData alignedA, alignedB;
-    for (HeatmapData* d : {&alignedA, &alignedB}) {
-        d->rows = d->cols = m;
-        d->values.resize(size_t(m) * size_t(m));
-        d->causal = a.causal;
-    }
-    for (int i = 0; i < m; ++i) {
-        const auto [ia, ib] = pairs[size_t(i)];
-        const QString la = first.run.labels.value(ia), lb = second.run.labels.value(ib);
-        alignedA.rowLabels << la;
-        alignedB.rowLabels << lb;
-        const bool special = first.run.roles.isSpecial(ia);
-        alignedA.specialRows.push_back(special);
-        alignedB.specialRows.push_back(special);
-        for (int j = 0; j < m; ++j) {
-            const auto [ja, jb] = pairs[size_t(j)];
-            alignedA.values[size_t(i * m + j)] = a.value(ia, ja);
-            alignedB.values[size_t(i * m + j)] = b.value(ib, jb);
-        }
-    }
-    alignedA.colLabels = alignedA.rowLabels;
-    alignedB.colLabels = alignedB.rowLabels;
-    alignedA.specialCols = alignedA.specialRows;
-    alignedB.specialCols = alignedB.specialRows;
+    HeatmapData &alignedA = aligned.first, &alignedB = aligned.second, &diff = aligned.difference;
     alignedA.title = firstTitle;
     alignedB.title = secondTitle;
-    HeatmapData diff = alignedA;
-    for (size_t i = 0; i < diff.values.size(); ++i)
-        diff.values[i] = alignedA.values[i] - alignedB.values[i];
-    m_differenceRange = setDifferenceScale(diff);
+    m_differenceRange = aligned.differenceRange;
     diff.title = tr("%1 · max |Δ| %2").arg(differenceTitle, formatShort(double(m_differenceRange)));
-    for (int i = 0; i < m; ++i)
-        if (alignedA.rowLabels.at(i) != alignedB.rowLabels.at(i))
-            diff.rowLabels[i] = diff.colLabels[i] =
-                alignedA.rowLabels.at(i) + QLatin1Char('/') + alignedB.rowLabels.at(i);
     if (m < n || m < second.run.maps->queries())
         m_note->setText(tr("%1 aligned tokens shown; tokens without a partner are left out.").arg(m));
     for (HeatmapData* d : {&alignedA, &alignedB, &diff}) {
@@ -751,10 +572,7 @@ void ComparisonWidget::rebuildPanes()
         HeatmapData b = headHeatmap(*m_result, selected[1].first, selected[1].second);
         a.title = shortTitle(*m_result, selected[0].first, selected[0].second);
         b.title = shortTitle(*m_result, selected[1].first, selected[1].second);
-        HeatmapData diff = a;
-        for (size_t i = 0; i < diff.values.size(); ++i)
-            diff.values[i] = a.values[i] - b.values[i];
-        m_differenceRange = setDifferenceScale(diff);
+        HeatmapData diff = heatmapDifference(a, b, &m_differenceRange);
         m_note->setText(tr("Red: the first head attends more; blue: the second."));
         diff.title = tr("L%1 H%2 − L%3 H%4 · max |Δ| %5")
                          .arg(selected[0].first)

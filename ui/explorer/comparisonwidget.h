@@ -1,6 +1,7 @@
 #pragma once
 
 #include "explorer/analysisrunner.h"
+#include "explorer/comparisonpage.h"
 #include "render/heatmapdata.h"
 #include "render/heatmapgeometry.h"
 
@@ -67,12 +68,7 @@ public:
     static std::pair<int, int> paneGridShape(int count, QSizeF area);
     // Where paintPanes puts each pane on a page and the cell geometry it paints it with (empty for long
     // inputs, whose panes are drawn as shown on screen).
-    struct PagePane
-    {
-        const HeatmapWidget* pane = nullptr;
-        QRectF rect;
-        HeatmapGeometry geometry;
-    };
+    using PagePane = ComparisonPagePane;
     std::vector<PagePane> pageLayout(const QPaintDevice* device, const QRectF& area) const;
     // The pane area's viewport (tests: the room the panes share).
     QScrollArea* paneScrollArea() const { return m_paneScroll; }
