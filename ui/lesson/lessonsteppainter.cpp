@@ -287,4 +287,12 @@ QImage renderLessonStepImage(const LessonStep& step, const LessonPaintStyle& sty
     return image;
 }
 
+QStringList lessonDimensionLabels(int count, int first)
+{
+    QStringList labels;
+    for (int i = 0; i < count; ++i)
+        labels << QStringLiteral("d%1").arg(first + i + 1);
+    return labels;
+}
+
 } // namespace attnscope

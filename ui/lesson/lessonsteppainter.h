@@ -83,6 +83,10 @@ private:
     LessonPaintStyle m_style;
 };
 
+// "d1", "d2", …: the labels of a matrix's rows or columns when they are dimensions, not tokens (the
+// concatenated heads' columns, the exported W_Q/W_K/W_V), numbered from first + 1.
+QStringList lessonDimensionLabels(int count, int first = 0);
+
 // A w×h image of the step on a white background: the PNG export and the CLI.
 QImage renderLessonStepImage(const LessonStep& step, const LessonPaintStyle& style, QSize size);
 

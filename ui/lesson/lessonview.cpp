@@ -1,46 +1,32 @@
 #include "lesson/lessonview.h"
 
 #include "io/outputfile.h"
-#include "lesson/dkexperiment.h"
-#include "lesson/kvcachepanel.h"
 #include "lesson/lessoncsv.h"
-#include "lesson/lessonhistogramwidget.h"
+#include "lesson/lessonexperimentspanel.h"
 #include "lesson/lessonmatrixtablemodel.h"
-#include "lesson/lessonnumbers.h"
-#include "lesson/lessonropedialswidget.h"
 #include "lesson/lessonstepwidget.h"
 #include "lesson/lessontokentablemodel.h"
-#include "lesson/multiheadlesson.h"
 
 #include <QApplication>
 #include <QBuffer>
-#include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QToolButton>
 #include <QVBoxLayout>
-#include <cmath>
 #include <stdexcept>
 
 namespace attnscope {
@@ -49,35 +35,12 @@ namespace {
 
 constexpr double kNormalPointSize = 12.0;
 constexpr double kLargePointSize = 20.0;
-constexpr int kDkExperimentQueries = 200;
 
 // The user chose the file in a dialog that asked before replacing it: overwriting is allowed, the rest of
 // the output policy holds (io/outputfile.h: atomic, never over a device, FIFO or folder).
 bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 {
     return writeOutputFile(path, bytes, true, error);
-}
-
-// A matrix shown with the step painter but computed outside the five steps (experiments).
-LessonStep displayStep(const QString& title, const QString& formula, const Eigen::MatrixXd& matrix,
-                       const QStringList& rowLabels, const QStringList& colLabels, bool probabilities)
-{
-    LessonStep s;
-    s.title = title;
-    s.formula = formula;
-    s.matrix = matrix;
-    s.rowLabels = rowLabels;
-    s.colLabels = colLabels;
-    s.probabilities = probabilities;
-    return s;
-}
-
-QStringList dimensionLabels(int count, int first = 0)
-{
-    QStringList labels;
-    for (int i = 0; i < count; ++i)
-        labels << QStringLiteral("d%1").arg(first + i + 1);
-    return labels;
 }
 
 QString stepFileStem(int step)
@@ -118,11 +81,12 @@ void LessonView::setModelNote(const QString& text)
 
 void LessonView::buildUi()
 {
-    m_multiHeadWidgets.clear();
     m_root = new QSplitter(Qt::Horizontal, this);
     m_root->addWidget(buildInputPanel());
     m_root->addWidget(buildStepPanel());
-    m_root->addWidget(buildExperimentPanel());
+    m_experiments = new LessonExperimentsPanel(&m_lesson);
+    connect(m_experiments, &LessonExperimentsPanel::optionsChosen, this, &LessonView::applyOption);
+    m_root->addWidget(m_experiments);
     m_root->setStretchFactor(0, 2);
     m_root->setStretchFactor(1, 5);
     m_root->setStretchFactor(2, 3);
@@ -164,9 +128,7 @@ void LessonView::changeEvent(QEvent* event)
 void LessonView::rebuildForLanguage()
 {
     m_rebuildPending = false;
-    const int dk = m_dkSlider->value();
-    const int heads = m_heads->currentIndex();
-    const int experiment = m_experimentTabs->currentIndex();
+    const LessonExperimentsPanel::Choices experiments = m_experiments->choices();
     const int input = m_inputTabs->currentIndex();
     const bool hadFocus = m_stepWidget->hasFocus();
     QSplitter* old = m_root;
@@ -175,9 +137,7 @@ void LessonView::rebuildForLanguage()
     old->deleteLater();
     m_lesson.retranslate();
     buildUi();
-    m_dkSlider->setValue(dk);
-    m_heads->setCurrentIndex(heads);
-    m_experimentTabs->setCurrentIndex(experiment);
+    m_experiments->restore(experiments);
     m_inputTabs->setCurrentIndex(input);
     if (hadFocus) m_stepWidget->setFocus();
 }
@@ -236,7 +196,7 @@ QWidget* LessonView::buildInputPanel()
     connect(m_tokenCount, &QSpinBox::valueChanged, this, [this](int count) {
         if (m_syncing) return;
         m_lesson.setTokenCount(count);
-        m_permutation.clear();
+        m_experiments->clearPermutation();
         lessonEdited();
     });
     return panel;
@@ -298,185 +258,10 @@ QWidget* LessonView::buildStepPanel()
     return panel;
 }
 
-QWidget* LessonView::buildExperimentPanel()
-{
-    auto* tabs = new QTabWidget;
-    m_experimentTabs = tabs;
-    tabs->addTab(buildScalingTab(), tr("Scaling"));
-    tabs->addTab(buildCausalTab(), tr("Causal mask"));
-    tabs->addTab(buildPositionsTab(), tr("Positions"));
-    tabs->addTab(buildMultiHeadTab(), tr("Multi-head"));
-    m_kvCachePanel = new KvCachePanel;
-    tabs->addTab(m_kvCachePanel, tr("KV cache"));
-    // Five tab names need more than the panel's 30% of a 1280 px window (474 px in Turkish, 413 in
-    // English, against 379): a tab bar would hide some behind scroll arrows. The experiments are chosen
-    // with buttons in rows of three instead, every one always in sight; the tab widget keeps the pages.
-    tabs->tabBar()->hide();
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto* chooser = new QGridLayout;
-    chooser->setSpacing(2);
-    auto* group = new QButtonGroup(panel);
-    constexpr int kPerRow = 3;
-    for (int i = 0; i < tabs->count(); ++i) {
-        auto* button = new QToolButton;
-        button->setText(tabs->tabText(i));
-        button->setCheckable(true);
-        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-        group->addButton(button, i);
-        chooser->addWidget(button, i / kPerRow, i % kPerRow);
-    }
-    group->button(tabs->currentIndex())->setChecked(true);
-    connect(group, &QButtonGroup::idClicked, tabs, &QTabWidget::setCurrentIndex);
-    connect(tabs, &QTabWidget::currentChanged, group, [group](int index) {
-        if (QAbstractButton* button = group->button(index)) button->setChecked(true);
-    });
-    layout->addLayout(chooser);
-    layout->addWidget(tabs, 1);
-    return panel;
-}
-
-QWidget* LessonView::buildScalingTab()
-{
-    auto* tab = new QWidget;
-    auto* layout = new QVBoxLayout(tab);
-    m_scaling = new QCheckBox(tr("Divide the scores by √d_k"));
-    layout->addWidget(m_scaling);
-    auto* intro =
-        new QLabel(tr("Random queries and keys with unit-variance components: their dot products grow "
-                      "with d_k. Without the scaling the softmax collapses onto one token."));
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
-    auto* row = new QHBoxLayout;
-    m_dkSlider = new QSlider(Qt::Horizontal);
-    m_dkSlider->setRange(4, 512);
-    m_dkSlider->setValue(64);
-    m_dkLabel = new QLabel;
-    row->addWidget(new QLabel(tr("d_k:")));
-    row->addWidget(m_dkSlider, 1);
-    row->addWidget(m_dkLabel);
-    layout->addLayout(row);
-    m_histogram = new LessonHistogramWidget;
-    layout->addWidget(m_histogram, 1);
-    m_dkResult = new QLabel;
-    m_dkResult->setWordWrap(true);
-    layout->addWidget(m_dkResult);
-    connect(m_scaling, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing) return;
-        LessonOptions o = m_lesson.options();
-        o.scaling = on;
-        applyOption(o);
-    });
-    connect(m_dkSlider, &QSlider::valueChanged, this, [this] { updateDkExperiment(); });
-    return tab;
-}
-
-QWidget* LessonView::buildCausalTab()
-{
-    auto* tab = new QWidget;
-    auto* layout = new QVBoxLayout(tab);
-    m_causal = new QCheckBox(tr("Causal mask"));
-    layout->addWidget(m_causal);
-    auto* note =
-        new QLabel(tr("A token sees only itself and the tokens before it. The mask puts −∞ above the "
-                      "diagonal; e^−∞ = 0, so each row's weights are shared out again among the "
-                      "tokens it may see and still sum to 1."));
-    note->setWordWrap(true);
-    layout->addWidget(note);
-    m_unmaskedSoftmax = new LessonStepWidget;
-    m_maskedSoftmax = new LessonStepWidget;
-    layout->addWidget(m_unmaskedSoftmax, 1);
-    layout->addWidget(m_maskedSoftmax, 1);
-    connect(m_causal, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing) return;
-        LessonOptions o = m_lesson.options();
-        o.causal = on;
-        applyOption(o);
-    });
-    return tab;
-}
-
-QWidget* LessonView::buildPositionsTab()
-{
-    auto* tab = new QWidget;
-    auto* layout = new QVBoxLayout(tab);
-    auto* form = new QFormLayout;
-    m_positions = new QComboBox;
-    m_positions->addItem(tr("No positions"));
-    m_positions->addItem(tr("RoPE (rotary positions)"));
-    form->addRow(tr("Positions:"), m_positions);
-    m_theta = new QDoubleSpinBox;
-    m_theta->setRange(2, 1e6);
-    m_theta->setDecimals(0);
-    m_theta->setValue(10000);
-    form->addRow(tr("RoPE base θ:"), m_theta);
-    layout->addLayout(form);
-    m_permute = new QPushButton(tr("Shuffle the tokens"));
-    layout->addWidget(m_permute);
-    auto* pair = new QHBoxLayout;
-    m_originalOutput = new LessonStepWidget;
-    m_permutedOutput = new LessonStepWidget;
-    // Side by side in a third of the window: small minimums keep the window within 1280 px.
-    m_originalOutput->setMinimumSize(120, 100);
-    m_permutedOutput->setMinimumSize(120, 100);
-    pair->addWidget(m_originalOutput);
-    pair->addWidget(m_permutedOutput);
-    layout->addLayout(pair, 1);
-    m_permutationVerdict = new QLabel;
-    m_permutationVerdict->setWordWrap(true);
-    layout->addWidget(m_permutationVerdict);
-    m_dials = new LessonRopeDialsWidget;
-    layout->addWidget(m_dials, 1);
-    auto apply = [this] {
-        if (m_syncing) return;
-        LessonOptions o = m_lesson.options();
-        o.positions = m_positions->currentIndex() == 1 ? LessonPositions::Rope : LessonPositions::None;
-        o.ropeTheta = m_theta->value();
-        applyOption(o);
-    };
-    connect(m_positions, &QComboBox::currentIndexChanged, this, apply);
-    connect(m_theta, &QDoubleSpinBox::valueChanged, this, apply);
-    connect(m_permute, &QPushButton::clicked, this, [this] {
-        // Next cyclic shift: (1, 2, ..., 0), then (2, ..., 1), ...; never the identity.
-        const int n = m_lesson.tokenCount();
-        const int shift = m_permutation.empty() ? 1 : (m_permutation[0] % n) + 1;
-        m_permutation.assign(size_t(n), 0);
-        for (int i = 0; i < n; ++i)
-            m_permutation[size_t(i)] = (i + (shift % n == 0 ? 1 : shift)) % n;
-        updatePositions();
-    });
-    return tab;
-}
-
-QWidget* LessonView::buildMultiHeadTab()
-{
-    auto* tab = new QWidget;
-    auto* layout = new QVBoxLayout(tab);
-    auto* form = new QFormLayout;
-    m_heads = new QComboBox;
-    for (int h : {1, 2, 4})
-        m_heads->addItem(QString::number(h), h);
-    m_heads->setCurrentIndex(1);
-    form->addRow(tr("Heads h:"), m_heads);
-    layout->addLayout(form);
-    m_multiHeadNote = new QLabel;
-    m_multiHeadNote->setWordWrap(true);
-    layout->addWidget(m_multiHeadNote);
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    m_multiHeadArea = new QWidget;
-    new QGridLayout(m_multiHeadArea);
-    scroll->setWidget(m_multiHeadArea);
-    layout->addWidget(scroll, 1);
-    connect(m_heads, &QComboBox::currentIndexChanged, this, [this] { updateMultiHead(); });
-    return tab;
-}
-
 void LessonView::setLesson(const LessonModel& lesson)
 {
     m_lesson = lesson;
-    m_permutation.clear();
+    m_experiments->clearPermutation();
     syncControls();
     lessonEdited();
 }
@@ -506,21 +291,12 @@ QString LessonView::hoverReadout() const
     return m_hoverLabel->text();
 }
 
-QString LessonView::dkExperimentText() const
-{
-    return m_dkResult->text();
-}
-
 void LessonView::syncControls()
 {
     m_syncing = true;
-    const LessonOptions& o = m_lesson.options();
     m_inputMode->setCurrentIndex(m_lesson.inputMode() == LessonInputMode::QueryKeyValue ? 0 : 1);
     m_tokenCount->setValue(m_lesson.tokenCount());
-    m_scaling->setChecked(o.scaling);
-    m_causal->setChecked(o.causal);
-    m_positions->setCurrentIndex(o.positions == LessonPositions::Rope ? 1 : 0);
-    m_theta->setValue(o.ropeTheta);
+    m_experiments->syncControls();
     m_largeFontsBox->setChecked(m_largeFonts);
     m_syncing = false;
 }
@@ -558,21 +334,11 @@ void LessonView::lessonEdited()
         (qobject_cast<LessonMatrixTableModel*>(sender()) || qobject_cast<LessonTokenTableModel*>(sender()))) {
         for (LessonMatrixTableModel* model : m_matrixModels)
             Q_EMIT model->headerDataChanged(Qt::Vertical, 0, std::max(0, model->rowCount() - 1));
-        if (m_permutation.size() != size_t(m_lesson.tokenCount())) m_permutation.clear();
     } else {
         reloadTables();
     }
-    if (m_permutation.size() != size_t(m_lesson.tokenCount())) {
-        const int n = m_lesson.tokenCount();
-        m_permutation.assign(size_t(n), 0);
-        for (int i = 0; i < n; ++i)
-            m_permutation[size_t(i)] = (i + (n > 1 ? n - 1 : 0)) % n; // the last token first
-    }
     updateStep();
-    updateDkExperiment();
-    updateCausalComparison();
-    updatePositions();
-    updateMultiHead();
+    m_experiments->showLesson();
     Q_EMIT lessonChanged();
 }
 
@@ -585,130 +351,6 @@ void LessonView::updateStep()
     m_stepLabel->setText(tr("Step %1 of %2: %3").arg(m_step + 1).arg(kLessonStepCount).arg(step.title));
     m_previous->setEnabled(m_step > 0);
     m_next->setEnabled(m_step < kLessonStepCount - 1);
-}
-
-void LessonView::updateDkExperiment()
-{
-    const int dk = m_dkSlider->value();
-    const bool scaled = m_lesson.options().scaling;
-    m_dkLabel->setText(QLocale().toString(dk));
-    // As many keys per query as the lesson has tokens, so the experiment speaks about this lesson's rows.
-    const int keys = m_lesson.tokenCount();
-    const DkExperimentResult r = runDkExperiment(dk, scaled, 1, kDkExperimentQueries, keys);
-    m_histogram->setHistogram(r.histogram, scaled ? tr("Scores q·k / √d_k") : tr("Scores q·k (not scaled)"));
-    const QString verdict = r.keys < 2              ? tr("with a single key its weight is always 1")
-                            : r.meanMaxWeight > 0.9 ? tr("the softmax has collapsed onto one token")
-                            : r.meanMaxWeight > 0.6 ? tr("the softmax is close to picking one token")
-                                                    : tr("the attention stays spread over several tokens");
-    m_dkResult->setText(tr("%1 random queries × %n key(s) each (as many as the lesson's tokens) = %2 scores. "
-                           "Spread of the scores: %3. Mean largest weight: %4 — %5.",
-                           nullptr, r.keys)
-                            .arg(QLocale().toString(r.queries), QLocale().toString(r.queries * r.keys),
-                                 lessonFixed(r.scoreStdDev), lessonFixed(r.meanMaxWeight), verdict));
-}
-
-void LessonView::updateCausalComparison()
-{
-    LessonOptions o = m_lesson.options();
-    LessonModel open = m_lesson, masked = m_lesson;
-    o.causal = false;
-    open.setOptions(o);
-    o.causal = true;
-    masked.setOptions(o);
-    LessonStep a = open.step(LessonStepKind::Softmax);
-    a.title = tr("Without the mask");
-    a.formula.clear();
-    LessonStep b = masked.step(LessonStepKind::Softmax);
-    b.title = tr("With the causal mask");
-    b.formula = tr("rows renormalised over the visible tokens");
-    m_unmaskedSoftmax->setStep(a);
-    m_maskedSoftmax->setStep(b);
-}
-
-void LessonView::updatePositions()
-{
-    const int n = m_lesson.tokenCount();
-    if (m_permutation.size() != size_t(n)) return;
-    const LessonModel moved = m_lesson.permuted(m_permutation);
-    LessonStep original = m_lesson.step(LessonStepKind::Output);
-    original.title = tr("Output, original order");
-    original.formula.clear();
-    LessonStep shuffled = moved.step(LessonStepKind::Output);
-    shuffled.title = tr("Output, tokens shuffled");
-    shuffled.formula.clear();
-    m_originalOutput->setStep(original);
-    m_permutedOutput->setStep(shuffled);
-    double difference = 0;
-    for (int i = 0; i < n; ++i)
-        for (int c = 0; c < moved.output().cols(); ++c)
-            difference = std::max(
-                difference, std::abs(moved.output()(i, c) - m_lesson.output()(m_permutation[size_t(i)], c)));
-    if (difference < 1e-9)
-        m_permutationVerdict->setText(
-            tr("Every token's output row is the same, only in another order: without "
-               "positions, attention does not see word order."));
-    else if (m_lesson.options().positions == LessonPositions::Rope)
-        m_permutationVerdict->setText(
-            tr("The rows change (by up to %1): RoPE turns each query and key by its "
-               "position, so the scores depend on the order.")
-                .arg(lessonFixed(difference)));
-    else
-        m_permutationVerdict->setText(
-            tr("The rows change (by up to %1): the causal mask depends on the order.")
-                .arg(lessonFixed(difference)));
-    const bool rope = m_lesson.options().positions == LessonPositions::Rope;
-    m_dials->setVisible(rope);
-    m_theta->setEnabled(rope);
-    if (rope && m_lesson.keyDimension() % 2 == 0)
-        m_dials->setAngles(lessonRopeAngles(n, m_lesson.keyDimension(), m_lesson.options().ropeTheta),
-                           m_lesson.tokens());
-}
-
-void LessonView::updateMultiHead()
-{
-    // The lesson's own tokens and numbers, split into h heads.
-    const MultiHeadLesson split = MultiHeadLesson::fromLesson(m_lesson, m_heads->currentData().toInt());
-    auto* grid = static_cast<QGridLayout*>(m_multiHeadArea->layout());
-    for (LessonStepWidget* w : m_multiHeadWidgets)
-        w->deleteLater();
-    m_multiHeadWidgets.clear();
-    MultiHeadResult r;
-    try {
-        r = split.compute();
-    } catch (const std::invalid_argument& e) {
-        m_multiHeadNote->setText(tr("This lesson cannot be split into %1 heads: %2")
-                                     .arg(split.heads)
-                                     .arg(QString::fromStdString(e.what())));
-        return;
-    }
-    m_multiHeadNote->setText(
-        tr("The lesson's Q and K have d_k = %1 columns, so each of the %2 heads takes %3 of "
-           "them (and %4 of V's): the columns a fused projection gives that head. Each head "
-           "is the same attention, scaled by 1/√%3; their outputs are concatenated. A real "
-           "layer then mixes them with W_O.")
-            .arg(split.queries.cols())
-            .arg(r.heads)
-            .arg(r.headDim)
-            .arg(r.valueHeadDim));
-    const LessonPaintStyle style = paintStyle();
-    auto add = [&](const LessonStep& step, int row, int col, int span) {
-        auto* w = new LessonStepWidget;
-        LessonPaintStyle s = style;
-        s.fontPointSize = style.fontPointSize * 0.85;
-        w->setPaintStyle(s);
-        w->setStep(step);
-        w->setMinimumSize(220, 170);
-        grid->addWidget(w, row, col, 1, span);
-        m_multiHeadWidgets.push_back(w);
-    };
-    for (int h = 0; h < r.heads; ++h)
-        add(displayStep(tr("Head %1: weights").arg(h + 1),
-                        QStringLiteral("softmax(Q_%1·K_%1ᵀ / √%2)").arg(h + 1).arg(r.headDim),
-                        r.probabilities[size_t(h)], split.tokens, split.tokens, true),
-            h / 2, h % 2, 1);
-    add(displayStep(tr("Concatenated head outputs"), QStringLiteral("[O_1 | … | O_h]"), r.concat,
-                    split.tokens, dimensionLabels(int(r.concat.cols())), false),
-        (r.heads + 1) / 2, 0, 2);
 }
 
 void LessonView::setCurrentStep(int step)
@@ -740,18 +382,15 @@ void LessonView::setLargeFonts(bool on)
 void LessonView::applyFonts()
 {
     const LessonPaintStyle style = paintStyle();
-    for (LessonStepWidget* w :
-         {m_stepWidget, m_unmaskedSoftmax, m_maskedSoftmax, m_originalOutput, m_permutedOutput})
-        w->setPaintStyle(style);
-    m_histogram->setFontPointSize(style.fontPointSize * 0.8);
-    m_dials->setFontPointSize(style.fontPointSize * 0.8);
+    m_stepWidget->setPaintStyle(style);
+    m_experiments->setPaintStyle(style);
     QFont big = m_hoverLabel->font();
     big.setPointSizeF(m_largeFonts ? 18 : 12);
     m_hoverLabel->setFont(big);
     QFont whole = font();
     whole.setPointSizeF(m_largeFonts ? 15 : QApplication::font().pointSizeF());
     setFont(whole);
-    updateMultiHead();
+    m_experiments->updateMultiHead();
 }
 
 void LessonView::keyPressEvent(QKeyEvent* event)
@@ -819,8 +458,9 @@ bool LessonView::exportAll(const QString& directory, QStringList* written, QStri
                                which == LessonInput::V || which == LessonInput::X;
         const QString path = dir.absoluteFilePath(QStringLiteral("input-%1.csv").arg(lessonInputName(which)));
         if (!writeFile(path,
-                       lessonMatrixCsv(m, tokenRows ? m_lesson.tokens() : dimensionLabels(int(m.rows())),
-                                       dimensionLabels(int(m.cols()))),
+                       lessonMatrixCsv(m,
+                                       tokenRows ? m_lesson.tokens() : lessonDimensionLabels(int(m.rows())),
+                                       lessonDimensionLabels(int(m.cols()))),
                        error))
             return false;
         *written << path;

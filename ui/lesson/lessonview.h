@@ -1,20 +1,18 @@
 #pragma once
 
+#include "lesson/lessonexperimentspanel.h"
 #include "lesson/lessonmodel.h"
 #include "lesson/lessonsteppainter.h"
 
 #include <QImage>
 #include <QWidget>
-
 #include <array>
 #include <vector>
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
-class QSlider;
 class QSpinBox;
 class QSplitter;
 class QTabWidget;
@@ -59,12 +57,15 @@ public:
     LessonTokenTableModel* tokenModel() const { return m_tokenModel; }
     QString hoverReadout() const;
     // The experiments' parts, for tests: the √d_k histogram and its sentence, the multi-head panels.
-    LessonHistogramWidget* histogramWidget() const { return m_histogram; }
-    QString dkExperimentText() const;
-    const std::vector<LessonStepWidget*>& multiHeadWidgets() const { return m_multiHeadWidgets; }
-    QTabWidget* experimentTabs() const { return m_experimentTabs; }
+    LessonHistogramWidget* histogramWidget() const { return m_experiments->histogramWidget(); }
+    QString dkExperimentText() const { return m_experiments->dkExperimentText(); }
+    const std::vector<LessonStepWidget*>& multiHeadWidgets() const
+    {
+        return m_experiments->multiHeadWidgets();
+    }
+    QTabWidget* experimentTabs() const { return m_experiments->experimentTabs(); }
     // The KV-cache calculator's tab: LessonLauncher gives it the explorer's model (setLoadedModel).
-    KvCachePanel* kvCachePanel() const { return m_kvCachePanel; }
+    KvCachePanel* kvCachePanel() const { return m_experiments->kvCachePanel(); }
     // A line above the lesson about the model it came from (LessonLauncher: "too small to have sinks");
     // hidden when empty.
     void setModelNote(const QString& text);
@@ -82,9 +83,9 @@ public Q_SLOTS:
     void nextStep();
     void previousStep();
     void setLargeFonts(bool on);
-    void saveStepImage();   // asks for a file
-    void saveStepCsv();     // asks for a file
-    void saveAllSteps();    // asks for a directory
+    void saveStepImage(); // asks for a file
+    void saveStepCsv();   // asks for a file
+    void saveAllSteps();  // asks for a directory
 
 Q_SIGNALS:
     void stepChanged(int step);
@@ -101,19 +102,10 @@ private:
     void rebuildForLanguage();
     QWidget* buildInputPanel();
     QWidget* buildStepPanel();
-    QWidget* buildExperimentPanel();
-    QWidget* buildScalingTab();
-    QWidget* buildCausalTab();
-    QWidget* buildPositionsTab();
-    QWidget* buildMultiHeadTab();
-    void lessonEdited();     // after any change of the lesson: recompute what is shown
+    void lessonEdited(); // after any change of the lesson: recompute what is shown
     void reloadTables();
     void syncControls();
     void updateStep();
-    void updateDkExperiment();
-    void updateCausalComparison();
-    void updatePositions();
-    void updateMultiHead();
     void applyOption(const LessonOptions& options);
     void applyFonts();
 
@@ -123,11 +115,9 @@ private:
     bool m_syncing = false;
     bool m_rebuildPending = false;
     bool m_widthShared = false;
-    std::vector<int> m_permutation;
 
     QSplitter* m_root = nullptr;
-    QTabWidget* m_experimentTabs = nullptr;
-    KvCachePanel* m_kvCachePanel = nullptr;
+    LessonExperimentsPanel* m_experiments = nullptr;
     LessonTokenTableModel* m_tokenModel = nullptr;
     std::array<LessonMatrixTableModel*, kLessonInputCount> m_matrixModels{};
     std::array<QTableView*, kLessonInputCount> m_matrixViews{};
@@ -143,29 +133,6 @@ private:
     QPushButton* m_previous = nullptr;
     QPushButton* m_next = nullptr;
     QCheckBox* m_largeFontsBox = nullptr;
-
-    QCheckBox* m_scaling = nullptr;
-    QSlider* m_dkSlider = nullptr;
-    QLabel* m_dkLabel = nullptr;
-    QLabel* m_dkResult = nullptr;
-    LessonHistogramWidget* m_histogram = nullptr;
-
-    QCheckBox* m_causal = nullptr;
-    LessonStepWidget* m_unmaskedSoftmax = nullptr;
-    LessonStepWidget* m_maskedSoftmax = nullptr;
-
-    QComboBox* m_positions = nullptr;
-    QDoubleSpinBox* m_theta = nullptr;
-    QPushButton* m_permute = nullptr;
-    LessonStepWidget* m_originalOutput = nullptr;
-    LessonStepWidget* m_permutedOutput = nullptr;
-    QLabel* m_permutationVerdict = nullptr;
-    LessonRopeDialsWidget* m_dials = nullptr;
-
-    QComboBox* m_heads = nullptr;
-    QWidget* m_multiHeadArea = nullptr;
-    std::vector<LessonStepWidget*> m_multiHeadWidgets;
-    QLabel* m_multiHeadNote = nullptr;
 };
 
 } // namespace attnscope
