@@ -1,8 +1,7 @@
 #include "mainwindow.h"
 
 #include "attention/attentionmaps.h"
-#include "census/corpuswindow.h"
-#include "explorer/ablationrunner.h"
+#include "census/censuslauncher.h"
 #include "explorer/arcwidget.h"
 #include "explorer/attentionmeasure.h"
 #include "explorer/backenddescription.h"
@@ -18,35 +17,30 @@
 #include "explorer/heatmaptab.h"
 #include "explorer/heatmapwidget.h"
 #include "explorer/inputbar.h"
+#include "explorer/modeldroptarget.h"
 #include "explorer/modelloader.h"
 #include "explorer/progresspanel.h"
 #include "explorer/runstatebanner.h"
 #include "explorer/statisticstab.h"
 #include "explorer/statusreadouts.h"
-#include "explorer/transformerengine.h"
 #include "explorer/workedexampleengine.h"
 #include "generation/generatetab.h"
-#include "generation/kvcachesize.h"
 #include "generation/streamingtab.h"
 #include "hub/getmodeldialog.h"
 #include "lesson/lessonlauncher.h"
 #include "mainmenus.h"
 #include "mainwindowfeatures.h"
 #include "model/memoryestimate.h"
-#include "model/modelcatalog.h"
-#include "model/transformermodel.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
-#include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStatusBar>
@@ -57,22 +51,13 @@
 
 namespace attnscope {
 
-namespace {
-// The chosen model's KV cache for the lesson's calculator: decoders only (an encoder keeps no cache, a demo
-// has no model).
-std::optional<KvCacheShape> kvCacheShapeOf(const AttentionEngine& engine)
-{
-    const auto* transformer = dynamic_cast<const TransformerEngine*>(&engine);
-    if (!transformer || !transformer->model().config().isDecoder()) return std::nullopt;
-    return kvCacheShape(transformer->model().config(), engine.displayName());
-}
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("AttnScope"));
-    setAcceptDrops(true);
     m_session = new ExplorerSession(this);
+    auto* drops = new ModelDropTarget(this);
+    connect(drops, &ModelDropTarget::modelDropped, this, &MainWindow::openModelFolder);
+    connect(drops, &ModelDropTarget::dropRefused, this, &MainWindow::showFailure);
     m_progress = new ProgressPanel(this);
     connect(m_session, &ExplorerSession::resultChanged, this,
             [this](std::shared_ptr<const ExplorerResult> result, bool sameAblatedInput) {
@@ -282,26 +267,18 @@ int MainWindow::findModel(const QString& name) const
 
 CorpusWindow* MainWindow::openCorpusCensus()
 {
-    const QString folder = modelFolder(m_session->currentIndex());
-    if (folder.isEmpty()) {
-        statusBar()->showMessage(
-            tr("The corpus census needs a model: choose a built-in model or open a model folder."));
-        return nullptr;
+    if (!m_census) {
+        m_census = new CensusLauncher(this);
+        connect(m_census, &CensusLauncher::openInExplorer, this, [this](const QString& a, const QString& b) {
+            setTexts(a, b);
+            raise();
+            activateWindow();
+        });
     }
-    if (!m_corpusWindow || m_corpusWindow->property("modelFolder").toString() != folder) {
-        m_corpusWindow = new CorpusWindow(folder, this);
-        m_corpusWindow->setProperty("modelFolder", folder);
-        m_corpusWindow->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_corpusWindow, &CorpusWindow::openInExplorer, this,
-                [this](const QString& a, const QString& b) {
-                    setTexts(a, b);
-                    raise();
-                    activateWindow();
-                });
-    }
-    m_corpusWindow->show();
-    m_corpusWindow->raise();
-    return m_corpusWindow;
+    QString message;
+    CorpusWindow* window = m_census->open(modelFolder(m_session->currentIndex()), &message);
+    if (!window) statusBar()->showMessage(message);
+    return window;
 }
 
 QString MainWindow::modelFolder(int index) const
@@ -336,10 +313,7 @@ GetModelDialog* MainWindow::openGetModelDialog(const QString& repo, const QStrin
         m_getModelDialog = new GetModelDialog(hub::HubSettings::fromEnvironment(), this);
         connect(m_getModelDialog, &GetModelDialog::modelReady, this, &MainWindow::openModelFolder);
     }
-    if (!repo.isEmpty()) m_getModelDialog->prefill(repo, ggufFile);
-    m_getModelDialog->show();
-    m_getModelDialog->raise();
-    m_getModelDialog->activateWindow();
+    m_getModelDialog->present(repo, ggufFile);
     return m_getModelDialog;
 }
 
@@ -455,7 +429,7 @@ void MainWindow::showCurrentModel(int index, bool switched)
     if (switched) {
         m_generateTab->setEngine(engine);
         m_streamingTab->setEngine(engine);
-        lessonLauncher()->setLoadedModel(kvCacheShapeOf(*engine));
+        lessonLauncher()->setLoadedEngine(*engine);
     }
 }
 
@@ -719,23 +693,6 @@ void MainWindow::changeEvent(QEvent* event)
         if (currentResult()) m_readouts->showRun(*currentResult());
     }
     QMainWindow::changeEvent(event);
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    for (const QUrl& url : event->mimeData()->urls()) {
-        const QFileInfo info(url.toLocalFile());
-        if (info.isDir() || (info.isFile() && TransformerModel::isGgufPath(info.absoluteFilePath()))) {
-            openModelFolder(info.absoluteFilePath());
-            return;
-        }
-    }
-    showFailure(tr("Drop a model folder (with config.json and model.safetensors) or a .gguf file"));
 }
 
 } // namespace attnscope

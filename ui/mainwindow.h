@@ -51,6 +51,7 @@ class ProgressPanel;
 class TransformerEngine;
 class RunStateBanner;
 class StatisticsTab;
+class CensusLauncher;
 class CorpusWindow;
 class GenerateTab;
 class StreamingTab;
@@ -217,8 +218,6 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
-    void dragEnterEvent(QDragEnterEvent* event) override;
-    void dropEvent(QDropEvent* event) override;
 
 private:
     // Sets a translated text now and again on every language change (QEvent::LanguageChange).
@@ -241,7 +240,7 @@ private:
 
     ExplorerSession* m_session = nullptr;
     std::vector<std::function<void()>> m_retranslators;
-    QPointer<CorpusWindow> m_corpusWindow;
+    CensusLauncher* m_census = nullptr;
     HeatmapStyle m_style;
     int m_layer = 0, m_head = 0;
     bool m_presenting = false;

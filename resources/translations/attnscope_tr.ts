@@ -402,6 +402,13 @@
     </message>
 </context>
 <context>
+    <name>attnscope::CensusLauncher</name>
+    <message>
+        <source>The corpus census needs a model: choose a built-in model or open a model folder.</source>
+        <translation>Derlem taraması bir model gerektirir: yerleşik bir model seçin ya da bir model klasörü açın.</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::ComparisonWidget</name>
     <message>
         <source>L%1 H%2 · %3</source>
@@ -1995,10 +2002,6 @@
         <translation>%1: model değil (config.json içeren bir klasör ya da bir llama.cpp .gguf dosyası olmalı)</translation>
     </message>
     <message>
-        <source>Drop a model folder (with config.json and model.safetensors) or a .gguf file</source>
-        <translation>Bir model klasörü (config.json ve model.safetensors içeren) ya da bir .gguf dosyası bırakın</translation>
-    </message>
-    <message>
         <source>Computing on %1…</source>
         <translation>%1 üzerinde hesaplanıyor…</translation>
     </message>
@@ -2039,10 +2042,6 @@
     <message>
         <source>Streaming</source>
         <translation>KV önbelleği</translation>
-    </message>
-    <message>
-        <source>The corpus census needs a model: choose a built-in model or open a model folder.</source>
-        <translation>Derlem taraması bir model gerektirir: yerleşik bir model seçin ya da bir model klasörü açın.</translation>
     </message>
     <message>
         <source>Nothing is shown yet.</source>
@@ -2138,6 +2137,13 @@
     <message>
         <source>widened until every pane keeps every token&apos;s label, and ended under the panes</source>
         <translation>her bölme her token&apos;ın etiketini gösterene kadar genişletildi ve bölmelerin altında bitirildi</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ModelDropTarget</name>
+    <message>
+        <source>Drop a model folder (with config.json and model.safetensors) or a .gguf file</source>
+        <translation>Bir model klasörü (config.json ve model.safetensors içeren) ya da bir .gguf dosyası bırakın</translation>
     </message>
 </context>
 <context>

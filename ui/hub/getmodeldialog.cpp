@@ -114,6 +114,14 @@ void GetModelDialog::prefill(const QString& repoId, const QString& ggufFile)
     updateView();
 }
 
+void GetModelDialog::present(const QString& repoId, const QString& ggufFile)
+{
+    if (!repoId.isEmpty()) prefill(repoId, ggufFile);
+    show();
+    raise();
+    activateWindow();
+}
+
 void GetModelDialog::startOrChoose()
 {
     if (m_flow->state() == HubDownloadFlow::State::ChoosingFile) {

@@ -28,6 +28,9 @@ public:
 
     // The guided list's Download: the repo (and, for a .gguf repo, its file) typed in, ready to start.
     void prefill(const QString& repoId, const QString& ggufFile = {});
+    // Shown, raised and activated; prefilled first when repoId is not empty (File ▸ Get a model… passes
+    // none).
+    void present(const QString& repoId, const QString& ggufFile = {});
 
     HubDownloadFlow* flow() const { return m_flow; }
     QLineEdit* repoEdit() const { return m_repo; }

@@ -8,6 +8,7 @@
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "model/attentioncapture.h"
+#include "model/transformermodel.h"
 
 #include <QAction>
 #include <QEvent>
@@ -56,6 +57,15 @@ void LessonLauncher::retranslate()
     m_openHead->setToolTip(
         tr("Show this head's real Q, K and V for the first %1 tokens step by step in the lesson")
             .arg(LessonModel::kMaxHeadTokens));
+}
+
+void LessonLauncher::setLoadedEngine(const AttentionEngine& engine)
+{
+    const auto* transformer = dynamic_cast<const TransformerEngine*>(&engine);
+    if (!transformer || !transformer->model().config().isDecoder())
+        setLoadedModel(std::nullopt);
+    else
+        setLoadedModel(kvCacheShape(transformer->model().config(), engine.displayName()));
 }
 
 void LessonLauncher::setLoadedModel(std::optional<KvCacheShape> shape)

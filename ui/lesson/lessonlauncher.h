@@ -12,6 +12,7 @@ class QMenu;
 
 namespace attnscope {
 
+class AttentionEngine;
 struct ExplorerResult;
 class LessonWindow;
 
@@ -43,6 +44,9 @@ public:
 
     // The decoder the explorer has chosen, for the KV-cache calculators (none: a demo, an encoder).
     void setLoadedModel(std::optional<KvCacheShape> shape);
+    // The same for the explorer's chosen engine: its KV cache when it is a decoder model (an encoder keeps
+    // no cache, a demo has no model).
+    void setLoadedEngine(const AttentionEngine& engine);
     const std::optional<KvCacheShape>& loadedModel() const { return m_loadedModel; }
 
     // The lesson's note on a model whose head statistics show no sink (analysis/sinkverdict.h), pointing to
