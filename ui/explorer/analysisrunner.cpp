@@ -2,10 +2,10 @@
 
 #include "attention/attentionmaps.h"
 #include "explorer/attentionmeasure.h"
+#include "explorer/waitforjobs.h"
 #include "util/operationcancelled.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QThread>
@@ -153,12 +153,7 @@ void AnalysisRunner::deliver(quint64 job, std::shared_ptr<ExplorerResult> result
 
 bool AnalysisRunner::waitForIdle(int msecs)
 {
-    QDeadlineTimer deadline(msecs);
-    while (m_running > 0 && !deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(2);
-    }
-    return m_running == 0;
+    return waitForRunningJobs(m_running, msecs);
 }
 
 } // namespace attnscope

@@ -1,11 +1,11 @@
 #include "explorer/modelloader.h"
 
 #include "explorer/transformerengine.h"
+#include "explorer/waitforjobs.h"
 #include "model/transformermodel.h"
 #include "util/operationcancelled.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QThread>
@@ -94,12 +94,7 @@ quint64 ModelLoader::load(const QString& folder, int threads, std::shared_ptr<co
 
 bool ModelLoader::waitForIdle(int msecs)
 {
-    QDeadlineTimer deadline(msecs);
-    while (m_running > 0 && !deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(2);
-    }
-    return m_running == 0;
+    return waitForRunningJobs(m_running, msecs);
 }
 
 } // namespace attnscope

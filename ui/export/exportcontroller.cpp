@@ -62,6 +62,16 @@ QString ExportController::chooseTarget(const QString& caption, const QString& su
     return path;
 }
 
+ExportOptions ExportController::optionsFor(bool overwrite, const ExportMetadata& metadata) const
+{
+    ExportOptions options;
+    options.size = imageSize;
+    options.scaleFactor = scaleFactor;
+    options.overwrite = overwrite;
+    options.metadata = metadata;
+    return options;
+}
+
 bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata,
                                      const HeatmapData* cells)
 {
@@ -72,11 +82,7 @@ bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle
     const QString path = chooseTarget(tr("Export heatmap"), suggested, overwrite);
     if (path.isEmpty())
         return false;
-    ExportOptions options;
-    options.size = imageSize;
-    options.scaleFactor = scaleFactor;
-    options.overwrite = overwrite;
-    options.metadata = metadata;
+    ExportOptions options = optionsFor(overwrite, metadata);
     options.region = region;
     const ExportResult result = HeatmapExporter(style, options).exportHeatmap(data, path, cells);
     if (!result.ok)
@@ -91,11 +97,7 @@ bool ExportController::exportGrid(const AttentionExportSource& source, const Hea
     const QString path = chooseTarget(tr("Export head grid"), QDir(documents).filePath(QStringLiteral("attention-grid.png")), overwrite);
     if (path.isEmpty())
         return false;
-    ExportOptions options;
-    options.size = imageSize;
-    options.scaleFactor = scaleFactor;
-    options.overwrite = overwrite;
-    options.metadata = metadata;
+    ExportOptions options = optionsFor(overwrite, metadata);
     const auto format = exportFormatFromPath(path);
     const HeadGridData grid = source.grid(format && isImageFormat(*format) ? AttentionExportSource::kThumbnailCells : 0);
     const ExportResult result = HeatmapExporter(style, options).exportGrid(grid, path);
@@ -115,10 +117,9 @@ bool ExportController::exportView(const QString& caption, const QString& suggest
     const QString path = chooseTarget(caption, QDir(documents).filePath(suggestedName), overwrite);
     if (path.isEmpty())
         return false;
-    ExportOptions options;
-    options.size = pageSize.isValid() ? pageSize : imageSize;
-    options.scaleFactor = scaleFactor;
-    options.overwrite = overwrite;
+    ExportOptions options = optionsFor(overwrite, ExportMetadata());
+    if (pageSize.isValid())
+        options.size = pageSize;
     const ExportResult result = HeatmapExporter(HeatmapStyle(), options).exportView(path, title, title, paint);
     if (!result.ok)
         showError(result.error);

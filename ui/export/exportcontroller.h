@@ -53,6 +53,8 @@ public:
     static QString fileFilters();
 
 private:
+    // The image size and scale chosen in the dialog, with this overwrite answer and metadata.
+    ExportOptions optionsFor(bool overwrite, const ExportMetadata& metadata) const;
     QString chooseTarget(const QString& caption, const QString& suggested, bool& overwrite);
     QPointer<QWidget> m_parent;
 };

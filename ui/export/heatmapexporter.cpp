@@ -429,7 +429,8 @@ QByteArray HeatmapExporter::heatmapCsv(const HeatmapData& data) const
     return out;
 }
 
-QByteArray HeatmapExporter::heatmapJson(const HeatmapData& data) const
+// What every JSON export says of its run (QJsonObject keeps its keys sorted: the order here is free).
+QJsonObject HeatmapExporter::metadataJson() const
 {
     const ExportMetadata& m = m_options.metadata;
     QJsonObject object;
@@ -437,9 +438,15 @@ QByteArray HeatmapExporter::heatmapJson(const HeatmapData& data) const
     object.insert(QStringLiteral("text"), m.text);
     if (!m.textB.isEmpty())
         object.insert(QStringLiteral("text_b"), m.textB);
-    object.insert(QStringLiteral("layer"), m.layer);
-    object.insert(QStringLiteral("head"), m.head);
     object.insert(QStringLiteral("discount_special"), m.discountSpecial);
+    return object;
+}
+
+QByteArray HeatmapExporter::heatmapJson(const HeatmapData& data) const
+{
+    QJsonObject object = metadataJson();
+    object.insert(QStringLiteral("layer"), m_options.metadata.layer);
+    object.insert(QStringLiteral("head"), m_options.metadata.head);
     object.insert(QStringLiteral("causal"), data.causal);
     object.insert(QStringLiteral("first_query"), data.firstRow);
     object.insert(QStringLiteral("first_key"), data.firstCol);
@@ -475,15 +482,9 @@ QByteArray HeatmapExporter::gridCsv(const HeadGridData& grid) const
 
 QByteArray HeatmapExporter::gridJson(const HeadGridData& grid) const
 {
-    const ExportMetadata& m = m_options.metadata;
-    QJsonObject object;
-    object.insert(QStringLiteral("model"), m.model);
-    object.insert(QStringLiteral("text"), m.text);
-    if (!m.textB.isEmpty())
-        object.insert(QStringLiteral("text_b"), m.textB);
+    QJsonObject object = metadataJson();
     object.insert(QStringLiteral("layers"), grid.layers);
     object.insert(QStringLiteral("heads"), grid.heads);
-    object.insert(QStringLiteral("discount_special"), m.discountSpecial);
     if (!grid.thumbnails.empty()) {
         object.insert(QStringLiteral("causal"), grid.thumbnails.front().causal);
         object.insert(QStringLiteral("query_tokens"), toJsonArray(grid.thumbnails.front().rowLabels));

@@ -17,6 +17,8 @@ class QPainter;
 class QPaintDevice;
 class QRectF;
 
+class QJsonObject;
+
 namespace attnscope {
 
 // Where an exported matrix came from; written into JSON and used nowhere else.
@@ -106,6 +108,7 @@ public:
     static qint64 estimatedGridBytes(const HeadGridData& grid, ExportFormat format);
 
 private:
+    QJsonObject metadataJson() const;
     // The policy's verdict on the target, before anything is painted or built: ok, or why not.
     ExportResult checkTarget(const QString& path) const;
     // pageSize: the page's size when not the options' (invalid: the options').

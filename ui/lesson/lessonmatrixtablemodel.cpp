@@ -10,14 +10,8 @@
 namespace attnscope {
 
 LessonMatrixTableModel::LessonMatrixTableModel(LessonModel* lesson, LessonInput which, QObject* parent)
-    : QAbstractTableModel(parent), m_lesson(lesson), m_which(which)
+    : LessonTableModel(lesson, parent), m_which(which)
 {
-}
-
-void LessonMatrixTableModel::reload()
-{
-    beginResetModel();
-    endResetModel();
 }
 
 bool LessonMatrixTableModel::isTokenMatrix() const
@@ -71,16 +65,8 @@ bool LessonMatrixTableModel::setData(const QModelIndex& index, const QVariant& v
     } catch (const std::invalid_argument&) {
         return false;
     }
-    Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
-    Q_EMIT lessonEdited();
+    cellEdited(index);
     return true;
-}
-
-Qt::ItemFlags LessonMatrixTableModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid))
-        return Qt::NoItemFlags;
-    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemNeverHasChildren;
 }
 
 QVariant LessonMatrixTableModel::headerData(int section, Qt::Orientation orientation, int role) const

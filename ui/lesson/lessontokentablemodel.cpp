@@ -3,14 +3,8 @@
 namespace attnscope {
 
 LessonTokenTableModel::LessonTokenTableModel(LessonModel* lesson, QObject* parent)
-    : QAbstractTableModel(parent), m_lesson(lesson)
+    : LessonTableModel(lesson, parent)
 {
-}
-
-void LessonTokenTableModel::reload()
-{
-    beginResetModel();
-    endResetModel();
 }
 
 int LessonTokenTableModel::rowCount(const QModelIndex& parent) const
@@ -40,16 +34,8 @@ bool LessonTokenTableModel::setData(const QModelIndex& index, const QVariant& va
     if (name.isEmpty())
         return false;
     m_lesson->setToken(index.row(), name);
-    Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
-    Q_EMIT lessonEdited();
+    cellEdited(index);
     return true;
-}
-
-Qt::ItemFlags LessonTokenTableModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid))
-        return Qt::NoItemFlags;
-    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemNeverHasChildren;
 }
 
 QVariant LessonTokenTableModel::headerData(int section, Qt::Orientation orientation, int role) const

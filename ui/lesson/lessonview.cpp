@@ -27,6 +27,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <functional>
 #include <stdexcept>
 
 namespace attnscope {
@@ -47,6 +48,16 @@ QString stepFileStem(int step)
 {
     static const char* const names[] = {"scores", "scaling", "mask", "softmax", "output"};
     return QStringLiteral("step%1-%2").arg(step + 1).arg(QLatin1String(names[step]));
+}
+
+// Save step as image / as CSV: asks where (caption, suggested file name, filter), writes there with `write`;
+// a failure is said in a message box with the same caption.
+void saveStepFile(QWidget* parent, const QString& caption, const QString& fileName, const QString& filter,
+                  const std::function<bool(const QString& path, QString* error)>& write)
+{
+    const QString path = QFileDialog::getSaveFileName(parent, caption, fileName, filter);
+    QString error;
+    if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(parent, caption, error);
 }
 
 } // namespace
@@ -470,22 +481,17 @@ bool LessonView::exportAll(const QString& directory, QStringList* written, QStri
 
 void LessonView::saveStepImage()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save step as image"),
-                                     stepFileStem(m_step) + QStringLiteral(".png"), tr("PNG images (*.png)"));
-    QString error;
-    if (!path.isEmpty() && !exportStepImage(path, m_step, &error))
-        QMessageBox::warning(this, tr("Save step as image"), error);
+    saveStepFile(this, tr("Save step as image"), stepFileStem(m_step) + QStringLiteral(".png"),
+                 tr("PNG images (*.png)"), [this](const QString& path, QString* error) {
+                     return exportStepImage(path, m_step, error);
+                 });
 }
 
 void LessonView::saveStepCsv()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save matrix as CSV"),
-                                     stepFileStem(m_step) + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportStepCsv(path, m_step, &error))
-        QMessageBox::warning(this, tr("Save matrix as CSV"), error);
+    saveStepFile(this, tr("Save matrix as CSV"), stepFileStem(m_step) + QStringLiteral(".csv"),
+                 tr("CSV files (*.csv)"),
+                 [this](const QString& path, QString* error) { return exportStepCsv(path, m_step, error); });
 }
 
 void LessonView::saveAllSteps()
