@@ -4,6 +4,7 @@
 #include "explorer/heatmapwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/transformerengine.h"
+#include "generation/decodermodel.h"
 #include "generation/serieschart.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
@@ -196,16 +197,13 @@ QString GenerateTab::message() const
 void GenerateTab::setEngine(std::shared_ptr<const AttentionEngine> engine)
 {
     cancel();
-    m_engine = std::dynamic_pointer_cast<const TransformerEngine>(engine);
-    m_unavailable.clear();
-    if (!m_engine)
-        m_unavailable = tr("Generation needs a decoder model (a built-in decoder or an opened folder); the "
-                           "worked example and the demos have no model to generate with.");
-    else if (m_engine->model().info().kind != QLatin1String("decoder"))
-        m_unavailable = tr("%1 is an encoder: it sees the whole text at once and does not generate. Choose a "
-                           "decoder (e.g. tiny-llama-en-tr) to watch generation.")
-                            .arg(m_engine->displayName());
-    if (!m_unavailable.isEmpty()) m_engine.reset();
+    m_engine =
+        decoderModel(engine,
+                     tr("Generation needs a decoder model (a built-in decoder or an opened folder); the "
+                        "worked example and the demos have no model to generate with."),
+                     tr("%1 is an encoder: it sees the whole text at once and does not generate. Choose a "
+                        "decoder (e.g. tiny-llama-en-tr) to watch generation."),
+                     &m_unavailable);
     m_ending.clear();
     setMessage(m_unavailable);
     updateControls();

@@ -2,10 +2,11 @@
 
 #include "analysis/modeltext.h"
 #include "analysis/sinkverdict.h"
-#include "explorer/guidedmodellist.h"
 #include "explorer/backgroundjob.h"
+#include "explorer/guidedmodellist.h"
 #include "explorer/tokenlabels.h"
 #include "explorer/transformerengine.h"
+#include "generation/decodermodel.h"
 #include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "io/inputfile.h"
@@ -304,16 +305,13 @@ QString StreamingTab::message() const
 void StreamingTab::setEngine(std::shared_ptr<const AttentionEngine> engine)
 {
     cancel();
-    m_engine = std::dynamic_pointer_cast<const TransformerEngine>(engine);
-    m_unavailable.clear();
-    if (!m_engine)
-        m_unavailable = tr("The streaming experiment needs a decoder model (a built-in decoder or an opened "
-                           "folder); the worked example and the demos have no KV cache.");
-    else if (m_engine->model().info().kind != QLatin1String("decoder"))
-        m_unavailable = tr("%1 is an encoder: it has no KV cache to stream through. Choose a decoder (e.g. "
-                           "tiny-llama-en-tr).")
-                            .arg(m_engine->displayName());
-    if (!m_unavailable.isEmpty()) m_engine.reset();
+    m_engine =
+        decoderModel(engine,
+                     tr("The streaming experiment needs a decoder model (a built-in decoder or an opened "
+                        "folder); the worked example and the demos have no KV cache."),
+                     tr("%1 is an encoder: it has no KV cache to stream through. Choose a decoder (e.g. "
+                        "tiny-llama-en-tr)."),
+                     &m_unavailable);
     m_ending.clear();
     retranslate(); // the paragraph format's tooltip names the model's
     setMessage(m_unavailable);
