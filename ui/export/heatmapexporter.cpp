@@ -185,6 +185,20 @@ ExportResult HeatmapExporter::writeAtomically(const QString& path, const QByteAr
     return result;
 }
 
+// An image's page at `size` (at the scale factor, for PNG): an error naming `path` when it cannot be drawn.
+ExportResult HeatmapExporter::checkPage(QSize size, ExportFormat format, const QString& path) const
+{
+    const QString e = sizeError(size, format == ExportFormat::Png ? m_options.scaleFactor : 1.0);
+    if (!e.isEmpty())
+        return {false, false, path + QStringLiteral(": ") + e};
+    return {true, false, QString()};
+}
+
+ExportResult HeatmapExporter::unknownFormat(const QString& path)
+{
+    return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
+}
+
 ExportResult HeatmapExporter::checkTarget(const QString& path) const
 {
     const OutputCheck check = checkOutputPath(path, m_options.overwrite);
@@ -279,8 +293,7 @@ ExportResult HeatmapExporter::exportView(const QString& path, const QString& tit
     if (!format || !isImageFormat(*format))
         return {false, false, QCoreApplication::translate("attnscope", "%1: not an image format; use .png, .svg or .pdf").arg(path)};
     if (const ExportResult target = checkTarget(path); !target.ok) return target;
-    if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
-        return {false, false, path + QStringLiteral(": ") + e};
+    if (const ExportResult page = checkPage(m_options.size, *format, path); !page.ok) return page;
     return exportImage(*format, path, title, description, paint);
 }
 
@@ -288,11 +301,10 @@ ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QStri
 {
     const auto format = exportFormatFromPath(path);
     if (!format)
-        return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
+        return unknownFormat(path);
     if (const ExportResult target = checkTarget(path); !target.ok) return target;
     if (isImageFormat(*format)) {
-        if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
-            return {false, false, path + QStringLiteral(": ") + e};
+        if (const ExportResult page = checkPage(m_options.size, *format, path); !page.ok) return page;
         return exportImage(*format, path, data.title, legendText(),
                            [&](QPainter& painter, const QRectF& page) { paintHeatmapPage(painter, page, data, cells); });
     }
@@ -359,16 +371,13 @@ ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString
 {
     const auto format = exportFormatFromPath(path);
     if (!format)
-        return {false, false, QCoreApplication::translate("attnscope", "%1: unknown format; use one of .%2").arg(path, exportFormatSuffixes().join(QStringLiteral(", .")))};
+        return unknownFormat(path);
     if (const ExportResult target = checkTarget(path); !target.ok) return target;
     if (isImageFormat(*format)) {
-        if (const QString e = sizeError(m_options.size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0); !e.isEmpty())
-            return {false, false, path + QStringLiteral(": ") + e};
+        if (const ExportResult page = checkPage(m_options.size, *format, path); !page.ok) return page;
         // A page too small for thumbnails that carry every head's number grows to the size they need.
         const QSize size = m_options.size.expandedTo(minimumGridPageSize(grid));
-        if (const QString e = sizeError(size, *format == ExportFormat::Png ? m_options.scaleFactor : 1.0);
-            !e.isEmpty())
-            return {false, false, path + QStringLiteral(": ") + e};
+        if (const ExportResult page = checkPage(size, *format, path); !page.ok) return page;
         ExportResult written = exportImage(
             *format, path, grid.title, legendText(),
             [&](QPainter& painter, const QRectF& page) { paintGridPage(painter, page, grid); }, size);

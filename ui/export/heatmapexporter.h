@@ -111,6 +111,8 @@ private:
     QJsonObject metadataJson() const;
     // The policy's verdict on the target, before anything is painted or built: ok, or why not.
     ExportResult checkTarget(const QString& path) const;
+    ExportResult checkPage(QSize size, ExportFormat format, const QString& path) const;
+    static ExportResult unknownFormat(const QString& path);
     // pageSize: the page's size when not the options' (invalid: the options').
     ExportResult exportImage(ExportFormat format, const QString& path, const QString& title,
                              const QString& description, const PagePainter& paint, QSize pageSize = {}) const;
