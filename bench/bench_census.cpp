@@ -125,22 +125,13 @@ void measureForwardOnly(const char* name, const TransformerModel& model, const T
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    int inputs = 1000, bertInputs = 100, tokens = 128, threads = 0;
-    QString folder;
-    const QStringList args = app.arguments();
-    const bool forwardOnly = args.contains(QStringLiteral("--forward-only"));
-    for (int i = 1; i + 1 < args.size(); ++i) {
-        if (args[i] == QLatin1String("--inputs"))
-            inputs = args[++i].toInt();
-        else if (args[i] == QLatin1String("--bert-inputs"))
-            bertInputs = args[++i].toInt();
-        else if (args[i] == QLatin1String("--tokens"))
-            tokens = args[++i].toInt();
-        else if (args[i] == QLatin1String("--threads"))
-            threads = args[++i].toInt();
-        else if (args[i] == QLatin1String("--dir"))
-            folder = args[++i];
-    }
+    const BenchArguments args(app.arguments());
+    const bool forwardOnly = args.has("--forward-only");
+    const int inputs = args.value("--inputs", QStringLiteral("1000")).toInt();
+    const int bertInputs = args.value("--bert-inputs", QStringLiteral("100")).toInt();
+    const int tokens = args.value("--tokens", QStringLiteral("128")).toInt();
+    const int threads = args.value("--threads", QStringLiteral("0")).toInt();
+    QString folder = args.value("--dir", QString());
     QTemporaryDir temporary;
     try {
         const auto encoder =

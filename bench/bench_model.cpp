@@ -30,20 +30,11 @@ using namespace attnscope::bench;
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    QStringList tokenCounts{QStringLiteral("128"), QStringLiteral("512")};
-    int reps = 5, threads = 0;
-    QString folder;
-    const QStringList args = app.arguments();
-    for (int i = 1; i + 1 < args.size(); ++i) {
-        if (args[i] == QLatin1String("--tokens"))
-            tokenCounts = args[++i].split(QLatin1Char(','));
-        else if (args[i] == QLatin1String("--reps"))
-            reps = args[++i].toInt();
-        else if (args[i] == QLatin1String("--threads"))
-            threads = args[++i].toInt();
-        else if (args[i] == QLatin1String("--dir"))
-            folder = args[++i];
-    }
+    const BenchArguments args(app.arguments());
+    const QStringList tokenCounts = args.value("--tokens", QStringLiteral("128,512")).split(QLatin1Char(','));
+    const int reps = args.value("--reps", QStringLiteral("5")).toInt();
+    const int threads = args.value("--threads", QStringLiteral("0")).toInt();
+    QString folder = args.value("--dir", QString());
     QTemporaryDir temporary;
     if (folder.isEmpty()) folder = temporary.filePath(QStringLiteral("bert-base-random"));
     qint64 weightBytes = QFileInfo(folder + QStringLiteral("/model.safetensors")).size();

@@ -14,7 +14,7 @@ constexpr size_t kCacheMaxWordLength = 256;
 
 BpeModel::BpeModel(Vocabulary vocab, const std::vector<std::pair<std::u32string, std::u32string>>& merges,
                    BpeOptions options)
-    : m_vocab(std::move(vocab)), m_options(std::move(options))
+    : VocabularyModel(std::move(vocab)), m_options(std::move(options))
 {
     const size_t prefixLength = m_options.continuingSubwordPrefix ? m_options.continuingSubwordPrefix->size() : 0;
     m_merges.reserve(merges.size());

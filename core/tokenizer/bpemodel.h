@@ -4,8 +4,7 @@
 // byte_fallback, or the unknown token), then apply merges lowest rank first (leftmost on ties) until none
 // applies. Used by GPT-2 (byte-level) and SentencePiece-style models (Llama-2, Mistral).
 
-#include "tokenizer/components.h"
-#include "tokenizer/vocabulary.h"
+#include "tokenizer/vocabularymodel.h"
 
 #include <list>
 #include <mutex>
@@ -23,21 +22,13 @@ struct BpeOptions
     bool ignoreMerges = false;
 };
 
-class BpeModel : public Model
+class BpeModel : public VocabularyModel
 {
 public:
     // Merges as (left, right) token strings in rank order. Throws std::runtime_error naming a merge whose parts
     // or result are missing from the vocabulary.
     BpeModel(Vocabulary vocab, const std::vector<std::pair<std::u32string, std::u32string>>& merges, BpeOptions options);
     std::vector<ModelToken> tokenize(const std::u32string& piece) const override;
-    std::optional<int> tokenToId(const std::u32string& token) const override { return m_vocab.find(token); }
-    std::optional<std::u32string> idToToken(int id) const override
-    {
-        if (const std::u32string* t = m_vocab.token(id))
-            return *t;
-        return std::nullopt;
-    }
-    int vocabSize() const override { return m_vocab.size(); }
     const char* typeName() const override { return "BPE"; }
     std::optional<std::u32string> unkToken() const override { return m_options.unkToken; }
     const BpeOptions& options() const { return m_options; }
@@ -58,7 +49,6 @@ private:
     static quint64 pairKey(int a, int b) { return (quint64(quint32(a)) << 32) | quint32(b); }
     std::vector<ModelToken> mergeWord(const std::u32string& word) const;
 
-    Vocabulary m_vocab;
     std::unordered_map<quint64, MergeValue> m_merges;
     BpeOptions m_options;
     std::vector<int> m_byteTokens; // id of <0xNN>, or -1

@@ -42,6 +42,20 @@ RawEncoding wrap(const IdToken* before, const RawEncoding& middle, const IdToken
     return out;
 }
 
+// The first sequence as cls A sep (type 0), each later one as [pairBefore] B sep with sep's type pairType:
+// the special tokens of BERT's and RoBERTa's processors, which differ only in the pair's part.
+std::vector<RawEncoding> wrapSequences(std::vector<RawEncoding> encodings, const IdToken& cls,
+                                       const IdToken& sep, const IdToken* pairBefore, int pairType)
+{
+    for (size_t i = 0; i < encodings.size(); ++i) {
+        if (i == 0)
+            encodings[i] = wrap(&cls, encodings[i], &sep, 0, 0);
+        else
+            encodings[i] = wrap(pairBefore, encodings[i], &sep, 0, pairType);
+    }
+    return encodings;
+}
+
 } // namespace
 
 std::vector<RawEncoding> TemplateProcessor::process(std::vector<RawEncoding> encodings, bool addSpecialTokens) const
@@ -68,13 +82,7 @@ std::vector<RawEncoding> BertProcessor::process(std::vector<RawEncoding> encodin
 {
     if (!addSpecialTokens)
         return encodings;
-    for (size_t i = 0; i < encodings.size(); ++i) {
-        if (i == 0)
-            encodings[i] = wrap(&m_cls, encodings[i], &m_sep, 0, 0);
-        else
-            encodings[i] = wrap(nullptr, encodings[i], &m_sep, 0, 1);
-    }
-    return encodings;
+    return wrapSequences(std::move(encodings), m_cls, m_sep, nullptr, 1); // [CLS] A [SEP] B [SEP]
 }
 
 std::vector<RawEncoding> RobertaProcessor::process(std::vector<RawEncoding> encodings, bool addSpecialTokens) const
@@ -86,13 +94,7 @@ std::vector<RawEncoding> RobertaProcessor::process(std::vector<RawEncoding> enco
         e.setTypeIds(0);
     if (!addSpecialTokens)
         return encodings;
-    for (size_t i = 0; i < encodings.size(); ++i) {
-        if (i == 0)
-            encodings[i] = wrap(&m_cls, encodings[i], &m_sep, 0, 0);
-        else
-            encodings[i] = wrap(&m_sep, encodings[i], &m_sep, 0, 0);
-    }
-    return encodings;
+    return wrapSequences(std::move(encodings), m_cls, m_sep, &m_sep, 0); // <s> A </s> </s> B </s>
 }
 
 std::vector<RawEncoding> ByteLevelProcessor::process(std::vector<RawEncoding> encodings, bool) const

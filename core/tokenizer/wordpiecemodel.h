@@ -3,28 +3,19 @@
 // WordPiece (BERT): greedy longest-match-first over each pre-tokenised word, continuation pieces prefixed
 // with "##"; a word with no full cover, or longer than max_input_chars_per_word, becomes the unknown token.
 
-#include "tokenizer/components.h"
-#include "tokenizer/vocabulary.h"
+#include "tokenizer/vocabularymodel.h"
 
 namespace attnscope::tok {
 
-class WordPieceModel : public Model
+class WordPieceModel : public VocabularyModel
 {
 public:
     WordPieceModel(Vocabulary vocab, std::u32string unkToken, std::u32string prefix, int maxInputCharsPerWord)
-        : m_vocab(std::move(vocab)), m_unk(std::move(unkToken)), m_prefix(std::move(prefix)),
+        : VocabularyModel(std::move(vocab)), m_unk(std::move(unkToken)), m_prefix(std::move(prefix)),
           m_maxChars(maxInputCharsPerWord)
     {
     }
     std::vector<ModelToken> tokenize(const std::u32string& piece) const override;
-    std::optional<int> tokenToId(const std::u32string& token) const override { return m_vocab.find(token); }
-    std::optional<std::u32string> idToToken(int id) const override
-    {
-        if (const std::u32string* t = m_vocab.token(id))
-            return *t;
-        return std::nullopt;
-    }
-    int vocabSize() const override { return m_vocab.size(); }
     const char* typeName() const override { return "WordPiece"; }
     std::optional<std::u32string> unkToken() const override { return m_unk; }
     const std::u32string& continuingPrefix() const { return m_prefix; }
@@ -32,7 +23,6 @@ public:
 private:
     ModelToken unknown(int length) const;
 
-    Vocabulary m_vocab;
     std::u32string m_unk;
     std::u32string m_prefix;
     int m_maxChars;

@@ -140,11 +140,9 @@ private Q_SLOTS:
 
 void TestCliAttention::jsonMatchesOracle_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name :
-         {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1", "llama3_s1", "gemma2_s0",
-          "gemma3_s1", "qwen3_s1", "phi3_s1", "gpt_neox_s0", "roberta_s1", "distilbert_s1"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows({"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1", "llama3_s1",
+                       "gemma2_s0", "gemma3_s1", "qwen3_s1", "phi3_s1", "gpt_neox_s0", "roberta_s1",
+                       "distilbert_s1"});
 }
 
 void TestCliAttention::jsonMatchesOracle()
@@ -278,9 +276,7 @@ void TestCliAttention::npySubset()
 
 void TestCliAttention::npyMatchesOracle_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name : {"bert_s1", "gpt2_s1", "llama_s1", "gemma2_s1", "qwen3_s1", "gpt_neox_s1"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows({"bert_s1", "gpt2_s1", "llama_s1", "gemma2_s1", "qwen3_s1", "gpt_neox_s1"});
 }
 
 // The whole npy dump (every layer's P streamed from the pass as it is computed) against the oracle.

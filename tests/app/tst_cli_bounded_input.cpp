@@ -6,17 +6,12 @@
 #include "core/support/modelfixtures.h"
 #include "io/inputfile.h"
 #include "support/processrun.h"
+#include "support/testdata.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#ifdef Q_OS_UNIX
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -34,23 +29,6 @@ Result run(const QStringList& arguments, const QByteArray& input = {})
     options.environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     options.input = input;
     return runProcess(QStringLiteral(ATTNSCOPE_BINARY), arguments, options).text();
-}
-
-bool makeFifo(const QString& path)
-{
-#ifdef Q_OS_UNIX
-    return ::mkfifo(QFile::encodeName(path).constData(), 0600) == 0;
-#else
-    Q_UNUSED(path);
-    return false;
-#endif
-}
-
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QCOMPARE(file.write(bytes), bytes.size());
 }
 
 } // namespace
@@ -125,7 +103,7 @@ void TestCliBoundedInput::fifoInputsAreRefused()
         QVERIFY(QDir().mkpath(out));
         fifo = QDir(out).filePath(QStringLiteral("census.json"));
         const QString corpus = dir.filePath(QStringLiteral("corpus.txt"));
-        writeFile(corpus, "hello world\n");
+        QVERIFY(writeFileBytes(corpus, "hello world\n"));
         arguments = {QStringLiteral("census"),
                      QStringLiteral("--model"),
                      oracleFolder(QStringLiteral("gpt2_s1")),
@@ -150,7 +128,7 @@ void TestCliBoundedInput::longTextIsRefusedForItsPositions()
 {
     QTemporaryDir dir;
     const QString text = dir.filePath(QStringLiteral("long.txt"));
-    writeFile(text, QByteArray("hello world ").repeated(2000));
+    QVERIFY(writeFileBytes(text, QByteArray("hello world ").repeated(2000)));
     for (const QString& command : {QStringLiteral("attention"), QStringLiteral("predict"),
                                    QStringLiteral("rollout"), QStringLiteral("stats")}) {
         const Result result =
@@ -200,7 +178,7 @@ void TestCliBoundedInput::unusedLayersAreAWarning()
     QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
     file.close();
     config.insert(QStringLiteral("n_layer"), 1);
-    writeFile(configPath, QJsonDocument(config).toJson());
+    QVERIFY(writeFileBytes(configPath, QJsonDocument(config).toJson()));
     const Result result = run({QStringLiteral("attention"), QStringLiteral("--model"), folder,
                                QStringLiteral("--text"), QStringLiteral("hello world")});
     QCOMPARE(result.exitCode, 0);

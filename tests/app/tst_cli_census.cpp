@@ -193,21 +193,16 @@ private Q_SLOTS:
         QCOMPARE(a.value(QStringLiteral("inputs")), b.value(QStringLiteral("inputs")));
         const QJsonArray ha = a.value(QStringLiteral("heads")).toArray(),
                          hb = b.value(QStringLiteral("heads")).toArray();
-        for (qsizetype i = 0; i < ha.size(); ++i) {
-            const double ma = ha.at(i)
-                                  .toObject()
-                                  .value(QStringLiteral("sep_mass"))
-                                  .toObject()
-                                  .value(QStringLiteral("mean"))
-                                  .toDouble();
-            const double mb = hb.at(i)
-                                  .toObject()
-                                  .value(QStringLiteral("sep_mass"))
-                                  .toObject()
-                                  .value(QStringLiteral("mean"))
-                                  .toDouble();
-            QVERIFY(std::abs(ma - mb) < 1e-6);
-        }
+        const auto sepMean = [](const QJsonArray& heads, qsizetype i) {
+            return heads.at(i)
+                .toObject()
+                .value(QStringLiteral("sep_mass"))
+                .toObject()
+                .value(QStringLiteral("mean"))
+                .toDouble();
+        };
+        for (qsizetype i = 0; i < ha.size(); ++i)
+            QVERIFY(std::abs(sepMean(ha, i) - sepMean(hb, i)) < 1e-6);
     }
 
     void badArgumentsAndFiles()

@@ -3,6 +3,7 @@
 // with the official client (huggingface_hub's source from ATTNSCOPE_HF_HUB_SRC).
 
 #include "support/hubstandin.h"
+#include "support/testdata.h"
 
 #include <QDirIterator>
 #include <QFileInfo>
@@ -14,30 +15,20 @@
 using attnscope::test::HubStandIn;
 using attnscope::test::StandInFault;
 using attnscope::test::StandInRepo;
+using attnscope::testing::readFileBytes;
 
 namespace {
 
 const QString kRepo = QStringLiteral("org/tiny-bert");
 
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 } // namespace
 
-class TestCliDownload : public QObject
+class TestCliDownload : public attnscope::test::TinyBertHubTest
 {
     Q_OBJECT
 
-    std::unique_ptr<HubStandIn> m_hub;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    StandInRepo m_repo;
-
     QString cacheDir() const { return m_dir->path() + QStringLiteral("/hub"); }
     QString repoDir() const { return cacheDir() + QStringLiteral("/models--org--tiny-bert"); }
-    const attnscope::test::StandInFile& weights() const { return m_repo.files.back(); }
     QByteArray weightsSha() const { return HubStandIn::sha256(weights().bytes); }
     QString partialPath() const
     {
@@ -78,16 +69,7 @@ class TestCliDownload : public QObject
     }
 
 private slots:
-    void init()
-    {
-        m_hub = std::make_unique<HubStandIn>();
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_repo = HubStandIn::repoFromFolder(
-            kRepo, QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/oracle/bert_s0"));
-        std::stable_partition(m_repo.files.begin(), m_repo.files.end(), [](const auto& f) { return !f.lfs; });
-        QVERIFY(weights().path == QLatin1String("model.safetensors") && weights().bytes.size() > 100000);
-        m_hub->addRepo(m_repo);
-    }
+    void init() { startHub(kRepo); }
 
     void printsTheSnapshotOrOneLineReason()
     {
@@ -133,7 +115,7 @@ private slots:
         QCOMPARE(gets.size(), size_t(2));
         QCOMPARE(gets.back().range, QByteArray("bytes=40000-"));
         const QString snapshot = lastLine(second.readAllStandardOutput());
-        QCOMPARE(readFile(snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
+        QCOMPARE(readFileBytes(snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
         QVERIFY(!QFileInfo::exists(partialPath()));
     }
 
@@ -157,7 +139,7 @@ private slots:
         QCOMPARE(b.exitCode(), 0);
         QCOMPARE(lastLine(a.readAllStandardOutput()), lastLine(b.readAllStandardOutput()));
         QCOMPARE(weightGets().size(), size_t(1));
-        QCOMPARE(readFile(repoDir() + QStringLiteral("/blobs/") + QString::fromLatin1(weightsSha())),
+        QCOMPARE(readFileBytes(repoDir() + QStringLiteral("/blobs/") + QString::fromLatin1(weightsSha())),
                  weights().bytes);
     }
 
@@ -239,7 +221,7 @@ private slots:
         QCOMPARE(lines.size(), qsizetype(m_repo.files.size() + 1));
         QCOMPARE(QFileInfo(lines[0]).canonicalFilePath(), QFileInfo(ourSnapshot).canonicalFilePath());
         for (size_t i = 0; i < m_repo.files.size(); ++i)
-            QCOMPARE(readFile(lines[qsizetype(i + 1)]), m_repo.files[i].bytes);
+            QCOMPARE(readFileBytes(lines[qsizetype(i + 1)]), m_repo.files[i].bytes);
         QCOMPARE(m_hub->requests().size(), requestsBefore);
         // The official client's cache and ours: the same files, blob names and links.
         auto layout = [](const QString& root) {

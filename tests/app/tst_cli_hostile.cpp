@@ -56,16 +56,6 @@ QStringList ownErrorLines(const QString& err)
     return lines;
 }
 
-bool makeFifo(const QString& path)
-{
-#ifdef Q_OS_UNIX
-    return ::mkfifo(QFile::encodeName(path).constData(), 0600) == 0;
-#else
-    Q_UNUSED(path);
-    return false;
-#endif
-}
-
 bool isFifo(const QString& path)
 {
 #ifdef Q_OS_UNIX

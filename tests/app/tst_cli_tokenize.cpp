@@ -1,5 +1,6 @@
 // `attnscope tokenize` as scripts use it: the binary on an oracle folder, its one-line JSON, its errors.
 
+#include "core/support/modelfixtures.h"
 #include "support/processrun.h"
 
 #include <QDir>
@@ -38,12 +39,7 @@ class TestCliTokenize : public QObject
     Q_OBJECT
 
 private slots:
-    void oracle_data()
-    {
-        QTest::addColumn<QString>("caseName");
-        QTest::newRow("bert_s0") << QStringLiteral("bert_s0");
-        QTest::newRow("gpt2_s0") << QStringLiteral("gpt2_s0");
-    }
+    void oracle_data() { addOracleCaseRows({"bert_s0", "gpt2_s0"}); }
 
     void oracle()
     {

@@ -226,10 +226,8 @@ void TestAnalysis::scanReusesTheStreamBelow()
 // projections (Phi-3), soft caps and windows (Gemma 2), QK-norm (Gemma 3, Qwen3), sliding window (Mistral).
 void TestAnalysis::batchedScanEqualsOnePassPerHead_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name : {"bert_s0", "gpt2_s0", "llama_s0", "gpt_neox_s0", "phi_s0", "phi3_s0",
-                             "gemma2_s0", "gemma3_s0", "qwen3_s0", "mistral_s1"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows({"bert_s0", "gpt2_s0", "llama_s0", "gpt_neox_s0", "phi_s0", "phi3_s0", "gemma2_s0",
+                       "gemma3_s0", "qwen3_s0", "mistral_s1"});
 }
 
 void TestAnalysis::batchedScanEqualsOnePassPerHead()
@@ -574,10 +572,7 @@ void TestAnalysis::censusByHand()
 
 void TestAnalysis::rolloutAndCensusMatchNumpy_data()
 {
-    QTest::addColumn<QString>("caseName");
-    QTest::newRow("gpt2_s0") << QStringLiteral("gpt2_s0");
-    QTest::newRow("bert_s0") << QStringLiteral("bert_s0");
-    QTest::newRow("llama_s0") << QStringLiteral("llama_s0");
+    addOracleCaseRows({"gpt2_s0", "bert_s0", "llama_s0"});
 }
 
 // The numpy reference runs on transformers' float64 P (attentions.npy); so does the C++ here, so the two

@@ -76,6 +76,17 @@ struct Encoder
     const Tokenizer& tokenizer() const { return *model->tokenizer(); }
 };
 
+// The roles of the 3-token input [CLS] x [SEP] of the hand-computed cases, x a punctuation mark.
+TokenRoles clsWordSep()
+{
+    TokenRoles roles;
+    roles.special = {true, false, true};
+    roles.clsPositions = {0};
+    roles.sepPositions = {2};
+    roles.punctuationPositions = {1};
+    return roles;
+}
+
 } // namespace
 
 class TestCensus : public QObject
@@ -86,11 +97,7 @@ private slots:
     // Two inputs of one 3-token head, [CLS] x [SEP]: only row 1 is a word row; every value by hand.
     void handComputedTinyCorpus()
     {
-        TokenRoles roles;
-        roles.special = {true, false, true};
-        roles.clsPositions = {0};
-        roles.sepPositions = {2};
-        roles.punctuationPositions = {1};
+        const TokenRoles roles = clsWordSep();
         const std::vector<float> first{1.0f, 0.0f, 0.0f, 0.2f, 0.5f, 0.3f, 0.4f, 0.4f, 0.2f};
         const std::vector<float> second{0.5f, 0.5f, 0.0f, 0.6f, 0.1f, 0.3f, 0.1f, 0.1f, 0.8f};
         CensusAccumulator sums(1, 1, 4);
@@ -136,11 +143,7 @@ private slots:
     // yet none of its contribution comes from there.
     void handComputedContributionShares()
     {
-        TokenRoles roles;
-        roles.special = {true, false, true};
-        roles.clsPositions = {0};
-        roles.sepPositions = {2};
-        roles.punctuationPositions = {1};
+        const TokenRoles roles = clsWordSep();
         // Only row 1 is a word row; rows 0 and 2 (special) are not averaged.
         const std::vector<float> first{1.0f, 0.0f, 0.0f, 0.1f, 0.1f, 0.8f, 0.4f, 0.4f, 0.2f};
         const std::vector<float> second{0.5f, 0.5f, 0.0f, 0.6f, 0.1f, 0.3f, 0.1f, 0.1f, 0.8f};

@@ -110,16 +110,6 @@ void writeRandomLlamaGguf(const QString& path, GgmlType type)
     w.write(path);
 }
 
-QString messageOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const ModelError& e) {
-        return e.message();
-    }
-    return {};
-}
-
 } // namespace
 
 class TestGguf : public QObject
@@ -420,7 +410,7 @@ void TestGguf::metadataReadsBack()
     QCOMPARE(f.floatArray(QStringLiteral("x.floats")), (std::vector<float>{1.5f, -2.0f}));
     QCOMPARE(f.intArray(QStringLiteral("x.ints")), (std::vector<std::int32_t>{3, -4}));
     QVERIFY(!f.string(QStringLiteral("absent")));
-    QVERIFY(!messageOf([&] { f.integer(QStringLiteral("general.name")); }).isEmpty()); // wrong type
+    QVERIFY(!modelErrorOf([&] { f.integer(QStringLiteral("general.name")); }).isEmpty()); // wrong type
     const GgufTensor* a = f.tensor(QStringLiteral("a"));
     QVERIFY(a);
     QCOMPARE(a->ne, (std::vector<std::int64_t>{64, 3}));
@@ -434,7 +424,7 @@ void TestGguf::metadataReadsBack()
     for (int i = 0; i < 64; ++i)
         QVERIFY(std::abs(row[size_t(i)] - values[size_t(64 + i)]) <=
                 27.0f / 127); // a step of amax / 127, amax < 27
-    QVERIFY(!messageOf([&] { f.dequantizeRows(*b, 2, 2, row.data()); }).isEmpty());
+    QVERIFY(!modelErrorOf([&] { f.dequantizeRows(*b, 2, 2, row.data()); }).isEmpty());
 }
 
 void TestGguf::damagedFilesAreRefused_data()
@@ -549,16 +539,13 @@ void TestGguf::damagedFilesAreRefused()
     QFETCH(QString, problem);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("bad.gguf"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-    f.close();
-    const QString message = messageOf([&] { GgufFile file(path); });
+    QVERIFY(writeFileBytes(path, bytes));
+    const QString message = modelErrorOf([&] { GgufFile file(path); });
     QVERIFY2(message.startsWith(QDir::toNativeSeparators(path) + QStringLiteral(": ")), qPrintable(message));
     QVERIFY2(message.contains(problem), qPrintable(message));
     QVERIFY(!message.contains(QLatin1Char('\n')));
     // The model loader says the same.
-    const QString fromModel = messageOf([&] { TransformerModel::open(path); });
+    const QString fromModel = modelErrorOf([&] { TransformerModel::open(path); });
     QVERIFY2(fromModel.contains(problem), qPrintable(fromModel));
 }
 
@@ -569,7 +556,7 @@ void TestGguf::unsupportedArchitecture()
     w.addString(QStringLiteral("general.architecture"), QStringLiteral("mamba"));
     const QString path = dir.filePath(QStringLiteral("m.gguf"));
     w.write(path);
-    const QString message = messageOf([&] { TransformerModel::open(path); });
+    const QString message = modelErrorOf([&] { TransformerModel::open(path); });
     QVERIFY2(message.contains(QStringLiteral(
                  "GGUF architecture 'mamba' is not supported (supported: llama, qwen2, gemma, gpt2)")),
              qPrintable(message));
@@ -587,11 +574,8 @@ void TestGguf::unsupportedArchitecture()
     const qsizetype typeAt = at + 8 + 19 + 4 + 16;
     QCOMPARE(qFromLittleEndian<std::uint32_t>(patched.constData() + typeAt), std::uint32_t(0));
     qToLittleEndian<std::uint32_t>(16, patched.data() + typeAt); // IQ2_XXS
-    QFile out(path);
-    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    out.write(patched);
-    out.close();
-    const QString iqMessage = messageOf([&] { TransformerModel::open(path); });
+    QVERIFY(writeFileBytes(path, patched));
+    const QString iqMessage = modelErrorOf([&] { TransformerModel::open(path); });
     QVERIFY2(iqMessage.contains(QStringLiteral(
                  "tensor 'blk.1.ffn_up.weight' has type IQ2_XXS, which AttnScope does not convert")),
              qPrintable(iqMessage));
@@ -769,10 +753,7 @@ void TestGguf::biasesAndTiedEmbeddings()
     QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
     config.insert(QStringLiteral("attention_bias"), true);
     config.insert(QStringLiteral("tie_word_embeddings"), true);
-    QFile configFile(folder + QStringLiteral("/config.json"));
-    QVERIFY(configFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    configFile.write(QJsonDocument(config).toJson());
-    configFile.close();
+    writeJsonObject(folder + QStringLiteral("/config.json"), config);
     const QString path = dir.filePath(QStringLiteral("biased.gguf"));
     writeGgufFromFolder(folder, path, GgmlType::F32);
 
@@ -958,11 +939,8 @@ void TestGguf::overlappingTensorsAreRefused()
     qToLittleEndian<std::uint64_t>(32, bytes.data() + at + entry.size() + 8 + 4); // inside a's 64 bytes
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("overlap.gguf"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-    f.close();
-    const QString message = messageOf([&] { GgufFile file(path); });
+    QVERIFY(writeFileBytes(path, bytes));
+    const QString message = modelErrorOf([&] { GgufFile file(path); });
     QVERIFY2(message.startsWith(QDir::toNativeSeparators(path) + QStringLiteral(": tensors 'a' (bytes ")) &&
                  message.contains(QLatin1String(") and 'b' (from byte ")) &&
                  message.endsWith(QLatin1String("overlap")),
@@ -1000,7 +978,7 @@ void TestGguf::tokenIdsOutsideTheVocabularyAreRefused()
     w.addBool(QStringLiteral("tokenizer.ggml.add_bos_token"), true);
     w.write(path);
     const GgufFile file(path);
-    const QString message = messageOf([&] { readGgufVocabulary(file); });
+    const QString message = modelErrorOf([&] { readGgufVocabulary(file); });
     QVERIFY2(message ==
                  QStringLiteral("%1: metadata tokenizer.ggml.%2 = %3 is not a token id (the vocabulary has "
                                 "%4 tokens)")
@@ -1032,7 +1010,7 @@ void TestGguf::tensorsAreNamedAsTheFileNamesThem()
         });
         const QString path = folder + QStringLiteral(".gguf");
         writeGgufFromFolder(folder, path, GgmlType::F32);
-        const QString message = messageOf([&] { TransformerModel::open(path); });
+        const QString message = modelErrorOf([&] { TransformerModel::open(path); });
         const QString expected =
             missing ? QStringLiteral(
                           "%1: tensor blk.1.attn_v.weight (model.layers.1.self_attn.v_proj.weight once "

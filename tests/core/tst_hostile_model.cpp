@@ -6,6 +6,7 @@
 #include "core/support/modelfixtures.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -24,39 +25,6 @@ namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-void writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(bytes);
-}
-
-QJsonObject readConfig(const QString& folder)
-{
-    QFile file(folder + QStringLiteral("/config.json"));
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-void editConfig(const QString& folder, const QString& key, const QJsonValue& value)
-{
-    QJsonObject config = readConfig(folder);
-    if (value.isUndefined())
-        config.remove(key);
-    else
-        config.insert(key, value);
-    writeBytes(folder + QStringLiteral("/config.json"), QJsonDocument(config).toJson());
-}
-
-// A safetensors file from a raw JSON header and `dataBytes` zero bytes of data.
-QByteArray rawSafetensors(const QByteArray& header, int dataBytes)
-{
-    QByteArray out(8, '\0');
-    for (int i = 0; i < 8; ++i)
-        out[i] = char((quint64(header.size()) >> (8 * i)) & 0xff);
-    return out + header + QByteArray(dataBytes, '\0');
-}
 
 // Sets element `index` (every element when -1) of a F32, F16 or BF16 tensor to `value`.
 void setElements(TensorToWrite& tensor, qint64 index, float value)
@@ -85,16 +53,6 @@ TensorToWrite* findTensor(std::vector<TensorToWrite>& tensors, const QString& na
     for (TensorToWrite& t : tensors)
         if (t.name == name) return &t;
     return nullptr;
-}
-
-QString openError(const QString& folder)
-{
-    try {
-        TransformerModel::open(folder);
-    } catch (const ModelError& e) {
-        return e.message();
-    }
-    return {};
 }
 
 } // namespace
@@ -153,7 +111,7 @@ void TestHostileModel::lmHeadBiasShapeIsChecked()
         else
             tensors.insert(tensors.begin(), small);
     });
-    const QString message = openError(folder);
+    const QString message = modelOpenError(folder);
     QVERIFY2(message.contains(QStringLiteral(
                  "tensor cls.predictions.decoder.bias has shape [1] but config.json implies [114]")),
              qPrintable(message));
@@ -186,10 +144,10 @@ void TestHostileModel::absurdLayerCountIsRefusedAtOnce()
     QTemporaryDir dir;
     const QString folder = dir.filePath(QStringLiteral("model"));
     copyModel(oracleFolder(caseName), folder);
-    editConfig(folder, key, layers);
+    editModelConfig(folder, key, layers);
     QElapsedTimer timer;
     timer.start();
-    const QString message = openError(folder);
+    const QString message = modelOpenError(folder);
     QVERIFY2(message.contains(problem), qPrintable(message));
     QVERIFY2(message.startsWith(folder + QStringLiteral("/config.json: ")), qPrintable(message));
     QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
@@ -361,7 +319,7 @@ void TestHostileModel::configOutsideItsDomain()
     QFETCH(QString, key);
     QFETCH(QString, json);
     QFETCH(QString, problem);
-    QJsonObject config = readConfig(oracleFolder(caseName));
+    QJsonObject config = readJsonObject(oracleFolder(caseName) + QStringLiteral("/config.json"));
     config.insert(key, QJsonDocument::fromJson(QByteArray("[" + json.toUtf8() + "]")).array().at(0));
     QString message;
     try {
@@ -418,7 +376,7 @@ void TestHostileModel::safetensorsRules()
     QFETCH(QString, problem);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("model.safetensors"));
-    writeBytes(path, rawSafetensors(header, dataBytes));
+    writeRequiredFile(path, rawSafetensors(header, dataBytes));
     QString message;
     try {
         SafetensorsFile file(path);
@@ -465,9 +423,9 @@ void TestHostileModel::shardIndexProblems()
         writeSafetensors(folder + QStringLiteral("/model-2.safetensors"), {tensors.front()});
         map.insert(QStringLiteral("extra"), QStringLiteral("model-2.safetensors"));
     }
-    writeBytes(folder + QStringLiteral("/model.safetensors.index.json"),
-               QJsonDocument(QJsonObject{{QStringLiteral("weight_map"), map}}).toJson());
-    const QString message = openError(folder);
+    writeRequiredFile(folder + QStringLiteral("/model.safetensors.index.json"),
+                      QJsonDocument(QJsonObject{{QStringLiteral("weight_map"), map}}).toJson());
+    const QString message = modelOpenError(folder);
     const int colon = int(message.indexOf(QStringLiteral(": ")));
     QVERIFY2(colon > 0 && message.left(colon).endsWith(file) && message.contains(problem),
              qPrintable(message));
@@ -482,7 +440,7 @@ void TestHostileModel::danglingSymlinkIsNamed()
     const QString weights = folder + QStringLiteral("/model.safetensors");
     QFile::remove(weights);
     QVERIFY(QFile::link(dir.filePath(QStringLiteral("gone.safetensors")), weights));
-    const QString message = openError(folder);
+    const QString message = modelOpenError(folder);
     QVERIFY2(message.startsWith(weights + QStringLiteral(": a symbolic link to ")) &&
                  message.contains(QStringLiteral("gone.safetensors, which does not exist")),
              qPrintable(message));

@@ -4,8 +4,8 @@
 #include "hub/hubdownload.h"
 #include "hub/hubnames.h"
 #include "support/hubstandin.h"
+#include "support/testdata.h"
 
-#include <QDirIterator>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -16,6 +16,7 @@
 
 using namespace attnscope;
 using namespace attnscope::hub;
+using namespace attnscope::testing;
 using attnscope::test::HubStandIn;
 using attnscope::test::StandInFault;
 using attnscope::test::StandInRepo;
@@ -53,37 +54,17 @@ Outcome runDownload(HubDownload& download, const HubDownloadRequest& request)
     return outcome;
 }
 
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QStringList filesUnder(const QString& dir)
-{
-    QStringList files;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        files << QDir(dir).relativeFilePath(it.next());
-    files.sort();
-    return files;
-}
-
 } // namespace
 
-class TestHubDownload : public QObject
+class TestHubDownload : public test::TinyBertHubTest
 {
     Q_OBJECT
-
-    std::unique_ptr<HubStandIn> m_hub;
-    std::unique_ptr<QTemporaryDir> m_cache;
-    StandInRepo m_repo;
 
     HubSettings settings() const
     {
         HubSettings s;
         s.endpoint = QUrl(m_hub->endpoint());
-        s.cacheDir = m_cache->path() + QStringLiteral("/hub");
+        s.cacheDir = m_dir->path() + QStringLiteral("/hub");
         return s;
     }
     HubDownloadRequest request(const QString& repo = kRepo) const
@@ -99,9 +80,8 @@ class TestHubDownload : public QObject
         d.setTransferOptions({5, 0, 60000});
         return runDownload(d, r);
     }
-    const test::StandInFile& weights() const { return m_repo.files.back(); }
     QString weightsSha() const { return QString::fromLatin1(HubStandIn::sha256(weights().bytes)); }
-    QString repoDir() const { return m_cache->path() + QStringLiteral("/hub/models--org--tiny-bert"); }
+    QString repoDir() const { return m_dir->path() + QStringLiteral("/hub/models--org--tiny-bert"); }
     qint64 cdnGets() const
     {
         qint64 n = 0;
@@ -111,24 +91,15 @@ class TestHubDownload : public QObject
     }
 
 private slots:
-    void init()
-    {
-        m_hub = std::make_unique<HubStandIn>();
-        m_cache = std::make_unique<QTemporaryDir>();
-        m_repo = HubStandIn::repoFromFolder(
-            kRepo, QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/oracle/bert_s0"));
-        // model.safetensors last: weights() names it.
-        std::stable_partition(m_repo.files.begin(), m_repo.files.end(), [](const auto& f) { return !f.lfs; });
-        QVERIFY(weights().path == QLatin1String("model.safetensors") && weights().bytes.size() > 100000);
-        m_hub->addRepo(m_repo);
-    }
+    void init() { startHub(kRepo); }
 
     void fullDownloadHasTheOfficialLayout()
     {
         const Outcome o = download(request());
         QVERIFY2(o.ok, qPrintable(o.message));
         QCOMPARE(o.snapshot, repoDir() + QStringLiteral("/snapshots/") + m_repo.commit);
-        QCOMPARE(readFile(repoDir() + QStringLiteral("/refs/main")), m_repo.commit.toLatin1()); // no newline
+        QCOMPARE(readFileBytes(repoDir() + QStringLiteral("/refs/main")),
+                 m_repo.commit.toLatin1()); // no newline
         QStringList expectedBlobs, expectedLinks;
         for (const auto& f : m_repo.files) {
             const QString blob =
@@ -144,10 +115,9 @@ private slots:
             const ssize_t n =
                 ::readlink(QFile::encodeName(link.filePath()).constData(), target, sizeof target - 1);
             QCOMPARE(QString::fromLocal8Bit(target, int(n)), QStringLiteral("../../blobs/") + blob);
-            QCOMPARE(readFile(link.filePath()), f.bytes);
-            QVERIFY(QFileInfo::exists(m_cache->path() +
-                                      QStringLiteral("/hub/.locks/models--org--tiny-bert/") + blob +
-                                      QStringLiteral(".lock")));
+            QCOMPARE(readFileBytes(link.filePath()), f.bytes);
+            QVERIFY(QFileInfo::exists(m_dir->path() + QStringLiteral("/hub/.locks/models--org--tiny-bert/") +
+                                      blob + QStringLiteral(".lock")));
         }
         expectedBlobs.sort();
         expectedLinks.sort();
@@ -176,7 +146,7 @@ private slots:
         const auto gets = m_hub->requestsFor(weightsSha().toLatin1());
         QCOMPARE(gets.size(), size_t(1));
         QCOMPARE(gets.front().range, QByteArray("bytes=40000-"));
-        QCOMPARE(readFile(o.snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
+        QCOMPARE(readFileBytes(o.snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
         QVERIFY(!partial.exists());
     }
 
@@ -191,7 +161,7 @@ private slots:
         QCOMPARE(gets.size(), size_t(2));
         QCOMPARE(gets[0].range, QByteArray());
         QCOMPARE(gets[1].range, QByteArray("bytes=50000-"));
-        QCOMPARE(readFile(o.snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
+        QCOMPARE(readFileBytes(o.snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
     }
 
     void flippedByteDeletesTheBlobAndNamesTheFile()
@@ -313,7 +283,7 @@ private slots:
         const Outcome o = download(request());
         QVERIFY2(o.ok, qPrintable(o.message));
         QCOMPARE(m_hub->requestsFor(weightsSha().toLatin1()).back().range, QByteArray("bytes=30000-"));
-        QCOMPARE(readFile(o.snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
+        QCOMPARE(readFileBytes(o.snapshot + QStringLiteral("/model.safetensors")), weights().bytes);
     }
 
     void namesLeavingTheRepoAreRefused_data()
@@ -341,7 +311,7 @@ private slots:
         QVERIFY2(o.message.contains(QLatin1String("refused")), qPrintable(o.message));
         for (const auto& r : m_hub->requests())
             QVERIFY2(!r.target.contains("/resolve/"), r.target.constData());
-        QCOMPARE(filesUnder(m_cache->path()), QStringList());
+        QCOMPARE(filesUnder(m_dir->path()), QStringList());
     }
 
     void answerLargerThanAnnouncedIsRefused_data()
@@ -370,11 +340,7 @@ private slots:
 
     void unsupportedArchitectureIsRefusedBeforeTheWeights()
     {
-        StandInRepo other = m_repo;
-        other.id = QStringLiteral("org/mamba");
-        QByteArray& config = other.files.front().bytes;
-        QVERIFY(other.files.front().path == QLatin1String("config.json"));
-        config.replace("\"bert\"", "\"mamba\"").replace("BertForMaskedLM", "MambaForCausalLM");
+        const StandInRepo other = unsupportedArchitectureRepo();
         m_hub->addRepo(other);
         const Outcome o = download(request(other.id));
         QVERIFY(!o.ok);
@@ -433,12 +399,7 @@ private slots:
 
     void ggufRepoAsksWhichFile()
     {
-        StandInRepo gguf;
-        gguf.id = QStringLiteral("org/quants");
-        gguf.commit = QString(40, QLatin1Char('b'));
-        gguf.files = {{QStringLiteral("m-Q4_K_M.gguf"), QByteArray(3000, 'q'), true},
-                      {QStringLiteral("m-Q8_0.gguf"), QByteArray(5000, 'r'), true},
-                      {QStringLiteral("README.md"), "hi", false}};
+        const StandInRepo gguf = HubStandIn::ggufQuantsRepo();
         m_hub->addRepo(gguf);
         HubDownload d(settings());
         const Outcome o = runDownload(d, request(gguf.id));
@@ -466,7 +427,7 @@ private slots:
             if (qEnvironmentVariableIsSet(n.constData())) saved[n] = qgetenv(n.constData());
             qunsetenv(n.constData());
         }
-        const QString home = m_cache->path();
+        const QString home = m_dir->path();
         qputenv("XDG_CACHE_HOME", (home + QStringLiteral("/xdg")).toUtf8());
         HubSettings s = HubSettings::fromEnvironment();
         QCOMPARE(s.endpoint, QUrl(QStringLiteral("https://huggingface.co")));

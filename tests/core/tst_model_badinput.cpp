@@ -3,6 +3,7 @@
 
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "support/testdata.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -15,33 +16,6 @@ using namespace attnscope;
 using namespace attnscope::testing;
 
 namespace {
-
-void writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QFile file(path);
-    file.open(QIODevice::WriteOnly | QIODevice::Truncate);
-    file.write(bytes);
-}
-
-// A safetensors file from a raw JSON header and `dataBytes` zero bytes of data.
-QByteArray rawSafetensors(const QByteArray& header, int dataBytes, quint64 declaredLength = 0)
-{
-    QByteArray out(8, '\0');
-    const quint64 length = declaredLength ? declaredLength : quint64(header.size());
-    for (int i = 0; i < 8; ++i)
-        out[i] = char((length >> (8 * i)) & 0xff);
-    return out + header + QByteArray(dataBytes, '\0');
-}
-
-void editConfig(const QString& folder, const char* key, const QJsonValue& value)
-{
-    QFile file(folder + QStringLiteral("/config.json"));
-    file.open(QIODevice::ReadOnly);
-    QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
-    file.close();
-    config.insert(QLatin1String(key), value);
-    writeBytes(folder + QStringLiteral("/config.json"), QJsonDocument(config).toJson());
-}
 
 QMap<QString, qint64> listing(const QString& folder)
 {
@@ -153,40 +127,43 @@ void TestModelBadInput::brokenFolder()
     else if (kind == QLatin1String("missing-weights"))
         QFile::remove(weights);
     else if (kind == QLatin1String("config-json"))
-        writeBytes(folder + QStringLiteral("/config.json"), "{\"model_type\": \"bert\",");
+        writeRequiredFile(folder + QStringLiteral("/config.json"), "{\"model_type\": \"bert\",");
     else if (kind == QLatin1String("architecture")) {
-        editConfig(folder, "model_type", QStringLiteral("t5"));
-        editConfig(folder, "architectures", QJsonArray{QStringLiteral("T5ForConditionalGeneration")});
+        editModelConfig(folder, QStringLiteral("model_type"), QStringLiteral("t5"));
+        editModelConfig(folder, QStringLiteral("architectures"),
+                        QJsonArray{QStringLiteral("T5ForConditionalGeneration")});
     } else if (kind == QLatin1String("empty"))
-        writeBytes(weights, QByteArray());
+        writeRequiredFile(weights, QByteArray());
     else if (kind == QLatin1String("truncated")) {
         QFile f(weights);
         f.open(QIODevice::ReadWrite);
         f.resize(f.size() / 2);
     } else if (kind == QLatin1String("header-length"))
-        writeBytes(weights, rawSafetensors(tensorHeader, 64, 1000000));
+        writeRequiredFile(weights, rawSafetensors(tensorHeader, 64, 1000000));
     else if (kind == QLatin1String("header-json"))
-        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32",)", 64));
+        writeRequiredFile(weights, rawSafetensors(R"({"a":{"dtype":"F32",)", 64));
     else if (kind == QLatin1String("past-data"))
-        writeBytes(weights,
-                   rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[16,80]}})", 64));
+        writeRequiredFile(
+            weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[16,80]}})", 64));
     else if (kind == QLatin1String("overlap"))
-        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
-                                           R"("b":{"dtype":"F32","shape":[4,4],"data_offsets":[32,96]}})",
-                                           128));
+        writeRequiredFile(weights,
+                          rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
+                                         R"("b":{"dtype":"F32","shape":[4,4],"data_offsets":[32,96]}})",
+                                         128));
     else if (kind == QLatin1String("overlap-empty"))
-        writeBytes(weights, rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
-                                           R"("b":{"dtype":"F32","shape":[0],"data_offsets":[16,16]},)"
-                                           R"("c":{"dtype":"F32","shape":[4],"data_offsets":[32,48]}})",
-                                           64));
+        writeRequiredFile(weights,
+                          rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,64]},)"
+                                         R"("b":{"dtype":"F32","shape":[0],"data_offsets":[16,16]},)"
+                                         R"("c":{"dtype":"F32","shape":[4],"data_offsets":[32,48]}})",
+                                         64));
     else if (kind == QLatin1String("size-mismatch"))
-        writeBytes(weights,
-                   rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,60]}})", 64));
+        writeRequiredFile(weights,
+                          rawSafetensors(R"({"a":{"dtype":"F32","shape":[4,4],"data_offsets":[0,60]}})", 64));
     else if (kind == QLatin1String("dtype"))
-        writeBytes(weights,
-                   rawSafetensors(R"({"a":{"dtype":"F33","shape":[4,4],"data_offsets":[0,64]}})", 64));
+        writeRequiredFile(weights,
+                          rawSafetensors(R"({"a":{"dtype":"F33","shape":[4,4],"data_offsets":[0,64]}})", 64));
     else if (kind == QLatin1String("shape"))
-        editConfig(folder, "intermediate_size", 48);
+        editModelConfig(folder, QStringLiteral("intermediate_size"), 48);
     else if (kind == QLatin1String("missing-tensor")) {
         QDir(folder).removeRecursively();
         copyModel(oracleFolder(QStringLiteral("gpt2_s0")), folder, [](std::vector<TensorToWrite>& tensors) {
@@ -202,10 +179,10 @@ void TestModelBadInput::brokenFolder()
         for (const TensorToWrite& t : readTensors(folder + QStringLiteral("/model-1.safetensors")))
             map.insert(t.name, QStringLiteral("model-1.safetensors"));
         map.insert(QStringLiteral("bert.extra"), QStringLiteral("model-2.safetensors"));
-        writeBytes(folder + QStringLiteral("/model.safetensors.index.json"),
-                   kind == QLatin1String("index-json")
-                       ? QByteArray("{\"weight_map\": ")
-                       : QJsonDocument(QJsonObject{{QStringLiteral("weight_map"), map}}).toJson());
+        writeRequiredFile(folder + QStringLiteral("/model.safetensors.index.json"),
+                          kind == QLatin1String("index-json")
+                              ? QByteArray("{\"weight_map\": ")
+                              : QJsonDocument(QJsonObject{{QStringLiteral("weight_map"), map}}).toJson());
     } else {
         QFAIL("unknown case");
     }

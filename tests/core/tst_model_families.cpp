@@ -134,16 +134,7 @@ void TestModelFamilies::matchesReference()
     QFETCH(QString, modelType);
     const auto model = TransformerModel::open(oracleFolder(caseName));
     QCOMPARE(model->config().modelType, modelType);
-    const std::vector<int> ids = oracleInputIds(caseName);
-    QVERIFY(!ids.empty());
-    const AttentionCapture capture = model->run(ids, {});
-    const NpyArray expected = oracleAttentions(caseName);
-    QCOMPARE(capture.maps->layers(), int(expected.shape[0]));
-    QCOMPARE(capture.maps->heads(), int(expected.shape[1]));
-    const double error = maxAbsError(*capture.maps, expected);
-    qInfo("%s: max abs error %.3g", qPrintable(caseName), error);
-    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
-    QCOMPARE(capture.causal, model->config().isDecoder());
+    checkMatchesOracle(*model, caseName);
 }
 
 void TestModelFamilies::tiledMatchesReference_data()
@@ -227,9 +218,7 @@ void TestModelFamilies::distilBertComputesSinusoidalPositions()
     const double error = runError(folder, QStringLiteral("distilbert_s1"));
     QVERIFY2(error <= 1e-5, qPrintable(QString::number(error)));
     // A learned table cannot be computed: without it the model does not open.
-    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
-    config.insert(QStringLiteral("sinusoidal_pos_embds"), false);
-    writeJsonObject(folder + QStringLiteral("/config.json"), config);
+    editModelConfig(folder, QStringLiteral("sinusoidal_pos_embds"), false);
     try {
         TransformerModel::open(folder);
         QFAIL("opened without its position table");
@@ -460,9 +449,7 @@ void TestModelFamilies::unsupportedRopeScalingIsNamed()
     QTemporaryDir dir;
     const QString folder = dir.filePath(QStringLiteral("model"));
     copyModel(oracleFolder(caseName), folder);
-    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
-    config.insert(QStringLiteral("rope_scaling"), ropeScaling);
-    writeJsonObject(folder + QStringLiteral("/config.json"), config);
+    editModelConfig(folder, QStringLiteral("rope_scaling"), ropeScaling);
     try {
         TransformerModel::open(folder);
         QFAIL("opened");

@@ -188,9 +188,7 @@ void TestModelHooks::meanAblationEqualsBiasOfTheMean()
                 tensors.push_back(t);
             }
     });
-    QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
-    config.insert(QStringLiteral("attention_bias"), true);
-    writeJsonObject(folder + QStringLiteral("/config.json"), config);
+    editModelConfig(folder, QStringLiteral("attention_bias"), true);
 
     RunOptions ablated;
     ablated.ablations.push_back({layer, head, AblationMode::Mean});
@@ -205,9 +203,7 @@ void TestModelHooks::meanAblationEqualsBiasOfTheMean()
 
 void TestModelHooks::resumeFromStoredResidual_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name : {"llama_s0", "gemma3_s0", "bert_s0", "gpt_neox_s1", "roberta_s1"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows({"llama_s0", "gemma3_s0", "bert_s0", "gpt_neox_s1", "roberta_s1"});
 }
 
 // An ablation scan runs the layers below once: layer l's input is stored, and every ablated pass starts
@@ -316,10 +312,8 @@ void TestModelHooks::keysAreKeptBeforeRope()
 
 void TestModelHooks::pastKeysAndValuesContinueTheSequence_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name :
-         {"llama_s0", "mistral_s1", "gemma2_s0", "gemma3_s0", "gpt_neox_s0", "phi3_s1", "gpt2_s0"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows(
+        {"llama_s0", "mistral_s1", "gemma2_s0", "gemma3_s0", "gpt_neox_s0", "phi3_s1", "gpt2_s0"});
 }
 
 // Decoding with a cache: the first n − 1 tokens' keys and values, then the last token alone. Its attention
@@ -403,11 +397,9 @@ void TestModelHooks::optionsThatDoNotFitAreRefused()
 
 void TestModelHooks::layerProbabilitiesAreHandedOver_data()
 {
-    QTest::addColumn<QString>("caseName");
     // Encoder, causal decoders, a sliding window with soft-capping (Gemma 2), QK-norm (Qwen3), parallel
     // residual (NeoX).
-    for (const char* name : {"bert_s1", "gpt2_s1", "llama_s1", "gemma2_s1", "qwen3_s1", "gpt_neox_s1"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows({"bert_s1", "gpt2_s1", "llama_s1", "gemma2_s1", "qwen3_s1", "gpt_neox_s1"});
 }
 
 // RunOptions::takeLayerProbabilities (the npy dump's stream): every layer's P arrives once, in order, as

@@ -23,7 +23,8 @@ using namespace attnscope::testing;
 
 namespace {
 
-const char* const kCases[] = {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1", "llama_s2"};
+const std::vector<const char*> kCases = {"bert_s0",  "bert_s1",  "gpt2_s0", "gpt2_s1",
+                                         "llama_s0", "llama_s1", "llama_s2"};
 
 } // namespace
 
@@ -55,26 +56,13 @@ private Q_SLOTS:
 
 void TestModelOracle::matchesTransformers_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name : kCases)
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows(kCases);
 }
 
 void TestModelOracle::matchesTransformers()
 {
     QFETCH(QString, caseName);
-    const auto model = TransformerModel::open(oracleFolder(caseName));
-    const std::vector<int> ids = oracleInputIds(caseName);
-    QVERIFY(!ids.empty());
-    const AttentionCapture capture = model->run(ids, {});
-    const NpyArray expected = oracleAttentions(caseName);
-    QCOMPARE(capture.maps->layers(), int(expected.shape[0]));
-    QCOMPARE(capture.maps->heads(), int(expected.shape[1]));
-    QCOMPARE(capture.maps->queries(), int(ids.size()));
-    const double error = maxAbsError(*capture.maps, expected);
-    qInfo("%s: max abs error %.3g", qPrintable(caseName), error);
-    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
-    QCOMPARE(capture.causal, model->config().isDecoder());
+    checkMatchesOracle(*TransformerModel::open(oracleFolder(caseName)), caseName);
 }
 
 void TestModelOracle::tokenizerGivesOracleIds_data()
@@ -126,10 +114,7 @@ void TestModelOracle::tiledCaptureMatchesOracle()
 
 void TestModelOracle::longInputTiledEqualsDense_data()
 {
-    QTest::addColumn<QString>("caseName");
-    QTest::newRow("bert_s0") << QStringLiteral("bert_s0");
-    QTest::newRow("gpt2_s1") << QStringLiteral("gpt2_s1");
-    QTest::newRow("llama_s0") << QStringLiteral("llama_s0");
+    addOracleCaseRows({"bert_s0", "gpt2_s1", "llama_s0"});
 }
 
 // n = max positions (64) > denseLimit 16: the tiled maps recompute the same P as the dense run.
@@ -249,9 +234,7 @@ void TestModelOracle::tiedEmbeddings()
                            [](const TensorToWrite& t) { return t.name == QLatin1String("lm_head.weight"); }),
             tensors.end());
     });
-    QJsonObject config = readJsonObject(tied + QStringLiteral("/config.json"));
-    config.insert(QStringLiteral("tie_word_embeddings"), true);
-    writeJsonObject(tied + QStringLiteral("/config.json"), config);
+    editModelConfig(tied, QStringLiteral("tie_word_embeddings"), true);
     copyModel(oracleFolder(QStringLiteral("llama_s0")), untied, [](std::vector<TensorToWrite>& tensors) {
         QByteArray embedding;
         for (const TensorToWrite& t : tensors)

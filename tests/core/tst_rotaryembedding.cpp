@@ -19,6 +19,16 @@ double plainInverse(double theta, int p, int dim)
     return 1.0 / std::pow(theta, 2.0 * p / dim);
 }
 
+// YaRN scaling by `factor` of a model trained on originalMaxPositions positions.
+RopeScaling yarnScaling(double factor, int originalMaxPositions)
+{
+    RopeScaling s;
+    s.type = RopeScaling::Type::Yarn;
+    s.factor = factor;
+    s.originalMaxPositions = originalMaxPositions;
+    return s;
+}
+
 HeadTensor randomHeads(int tokens, int heads, int dim, uint32_t seed)
 {
     std::mt19937 rng(seed);
@@ -130,10 +140,7 @@ void TestRotaryEmbedding::dynamicGrowsThetaPastTheContext()
 // are divided by the factor; cos and sin grow by 0.1·ln(4) + 1.
 void TestRotaryEmbedding::yarnRampAndAttentionFactor()
 {
-    RopeScaling s;
-    s.type = RopeScaling::Type::Yarn;
-    s.factor = 4.0;
-    s.originalMaxPositions = 32768;
+    RopeScaling s = yarnScaling(4.0, 32768);
     const RotaryEmbedding rope(1000000.0, 128, s, 131072);
     const RotaryEmbedding::Frequencies f = rope.frequencies(10);
     QVERIFY(std::abs(f.attentionFactor - float(0.1 * std::log(4.0) + 1.0)) < 1e-6f);
@@ -190,10 +197,7 @@ void TestRotaryEmbedding::longRopeSwitchesFactors()
 // difference.
 void TestRotaryEmbedding::rotationKeepsNormsAndRelativePositions()
 {
-    RopeScaling s;
-    s.type = RopeScaling::Type::Yarn;
-    s.factor = 2.0;
-    s.originalMaxPositions = 64;
+    const RopeScaling s = yarnScaling(2.0, 64);
     const RotaryEmbedding rope(10000.0, 16, s, 128);
     const float factor = rope.frequencies(40).attentionFactor;
     const HeadTensor q = randomHeads(1, 1, 16, 5), k = randomHeads(1, 1, 16, 6);

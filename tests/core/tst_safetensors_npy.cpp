@@ -81,9 +81,7 @@ void TestSafetensorsNpy::bfloat16ToFloat()
 
 void TestSafetensorsNpy::oracleHeaderMatchesCase_data()
 {
-    QTest::addColumn<QString>("caseName");
-    for (const char* name : {"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1"})
-        QTest::newRow(name) << QString::fromLatin1(name);
+    addOracleCaseRows({"bert_s0", "bert_s1", "gpt2_s0", "gpt2_s1", "llama_s0", "llama_s1"});
 }
 
 // The header as parsed equals the tensor list transformers wrote into case.json.

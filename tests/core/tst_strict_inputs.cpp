@@ -12,6 +12,7 @@
 #include "model/transformermodel.h"
 #include "model/unusedlayers.h"
 #include "model/weightstore.h"
+#include "support/testdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,30 +25,6 @@ using namespace attnscope;
 using namespace attnscope::testing;
 
 namespace {
-
-QByteArray readBytes(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-void writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(bytes);
-}
-
-// The message of the ModelError that opening `folder` throws; "" when it opens.
-QString openingProblem(const QString& folder)
-{
-    try {
-        TransformerModel::open(folder);
-    } catch (const ModelError& e) {
-        return e.message();
-    }
-    return {};
-}
 
 // `text` with its first `"key": ` replaced by `"key": value`: for values QJsonDocument cannot write (a key
 // twice) or would round (2^40 is exact in a double, but written by hand to be sure of the text).
@@ -107,8 +84,8 @@ void TestStrictInputs::configTokenIdsAreChecked()
     const QString folder = dir.filePath(QStringLiteral("m"));
     copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
     const QString config = folder + QStringLiteral("/config.json");
-    writeBytes(config, withValue(readBytes(config), key, value));
-    const QString message = openingProblem(folder);
+    writeRequiredFile(config, withValue(readFileBytes(config), key, value));
+    const QString message = modelOpenError(folder);
     if (problem.isEmpty()) {
         QVERIFY2(message.isEmpty(), qPrintable(message));
         return;
@@ -141,11 +118,11 @@ void TestStrictInputs::duplicateKeysAreRefused()
     const QString folder = dir.filePath(QStringLiteral("m"));
     copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
     const QString path = folder + QLatin1Char('/') + file;
-    QByteArray text = readBytes(path);
+    QByteArray text = readFileBytes(path);
     QVERIFY(QJsonDocument::fromJson(text).object().contains(QLatin1String(key)));
     text.replace(text.indexOf('{'), 1, "{\"" + key + "\": " + value + ",");
-    writeBytes(path, text);
-    QString message = openingProblem(folder);
+    writeRequiredFile(path, text);
+    QString message = modelOpenError(folder);
     if (message.isEmpty()) // a tokenizer file: the model opens and its tokenizer says why not
         message = TransformerModel::open(folder)->tokenizerError();
     QCOMPARE(message, QStringLiteral("%1: the key \"%2\" is given twice")
@@ -159,10 +136,10 @@ void TestStrictInputs::syntaxErrorsNameLineAndColumn()
     const QString folder = dir.filePath(QStringLiteral("m"));
     copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
     const QString config = folder + QStringLiteral("/config.json");
-    writeBytes(config, "{\n  \"model_type\": \"gpt2\",\n  \"n_layer\" 2\n}\n"); // line 3: no colon
+    writeRequiredFile(config, "{\n  \"model_type\": \"gpt2\",\n  \"n_layer\" 2\n}\n"); // line 3: no colon
     const QString expected = QDir::toNativeSeparators(config) +
                              QStringLiteral(": not valid JSON (line 3, column 13: missing name separator)");
-    QCOMPARE(openingProblem(folder), expected);
+    QCOMPARE(modelOpenError(folder), expected);
     QCOMPARE(ModelCatalog::describeProblem(folder), expected);
     QCOMPARE(lineAndColumn("ab\ncd", 4), QStringLiteral("line 2, column 2"));
     QCOMPARE(lineAndColumn("ab\ncd", 0), QStringLiteral("line 1, column 1"));
@@ -176,11 +153,11 @@ void TestStrictInputs::tokenizerFlagsMustBeBooleans()
     copyModel(oracleFolder(QStringLiteral("bert_s0")), folder);
     QFile::remove(folder + QStringLiteral("/tokenizer.json")); // vocab.txt + tokenizer_config.json
     const QString config = folder + QStringLiteral("/tokenizer_config.json");
-    writeBytes(config, "{\"do_lower_case\": \"yes\"}");
+    writeRequiredFile(config, "{\"do_lower_case\": \"yes\"}");
     const auto model = TransformerModel::open(folder);
     QCOMPARE(model->tokenizerError(),
              QDir::toNativeSeparators(config) + QStringLiteral(": do_lower_case must be true or false"));
-    writeBytes(config, "{\"do_lower_case\": false}");
+    writeRequiredFile(config, "{\"do_lower_case\": false}");
     QVERIFY2(TransformerModel::open(folder)->tokenizer(), "false is a boolean");
 }
 
@@ -192,13 +169,13 @@ void TestStrictInputs::vocabularyTableStaysWithinTheModel()
     const QString folder = dir.filePath(QStringLiteral("m"));
     copyModel(oracleFolder(QStringLiteral("bert_s0")), folder);
     const QString path = folder + QStringLiteral("/tokenizer.json");
-    QJsonObject root = QJsonDocument::fromJson(readBytes(path)).object();
+    QJsonObject root = QJsonDocument::fromJson(readFileBytes(path)).object();
     QJsonArray added = root.value(QStringLiteral("added_tokens")).toArray();
     added.append(QJsonObject{{QStringLiteral("id"), 10'000'000},
                              {QStringLiteral("content"), QStringLiteral("<far>")},
                              {QStringLiteral("special"), true}});
     root.insert(QStringLiteral("added_tokens"), added);
-    writeBytes(path, QJsonDocument(root).toJson());
+    writeRequiredFile(path, QJsonDocument(root).toJson());
     const int vocabSize = ModelConfig::fromFile(folder + QStringLiteral("/config.json")).vocabSize;
     const ModelVocabulary vocabulary = ModelVocabulary::fromFolder(folder, vocabSize);
     QVERIFY(!vocabulary.tokens.empty());
@@ -218,7 +195,7 @@ void TestStrictInputs::unusedLayersAreNamed()
     copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
     QVERIFY(TransformerModel::open(folder)->unusedLayersWarning().isEmpty());
     const QString config = folder + QStringLiteral("/config.json");
-    writeBytes(config, withValue(readBytes(config), "n_layer", "1"));
+    writeRequiredFile(config, withValue(readFileBytes(config), "n_layer", "1"));
     const auto model = TransformerModel::open(folder);
     QCOMPARE(model->config().layers, 1);
     const QStringList names = WeightStore::openFolder(folder).names();

@@ -8,7 +8,9 @@
 #include <QJsonObject>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTest>
 #include <QUrl>
+#include <algorithm>
 
 namespace attnscope::test {
 
@@ -174,6 +176,46 @@ StandInRepo HubStandIn::repoFromFolder(const QString& id, const QString& folder)
         repo.files.push_back({name, file.readAll(), name.endsWith(QLatin1String(".safetensors"))});
     }
     return repo;
+}
+
+StandInRepo HubStandIn::tinyBertRepo(const QString& id)
+{
+    StandInRepo repo = repoFromFolder(id, QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/oracle/bert_s0"));
+    std::stable_partition(repo.files.begin(), repo.files.end(), [](const auto& f) { return !f.lfs; });
+    return repo;
+}
+
+StandInRepo HubStandIn::ggufQuantsRepo()
+{
+    StandInRepo repo;
+    repo.id = QStringLiteral("org/quants");
+    repo.commit = QString(40, QLatin1Char('b'));
+    repo.files = {{QStringLiteral("m-Q4_K_M.gguf"), QByteArray(3000, 'q'), true},
+                  {QStringLiteral("m-Q8_0.gguf"), QByteArray(5000, 'r'), true},
+                  {QStringLiteral("README.md"), "hi", false}};
+    return repo;
+}
+
+void TinyBertHubTest::startHub(const QString& id)
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_hub = std::make_unique<HubStandIn>();
+    m_repo = HubStandIn::tinyBertRepo(id);
+    m_hub->addRepo(m_repo);
+    QVERIFY(weights().path == QLatin1String("model.safetensors") && weights().bytes.size() > 100000);
+}
+
+StandInRepo TinyBertHubTest::unsupportedArchitectureRepo() const
+{
+    StandInRepo other = m_repo;
+    other.id = QStringLiteral("org/mamba");
+    const auto config = std::find_if(other.files.begin(), other.files.end(), [](const StandInFile& f) {
+        return f.path == QLatin1String("config.json");
+    });
+    if (config == other.files.end()) qFatal("the tiny BERT repo has no config.json");
+    config->bytes.replace("\"bert\"", "\"mamba\"").replace("BertForMaskedLM", "MambaForCausalLM");
+    return other;
 }
 
 void HubStandIn::send(QTcpSocket* socket, int status, const QList<QPair<QByteArray, QByteArray>>& headers,

@@ -16,8 +16,10 @@
 #include <QByteArray>
 #include <QMap>
 #include <QMutex>
+#include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QThread>
 #include <atomic>
 #include <memory>
@@ -82,6 +84,12 @@ public:
 
     // The repo folder of tests/data/oracle/<name>: config.json, tokenizer files, model.safetensors (LFS).
     static StandInRepo repoFromFolder(const QString& id, const QString& folder);
+    // The repo of tests/data/oracle/bert_s0 under id, its git files first and its LFS file (the weights,
+    // model.safetensors) last: the download tests' fixture.
+    static StandInRepo tinyBertRepo(const QString& id);
+    // "org/quants": two .gguf files (LFS, 3,000 and 5,000 bytes) and a README, for the tests where a repo
+    // of quantisations asks which file to fetch.
+    static StandInRepo ggufQuantsRepo();
     static QByteArray gitBlobSha1(const QByteArray& bytes);
     static QByteArray sha256(const QByteArray& bytes);
 
@@ -110,6 +118,23 @@ private:
     QByteArray m_token;
     std::atomic<bool> m_held{false};
     QMap<QTcpSocket*, std::shared_ptr<Connection>> m_connections;
+};
+
+// The base of the download tests (core, app and ui): a stand-in Hub serving tinyBertRepo(id) as m_repo and a
+// temporary folder (for the cache, HOME, ...), both new for each test function (startHub() from its init()),
+// and that repo's weights (model.safetensors, last).
+class TinyBertHubTest : public QObject
+{
+protected:
+    // Also checks (QVERIFY) that the weights are the repo's last file.
+    void startHub(const QString& id);
+    // m_repo as "org/mamba", its config.json naming an architecture no family runs (not yet added to m_hub).
+    StandInRepo unsupportedArchitectureRepo() const;
+    const StandInFile& weights() const { return m_repo.files.back(); }
+
+    std::unique_ptr<HubStandIn> m_hub;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    StandInRepo m_repo;
 };
 
 } // namespace attnscope::test

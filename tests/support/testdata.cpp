@@ -5,11 +5,16 @@
 #include "tokenizer/tokenizer.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <algorithm>
 #include <cmath>
+
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#endif
 
 namespace attnscope::testing {
 
@@ -30,6 +35,12 @@ QJsonObject readRequiredJsonObject(const QString& path)
 void writeJsonObject(const QString& path, const QJsonObject& object)
 {
     writeRequiredFile(path, QJsonDocument(object).toJson());
+}
+
+QByteArray readFileBytes(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 bool writeFileBytes(const QString& path, const QByteArray& bytes)
@@ -75,6 +86,26 @@ QByteArray censusSentences(int count)
                    .toUtf8() +
                '\n';
     return out;
+}
+
+bool makeFifo(const QString& path)
+{
+#ifdef Q_OS_UNIX
+    return ::mkfifo(QFile::encodeName(path).constData(), 0600) == 0;
+#else
+    Q_UNUSED(path);
+    return false;
+#endif
+}
+
+QStringList filesUnder(const QString& dir)
+{
+    QStringList files;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << QDir(dir).relativeFilePath(it.next());
+    files.sort();
+    return files;
 }
 
 bool copyFileReplacing(const QString& from, const QString& to)

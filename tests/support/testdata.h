@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <random>
 
@@ -20,6 +21,8 @@ QJsonObject readJsonObject(const QString& path);
 QJsonObject readRequiredJsonObject(const QString& path);
 // Writes object to path (indented), or the test program stops (qFatal), naming the file.
 void writeJsonObject(const QString& path, const QJsonObject& object);
+// The bytes of the file at path; empty when it cannot be read.
+QByteArray readFileBytes(const QString& path);
 // Writes bytes to path (replacing a file there); false when they cannot all be written.
 bool writeFileBytes(const QString& path, const QByteArray& bytes);
 // Writes bytes to path, or the test program stops (qFatal), naming the file.
@@ -31,6 +34,12 @@ QJsonObject testTokenizerJson(const QString& set);
 
 // The first `count` sentences of the shipped corpus (resources/corpus/census-sentences.jsonl), one a line.
 QByteArray censusSentences(int count);
+
+// Makes a FIFO (mode 0600) at path; false where it cannot (and on systems without FIFOs).
+bool makeFifo(const QString& path);
+
+// Every file below dir (hidden ones and those in subfolders too), as paths relative to dir, sorted.
+QStringList filesUnder(const QString& dir);
 
 // Copies from to to, making to's folder and replacing a file there; false when the copy fails.
 bool copyFileReplacing(const QString& from, const QString& to);

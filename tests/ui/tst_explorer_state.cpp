@@ -22,6 +22,7 @@
 #include "model/modelcatalog.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
+#include "ui/support/languagerows.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -197,12 +198,7 @@ private Q_SLOTS:
     // The threshold row of the statistics tab, in both languages: each box sits right after its label (the
     // label's buddy), and in each row the next label follows the previous box after no more than a few
     // pixels: no column padded out to a longer label in the other row.
-    void statisticsThresholdsSitTogether_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("English") << QStringLiteral("en");
-        QTest::newRow("Turkish") << QStringLiteral("tr");
-    }
+    void statisticsThresholdsSitTogether_data() { addLanguageRows(); }
     void statisticsThresholdsSitTogether()
     {
         QFETCH(QString, language);

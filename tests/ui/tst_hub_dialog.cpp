@@ -13,9 +13,9 @@
 #include "model/memoryestimate.h"
 #include "settings/appsettings.h"
 #include "support/hubstandin.h"
+#include "support/testdata.h"
 
 #include <QAction>
-#include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -26,6 +26,7 @@
 #include <QtTest>
 
 using namespace attnscope;
+using namespace attnscope::testing;
 using attnscope::test::HubStandIn;
 using attnscope::test::StandInFault;
 using attnscope::test::StandInRepo;
@@ -37,30 +38,17 @@ const QString kRepo = QStringLiteral("org/tiny-bert");
 // The 120 s bounds below only stop a hung client; every verdict waits for a state, never for a time.
 constexpr int kHung = 120000;
 
-QStringList filesUnder(const QString& dir)
-{
-    QStringList files;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        files << QDir(dir).relativeFilePath(it.next());
-    return files;
-}
-
 } // namespace
 
-class TestHubDialog : public QObject
+class TestHubDialog : public test::TinyBertHubTest
 {
     Q_OBJECT
-
-    std::unique_ptr<HubStandIn> m_hub;
-    std::unique_ptr<QTemporaryDir> m_home;
-    StandInRepo m_repo;
 
     hub::HubSettings settings() const
     {
         hub::HubSettings s;
         s.endpoint = QUrl(m_hub->endpoint());
-        s.cacheDir = m_home->filePath(QStringLiteral("hf/hub"));
+        s.cacheDir = m_dir->filePath(QStringLiteral("hf/hub"));
         return s;
     }
     std::unique_ptr<GetModelDialog> dialog() const
@@ -70,8 +58,7 @@ class TestHubDialog : public QObject
         d->show();
         return d;
     }
-    QString repoDir() const { return m_home->filePath(QStringLiteral("hf/hub/models--org--tiny-bert")); }
-    const test::StandInFile& weights() const { return m_repo.files.back(); }
+    QString repoDir() const { return m_dir->filePath(QStringLiteral("hf/hub/models--org--tiny-bert")); }
     qint64 bytesBeforeWeights() const
     {
         qint64 n = 0;
@@ -84,6 +71,18 @@ class TestHubDialog : public QObject
         d.repoEdit()->clear();
         QTest::keyClicks(d.repoEdit(), repo);
     }
+    // A dialog whose download of kRepo was started by the user and is held at byte `offset` of the weights
+    // (once the transfer gets there) until m_hub->release().
+    std::unique_ptr<GetModelDialog> downloadHeldAt(qint64 offset)
+    {
+        StandInFault fault;
+        fault.holdAt = offset;
+        m_hub->setFault(weights().path, fault);
+        auto d = dialog();
+        type(*d, kRepo);
+        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
+        return d;
+    }
 
 private slots:
     void init()
@@ -91,18 +90,11 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         AppSettings().settings().clear();
         QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
-        m_home = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_home->isValid());
-        m_hub = std::make_unique<HubStandIn>();
-        m_repo = HubStandIn::repoFromFolder(
-            kRepo, QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/data/oracle/bert_s0"));
-        std::stable_partition(m_repo.files.begin(), m_repo.files.end(), [](const auto& f) { return !f.lfs; });
-        QVERIFY(weights().path == QLatin1String("model.safetensors") && weights().bytes.size() > 100000);
-        m_hub->addRepo(m_repo);
+        startHub(kRepo);
         // The window's dialog reads the environment as the official client does (HubSettings).
-        qputenv("HOME", m_home->path().toUtf8());
-        qputenv("HF_HOME", m_home->filePath(QStringLiteral("hf")).toUtf8());
-        qputenv("HF_HUB_CACHE", m_home->filePath(QStringLiteral("hf/hub")).toUtf8());
+        qputenv("HOME", m_dir->path().toUtf8());
+        qputenv("HF_HOME", m_dir->filePath(QStringLiteral("hf")).toUtf8());
+        qputenv("HF_HUB_CACHE", m_dir->filePath(QStringLiteral("hf/hub")).toUtf8());
         qputenv("HF_ENDPOINT", m_hub->endpoint().toUtf8());
         for (const char* name :
              {"OLLAMA_MODELS", "LLAMA_CACHE", "XDG_CACHE_HOME", "HF_TOKEN", "HF_HUB_OFFLINE"})
@@ -165,12 +157,7 @@ private slots:
     // .incomplete in blobs/ and nothing is under snapshots/.
     void cancelStopsAndLeavesNoSnapshot()
     {
-        StandInFault fault;
-        fault.holdAt = 30000;
-        m_hub->setFault(weights().path, fault);
-        auto d = dialog();
-        type(*d, kRepo);
-        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
+        auto d = downloadHeldAt(30000);
         const qint64 done = bytesBeforeWeights() + 30000;
         QTRY_VERIFY_WITH_TIMEOUT(m_hub->isHeld() && d->flow()->bytesDone() == done, kHung);
         QCOMPARE(d->flow()->state(), State::Downloading);
@@ -212,12 +199,7 @@ private slots:
     // only fires when the event loop turns, fires again and again, and the dialog still answers input.
     void theGuiThreadStaysResponsive()
     {
-        StandInFault fault;
-        fault.holdAt = 30000;
-        m_hub->setFault(weights().path, fault);
-        auto d = dialog();
-        type(*d, kRepo);
-        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
+        auto d = downloadHeldAt(30000);
         QTRY_VERIFY_WITH_TIMEOUT(m_hub->isHeld(), kHung);
         int turns = 0;
         QTimer tick;
@@ -247,7 +229,7 @@ private slots:
                  qPrintable(line));
         QVERIFY2(line.contains(QLatin1String("HF_TOKEN")), qPrintable(line));
         QVERIFY(!line.contains(QLatin1Char('\n')));
-        QCOMPARE(filesUnder(m_home->filePath(QStringLiteral("hf/hub/models--org--gated/snapshots"))),
+        QCOMPARE(filesUnder(m_dir->filePath(QStringLiteral("hf/hub/models--org--gated/snapshots"))),
                  QStringList());
     }
 
@@ -265,11 +247,7 @@ private slots:
     // config.json, before any weights), and HF_HUB_OFFLINE with nothing cached (no request at all).
     void unsupportedArchitectureIsOneLineBeforeTheWeights()
     {
-        StandInRepo other = m_repo;
-        other.id = QStringLiteral("org/mamba");
-        QByteArray& config = other.files.front().bytes;
-        QVERIFY(other.files.front().path == QLatin1String("config.json"));
-        config.replace("\"bert\"", "\"mamba\"").replace("BertForMaskedLM", "MambaForCausalLM");
+        const StandInRepo other = unsupportedArchitectureRepo();
         m_hub->addRepo(other);
         auto d = dialog();
         type(*d, other.id);
@@ -327,12 +305,7 @@ private slots:
     // A repo of .gguf files: the dialog lists them with their sizes; the one chosen is fetched and opened.
     void ggufRepoListsTheFilesWithSizes()
     {
-        StandInRepo gguf;
-        gguf.id = QStringLiteral("org/quants");
-        gguf.commit = QString(40, QLatin1Char('b'));
-        gguf.files = {{QStringLiteral("m-Q4_K_M.gguf"), QByteArray(3000, 'q'), true},
-                      {QStringLiteral("m-Q8_0.gguf"), QByteArray(5000, 'r'), true},
-                      {QStringLiteral("README.md"), "hi", false}};
+        const StandInRepo gguf = HubStandIn::ggufQuantsRepo();
         m_hub->addRepo(gguf);
         auto d = dialog();
         QSignalSpy ready(d.get(), &GetModelDialog::modelReady);
@@ -355,7 +328,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(ready.size() == 1 || d->flow()->state() == State::Failed, kHung);
         QVERIFY2(d->flow()->state() == State::Done, qPrintable(d->statusLabel()->text()));
         const QString snapshot =
-            m_home->filePath(QStringLiteral("hf/hub/models--org--quants/snapshots/")) + gguf.commit;
+            m_dir->filePath(QStringLiteral("hf/hub/models--org--quants/snapshots/")) + gguf.commit;
         QCOMPARE(ready[0][0].toString(), snapshot + QStringLiteral("/m-Q8_0.gguf"));
         QCOMPARE(QDir(snapshot).entryList(QDir::Files), QStringList{QStringLiteral("m-Q8_0.gguf")});
     }

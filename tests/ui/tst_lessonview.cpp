@@ -10,6 +10,7 @@
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "render/colormap.h"
+#include "ui/support/languagerows.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -479,9 +480,7 @@ void TestLessonView::windowFitsTheScreenWithLargeFonts()
 
 void TestLessonView::fitsAt1280InBothLanguages_data()
 {
-    QTest::addColumn<QString>("language");
-    QTest::newRow("English") << QStringLiteral("en");
-    QTest::newRow("Turkish") << QStringLiteral("tr");
+    addLanguageRows();
 }
 
 // The lesson window at 1280×800 in English and Turkish: no combo box item is elided (measured as the style

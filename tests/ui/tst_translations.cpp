@@ -11,6 +11,7 @@
 #include "mainwindowfeatures.h"
 #include "mainwindowhost.h"
 #include "presenter/presentermode.h"
+#include "ui/support/languagerows.h"
 
 #include <QAction>
 #include <QApplication>
@@ -273,12 +274,7 @@ private Q_SLOTS:
     // The explorer's tabs name different things with different words, in both languages: no word of one
     // tab (four letters or more, Turkish suffixes allowed) begins a word of another ("Akış" for Streaming
     // and "Bilgi akışı" for Flow both read "flow"). And at 1280×800 every tab is in sight, no scroll arrows.
-    void tabNamesReadDistinct_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("English") << QStringLiteral("en");
-        QTest::newRow("Turkish") << QStringLiteral("tr");
-    }
+    void tabNamesReadDistinct_data() { addLanguageRows(); }
     void tabNamesReadDistinct()
     {
         QFETCH(QString, language);

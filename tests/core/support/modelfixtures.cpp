@@ -1,12 +1,15 @@
 #include "modelfixtures.h"
 
 #include "model/safetensorsfile.h"
+#include "model/transformermodel.h"
+#include "support/testdata.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTest>
 #include <cmath>
 #include <limits>
 
@@ -93,6 +96,53 @@ void copyModel(const QString& from, const QString& to,
     std::vector<TensorToWrite> tensors = readTensors(from + QStringLiteral("/model.safetensors"));
     if (edit) edit(tensors);
     writeSafetensors(to + QStringLiteral("/model.safetensors"), tensors);
+}
+
+void addOracleCaseRows(const std::vector<const char*>& caseNames)
+{
+    QTest::addColumn<QString>("caseName");
+    for (const char* name : caseNames)
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+void checkMatchesOracle(const TransformerModel& model, const QString& caseName)
+{
+    const std::vector<int> ids = oracleInputIds(caseName);
+    QVERIFY(!ids.empty());
+    const AttentionCapture capture = model.run(ids, {});
+    const NpyArray expected = oracleAttentions(caseName);
+    QCOMPARE(capture.maps->layers(), int(expected.shape[0]));
+    QCOMPARE(capture.maps->heads(), int(expected.shape[1]));
+    QCOMPARE(capture.maps->queries(), int(ids.size()));
+    const double error = maxAbsError(*capture.maps, expected);
+    qInfo("%s: max abs error %.3g", qPrintable(caseName), error);
+    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max abs error %1").arg(error)));
+    QCOMPARE(capture.causal, model.config().isDecoder());
+}
+
+void editModelConfig(const QString& folder, const QString& key, const QJsonValue& value)
+{
+    const QString path = folder + QStringLiteral("/config.json");
+    QJsonObject config = readJsonObject(path);
+    if (value.isUndefined())
+        config.remove(key);
+    else
+        config.insert(key, value);
+    writeJsonObject(path, config);
+}
+
+QString modelOpenError(const QString& folder)
+{
+    return modelErrorOf([&] { TransformerModel::open(folder); });
+}
+
+QByteArray rawSafetensors(const QByteArray& header, int dataBytes, quint64 declaredLength)
+{
+    QByteArray out(8, '\0');
+    const quint64 length = declaredLength ? declaredLength : quint64(header.size());
+    for (int i = 0; i < 8; ++i)
+        out[i] = char((length >> (8 * i)) & 0xff);
+    return out + header + QByteArray(dataBytes, '\0');
 }
 
 QStringList mappingFlags(const void* address)
