@@ -285,6 +285,79 @@ private Q_SLOTS:
         }
     }
 
+    // A masked key weighs exactly 0 on every level, in P and in O. Eigen 3.4's SSE2 exp clamps its argument
+    // to about -88.4, so exp(−inf − max) came out as 2.9e-39, not 0, on the baseline kernels: the CLI's npy
+    // held that above the diagonal. Keys masked for every query here carry V = 3e38, which any nonzero weight
+    // would bring into O (2.9e-39 · 3e38 ≈ 0.9): O must equal, bit for bit, O with those rows of V at 0.
+    void maskedKeysWeighExactlyZero_data()
+    {
+        variants();
+    }
+    void maskedKeysWeighExactlyZero()
+    {
+        QFETCH(QString, variant);
+        const CpuKernels* cpu = load(variant);
+        if (!cpu) QSKIP("this CPU lacks the level");
+        std::mt19937 random(23);
+        const int queries = 6, keys = 40, dim = 16, keyBlock = 16;
+        const std::vector<float> q = randomValues(size_t(queries) * dim, random, 2.0f);
+        const std::vector<float> k = randomValues(size_t(keys) * dim, random, 2.0f);
+        std::vector<float> v = randomValues(size_t(keys) * dim, random);
+        std::vector<unsigned char> padding(size_t(keys), 1);
+        padding[2] = 0;
+        KeyMask mask;
+        mask.causal = true; // queries 0..5 see keys up to 0..5: keys 6.. are masked for all of them
+        mask.slidingWindow = 4;
+        mask.keyPadding = padding.data();
+        std::vector<float> zeroed = v;
+        for (int j = 0; j < keys; ++j) {
+            bool maskedForAll = true;
+            for (int i = 0; i < queries; ++i)
+                maskedForAll = maskedForAll && mask.masked(i, j);
+            if (!maskedForAll) continue;
+            std::fill(v.begin() + std::ptrdiff_t(j) * dim, v.begin() + std::ptrdiff_t(j + 1) * dim, 3e38f);
+            std::fill(zeroed.begin() + std::ptrdiff_t(j) * dim, zeroed.begin() + std::ptrdiff_t(j + 1) * dim,
+                      0.0f);
+        }
+        const float scale = 0.25f;
+        for (const float softCap : {0.0f, 5.0f}) {
+            std::vector<float> p(size_t(queries) * keys, -1.0f), out(size_t(queries) * dim),
+                outZeroed(size_t(queries) * dim);
+            cpu->fullAttentionHead({q.data(), queries, dim, dim}, {k.data(), keys, dim, dim},
+                                   {v.data(), keys, dim, dim}, scale, softCap, &mask, p.data(),
+                                   {out.data(), queries, dim, dim});
+            for (int i = 0; i < queries; ++i)
+                for (int j = 0; j < keys; ++j)
+                    QVERIFY2(mask.masked(i, j) ? p[size_t(i) * keys + j] == 0.0f
+                                               : p[size_t(i) * keys + j] > 0.0f,
+                             qPrintable(QStringLiteral("P[%1][%2] = %3, cap %4")
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(double(p[size_t(i) * keys + j]))
+                                            .arg(double(softCap))));
+            cpu->fullAttentionHead({q.data(), queries, dim, dim}, {k.data(), keys, dim, dim},
+                                   {zeroed.data(), keys, dim, dim}, scale, softCap, &mask, p.data(),
+                                   {outZeroed.data(), queries, dim, dim});
+            QVERIFY2(out == outZeroed, qPrintable(QStringLiteral("full O, cap %1").arg(double(softCap))));
+
+            std::vector<double> logSumExp(static_cast<size_t>(queries));
+            cpu->tiledAttentionBlock({q.data(), queries, dim, dim}, 0, {k.data(), keys, dim, dim},
+                                     {v.data(), keys, dim, dim}, keyBlock, scale, softCap, &mask,
+                                     {out.data(), queries, dim, dim}, logSumExp.data());
+            cpu->tiledAttentionBlock({q.data(), queries, dim, dim}, 0, {k.data(), keys, dim, dim},
+                                     {zeroed.data(), keys, dim, dim}, keyBlock, scale, softCap, &mask,
+                                     {outZeroed.data(), queries, dim, dim}, logSumExp.data());
+            QVERIFY2(out == outZeroed, qPrintable(QStringLiteral("tiled O, cap %1").arg(double(softCap))));
+            cpu->probabilityTile({q.data(), queries, dim, dim}, 0, {k.data(), keys, dim, dim}, 0,
+                                 logSumExp.data(), scale, softCap, &mask, p.data());
+            for (int i = 0; i < queries; ++i)
+                for (int j = 0; j < keys; ++j)
+                    QVERIFY2(mask.masked(i, j) ? p[size_t(i) * keys + j] == 0.0f
+                                               : p[size_t(i) * keys + j] > 0.0f,
+                             qPrintable(QStringLiteral("tile P[%1][%2]").arg(i).arg(j)));
+        }
+    }
+
     void productAndActivation_data()
     {
         variants();
