@@ -6,6 +6,7 @@
 #include "explorer/explorersession.h"
 #include "explorer/guidedmodellist.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/modellimitnotes.h"
 #include "explorer/predictionpanel.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/retranslation.h"
@@ -104,6 +105,8 @@ void GridPane::buildGridRows()
     m_findSpecialHeads = new QPushButton(this);
     m_findSpecialHeads->setObjectName(QStringLiteral("findSinkNoOpHeads"));
     m_findResult = new QLabel(this);
+    m_findResult->setObjectName(QStringLiteral("findResult"));
+    m_findResult->setWordWrap(true);
     auto* sortLabel = new QLabel(this);
     auto* colourLabel = new QLabel(this);
     m_retranslation->add([this, sortLabel, colourLabel] {
@@ -223,6 +226,11 @@ void GridPane::buildPredictions()
     predictionsLayout->setContentsMargins(4, 4, 4, 4);
     m_predictions = new PredictionsWidget(m_predictionsBox);
     predictionsLayout->addWidget(m_predictions);
+    m_predictionsLimit = new QLabel(m_predictionsBox);
+    m_predictionsLimit->setObjectName(QStringLiteral("predictionsLimit"));
+    m_predictionsLimit->setWordWrap(true);
+    m_predictionsLimit->setVisible(false);
+    predictionsLayout->addWidget(m_predictionsLimit);
     m_predictionsBox->setVisible(false);
     m_retranslation->add([this] { m_predictionsBox->setTitle(tr("Predictions")); });
     layout()->addWidget(m_predictionsBox);
@@ -246,6 +254,19 @@ void GridPane::showResult(const std::shared_ptr<const ExplorerResult>& result,
     } // else: the same input under another measure keeps its ablation panel and scan colours
     updateAblationControls();
     updateMeasureNote();
+    updatePredictionsLimit();
+}
+
+void GridPane::updatePredictionsLimit()
+{
+    const auto result = m_session->result();
+    QString note;
+    if (result && !result->run.predictions.empty() &&
+        m_session->models()->contains(m_session->currentIndex()))
+        note = ModelLimitNotes::predictions(
+            m_session->models()->at(m_session->currentIndex()).info.parameters, result->run.roles.causal);
+    m_predictionsLimit->setText(note);
+    m_predictionsLimit->setVisible(!note.isEmpty());
 }
 
 void GridPane::clear()
@@ -375,9 +396,12 @@ void GridPane::updateMeasureNote()
     const auto result = m_session->result();
     if (result && m_session->measure() == AttentionMeasure::Contribution)
         reason = contributionUnavailableReason(result->run);
-    m_measureNote->setText(reason.isEmpty() ? QString()
-                                            : tr("%1 Showing the attention weight α.").arg(reason));
-    m_measureNote->setVisible(!reason.isEmpty());
+    QString note = reason.isEmpty() ? QString() : tr("%1 Showing the attention weight α.").arg(reason);
+    if (note.isEmpty() && result && result->measureComparison &&
+        m_session->measure() == AttentionMeasure::Contribution)
+        note = ModelLimitNotes::measure(*result->measureComparison);
+    m_measureNote->setText(note);
+    m_measureNote->setVisible(!note.isEmpty());
 }
 
 void GridPane::findSinkAndNoOpHeads()
@@ -388,15 +412,13 @@ void GridPane::findSinkAndNoOpHeads()
         if (s.label == HeadLabel::Sink || s.label == HeadLabel::NoOp) found.emplace_back(s.layer, s.head);
     m_grid->setHighlighted(found);
     QString line = tr("%n sink or no-op head(s)", nullptr, int(found.size()));
-    if (const HeadSinkEvidence sinks = headSinkVerdict(m_grid->stats());
-        sinks.verdict == SinkVerdict::NoSinks)
-        line += QLatin1Char(' ') +
-                tr("No head puts %1 or more on the first token (at most %2): this model has no sinks; "
-                   "%3 in the Get a model tab does.")
-                    .arg(QLocale().toString(LabelThresholds().sink, 'f', 2),
-                         QLocale().toString(sinks.largestSinkMass, 'f', 2), guidedStreamingDecoder());
+    const QString limit = ModelLimitNotes::sinkOrSep(m_grid->stats(), m_session->result()->run.roles.causal);
+    if (!limit.isEmpty()) line += QStringLiteral(" · ") + limit;
     m_findResult->setText(line);
-    if (!found.empty()) emit headActivated(found.front().first, found.front().second);
+    // The strongest of them opens (the first start opens the same head); with none labelled, the nearest
+    // to one, so that the note's "at most" figure is on screen.
+    if (const auto best = strongestSinkOrSepHead(m_grid->stats()))
+        emit headActivated(best->layer, best->head);
 }
 
 } // namespace attnscope

@@ -61,8 +61,9 @@ public:
     QMenu* headContextMenu(int layer, int head);
     void ablateHeads(const std::vector<HeadAblation>& heads, const QString& description);
     void scanAllHeads(AblationMode mode);
-    // Rings every head labelled sink or no-op, says how many (and, when no head is a sink, that the model
-    // has none and which guided model has), and opens the first.
+    // Rings every head labelled sink or no-op, says how many (and, when no head reaches either threshold,
+    // that the model is too small and which guided model is not: ModelLimitNotes), and opens the strongest
+    // (core strongestSinkOrSepHead, as the first start does).
     void findSinkAndNoOpHeads();
     void updateAblationControls();
 
@@ -74,6 +75,7 @@ private:
     void showAblation(const AblationOutcome& outcome);
     void showScan(const AblationScan& scan);
     void updateMeasureNote();
+    void updatePredictionsLimit();
     void buildMeasureRow();
     void buildGridRows();
     void buildScanRow();
@@ -94,6 +96,7 @@ private:
     QLabel* m_scanNote = nullptr;
     QGroupBox* m_predictionsBox = nullptr;
     PredictionsWidget* m_predictions = nullptr;
+    QLabel* m_predictionsLimit = nullptr; // the model is too small to guess well (ModelLimitNotes)
 };
 
 } // namespace attnscope
