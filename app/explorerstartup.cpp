@@ -203,6 +203,8 @@ int runExplorer(QApplication& app, const GuiOptions& options)
         window->setMeasure(*options.measure == QLatin1String("norm") ? AttentionMeasure::Contribution
                                                                      : AttentionMeasure::Weight);
     if (scripted) {
+        // As a person's start (startExplorerSession): no head named, the strongest sink or [SEP] head.
+        if (start.layer < 0 || start.head < 0) openStrongestHeadOnNextResult(*window);
         if (!applyExplorerSession(*window, start, &error) && options.model) {
             printError(error);
             return 2;

@@ -24,12 +24,20 @@ namespace {
 
 bool showAndRun(MainWindow& window, const QString& model, const QString& text)
 {
+    window.resize(1280, 800);
     window.show();
     if (!QTest::qWaitForWindowExposed(&window) || !window.selectEngine(window.findModel(model))) return false;
     window.setTexts(text);
     return window.runner()->waitForIdle(60000) &&
            QTest::qWaitFor([&] { return window.currentResult() && window.currentResult()->textA == text; },
                            20000);
+}
+
+// The label shows all its lines at its width (the window at 1280×800).
+bool notClipped(const QLabel* label)
+{
+    return label->isVisible() && label->height() >= label->heightForWidth(label->width()) &&
+           label->width() >= label->minimumSizeHint().width();
 }
 
 // No head puts 0.5 or more on the first token or on [SEP] (the default label thresholds).
@@ -90,6 +98,7 @@ private Q_SLOTS:
         if (mustShow) QVERIFY(none);
         QCOMPARE(line->text().contains(QStringLiteral("Too small")), none);
         if (none) {
+            QTRY_VERIFY(notClipped(line));
             QVERIFY2(!pointsTo.isEmpty(), "a model expected to have sinks shows none");
             QVERIFY2(line->text().contains(pointsTo + QStringLiteral(" in the Get a model tab")),
                      qPrintable(line->text()));
@@ -128,6 +137,7 @@ private Q_SLOTS:
         const bool nothingNew = byNorm >= 0.95 * byWeight;
         QCOMPARE(window.measureNote()->isVisible(), nothingNew);
         if (nothingNew) {
+            QTRY_VERIFY(notClipped(window.measureNote()));
             const QString text = window.measureNote()->text();
             QVERIFY2(text.contains(QLocale().toString(byWeight, 'f', 2)) &&
                          text.contains(QLocale().toString(byNorm, 'f', 2)) &&
@@ -152,6 +162,7 @@ private Q_SLOTS:
         const qint64 parameters = window.session()->models()->at(window.currentEngineIndex()).info.parameters;
         QVERIFY(parameters > 0);
         QCOMPARE(line->isVisible(), parameters < 10'000'000);
+        QTRY_VERIFY(notClipped(line));
         QVERIFY2(line->text().contains(QStringLiteral("bert-base-uncased")), qPrintable(line->text()));
         // A model of 10 M parameters or more gets no line; an unknown count gets none either.
         QVERIFY(ModelLimitNotes::predictions(10'000'000, false).isEmpty());

@@ -131,8 +131,11 @@ void GridPane::buildGridRows()
     layout->addLayout(controls);
     auto* findRow = new QHBoxLayout;
     findRow->addWidget(m_findSpecialHeads);
-    findRow->addWidget(m_findResult, 1);
+    findRow->addStretch(1);
     layout->addLayout(findRow);
+    // Its own row, the pane's width: the small-model note runs to three lines (issue 36).
+    m_findResult->setVisible(false);
+    layout->addWidget(m_findResult);
     connect(m_findSpecialHeads, &QPushButton::clicked, this, &GridPane::findSinkAndNoOpHeads);
     // The grid scrolls when the pane is too small for thumbnails that carry every head's number.
     auto* gridScroll = new QScrollArea(this);
@@ -243,6 +246,7 @@ void GridPane::showResult(const std::shared_ptr<const ExplorerResult>& result,
     m_grid->setResult(result);
     m_grid->setStats(stats);
     m_findResult->clear();
+    m_findResult->setVisible(false);
     PredictionPanel predictions = buildPredictionPanel(result->run);
     m_predictionsBox->setVisible(!predictions.groups.isEmpty() || !predictions.note.isEmpty());
     if (!sameAblatedInput) {
@@ -272,6 +276,7 @@ void GridPane::updatePredictionsLimit()
 void GridPane::clear()
 {
     m_findResult->clear();
+    m_findResult->setVisible(false);
     m_grid->setResult(nullptr);
     m_grid->setStale(false);
     m_predictionsBox->setVisible(false);
@@ -415,6 +420,7 @@ void GridPane::findSinkAndNoOpHeads()
     const QString limit = ModelLimitNotes::sinkOrSep(m_grid->stats(), m_session->result()->run.roles.causal);
     if (!limit.isEmpty()) line += QStringLiteral(" · ") + limit;
     m_findResult->setText(line);
+    m_findResult->setVisible(true);
     // The strongest of them opens (the first start opens the same head); with none labelled, the nearest
     // to one, so that the note's "at most" figure is on screen.
     if (const auto best = strongestSinkOrSepHead(m_grid->stats()))
