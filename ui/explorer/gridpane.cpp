@@ -61,6 +61,10 @@ void GridPane::buildMeasureRow()
     m_measureNote->setObjectName(QStringLiteral("measureNote"));
     m_measureNote->setWordWrap(true);
     m_measureNote->setVisible(false);
+    m_measureLimit = new QLabel(this);
+    m_measureLimit->setObjectName(QStringLiteral("measureLimit"));
+    m_measureLimit->setWordWrap(true);
+    m_measureLimit->setVisible(false);
     m_retranslation->add([this, measureLabel] {
         measureLabel->setText(tr("Measure:"));
         m_measureBox->setItemText(0, measureName(AttentionMeasure::Weight));
@@ -83,6 +87,7 @@ void GridPane::buildMeasureRow()
     auto* layout = static_cast<QVBoxLayout*>(this->layout());
     layout->addLayout(measureRow);
     layout->addWidget(m_measureNote);
+    layout->addWidget(m_measureLimit);
 }
 
 void GridPane::buildGridRows()
@@ -401,12 +406,15 @@ void GridPane::updateMeasureNote()
     const auto result = m_session->result();
     if (result && m_session->measure() == AttentionMeasure::Contribution)
         reason = contributionUnavailableReason(result->run);
-    QString note = reason.isEmpty() ? QString() : tr("%1 Showing the attention weight α.").arg(reason);
-    if (note.isEmpty() && result && result->measureComparison &&
-        m_session->measure() == AttentionMeasure::Contribution)
-        note = ModelLimitNotes::measure(*result->measureComparison);
-    m_measureNote->setText(note);
-    m_measureNote->setVisible(!note.isEmpty());
+    m_measureNote->setText(reason.isEmpty() ? QString()
+                                            : tr("%1 Showing the attention weight α.").arg(reason));
+    m_measureNote->setVisible(!reason.isEmpty());
+    const QString limit = result && result->measureComparison &&
+                                  m_session->measure() == AttentionMeasure::Contribution
+                              ? ModelLimitNotes::measure(*result->measureComparison)
+                              : QString();
+    m_measureLimit->setText(limit);
+    m_measureLimit->setVisible(!limit.isEmpty());
 }
 
 void GridPane::findSinkAndNoOpHeads()

@@ -84,7 +84,8 @@ private:
     ExplorerSession* m_session;
     Retranslation* m_retranslation;
     QComboBox* m_measureBox = nullptr;
-    QLabel* m_measureNote = nullptr;
+    QLabel* m_measureNote = nullptr;  // the run cannot show contributions: why
+    QLabel* m_measureLimit = nullptr; // the model is too small for the norm measure (ModelLimitNotes)
     QComboBox* m_sortBox = nullptr;
     QComboBox* m_colorByBox = nullptr;
     QPushButton* m_findSpecialHeads = nullptr;
