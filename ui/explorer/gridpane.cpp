@@ -409,10 +409,10 @@ void GridPane::updateMeasureNote()
     m_measureNote->setText(reason.isEmpty() ? QString()
                                             : tr("%1 Showing the attention weight α.").arg(reason));
     m_measureNote->setVisible(!reason.isEmpty());
-    const QString limit = result && result->measureComparison &&
-                                  m_session->measure() == AttentionMeasure::Contribution
-                              ? ModelLimitNotes::measure(*result->measureComparison)
-                              : QString();
+    const QString limit =
+        result && result->measureComparison && m_session->measure() == AttentionMeasure::Contribution
+            ? ModelLimitNotes::measure(*result->measureComparison)
+            : QString();
     m_measureLimit->setText(limit);
     m_measureLimit->setVisible(!limit.isEmpty());
 }
