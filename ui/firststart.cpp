@@ -2,6 +2,7 @@
 
 #include "analysis/modellimits.h"
 #include "explorer/analysisrunner.h"
+#include "explorer/explorersession.h"
 #include "explorer/headstatsmodel.h"
 #include "mainwindow.h"
 #include "settings/appsettings.h"
@@ -16,12 +17,18 @@ namespace attnscope {
 
 void openStrongestHeadOnNextResult(MainWindow& window)
 {
-    auto connection = std::make_shared<QMetaObject::Connection>();
+    // Both connections end at the next result or failure: a failed run must not leave a head jump waiting
+    // for some later, unrelated result.
+    auto connections = std::make_shared<std::pair<QMetaObject::Connection, QMetaObject::Connection>>();
+    const auto done = [connections] {
+        QObject::disconnect(connections->first);
+        QObject::disconnect(connections->second);
+    };
     MainWindow* target = &window;
     // Queued: the window shows the result (and fills its statistics) in the same signal first.
-    *connection =
-        QObject::connect(window.runner(), &AnalysisRunner::resultReady, &window, [target, connection] {
-            QObject::disconnect(*connection);
+    connections->first =
+        QObject::connect(window.runner(), &AnalysisRunner::resultReady, &window, [target, done] {
+            done();
             QMetaObject::invokeMethod(
                 target,
                 [target] {
@@ -30,6 +37,7 @@ void openStrongestHeadOnNextResult(MainWindow& window)
                 },
                 Qt::QueuedConnection);
         });
+    connections->second = QObject::connect(window.session(), &ExplorerSession::runFailed, &window, done);
 }
 
 FirstRunHint::FirstRunHint(QWidget* parent) : QFrame(parent)
