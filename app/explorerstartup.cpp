@@ -1,6 +1,7 @@
 #include "explorerstartup.h"
 
 #include "command.h"
+#include "firststart.h"
 #include "hub/getmodeldialog.h"
 #include "i18n/languagemanager.h"
 #include "io/outputfile.h"
@@ -202,6 +203,8 @@ int runExplorer(QApplication& app, const GuiOptions& options)
         window->setMeasure(*options.measure == QLatin1String("norm") ? AttentionMeasure::Contribution
                                                                      : AttentionMeasure::Weight);
     if (scripted) {
+        // As a person's start (startExplorerSession): no head named, the strongest sink or [SEP] head.
+        if (start.layer < 0 || start.head < 0) openStrongestHeadOnNextResult(*window);
         if (!applyExplorerSession(*window, start, &error) && options.model) {
             printError(error);
             return 2;
@@ -210,8 +213,14 @@ int runExplorer(QApplication& app, const GuiOptions& options)
         printError(error); // stderr too, for a start from a terminal
     }
     new SessionKeeper(window);
-    QObject::connect(&host, &MainWindowHost::windowReplaced, &host,
-                     [](MainWindow* replaced) { new SessionKeeper(replaced); });
+    // The first start's hint, until closed for good; not on a start that names its head (a script, a
+    // screenshot of one head: it knows what to show).
+    const bool hint = !options.head;
+    if (hint) installFirstRunHint(*window);
+    QObject::connect(&host, &MainWindowHost::windowReplaced, &host, [hint](MainWindow* replaced) {
+        new SessionKeeper(replaced);
+        if (hint) installFirstRunHint(*replaced);
+    });
 
     if (options.windowSize)
         window->resize(options.windowSize->first, options.windowSize->second);

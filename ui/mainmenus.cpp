@@ -1,6 +1,6 @@
 #include "mainmenus.h"
 
-#include "explorer/examplesentences.h"
+#include "examplechoice.h"
 #include "explorer/explorersession.h"
 #include "explorer/heatmaptab.h"
 #include "explorer/heatmapwidget.h"
@@ -76,12 +76,17 @@ void MainMenus::buildExamplesMenu()
     MainWindow* window = m_window;
     QMenu* examples = window->menuBar()->addMenu(QString());
     examples->setObjectName(QStringLiteral("examplesMenu"));
-    for (const QString& sentence : exampleSentences()) {
+    for (const ExampleText& example : attnscope::examples()) {
         QAction* action =
-            examples->addAction(sentence, window, [window, sentence] { window->setTexts(sentence); });
-        if (sentence.size() > 70)
-            m_retranslation->add([action] { action->setText(tr("Long paragraph (attention sinks)")); });
+            examples->addAction(example.text, window, [window, example] { openExample(*window, example); });
+        if (example.needsDecoder)
+            m_retranslation->add([action] {
+                action->setText(tr("Long paragraph (attention sinks; opens on a decoder)"));
+                action->setToolTip(tr("Attention sinks are a decoder's, and the paragraph is longer than "
+                                      "the built-in encoder takes: it runs on a decoder"));
+            });
     }
+    examples->setToolTipsVisible(true);
     m_retranslation->add([examples] { examples->setTitle(tr("E&xamples")); });
 }
 

@@ -442,6 +442,12 @@ void MainWindow::showStartFailure(const QString& message)
                : message);
 }
 
+void MainWindow::addNotice(QWidget* notice)
+{
+    auto* layout = static_cast<QVBoxLayout*>(centralWidget()->layout());
+    layout->insertWidget(layout->indexOf(m_banner) + 1, notice);
+}
+
 void MainWindow::setTexts(const QString& textA, const QString& textB)
 {
     m_inputBar->setTexts(textA, textB);

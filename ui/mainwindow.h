@@ -111,11 +111,13 @@ public:
     // The Corpus census window (issue 17) for the current model; nullptr (status bar says why) without one.
     CorpusWindow* openCorpusCensus();
     void openHead(int layer, int head);
-    // Rings every head labelled sink or no-op in the grid, says how many, and opens the first.
+    // Rings every head labelled sink or no-op in the grid, says how many, and opens the strongest.
     void findSinkAndNoOpHeads();
     // Presenter mode's layout: the heatmap alone on a dark page (PresenterMode switches fonts and palette).
     void setPresenting(bool presenting);
     bool isPresenting() const { return m_presenting; }
+    // A notice line under the run-state banner (the first start's hint); the window owns it.
+    void addNotice(QWidget* notice);
     // What the views show when it is not simply the text on the chosen model: a failure, a too-long input
     // (with the actions to run a window of it), or the window shown.
     RunStateBanner* runStateBanner() const { return m_banner; }

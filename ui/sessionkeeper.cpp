@@ -2,6 +2,7 @@
 
 #include "explorer/headgridwidget.h"
 #include "explorer/runstatebanner.h"
+#include "firststart.h"
 #include "mainwindow.h"
 #include "model/modelcatalog.h"
 #include "model/modelerror.h"
@@ -120,6 +121,8 @@ bool applyExplorerSession(MainWindow& window, const SavedSession& session, QStri
 
 bool startExplorerSession(MainWindow& window, const SavedSession& session, QString* error)
 {
+    // No head remembered or asked for: open the most instructive one (issue 36), not layer 0 head 0.
+    if (session.layer < 0 || session.head < 0) openStrongestHeadOnNextResult(window);
     if (applyExplorerSession(window, session, error)) return true;
     window.showStartFailure(*error);
     return false;

@@ -29,7 +29,8 @@ SavedSession currentExplorerSession(const MainWindow& window);
 // *error when the model cannot be selected (the rest is applied anyway).
 bool applyExplorerSession(MainWindow& window, const SavedSession& session, QString* error);
 
-// The window's start (issue 36): applyExplorerSession, and when the session's model cannot be opened the
+// The window's start (issue 36): applyExplorerSession (with no head in the session, the first result opens
+// on its strongest sink or [SEP] head: firststart.h), and when the session's model cannot be opened the
 // window still opens, on the model it has (the built-in one, else the worked example), with the failure on
 // its banner until the user chooses a model. Returns false with *error as applyExplorerSession does.
 bool startExplorerSession(MainWindow& window, const SavedSession& session, QString* error);

@@ -212,4 +212,14 @@ QString GuidedModelCatalog::streamingDecoderId()
     return QStringLiteral("streaming-llm-decoder");
 }
 
+QString GuidedModelCatalog::sepHeadEncoderId()
+{
+    return QStringLiteral("bert-sep-no-op");
+}
+
+QString GuidedModelCatalog::sinkDecoderId()
+{
+    return QStringLiteral("gpt2-first-token-sink");
+}
+
 } // namespace attnscope

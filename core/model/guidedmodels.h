@@ -55,6 +55,11 @@ public:
     static QVector<GuidedModel> load(const QString& path);
     // The entry a "this model has no sinks" verdict points to: the one with id "streaming-llm-decoder".
     static QString streamingDecoderId();
+    // The entries the other small-model lines point to (analysis/modellimits.h): an encoder with [SEP] no-op
+    // heads whose norm measure differs from its weights ("bert-sep-no-op"), and a decoder with first-token
+    // sinks and sensible next-token guesses ("gpt2-first-token-sink").
+    static QString sepHeadEncoderId();
+    static QString sinkDecoderId();
 };
 
 } // namespace attnscope

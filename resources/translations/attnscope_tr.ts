@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr" sourcelanguage="en">
 <context>
+    <name>ModelLimitNotes</name>
+    <message>
+        <source>Too small to show sinks or [SEP] heads: no head puts %1 or more on the first token or [SEP] (at most %2). %3 in the Get a model tab does.</source>
+        <translation>Kuyu ya da [SEP] kafası gösteremeyecek kadar küçük: hiçbir kafa ilk token&apos;a ya da [SEP]&apos;e %1 ya da daha fazlasını vermiyor (en çok %2). Model edin sekmesindeki %3 gösterir.</translation>
+    </message>
+    <message>
+        <source>Too small to show a heavy [SEP] weight with a small contribution: the special tokens&apos; share is %1 by weight and %2 by norm. %3 in the Get a model tab shows it.</source>
+        <translation>Ağır bir [SEP] ağırlığının küçük katkısını gösteremeyecek kadar küçük: özel token&apos;ların payı ağırlıkla %1, normla %2. Model edin sekmesindeki %3 bunu gösterir.</translation>
+    </message>
+    <message>
+        <source>Too small to guess well: %1 parameters (about %2 are needed). %3 in the Get a model tab guesses sensibly.</source>
+        <translation>İyi tahmin edemeyecek kadar küçük: %1 parametre (yaklaşık %2 gerekir). Model edin sekmesindeki %3 anlamlı tahminler yapar.</translation>
+    </message>
+</context>
+<context>
     <name>attnscope</name>
     <message>
         <source>“%1”</source>
@@ -692,6 +707,21 @@
     </message>
 </context>
 <context>
+    <name>attnscope::FirstRunHint</name>
+    <message>
+        <source>First steps: type a sentence above, click a head in the grid to open it, then Lesson ▸ Open in lesson (Ctrl+L) to see its Q, K and V step by step.</source>
+        <translation>İlk adımlar: yukarıya bir cümle yazın, açmak için ızgarada bir kafaya tıklayın, sonra Q, K ve V&apos;sini adım adım görmek için Ders ▸ Derste aç (Ctrl+L).</translation>
+    </message>
+    <message>
+        <source>Got it</source>
+        <translation>Anladım</translation>
+    </message>
+    <message>
+        <source>Hide this hint for good</source>
+        <translation>Bu ipucunu bir daha gösterme</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::FlowView</name>
     <message>
         <source>Show:</source>
@@ -1037,10 +1067,6 @@
         <translation>
             <numerusform>%n kuyu ya da işlemsiz kafa</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>No head puts %1 or more on the first token (at most %2): this model has no sinks; %3 in the Get a model tab does.</source>
-        <translation>Hiçbir kafa ilk token&apos;a %1 ya da daha fazlasını vermiyor (en çok %2): bu modelde kuyu yok; Model edin sekmesindeki %3 modelinde var.</translation>
     </message>
     <message>
         <source>Colour: how much the model&apos;s prediction changes when that head is switched off (KL divergence).</source>
@@ -1923,10 +1949,6 @@
         <translation>Çık</translation>
     </message>
     <message>
-        <source>Long paragraph (attention sinks)</source>
-        <translation>Uzun paragraf (dikkat kuyuları)</translation>
-    </message>
-    <message>
         <source>E&amp;xamples</source>
         <translation>Ö&amp;rnekler</translation>
     </message>
@@ -1957,6 +1979,14 @@
     <message>
         <source>Get a model…</source>
         <translation>Model edin…</translation>
+    </message>
+    <message>
+        <source>Long paragraph (attention sinks; opens on a decoder)</source>
+        <translation>Uzun paragraf (dikkat kuyuları; bir kod çözücüde açılır)</translation>
+    </message>
+    <message>
+        <source>Attention sinks are a decoder&apos;s, and the paragraph is longer than the built-in encoder takes: it runs on a decoder</source>
+        <translation>Dikkat kuyuları kod çözücülerde görülür ve paragraf yerleşik kodlayıcının alabileceğinden uzun: bir kod çözücüde çalışır</translation>
     </message>
 </context>
 <context>

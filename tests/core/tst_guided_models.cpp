@@ -67,11 +67,23 @@ void TestGuidedModels::shippedListParses()
     QVERIFY(repos.contains(QStringLiteral("bert-base-uncased")));
     QVERIFY(repos.contains(QStringLiteral("gpt2")));
     QVERIFY(repos.contains(QStringLiteral("meta-llama/Llama-3.2-1B")));
-    bool ggufQ4KM = false, gatedLlama = false, streaming = false;
+    bool ggufQ4KM = false, gatedLlama = false, streaming = false, sepEncoder = false, sinkDecoder = false;
     for (const GuidedModel& m : list) {
         ggufQ4KM =
             ggufQ4KM || (m.file.contains(QLatin1String("Q4_K_M")) && m.file.endsWith(QLatin1String(".gguf")));
         gatedLlama = gatedLlama || (m.repo == QLatin1String("meta-llama/Llama-3.2-1B") && m.gated);
+        // The small-model lines' pointers (issue 36): an encoder of BERT-base's size, a decoder of GPT-2's,
+        // both well above the 10 M parameters the predictions line asks for.
+        if (m.id == GuidedModelCatalog::sepHeadEncoderId()) {
+            sepEncoder = true;
+            QCOMPARE(m.shape.kind, QStringLiteral("encoder"));
+            QVERIFY(m.shape.layers >= 12);
+        }
+        if (m.id == GuidedModelCatalog::sinkDecoderId()) {
+            sinkDecoder = true;
+            QCOMPARE(m.shape.kind, QStringLiteral("decoder"));
+            QVERIFY(m.shape.layers >= 12);
+        }
         if (m.id == GuidedModelCatalog::streamingDecoderId()) {
             streaming = true;
             QVERIFY(m.shape.kind == QLatin1String("decoder"));
@@ -83,6 +95,8 @@ void TestGuidedModels::shippedListParses()
     QVERIFY(ggufQ4KM);
     QVERIFY(gatedLlama);
     QVERIFY(streaming);
+    QVERIFY(sepEncoder);
+    QVERIFY(sinkDecoder);
     QCOMPARE(list.back().downloadCommand(),
              QStringLiteral("attnscope download bartowski/Meta-Llama-3.1-8B-Instruct-GGUF --include "
                             "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"));

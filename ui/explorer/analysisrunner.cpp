@@ -26,6 +26,13 @@ std::shared_ptr<ExplorerResult> analyzed(std::shared_ptr<ExplorerResult> result,
         analyzeAttention(*result->run.maps, result->run.roles, analysisOptions);
     if (!analysis) return nullptr;
     result->analysis = std::move(*analysis);
+    const AttentionRun& run = result->run;
+    result->measureComparison.reset();
+    if (run.measure == AttentionMeasure::Contribution && run.weights && run.weights != run.maps) {
+        std::vector<int> special = run.roles.clsPositions;
+        special.insert(special.end(), run.roles.sepPositions.begin(), run.roles.sepPositions.end());
+        result->measureComparison = compareMeasures(*run.weights, *run.maps, special);
+    }
     result->seconds = timer.nsecsElapsed() * 1e-9;
     return result;
 }

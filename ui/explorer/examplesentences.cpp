@@ -1,5 +1,7 @@
 #include "explorer/examplesentences.h"
 
+#include "explorer/modellist.h"
+
 namespace attnscope {
 
 QString longExampleParagraph()
@@ -21,17 +23,40 @@ QString longExampleParagraph()
         "where the train to the city was already waiting on the platform.");
 }
 
-QStringList exampleSentences()
+QVector<ExampleText> examples()
 {
     return {
-        QStringLiteral("The trophy didn't fit into the suitcase because it was too big."),
-        QStringLiteral("The trophy didn't fit into the suitcase because it was too small."),
-        QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü."),
-        QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü."),
-        QStringLiteral("kedi mindere oturdu"),
-        QStringLiteral("The animal didn't cross the street because it was too tired."),
-        longExampleParagraph(),
+        {QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")},
+        {QStringLiteral("The trophy didn't fit into the suitcase because it was too small.")},
+        {QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü.")},
+        {QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü.")},
+        {QStringLiteral("kedi mindere oturdu")},
+        {QStringLiteral("The animal didn't cross the street because it was too tired.")},
+        {longExampleParagraph(), true},
     };
+}
+
+QStringList exampleSentences()
+{
+    QStringList texts;
+    for (const ExampleText& example : examples())
+        texts << example.text;
+    return texts;
+}
+
+int exampleModel(const ModelList& models, int current, const ExampleText& example)
+{
+    const auto isDecoder = [&models](int row) {
+        return models.contains(row) && !models.at(row).folder.isEmpty() &&
+               models.at(row).info.kind == QLatin1String("decoder");
+    };
+    if (!example.needsDecoder || isDecoder(current)) return current;
+    int best = -1;
+    for (int row = 0; row < models.count(); ++row)
+        if (isDecoder(row) &&
+            (best < 0 || models.at(row).info.maxPositions > models.at(best).info.maxPositions))
+            best = row;
+    return best;
 }
 
 } // namespace attnscope

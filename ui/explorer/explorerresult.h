@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/modellimits.h"
 #include "explorer/attentionengine.h"
 #include "stats/attentionanalysis.h"
 
@@ -16,6 +17,9 @@ struct ExplorerResult
     QString modelName;
     AttentionRun run;
     AttentionAnalysis analysis;
+    // Measure Contribution on a run that kept its weights: how far the norm shares are from them, for the
+    // note that the model cannot show Kobayashi's point (analysis/modellimits.h); absent otherwise.
+    std::optional<MeasureComparison> measureComparison;
     double seconds = 0; // wall time of run + analysis
 };
 

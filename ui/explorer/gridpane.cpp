@@ -6,6 +6,7 @@
 #include "explorer/explorersession.h"
 #include "explorer/guidedmodellist.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/modellimitnotes.h"
 #include "explorer/predictionpanel.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/retranslation.h"
@@ -60,6 +61,10 @@ void GridPane::buildMeasureRow()
     m_measureNote->setObjectName(QStringLiteral("measureNote"));
     m_measureNote->setWordWrap(true);
     m_measureNote->setVisible(false);
+    m_measureLimit = new QLabel(this);
+    m_measureLimit->setObjectName(QStringLiteral("measureLimit"));
+    m_measureLimit->setWordWrap(true);
+    m_measureLimit->setVisible(false);
     m_retranslation->add([this, measureLabel] {
         measureLabel->setText(tr("Measure:"));
         m_measureBox->setItemText(0, measureName(AttentionMeasure::Weight));
@@ -82,6 +87,7 @@ void GridPane::buildMeasureRow()
     auto* layout = static_cast<QVBoxLayout*>(this->layout());
     layout->addLayout(measureRow);
     layout->addWidget(m_measureNote);
+    layout->addWidget(m_measureLimit);
 }
 
 void GridPane::buildGridRows()
@@ -104,6 +110,8 @@ void GridPane::buildGridRows()
     m_findSpecialHeads = new QPushButton(this);
     m_findSpecialHeads->setObjectName(QStringLiteral("findSinkNoOpHeads"));
     m_findResult = new QLabel(this);
+    m_findResult->setObjectName(QStringLiteral("findResult"));
+    m_findResult->setWordWrap(true);
     auto* sortLabel = new QLabel(this);
     auto* colourLabel = new QLabel(this);
     m_retranslation->add([this, sortLabel, colourLabel] {
@@ -128,8 +136,11 @@ void GridPane::buildGridRows()
     layout->addLayout(controls);
     auto* findRow = new QHBoxLayout;
     findRow->addWidget(m_findSpecialHeads);
-    findRow->addWidget(m_findResult, 1);
+    findRow->addStretch(1);
     layout->addLayout(findRow);
+    // Its own row, the pane's width: the small-model note runs to three lines (issue 36).
+    m_findResult->setVisible(false);
+    layout->addWidget(m_findResult);
     connect(m_findSpecialHeads, &QPushButton::clicked, this, &GridPane::findSinkAndNoOpHeads);
     // The grid scrolls when the pane is too small for thumbnails that carry every head's number.
     auto* gridScroll = new QScrollArea(this);
@@ -223,6 +234,11 @@ void GridPane::buildPredictions()
     predictionsLayout->setContentsMargins(4, 4, 4, 4);
     m_predictions = new PredictionsWidget(m_predictionsBox);
     predictionsLayout->addWidget(m_predictions);
+    m_predictionsLimit = new QLabel(m_predictionsBox);
+    m_predictionsLimit->setObjectName(QStringLiteral("predictionsLimit"));
+    m_predictionsLimit->setWordWrap(true);
+    m_predictionsLimit->setVisible(false);
+    predictionsLayout->addWidget(m_predictionsLimit);
     m_predictionsBox->setVisible(false);
     m_retranslation->add([this] { m_predictionsBox->setTitle(tr("Predictions")); });
     layout()->addWidget(m_predictionsBox);
@@ -235,6 +251,7 @@ void GridPane::showResult(const std::shared_ptr<const ExplorerResult>& result,
     m_grid->setResult(result);
     m_grid->setStats(stats);
     m_findResult->clear();
+    m_findResult->setVisible(false);
     PredictionPanel predictions = buildPredictionPanel(result->run);
     m_predictionsBox->setVisible(!predictions.groups.isEmpty() || !predictions.note.isEmpty());
     if (!sameAblatedInput) {
@@ -246,11 +263,25 @@ void GridPane::showResult(const std::shared_ptr<const ExplorerResult>& result,
     } // else: the same input under another measure keeps its ablation panel and scan colours
     updateAblationControls();
     updateMeasureNote();
+    updatePredictionsLimit();
+}
+
+void GridPane::updatePredictionsLimit()
+{
+    const auto result = m_session->result();
+    QString note;
+    if (result && !result->run.predictions.empty() &&
+        m_session->models()->contains(m_session->currentIndex()))
+        note = ModelLimitNotes::predictions(
+            m_session->models()->at(m_session->currentIndex()).info.parameters, result->run.roles.causal);
+    m_predictionsLimit->setText(note);
+    m_predictionsLimit->setVisible(!note.isEmpty());
 }
 
 void GridPane::clear()
 {
     m_findResult->clear();
+    m_findResult->setVisible(false);
     m_grid->setResult(nullptr);
     m_grid->setStale(false);
     m_predictionsBox->setVisible(false);
@@ -378,6 +409,12 @@ void GridPane::updateMeasureNote()
     m_measureNote->setText(reason.isEmpty() ? QString()
                                             : tr("%1 Showing the attention weight α.").arg(reason));
     m_measureNote->setVisible(!reason.isEmpty());
+    const QString limit =
+        result && result->measureComparison && m_session->measure() == AttentionMeasure::Contribution
+            ? ModelLimitNotes::measure(*result->measureComparison)
+            : QString();
+    m_measureLimit->setText(limit);
+    m_measureLimit->setVisible(!limit.isEmpty());
 }
 
 void GridPane::findSinkAndNoOpHeads()
@@ -388,15 +425,14 @@ void GridPane::findSinkAndNoOpHeads()
         if (s.label == HeadLabel::Sink || s.label == HeadLabel::NoOp) found.emplace_back(s.layer, s.head);
     m_grid->setHighlighted(found);
     QString line = tr("%n sink or no-op head(s)", nullptr, int(found.size()));
-    if (const HeadSinkEvidence sinks = headSinkVerdict(m_grid->stats());
-        sinks.verdict == SinkVerdict::NoSinks)
-        line += QLatin1Char(' ') +
-                tr("No head puts %1 or more on the first token (at most %2): this model has no sinks; "
-                   "%3 in the Get a model tab does.")
-                    .arg(QLocale().toString(LabelThresholds().sink, 'f', 2),
-                         QLocale().toString(sinks.largestSinkMass, 'f', 2), guidedStreamingDecoder());
+    const QString limit = ModelLimitNotes::sinkOrSep(m_grid->stats(), m_session->result()->run.roles.causal);
+    if (!limit.isEmpty()) line += QStringLiteral(" · ") + limit;
     m_findResult->setText(line);
-    if (!found.empty()) emit headActivated(found.front().first, found.front().second);
+    m_findResult->setVisible(true);
+    // The strongest of them opens (the first start opens the same head); with none labelled, the nearest
+    // to one, so that the note's "at most" figure is on screen.
+    if (const auto best = strongestSinkOrSepHead(m_grid->stats()))
+        emit headActivated(best->layer, best->head);
 }
 
 } // namespace attnscope

@@ -61,8 +61,9 @@ public:
     QMenu* headContextMenu(int layer, int head);
     void ablateHeads(const std::vector<HeadAblation>& heads, const QString& description);
     void scanAllHeads(AblationMode mode);
-    // Rings every head labelled sink or no-op, says how many (and, when no head is a sink, that the model
-    // has none and which guided model has), and opens the first.
+    // Rings every head labelled sink or no-op, says how many (and, when no head reaches either threshold,
+    // that the model is too small and which guided model is not: ModelLimitNotes), and opens the strongest
+    // (core strongestSinkOrSepHead, as the first start does).
     void findSinkAndNoOpHeads();
     void updateAblationControls();
 
@@ -74,6 +75,7 @@ private:
     void showAblation(const AblationOutcome& outcome);
     void showScan(const AblationScan& scan);
     void updateMeasureNote();
+    void updatePredictionsLimit();
     void buildMeasureRow();
     void buildGridRows();
     void buildScanRow();
@@ -82,7 +84,8 @@ private:
     ExplorerSession* m_session;
     Retranslation* m_retranslation;
     QComboBox* m_measureBox = nullptr;
-    QLabel* m_measureNote = nullptr;
+    QLabel* m_measureNote = nullptr;  // the run cannot show contributions: why
+    QLabel* m_measureLimit = nullptr; // the model is too small for the norm measure (ModelLimitNotes)
     QComboBox* m_sortBox = nullptr;
     QComboBox* m_colorByBox = nullptr;
     QPushButton* m_findSpecialHeads = nullptr;
@@ -94,6 +97,7 @@ private:
     QLabel* m_scanNote = nullptr;
     QGroupBox* m_predictionsBox = nullptr;
     PredictionsWidget* m_predictions = nullptr;
+    QLabel* m_predictionsLimit = nullptr; // the model is too small to guess well (ModelLimitNotes)
 };
 
 } // namespace attnscope

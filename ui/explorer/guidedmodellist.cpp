@@ -165,9 +165,14 @@ int GuidedModelList::indexOf(const QString& id) const
 
 QString guidedStreamingDecoder()
 {
+    return guidedModelRepo(GuidedModelCatalog::streamingDecoderId());
+}
+
+QString guidedModelRepo(const QString& id)
+{
     QString error;
     for (const GuidedModel& m : shippedOrEmpty(&error))
-        if (m.id == GuidedModelCatalog::streamingDecoderId()) return m.repo;
+        if (m.id == id) return m.repo;
     return QString();
 }
 

@@ -59,5 +59,7 @@ private:
 // The repository of the guided list's real decoder for the StreamingLLM experiment (the entry
 // GuidedModelCatalog::streamingDecoderId() names), for the views that point to it; "" if the list is damaged.
 QString guidedStreamingDecoder();
+// The repository of the guided entry with this id (GuidedModelCatalog's ids); "" if absent or damaged.
+QString guidedModelRepo(const QString& id);
 
 } // namespace attnscope

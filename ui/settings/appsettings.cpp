@@ -15,6 +15,7 @@ const QString kMeasure = QStringLiteral("view/measure");
 const QString kLanguage = QStringLiteral("ui/language");
 const QString kPresenter = QStringLiteral("ui/presenterMode");
 const QString kComputeBackend = QStringLiteral("ui/computeBackend");
+const QString kFirstRunHintDismissed = QStringLiteral("ui/firstRunHintDismissed");
 
 QString windowKey(const QMainWindow& window, const char* what)
 {
@@ -108,6 +109,16 @@ void AppSettings::setLanguage(const QString& code)
         m_settings->remove(kLanguage);
     else
         m_settings->setValue(kLanguage, code);
+}
+
+bool AppSettings::firstRunHintDismissed() const
+{
+    return m_settings->value(kFirstRunHintDismissed, false).toBool();
+}
+
+void AppSettings::setFirstRunHintDismissed(bool dismissed)
+{
+    m_settings->setValue(kFirstRunHintDismissed, dismissed);
 }
 
 bool AppSettings::presenterMode() const

@@ -49,6 +49,10 @@ public:
     SavedSession explorerSession() const { return SavedSession::load(*m_settings); }
     void setExplorerSession(const SavedSession& session) { session.save(*m_settings); }
 
+    // The first start's hint (what to do first) was closed for good.
+    bool firstRunHintDismissed() const;
+    void setFirstRunHintDismissed(bool dismissed);
+
     bool presenterMode() const;
     void setPresenterMode(bool on);
 
