@@ -180,11 +180,16 @@ void MainWindow::buildTabs(QWidget* parent)
         m_flow->followMeasure(measure == AttentionMeasure::Contribution);
     });
     m_tabs->addTab(m_flow, QString());
-    // Generation and streaming have their own grid and charts: the explorer's grid pane makes room.
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        const QWidget* page = m_tabs->widget(index);
-        if (!m_presenting) m_gridPane->setVisible(page != m_generateTab && page != m_streamingTab);
-    });
+    // Generation and streaming have their own grid and charts, the comparison's three-pane modes their own
+    // head pickers and need the width (issue 36): the explorer's grid pane makes room.
+    auto placeGridPane = [this] {
+        const QWidget* page = m_tabs->currentWidget();
+        if (!m_presenting)
+            m_gridPane->setVisible(page != m_generateTab && page != m_streamingTab &&
+                                   !(page == m_comparison && m_comparison->wantsFullWidth()));
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, placeGridPane);
+    connect(m_comparison, &ComparisonWidget::modeChanged, this, placeGridPane);
     onRetranslate([this] {
         m_tabs->setTabText(0, tr("Heatmap"));
         m_tabs->setTabText(1, tr("Compare heads"));

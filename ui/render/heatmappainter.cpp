@@ -160,6 +160,24 @@ double HeatmapPainter::minimumWidthForEveryLabel(double height, const QFont& bas
     return high;
 }
 
+double HeatmapPainter::minimumWidthForMatrix(double side, double height, const QFont& base,
+                                             const QPaintDevice* device, double widest) const
+{
+    auto fits = [&](double width) {
+        const HeatmapGeometry g = layout(QRectF(0, 0, width, height), base, device);
+        return std::min(g.matrixWidth(), g.matrixHeight()) >= side - 1e-9;
+    };
+    if (m_data.rows <= 0 || m_data.cols <= 0 || !fits(widest)) return 0.0;
+    // A wider target never shrinks the matrix: bisect on whole pixels.
+    double low = 16, high = widest;
+    if (fits(low)) return low;
+    while (high - low > 1) {
+        const double middle = std::floor((low + high) / 2);
+        (fits(middle) ? high : low) = middle;
+    }
+    return high;
+}
+
 HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, const QPaintDevice* device) const
 {
     QFont font = baseFont;
