@@ -17,6 +17,7 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/heatmaptab.h"
 #include "explorer/heatmapwidget.h"
+#include "explorer/heatmapzoom.h"
 #include "explorer/inputbar.h"
 #include "explorer/modelloader.h"
 #include "explorer/progresspanel.h"
@@ -391,6 +392,9 @@ void MainWindow::applyHeatmapStyle()
     if (m_presenting)
         heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, dark page
     heatmap()->setStyle(heatmapStyle);
+    HeatmapStyle zoomStyle = heatmapStyle; // the zoom window's block is small: values are not written
+    zoomStyle.showValues = false;
+    m_heatmapTab->zoomWindow()->setStyle(zoomStyle);
 }
 
 HeadStatsModel* MainWindow::statsModel() const
@@ -547,6 +551,7 @@ void MainWindow::showRunFailure(const QString& message, int limit)
 void MainWindow::clearViews(const QString& reason)
 {
     heatmap()->clear(reason);
+    m_heatmapTab->zoomWindow()->clear();
     m_gridPane->clear();
     m_statisticsTab->clear();
     m_comparison->setResult(nullptr);
@@ -567,7 +572,10 @@ void MainWindow::openHead(int layer, int head)
     m_comparison->setFocusHead(layer, head);
     m_statisticsTab->selectHead(layer, head);
     m_openInLesson->setEnabled(result->run.capture != nullptr);
-    showHead(*heatmap(), result, layer, head, m_heatmapTab->wordLevel());
+    const int tokens = int(result->run.tokens.size());
+    showHead(*heatmap(), result, layer, head,
+             m_heatmapTab->wordLevel() || (m_presenting && PresenterMode::showsWords(tokens)));
+    m_heatmapTab->zoomWindow()->setHead(result, layer, head);
     applyHeatmapStyle();
     // Arcs: this head, then the heads the user picked in the comparison tab (each in its own colour), at
     // most 4; not the heads the comparison shows by default beside the open one (issue 36).
@@ -581,13 +589,15 @@ void MainWindow::openHead(int layer, int head)
 void MainWindow::setPresenting(bool presenting)
 {
     m_presenting = presenting;
-    // The classroom screen is the heatmap: the input bar, the grid and the heatmap's own read-out line
-    // (the presenter's docked read-out replaces it) make room. The banner stays: a failure is said.
+    // The classroom screen is the view: the input bar, the grid, the heatmap's controls and read-out line
+    // and the status bar make room (the presenter's strip has the sentence, the head and the read-out).
+    // The tabs stay, in large type. The banner stays: a failure is said.
     m_inputBar->setVisible(!presenting);
     m_gridPane->setVisible(!presenting);
-    heatmapReadout()->setVisible(!presenting);
-    m_tabs->tabBar()->setVisible(!presenting);
+    m_heatmapTab->setControlsVisible(!presenting);
+    statusBar()->setVisible(!presenting);
     if (presenting) m_tabs->setCurrentIndex(0);
+    openHead(m_layer, m_head); // beyond PresenterMode::kPieceLabelLimit tokens: words
     applyHeatmapStyle();
 }
 
