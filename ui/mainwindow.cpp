@@ -16,6 +16,7 @@
 #include "explorer/headstatsmodel.h"
 #include "explorer/heatmaptab.h"
 #include "explorer/heatmapwidget.h"
+#include "explorer/heatmapzoom.h"
 #include "explorer/inputbar.h"
 #include "explorer/modeldroptarget.h"
 #include "explorer/modelloader.h"
@@ -165,11 +166,16 @@ void MainWindow::buildTabs(QWidget* parent)
         m_flow->followMeasure(measure == AttentionMeasure::Contribution);
     });
     m_tabs->addTab(m_flow, QString());
-    // Generation and streaming have their own grid and charts: the explorer's grid pane makes room.
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        const QWidget* page = m_tabs->widget(index);
-        if (!m_presenting) m_gridPane->setVisible(page != m_generateTab && page != m_streamingTab);
-    });
+    // Generation and streaming have their own grid and charts, the comparison's three-pane modes their own
+    // head pickers and need the width (issue 36): the explorer's grid pane makes room.
+    auto placeGridPane = [this] {
+        const QWidget* page = m_tabs->currentWidget();
+        if (!m_presenting)
+            m_gridPane->setVisible(page != m_generateTab && page != m_streamingTab &&
+                                   !(page == m_comparison && m_comparison->wantsFullWidth()));
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, placeGridPane);
+    connect(m_comparison, &ComparisonWidget::modeChanged, this, placeGridPane);
     onRetranslate([this] {
         m_tabs->setTabText(0, tr("Heatmap"));
         m_tabs->setTabText(1, tr("Compare heads"));
@@ -360,6 +366,9 @@ void MainWindow::applyHeatmapStyle()
     if (m_presenting)
         heatmapStyle = PresenterMode::presenterStyle(heatmapStyle); // projector: large labels, dark page
     heatmap()->setStyle(heatmapStyle);
+    HeatmapStyle zoomStyle = heatmapStyle; // the zoom window's block is small: values are not written
+    zoomStyle.showValues = false;
+    m_heatmapTab->zoomWindow()->setStyle(zoomStyle);
 }
 
 HeadStatsModel* MainWindow::statsModel() const
@@ -522,6 +531,7 @@ void MainWindow::showRunFailure(const QString& message, int limit)
 void MainWindow::clearViews(const QString& reason)
 {
     heatmap()->clear(reason);
+    m_heatmapTab->zoomWindow()->clear();
     m_gridPane->clear();
     m_statisticsTab->clear();
     m_comparison->setResult(nullptr);
@@ -542,7 +552,10 @@ void MainWindow::openHead(int layer, int head)
     m_comparison->setFocusHead(layer, head);
     m_statisticsTab->selectHead(layer, head);
     m_openInLesson->setEnabled(result->run.capture != nullptr);
-    showHead(*heatmap(), result, layer, head, m_heatmapTab->wordLevel());
+    const int tokens = int(result->run.tokens.size());
+    showHead(*heatmap(), result, layer, head,
+             m_heatmapTab->wordLevel() || (m_presenting && PresenterMode::showsWords(tokens)));
+    m_heatmapTab->zoomWindow()->setHead(result, layer, head);
     applyHeatmapStyle();
     // Arcs: this head, then the heads the user picked in the comparison tab (each in its own colour), at
     // most 4; not the heads the comparison shows by default beside the open one (issue 36).
@@ -556,13 +569,15 @@ void MainWindow::openHead(int layer, int head)
 void MainWindow::setPresenting(bool presenting)
 {
     m_presenting = presenting;
-    // The classroom screen is the heatmap: the input bar, the grid and the heatmap's own read-out line
-    // (the presenter's docked read-out replaces it) make room. The banner stays: a failure is said.
+    // The classroom screen is the view: the input bar, the grid, the heatmap's controls and read-out line
+    // and the status bar make room (the presenter's strip has the sentence, the head and the read-out).
+    // The tabs stay, in large type. The banner stays: a failure is said.
     m_inputBar->setVisible(!presenting);
     m_gridPane->setVisible(!presenting);
-    heatmapReadout()->setVisible(!presenting);
-    m_tabs->tabBar()->setVisible(!presenting);
+    m_heatmapTab->setControlsVisible(!presenting);
+    statusBar()->setVisible(!presenting);
     if (presenting) m_tabs->setCurrentIndex(0);
+    openHead(m_layer, m_head); // beyond PresenterMode::kPieceLabelLimit tokens: words
     applyHeatmapStyle();
 }
 

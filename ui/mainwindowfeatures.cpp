@@ -3,6 +3,7 @@
 #include "explorer/arcwidget.h"
 #include "explorer/attentionmeasure.h"
 #include "explorer/comparisonwidget.h"
+#include "explorer/explorersession.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headheatmap.h"
 #include "explorer/heatmapwidget.h"
@@ -10,6 +11,7 @@
 #include "export/exportcontroller.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
+#include "presenter/presenterbar.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
 
@@ -18,10 +20,26 @@
 #include <QCoreApplication>
 #include <QEvent>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTimer>
 
 namespace attnscope {
+
+namespace {
+// The next enabled tab `delta` steps away, wrapping (presenter mode's Alt+Page Down/Up).
+void stepTab(QTabWidget* tabs, int delta)
+{
+    const int count = tabs->count();
+    for (int index = tabs->currentIndex(), tried = 0; count > 0 && tried < count; ++tried) {
+        index = ((index + delta) % count + count) % count;
+        if (tabs->isTabEnabled(index) && tabs->isTabVisible(index)) {
+            tabs->setCurrentIndex(index);
+            return;
+        }
+    }
+}
+} // namespace
 
 MainWindowFeatures::MainWindowFeatures(MainWindow* window)
     : QObject(window), m_window(window), m_watched(window)
@@ -40,6 +58,19 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window)
     }
     connect(window->heatmap(), &HeatmapWidget::hoverChanged, m_presenter, &PresenterMode::showReadout);
     connect(m_presenter, &PresenterMode::headChanged, window, &MainWindow::openHead);
+    // The presenter's strip: a sentence typed there runs as Text A; Alt+Page Down/Up step the tabs.
+    connect(m_presenter, &PresenterMode::textEntered, window,
+            [window](const QString& text) { window->setTexts(text, window->textB()); });
+    // The strip's field shows the window's Text A, however it changed (typed, an example, a session).
+    m_presenter->bar()->setText(window->textAEdit()->toPlainText());
+    const auto showTextA = [this] {
+        if (m_window) m_presenter->bar()->setText(m_window->session()->textA());
+    };
+    connect(window->textAEdit(), &QPlainTextEdit::textChanged, this, showTextA); // typed
+    connect(window->session(), &ExplorerSession::textsChanged, this, showTextA); // set (examples, --text)
+    connect(m_presenter, &PresenterMode::viewStepped, this, [this](int delta) {
+        if (m_window) stepTab(m_window->tabs(), delta);
+    });
     connect(m_presenter, &PresenterMode::activeChanged, this, [this](bool active) {
         AppSettings settings;
         settings.setPresenterMode(active);

@@ -374,6 +374,10 @@
         <source>%1: the page was enlarged from %2×%3 to %4×%5 px so that every head&apos;s number fits on its thumbnail (%6 layers × %7 heads)</source>
         <translation>%1: sayfa %2×%3 pikselden %4×%5 piksele büyütüldü; böylece her kafanın numarası kendi küçük resmine sığıyor (%6 katman × %7 kafa)</translation>
     </message>
+    <message>
+        <source>queries %1–%2 × keys %3–%4 of %5</source>
+        <translation>%5 token&apos;ın sorguları %1–%2 × anahtarları %3–%4</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -386,8 +390,16 @@
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <source>(first %1 of %2 tokens)</source>
-        <translation>(%2 token&apos;ın ilk %1 tanesi)</translation>
+        <source>from token </source>
+        <translation>başlangıç token&apos;ı </translation>
+    </message>
+    <message>
+        <source>The arcs show %1 consecutive tokens of a long input: choose where the window starts</source>
+        <translation>Yaylar uzun bir girdinin ardışık %1 token&apos;ını gösterir: pencerenin nereden başlayacağını seçin</translation>
+    </message>
+    <message>
+        <source>tokens %1–%2 of %3</source>
+        <translation>%3 token&apos;ın %1–%2 arası</translation>
     </message>
 </context>
 <context>
@@ -1264,6 +1276,13 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HeatmapZoomWindow</name>
+    <message>
+        <source>Zoom window: move the mouse over the overview to read its tokens</source>
+        <translation>Yakınlaştırma penceresi: token&apos;ları okumak için fareyi genel görünümün üzerinde gezdirin</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HubDownloadFlow</name>
     <message>
         <source>Type a Hugging Face repository id and press Download.</source>
@@ -1510,20 +1529,28 @@
         <translation>Ders — katman %1, kafa %2</translation>
     </message>
     <message>
-        <source>The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only</source>
-        <translation>Ders %2 token&apos;ın 1–%1 arasını gösteriyor; softmax yalnızca bu anahtarlar üzerinden hesaplanır</translation>
-    </message>
-    <message>
-        <source>Show this head&apos;s real Q, K and V for the first %1 tokens step by step in the lesson</source>
-        <translation>Bu kafanın gerçek Q, K ve V değerlerini ilk %1 token için derste adım adım göster</translation>
-    </message>
-    <message>
         <source>Open in lesson needs a model with Q, K and V (not a synthetic demo) and an input of at most %1 tokens</source>
         <translation>Derste açmak için Q, K ve V&apos;si olan bir model (yapay örnek değil) ve en çok %1 token&apos;lık bir girdi gerekir</translation>
     </message>
     <message>
         <source>This model is too small to have attention sinks: no head puts %1 or more of its attention on the first token (at most %2). For sinks and the StreamingLLM experiment, get %3 in the Get a model tab.</source>
         <translation>Bu model dikkat kuyusu olamayacak kadar küçük: hiçbir kafa dikkatinin %1 ya da daha fazlasını ilk token&apos;a vermiyor (en çok %2). Kuyular ve StreamingLLM deneyi için Model edin sekmesinden %3 modelini edinin.</translation>
+    </message>
+    <message>
+        <source>Show this head&apos;s real Q, K and V for %1 consecutive tokens step by step in the lesson (on a longer input, the first ones; a bar above the lesson moves the window)</source>
+        <translation>Bu kafanın gerçek Q, K ve V değerlerini ardışık %1 token için derste adım adım göster (daha uzun bir girdide ilkleri; dersin üstündeki çubuk pencereyi kaydırır)</translation>
+    </message>
+    <message>
+        <source>The lesson keeps tokens %1–%2 of %3</source>
+        <translation>Ders %3 token&apos;ın %1–%2 arasını tutuyor</translation>
+    </message>
+    <message>
+        <source>%1 (under the causal mask exactly the head&apos;s attention); choose another window above the lesson</source>
+        <translation>%1 (nedensel maske altında tam olarak kafanın dikkati); dersin üstünden başka bir pencere seçin</translation>
+    </message>
+    <message>
+        <source>%1; its softmax runs over those keys only; choose another window above the lesson</source>
+        <translation>%1; softmax yalnızca bu anahtarlar üzerinden hesaplanır; dersin üstünden başka bir pencere seçin</translation>
     </message>
 </context>
 <context>
@@ -1604,6 +1631,21 @@
     <message>
         <source>Token</source>
         <translation>Token</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonTokenWindowBar</name>
+    <message>
+        <source>The lesson keeps tokens %1–%2 of %3;</source>
+        <translation>Ders %3 token&apos;ın %1–%2 arasını tutuyor;</translation>
+    </message>
+    <message>
+        <source>from token </source>
+        <translation>başlangıç token&apos;ı </translation>
+    </message>
+    <message>
+        <source>Choose which %1 consecutive tokens the lesson shows</source>
+        <translation>Dersin hangi ardışık %1 token&apos;ı göstereceğini seçin</translation>
     </message>
 </context>
 <context>
@@ -2204,6 +2246,21 @@
     </message>
 </context>
 <context>
+    <name>attnscope::PresenterBar</name>
+    <message>
+        <source>Type a sentence and press Enter</source>
+        <translation>Bir cümle yazıp Enter&apos;a basın</translation>
+    </message>
+    <message>
+        <source>The sentence on screen: type a new one and press Enter</source>
+        <translation>Ekrandaki cümle: yenisini yazıp Enter&apos;a basın</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>Katman %1 · kafa %2</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::PresenterMode</name>
     <message>
         <source>&amp;Presenter mode</source>
@@ -2240,6 +2297,14 @@
     <message>
         <source>&amp;Examples</source>
         <translation>Ö&amp;rnekler</translation>
+    </message>
+    <message>
+        <source>Next view</source>
+        <translation>Sonraki görünüm</translation>
+    </message>
+    <message>
+        <source>Previous view</source>
+        <translation>Önceki görünüm</translation>
     </message>
 </context>
 <context>

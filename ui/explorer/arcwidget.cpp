@@ -7,6 +7,7 @@
 #include <QMouseEvent>
 #include <QPaintDevice>
 #include <QPainter>
+#include <QSpinBox>
 #include <algorithm>
 
 namespace attnscope {
@@ -19,12 +20,67 @@ ArcWidget::ArcWidget(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setMinimumSize(300, 200);
+    m_windowBox = new QSpinBox(this);
+    m_windowBox->setObjectName(QStringLiteral("arcWindowStart"));
+    m_windowBox->hide();
+    connect(m_windowBox, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this](int oneBased) { setWindowStart(oneBased - 1); });
+    retranslate();
+}
+
+void ArcWidget::retranslate()
+{
+    m_windowBox->setPrefix(tr("from token "));
+    m_windowBox->setToolTip(
+        tr("The arcs show %1 consecutive tokens of a long input: choose where the window starts")
+            .arg(kMaxTokens));
+}
+
+void ArcWidget::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+int ArcWidget::totalTokens() const
+{
+    return m_result && m_result->run.maps ? m_result->run.maps->queries() : 0;
+}
+
+void ArcWidget::setWindowStart(int first)
+{
+    const int clamped = std::clamp(first, 0, std::max(0, totalTokens() - kMaxTokens));
+    if (clamped == m_first && m_windowBox->value() == clamped + 1) return;
+    m_first = clamped;
+    updateWindowBox();
+    m_hover.reset();
+    rebuild();
+}
+
+void ArcWidget::updateWindowBox()
+{
+    const int total = totalTokens();
+    const QSignalBlocker blocker(m_windowBox);
+    m_windowBox->setRange(1, std::max(1, total - kMaxTokens + 1));
+    m_windowBox->setValue(m_first + 1);
+    m_windowBox->setVisible(total > kMaxTokens);
+    m_windowBox->adjustSize();
+    m_windowBox->move(width() - m_windowBox->width() - 8, 2);
+}
+
+QString ArcWidget::windowNote() const
+{
+    const int total = totalTokens();
+    if (total <= kMaxTokens) return {};
+    return tr("tokens %1–%2 of %3").arg(m_first + 1).arg(m_first + shownTokens()).arg(total);
 }
 
 void ArcWidget::setResult(std::shared_ptr<const ExplorerResult> result)
 {
     m_result = std::move(result);
     if (m_result && m_heads.empty()) m_heads = {{0, 0}};
+    m_first = std::clamp(m_first, 0, std::max(0, totalTokens() - kMaxTokens));
+    updateWindowBox();
     rebuild();
 }
 
@@ -36,7 +92,7 @@ void ArcWidget::setHeads(std::vector<std::pair<int, int>> heads)
 
 int ArcWidget::shownTokens() const
 {
-    return m_result && m_result->run.maps ? std::min(kMaxTokens, m_result->run.maps->queries()) : 0;
+    return std::min(kMaxTokens, totalTokens() - m_first);
 }
 
 void ArcWidget::showEvent(QShowEvent* event)
@@ -69,7 +125,8 @@ std::vector<std::vector<float>> ArcWidget::fetchMatrices() const
     if (m_result && m_result->run.maps)
         for (const auto& [layer, head] : m_heads)
             if (layer < m_result->run.maps->layers() && head < m_result->run.maps->heads())
-                matrices.push_back(m_result->run.maps->tile(layer, head, 0, n, 0, n));
+                matrices.push_back(
+                    m_result->run.maps->tile(layer, head, m_first, m_first + n, m_first, m_first + n));
     return matrices;
 }
 
@@ -97,6 +154,7 @@ AxisLabelPlan ArcWidget::labelPlan(const ArcLayout& layout, const QPaintDevice* 
     unitFont.setPointSizeF(100 * 72.0 / dpi);
     const QFontMetricsF unit(unitFont, const_cast<QPaintDevice*>(device));
     AxisLabelRequest request;
+    request.first = m_first; // labels are planned by their index in the whole input
     for (int i = 0; i < shownTokens(); ++i)
         request.centers.push_back(layout.tokenRect(ArcLayout::Side::Query, i).center().y());
     if (m_result) request.special = m_result->run.roles.special;
@@ -108,17 +166,19 @@ AxisLabelPlan ArcWidget::labelPlan(const ArcLayout& layout, const QPaintDevice* 
 
 void ArcWidget::resizeEvent(QResizeEvent*)
 {
+    m_windowBox->move(width() - m_windowBox->width() - 8, 2);
     rebuild();
 }
 
 void ArcWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    paintWith(painter, rect(), m_layout ? &*m_layout : nullptr, m_hover);
+    paintWith(painter, rect(), m_layout ? &*m_layout : nullptr, m_hover,
+              m_windowBox->isVisible() ? m_windowBox->width() + 12 : 0);
 }
 
 void ArcWidget::paintWith(QPainter& painter, const QRectF& area, const ArcLayout* layout,
-                          const std::optional<ArcLayout::TokenHit>& hover) const
+                          const std::optional<ArcLayout::TokenHit>& hover, double reserveRight) const
 {
     painter.save();
     painter.fillRect(area, Qt::white);
@@ -141,9 +201,8 @@ void ArcWidget::paintWith(QPainter& painter, const QRectF& area, const ArcLayout
                          Qt::AlignLeft | Qt::AlignVCenter, text);
         x += 30 + width;
     }
-    if (m_result->run.maps->queries() > kMaxTokens) {
-        const QString note = tr("(first %1 of %2 tokens)").arg(kMaxTokens).arg(m_result->run.maps->queries());
-        const double room = std::max(0.0, area.right() - x - 14);
+    if (const QString note = windowNote(); !note.isEmpty()) {
+        const double room = std::max(0.0, area.right() - x - 14 - reserveRight);
         const QString shown = legendMetrics.elidedText(note, Qt::ElideRight, room);
         painter.drawText(QRectF(x + 10, top + 15 - legendMetrics.height() / 2,
                                 legendMetrics.horizontalAdvance(shown) + 1, legendMetrics.height()),
@@ -161,14 +220,16 @@ void ArcWidget::paintWith(QPainter& painter, const QRectF& area, const ArcLayout
     labelFont.setPointSizeF(plan.pixelSize * 72.0 / dpi);
     painter.setFont(labelFont);
     const QFontMetricsF metrics(labelFont, painter.device());
-    for (int i : plan.shown) {
-        const bool special = m_result->run.roles.isSpecial(i);
+    for (int token : plan.shown) { // indices in the whole input; the layout counts from the window's start
+        const int i = token - m_first;
+        const bool special = m_result->run.roles.isSpecial(token);
         for (auto side : {ArcLayout::Side::Query, ArcLayout::Side::Key}) {
             const QRectF r = layout->tokenRect(side, i);
             const bool hovered = hover && hover->side == side && hover->index == i;
             if (hovered) painter.fillRect(r, QColor(255, 230, 200));
             painter.setPen(special ? QColor(180, 40, 40) : QColor(Qt::black));
-            const QString text = metrics.elidedText(m_result->run.labels.value(i), Qt::ElideRight, r.width());
+            const QString text =
+                metrics.elidedText(m_result->run.labels.value(token), Qt::ElideRight, r.width());
             const double width = std::min(r.width(), metrics.horizontalAdvance(text) + 1);
             const QRectF box(side == ArcLayout::Side::Query ? r.right() - width : r.left(),
                              r.center().y() - metrics.height() / 2, width, metrics.height());

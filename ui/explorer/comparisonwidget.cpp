@@ -6,6 +6,7 @@
 #include "explorer/headheatmap.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/heatmapwidget.h"
+#include "explorer/secondsentence.h"
 #include "explorer/tokenalignment.h"
 #include "explorer/transformerengine.h"
 #include "render/heatmapcomparison.h"
@@ -63,7 +64,8 @@ ComparisonWidget::ComparisonWidget(QWidget* parent) : QWidget(parent)
     m_sentenceLabel = new QLabel(this);
     second->addWidget(m_sentenceLabel);
     m_sentence = new QLineEdit(this);
-    m_sentence->setText(QStringLiteral("Kupa bavula sığmadı çünkü çok küçüktü."));
+    m_defaultSentence = defaultSecondSentence(QString());
+    m_sentence->setText(m_defaultSentence);
     second->addWidget(m_sentence, 1);
     m_modelChoice = new QComboBox(this);
     m_modelChoice->setObjectName(QStringLiteral("secondModel"));
@@ -183,6 +185,12 @@ void ComparisonWidget::setResult(std::shared_ptr<const ExplorerResult> result)
     const bool shapeChanged = !m_result || !result || m_result->analysis.layers != result->analysis.layers ||
                               m_result->analysis.heads != result->analysis.heads;
     m_result = std::move(result);
+    // The default second sentence follows Text A's language until the user writes one of their own.
+    if (m_result && m_sentence->text() == m_defaultSentence) {
+        m_defaultSentence = defaultSecondSentence(m_result->textA);
+        const QSignalBlocker blocker(m_sentence);
+        m_sentence->setText(m_defaultSentence);
+    }
     if (shapeChanged) {
         m_keepSelection = false;
         rebuildSelectors();
@@ -241,12 +249,18 @@ void ComparisonWidget::setMode(Mode mode)
     rebuildSelectors();
     runSecond();
     rebuildPanes();
+    Q_EMIT modeChanged();
 }
 
 void ComparisonWidget::setSecondSentence(const QString& text)
 {
     m_sentence->setText(text);
     runSecond();
+}
+
+QString ComparisonWidget::secondSentence() const
+{
+    return m_sentence->text();
 }
 
 std::vector<std::pair<int, int>> ComparisonWidget::heads() const
@@ -439,7 +453,16 @@ void ComparisonWidget::updatePaneMinimumWidths()
                                   ? 0.0
                                   : HeatmapPainter(pane->data(), own)
                                         .minimumWidthForEveryLabel(paneHeight - 16, pane->font(), pane, 4000);
-        pane->setMinimumWidth(needed > 0 ? int(std::ceil(needed)) + 16 : 0);
+        // Three panes (difference, two sentences, two models) are no smaller than two side by side: each
+        // at least wide enough for a kFullSizeMatrix matrix; the pane area scrolls sideways when the tab is
+        // narrower than that.
+        const double fullSize =
+            m_mode == Mode::SideBySide || pane->isTiled()
+                ? 0.0
+                : HeatmapPainter(pane->data(), own)
+                      .minimumWidthForMatrix(kFullSizeMatrix, paneHeight - 16, pane->font(), pane, 4000);
+        const double widest = std::max(needed, fullSize);
+        pane->setMinimumWidth(widest > 0 ? int(std::ceil(widest)) + 16 : 0);
     }
 }
 

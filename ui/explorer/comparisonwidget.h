@@ -32,6 +32,12 @@ class ComparisonWidget : public QWidget
     Q_OBJECT
 public:
     enum class Mode { SideBySide, Difference, TwoSentences, TwoModels };
+    // The matrix side (pixels) every pane of the three-pane modes keeps at least, as two heads side by side
+    // get at 1280×800; a narrower tab scrolls sideways.
+    static constexpr double kFullSizeMatrix = 300;
+    Mode mode() const { return m_mode; }
+    // The three-pane modes want the window's width (the window hides its head grid for them).
+    bool wantsFullWidth() const { return m_mode != Mode::SideBySide; }
     struct ModelChoice
     {
         QString name;
@@ -45,6 +51,7 @@ public:
     void setStyle(const HeatmapStyle& style);
     void setMode(Mode mode);
     void setSecondSentence(const QString& text);
+    QString secondSentence() const;
     // The models the "two models" mode offers as the second one (the main window's list).
     void setModelChoices(const QVector<ModelChoice>& choices);
     // Picks the second model by path (opening it; false with the reason in the note when it cannot be).
@@ -81,6 +88,9 @@ public:
     // The difference view's scale: its colour bar runs over ±this (the largest absolute difference).
     float differenceRange() const { return m_differenceRange; }
 
+Q_SIGNALS:
+    void modeChanged();
+
 protected:
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -111,6 +121,7 @@ private:
     std::vector<bool> m_picked;
     QHBoxLayout* m_selectorRow = nullptr;
     QLineEdit* m_sentence = nullptr;
+    QString m_defaultSentence; // the sentence set for the last Text A (secondsentence.h)
     QLabel* m_note = nullptr;
     QLabel* m_headsLabel = nullptr;
     QLabel* m_sentenceLabel = nullptr;

@@ -2,6 +2,7 @@
 
 #include "explorer/headheatmap.h"
 #include "explorer/heatmapwidget.h"
+#include "explorer/heatmapzoom.h"
 #include "explorer/retranslation.h"
 
 #include <QAction>
@@ -18,7 +19,7 @@ HeatmapTab::HeatmapTab(QAction* openInLesson, QWidget* parent)
     : QWidget(parent), m_retranslation(new Retranslation(this))
 {
     auto* layout = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
+    auto* controls = new QHBoxLayout; // in m_controls
     m_colorMapBox = new QComboBox(this);
     for (ColorMapKind kind :
          {ColorMapKind::Viridis, ColorMapKind::Magma, ColorMapKind::Cividis, ColorMapKind::Greys})
@@ -59,9 +60,20 @@ HeatmapTab::HeatmapTab(QAction* openInLesson, QWidget* parent)
     controls->addWidget(fit);
     controls->addWidget(lessonButton);
     controls->addStretch();
-    layout->addLayout(controls);
+    m_controls = new QWidget(this);
+    controls->setContentsMargins(0, 0, 0, 0);
+    m_controls->setLayout(controls);
+    layout->addWidget(m_controls);
     m_heatmap = new HeatmapWidget(this);
-    layout->addWidget(m_heatmap, 1);
+    // A long input's overview, with the readable zoom window beside it (hidden for short inputs).
+    auto* views = new QHBoxLayout;
+    views->addWidget(m_heatmap, 1);
+    m_zoom = new HeatmapZoomWindow(this);
+    views->addWidget(m_zoom, 1);
+    layout->addLayout(views, 1);
+    connect(m_heatmap, &HeatmapWidget::hoveredCellChanged, m_zoom, [this](int row, int col) {
+        if (row >= 0 && col >= 0) m_zoom->centerOn(row, col);
+    });
     m_readout = new QLabel(this);
     m_readout->setObjectName(QStringLiteral("heatmapReadout"));
     m_readout->setTextFormat(Qt::PlainText);
@@ -85,6 +97,15 @@ HeatmapStyle HeatmapTab::chosenStyle() const
     style.scale = HeatmapScale(m_scaleBox->currentData().toInt());
     style.fontPointSize = 9;
     return style;
+}
+
+void HeatmapTab::setControlsVisible(bool visible)
+{
+    m_controls->setVisible(visible);
+    m_readout->setVisible(visible);
+    // Presenter mode: no margin under the heatmap either (the matrix runs down to the presenter's strip).
+    if (!visible && !m_savedMargins) m_savedMargins = layout()->contentsMargins();
+    if (m_savedMargins) layout()->setContentsMargins(visible ? *m_savedMargins : QMargins());
 }
 
 bool HeatmapTab::wordLevel() const

@@ -2,7 +2,9 @@
 
 #include "render/heatmapdata.h"
 
+#include <QMargins>
 #include <QWidget>
+#include <optional>
 
 class QAction;
 class QCheckBox;
@@ -12,6 +14,7 @@ class QLabel;
 namespace attnscope {
 
 class HeatmapWidget;
+class HeatmapZoomWindow;
 class Retranslation;
 
 // The Heatmap tab: one head's attention (HeatmapWidget) under its controls (colour map, scale, discount of
@@ -25,6 +28,7 @@ public:
     HeatmapTab(QAction* openInLesson, QWidget* parent = nullptr);
 
     HeatmapWidget* heatmap() const { return m_heatmap; }
+    HeatmapZoomWindow* zoomWindow() const { return m_zoom; } // beside a long input's overview
     QLabel* readout() const { return m_readout; }
     QComboBox* colorMapBox() const { return m_colorMapBox; }
     QComboBox* scaleBox() const { return m_scaleBox; }
@@ -35,6 +39,8 @@ public:
     // The Words view is built from a head's dense matrix, kept only up to kDenseHeatmapLimit tokens: for a
     // longer input the box says so instead of a toggle that does nothing.
     void setTokenCount(int tokens);
+    // Presenter mode: the controls row and the read-out line give their height to the heatmap.
+    void setControlsVisible(bool visible);
 
 Q_SIGNALS:
     void styleChosen();      // colour map or scale
@@ -50,6 +56,9 @@ private:
     QCheckBox* m_wordLevel = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
     QLabel* m_readout = nullptr;
+    QWidget* m_controls = nullptr;
+    HeatmapZoomWindow* m_zoom = nullptr;
+    std::optional<QMargins> m_savedMargins; // the layout's own, while presenter mode has none
     int m_tokens = 0;
 };
 

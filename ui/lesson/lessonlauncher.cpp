@@ -5,6 +5,7 @@
 #include "explorer/guidedmodellist.h"
 #include "explorer/transformerengine.h"
 #include "lesson/kvcachepanel.h"
+#include "lesson/lessontokenwindowbar.h"
 #include "lesson/lessonview.h"
 #include "lesson/lessonwindow.h"
 #include "model/attentioncapture.h"
@@ -15,6 +16,7 @@
 #include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
+#include <QToolBar>
 #include <algorithm>
 
 namespace attnscope {
@@ -55,7 +57,8 @@ void LessonLauncher::retranslate()
                 window->view()->setModelNote(noSinkNote(mass.toDouble()));
     m_openHead->setText(tr("Open in lesson"));
     m_openHead->setToolTip(
-        tr("Show this head's real Q, K and V for the first %1 tokens step by step in the lesson")
+        tr("Show this head's real Q, K and V for %1 consecutive tokens step by step in the lesson (on a "
+           "longer input, the first ones; a bar above the lesson moves the window)")
             .arg(LessonModel::kMaxHeadTokens));
 }
 
@@ -102,7 +105,45 @@ LessonWindow* LessonLauncher::openWorkedExample()
     return window;
 }
 
-LessonWindow* LessonLauncher::openHead(const ExplorerResult* result, int layer, int head, QString* message)
+QString LessonLauncher::windowMessage(int first, int count, int total, bool causal)
+{
+    // A causal prefix is the head's own attention; any other window renormalises each row over its keys.
+    const QString kept =
+        tr("The lesson keeps tokens %1–%2 of %3").arg(first + 1).arg(first + count).arg(total);
+    return (causal && first == 0 ? tr("%1 (under the causal mask exactly the head's attention); choose "
+                                      "another window above the lesson")
+                                 : tr("%1; its softmax runs over those keys only; choose another window "
+                                      "above the lesson"))
+        .arg(kept);
+}
+
+void LessonLauncher::addTokenWindow(LessonWindow* window, const ExplorerResult& result, int layer, int head,
+                                    int first, int count)
+{
+    const AttentionCapture& capture = *result.run.capture;
+    const size_t at = size_t(layer);
+    auto* bar = new LessonTokenWindowBar;
+    const int total = capture.tokens();
+    bar->setWindow(first, count, total);
+    QToolBar* toolBar = window->addToolBar(QString());
+    toolBar->setObjectName(QStringLiteral("lessonTokenWindowBar"));
+    toolBar->setMovable(false);
+    toolBar->addWidget(bar);
+    // The window keeps this layer's Q, K and V (a few kB per token) to reopen the head on another range.
+    connect(
+        bar, &LessonTokenWindowBar::firstChosen, window,
+        [view = window->view(), bar, q = capture.queries.at(at), k = capture.keys.at(at),
+         v = capture.values.at(at), labels = result.run.labels, scale = capture.scales.at(at),
+         causal = capture.causal, head, count, total](int chosen) {
+            const int start = std::clamp(chosen, 0, total - count);
+            QString error;
+            if (view->openHead(q, k, v, head, start, count, labels.mid(start, count), scale, causal, &error))
+                bar->setWindow(start, count, total);
+        });
+}
+
+LessonWindow* LessonLauncher::openHead(const ExplorerResult* result, int layer, int head, QString* message,
+                                       int firstToken)
 {
     message->clear();
     if (!result || !result->run.capture) {
@@ -119,23 +160,23 @@ LessonWindow* LessonLauncher::openHead(const ExplorerResult* result, int layer, 
     }
     const int n = capture.tokens();
     const int count = std::min(n, int(LessonModel::kMaxHeadTokens));
+    firstToken = std::clamp(firstToken, 0, n - count);
     LessonWindow* window = newWindow();
     const size_t at = size_t(layer);
-    if (!window->view()->openHead(capture.queries.at(at), capture.keys.at(at), capture.values.at(at), head, 0,
-                                  count, result->run.labels.mid(0, count), capture.scales.at(at),
-                                  capture.causal, message)) {
+    if (!window->view()->openHead(capture.queries.at(at), capture.keys.at(at), capture.values.at(at), head,
+                                  firstToken, count, result->run.labels.mid(firstToken, count),
+                                  capture.scales.at(at), capture.causal, message)) {
         delete window;
         return nullptr;
     }
+    if (n > count) addTokenWindow(window, *result, layer, head, firstToken, count);
     window->setWindowTitle(tr("Lesson — layer %1, head %2").arg(layer).arg(head));
     if (const HeadSinkEvidence sinks = headSinkVerdict(result->analysis.stats);
         sinks.verdict == SinkVerdict::NoSinks) {
         window->setProperty(kNoSinkMassProperty, sinks.largestSinkMass);
         window->view()->setModelNote(noSinkNote(sinks.largestSinkMass));
     }
-    if (!capture.causal && n > count)
-        *message =
-            tr("The lesson shows tokens 1–%1 of %2; its softmax runs over those keys only").arg(count).arg(n);
+    if (n > count) *message = windowMessage(firstToken, count, n, capture.causal);
     window->show();
     return window;
 }

@@ -18,8 +18,9 @@ class LessonWindow;
 
 // The explorer's Lesson menu and the lesson windows it opens:
 //   Lesson ▸ Worked example (kedi mindere oturdu): the seed's own Q, K and V, step by step;
-//   Lesson ▸ Open in lesson: the head on screen, its real Q, K (after RoPE) and V for the first
-//   LessonModel::kMaxHeadTokens tokens, labelled with the tokens.
+//   Lesson ▸ Open in lesson: the head on screen, its real Q, K (after RoPE) and V for
+//   LessonModel::kMaxHeadTokens consecutive tokens (the first ones, then the window the user picks above
+//   the lesson), labelled with the tokens.
 // For causal models that prefix reproduces the head's attention exactly; for bidirectional ones only when
 // the whole input fits (else each row is renormalised over the keys shown, and the notice says so).
 // The windows are children of the explorer window and delete themselves when closed. Each one's KV-cache
@@ -39,8 +40,12 @@ public:
     LessonWindow* openWorkedExample();
     // A lesson on layer/head of `result`. Returns null when the result has no Q, K and V (the demos,
     // inputs longer than the capture limit) or they do not fit; *message then says why. On success
-    // *message is empty or a notice (the lesson shows only the first tokens).
-    LessonWindow* openHead(const ExplorerResult* result, int layer, int head, QString* message);
+    // *message is empty or, for an input longer than the lesson keeps, which tokens it keeps of how many
+    // (windowMessage). Such a lesson has a bar above it that moves its window (LessonTokenWindowBar).
+    // firstToken: the window's first token (0-based, clamped so that the window is full).
+    LessonWindow* openHead(const ExplorerResult* result, int layer, int head, QString* message,
+                           int firstToken = 0);
+    static QString windowMessage(int first, int count, int total, bool causal);
 
     // The decoder the explorer has chosen, for the KV-cache calculators (none: a demo, an encoder).
     void setLoadedModel(std::optional<KvCacheShape> shape);
@@ -59,6 +64,8 @@ protected:
 private:
     void retranslate();
     LessonWindow* newWindow();
+    void addTokenWindow(LessonWindow* window, const ExplorerResult& result, int layer, int head, int first,
+                        int count);
 
     QPointer<QMainWindow> m_window;
     QMenu* m_menu;

@@ -1,5 +1,8 @@
 #include "presenter/presentermode.h"
 
+#include "explorer/headheatmap.h"
+#include "presenter/presenterbar.h"
+
 #include <QAction>
 #include <QCheckBox>
 #include <QDockWidget>
@@ -38,24 +41,31 @@ PresenterMode::PresenterMode(QMainWindow* window) : QObject(window), m_window(wi
     makeStep(m_previousHead, "previousHeadAction", QKeySequence(Qt::Key_PageUp), false, -1);
     makeStep(m_nextLayer, "nextLayerAction", QKeySequence(Qt::CTRL | Qt::Key_PageDown), true, +1);
     makeStep(m_previousLayer, "previousLayerAction", QKeySequence(Qt::CTRL | Qt::Key_PageUp), true, -1);
+    // Views (the window's tabs): Alt+Page Down/Up, free in the text field, unlike Shift (selection).
+    auto makeViewStep = [this](QAction*& action, const char* name, QKeySequence key, int delta) {
+        action = new QAction(this);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(action, &QAction::triggered, this, [this, delta] { Q_EMIT viewStepped(delta); });
+        m_stepActions << action;
+    };
+    makeViewStep(m_nextView, "nextViewAction", QKeySequence(Qt::ALT | Qt::Key_PageDown), +1);
+    makeViewStep(m_previousView, "previousViewAction", QKeySequence(Qt::ALT | Qt::Key_PageUp), -1);
     if (m_window) {
         m_window->addAction(m_toggle);
         m_window->addAction(m_fullScreen);
         m_window->addActions(m_stepActions);
     }
 
-    m_readout = new QLabel;
-    m_readout->setObjectName(QStringLiteral("presenterReadout"));
-    m_readout->setAlignment(Qt::AlignCenter);
-    m_readout->setMinimumHeight(60);
-    m_readout->setTextFormat(Qt::PlainText);
-    QFont big = m_readout->font();
-    big.setPointSizeF(28);
-    big.setBold(true);
-    m_readout->setFont(big);
+    // One strip under the view: the sentence, the head and the read-out side by side, so that the view
+    // keeps the screen's height.
+    m_bar = new PresenterBar(m_previousHead, m_nextHead);
+    m_readout = m_bar->readout();
+    connect(m_bar, &PresenterBar::textEntered, this, &PresenterMode::textEntered);
     m_dock = new QDockWidget(m_window);
     m_dock->setObjectName(QStringLiteral("presenterReadoutDock"));
-    m_dock->setWidget(m_readout);
+    m_dock->setWidget(m_bar);
     m_dock->setFeatures(QDockWidget::DockWidgetMovable);
     m_dock->setTitleBarWidget(new QWidget(m_dock)); // no "Read-out" bar: the screen is for the heatmap
     if (m_window) {
@@ -98,8 +108,14 @@ QPalette PresenterMode::highContrastPalette()
     return p;
 }
 
+bool PresenterMode::showsWords(int tokens)
+{
+    return tokens > kPieceLabelLimit && tokens <= kDenseHeatmapLimit;
+}
+
 HeatmapStyle PresenterMode::presenterStyle(HeatmapStyle base)
 {
+    base.minimumLabelPixels = kMinimumLabelPixels;
     base.fontPointSize *= kFontScale;
     base.lineWidth = std::max(2.0, base.lineWidth * 3.0);
     base.showColorBar = true;
@@ -181,7 +197,14 @@ void PresenterMode::step(bool layer, int delta)
         m_cursor.stepLayer(delta);
     else
         m_cursor.stepHead(delta);
+    m_bar->setHead(m_cursor.layer(), m_cursor.head());
     Q_EMIT headChanged(m_cursor.layer(), m_cursor.head());
+}
+
+void PresenterMode::setHeadCursor(const HeadCursor& cursor)
+{
+    m_cursor = cursor;
+    if (m_cursor.isValid()) m_bar->setHead(m_cursor.layer(), m_cursor.head());
 }
 
 bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
@@ -200,6 +223,9 @@ void PresenterMode::retranslate()
     m_previousHead->setText(tr("Previous head"));
     m_nextLayer->setText(tr("Next layer"));
     m_previousLayer->setText(tr("Previous layer"));
+    m_nextView->setText(tr("Next view"));
+    m_previousView->setText(tr("Previous view"));
+    m_bar->retranslate();
     m_dock->setWindowTitle(tr("Read-out"));
     m_examples->setTitle(tr("&Examples"));
 }

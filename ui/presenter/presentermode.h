@@ -17,10 +17,13 @@ class QMenu;
 
 namespace attnscope {
 
+class PresenterBar;
+
 // Classroom mode for a main window: large fonts, a high-contrast theme, full screen (F11), keyboard
-// stepping through heads (Page Down/Up) and layers (Ctrl+Page Down/Up), a big hover read-out docked
-// at the bottom, and the example sentences in one menu. The window keeps its own widgets and logic:
-// it connects headStepped()/layerStepped()/exampleChosen() to its selection and feeds hover text to
+// stepping through heads (Page Down/Up), layers (Ctrl+Page Down/Up) and views (Alt+Page Down/Up), one
+// strip docked at the bottom (PresenterBar: the sentence, the head with its buttons, the big hover
+// read-out), and the example sentences in one menu. The window keeps its own widgets and logic: it connects
+// headChanged()/viewStepped()/textEntered()/exampleChosen() to its selection and feeds hover text to
 // showReadout(). Turning the mode off restores the window's palette, font and screen state.
 class PresenterMode : public QObject
 {
@@ -29,6 +32,11 @@ public:
     explicit PresenterMode(QMainWindow* window);
 
     static constexpr double kFontScale = 1.75;
+    // Up to this many tokens the heatmap labels every piece at 16 px or more on a 1280×800 projector;
+    // beyond it presenter mode shows words (pieces merged), as long as the dense matrix is kept.
+    static constexpr int kPieceLabelLimit = 40;
+    static constexpr double kMinimumLabelPixels = 16;
+    static bool showsWords(int tokens);
     static QPalette highContrastPalette();
     // The heatmap style for a projector: larger text, thicker lines, the colour bar kept.
     static HeatmapStyle presenterStyle(HeatmapStyle base);
@@ -37,7 +45,10 @@ public:
     QAction* toggleAction() const { return m_toggle; }         // View ▸ Presenter mode (Ctrl+Shift+P)
     QAction* fullScreenAction() const { return m_fullScreen; } // F11, works in and out of presenter mode
     QList<QAction*> stepActions() const { return m_stepActions; }
+    QAction* nextViewAction() const { return m_nextView; }
+    QAction* previousViewAction() const { return m_previousView; }
     QLabel* readout() const { return m_readout; }
+    PresenterBar* bar() const { return m_bar; }
     QDockWidget* readoutDock() const { return m_dock; }
 
     // The "Examples" menu: one action per sentence; choosing one emits exampleChosen(text).
@@ -45,7 +56,7 @@ public:
     void setExamples(const QStringList& sentences);
 
     // The head the keyboard steps from; the window calls it when its selection or model changes.
-    void setHeadCursor(const HeadCursor& cursor) { m_cursor = cursor; }
+    void setHeadCursor(const HeadCursor& cursor);
     const HeadCursor& headCursor() const { return m_cursor; }
 
 public Q_SLOTS:
@@ -56,6 +67,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void activeChanged(bool active);
     void headChanged(int layer, int head); // after a keyboard step
+    void viewStepped(int delta);           // Alt+Page Down: +1 (the next tab), Alt+Page Up: -1
+    void textEntered(const QString& text); // a sentence typed into the strip
     void exampleChosen(const QString& text);
 
 protected:
@@ -80,6 +93,9 @@ private:
     QAction* m_previousHead = nullptr;
     QAction* m_nextLayer = nullptr;
     QAction* m_previousLayer = nullptr;
+    QAction* m_nextView = nullptr;
+    QAction* m_previousView = nullptr;
+    PresenterBar* m_bar = nullptr;
     QList<QAction*> m_stepActions;
     QDockWidget* m_dock = nullptr;
     QLabel* m_readout = nullptr;

@@ -100,6 +100,9 @@ struct HeatmapStyle
     // The largest ordinary cell, in pixels (0: as large as the room allows). Comparison panes share the
     // smallest pane's, so every head is drawn at one cell size.
     double maximumCellPixels = 0;
+    // The smallest label font in pixels before labels go into two lanes and then are thinned (0: the
+    // default kMinimumLabelPixelSize). Presenter mode asks 16 px, readable from the back of a classroom.
+    double minimumLabelPixels = 0;
 };
 
 // exBERT's "discount special tokens": zero the special key columns and renormalise every row over the

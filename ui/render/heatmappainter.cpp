@@ -122,7 +122,7 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
             anchoredFlags(rows ? m_data.specialRows : m_data.specialCols, rows ? m_data.rows : m_data.cols);
         request.preferredPixelSize =
             geometry.labelPixelLimit() > 0 ? std::min(preferred, geometry.labelPixelLimit()) : preferred;
-        request.minimumPixelSize = std::min(request.preferredPixelSize, kMinimumLabelPixelSize);
+        request.minimumPixelSize = std::min(request.preferredPixelSize, minimumLabelPixels());
         request.lineHeightPerPixel = lineHeightPerPixel;
         request.spacingFactor = rows ? 1.0 : kSin60; // key labels are slanted at 60°
         request.maxLanes = geometry.labelLanes();
@@ -131,6 +131,11 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
     out.rows = plan(row0, std::min(row1, int(m_data.rowLabels.size())), true);
     out.cols = plan(col0, std::min(col1, int(m_data.colLabels.size())), false);
     return out;
+}
+
+double HeatmapPainter::minimumLabelPixels() const
+{
+    return m_style.minimumLabelPixels > 0 ? m_style.minimumLabelPixels : kMinimumLabelPixelSize;
 }
 
 bool HeatmapPainter::labelsEveryToken(const HeatmapGeometry& geometry, const QPaintDevice* device,
@@ -151,6 +156,24 @@ double HeatmapPainter::minimumWidthForEveryLabel(double height, const QFont& bas
     if (m_data.rows <= 0 || m_data.cols <= 0) return 0.0;
     if (!fits(widest)) return 0.0;
     // More width never takes room from the labels: bisect on whole pixels.
+    double low = 16, high = widest;
+    if (fits(low)) return low;
+    while (high - low > 1) {
+        const double middle = std::floor((low + high) / 2);
+        (fits(middle) ? high : low) = middle;
+    }
+    return high;
+}
+
+double HeatmapPainter::minimumWidthForMatrix(double side, double height, const QFont& base,
+                                             const QPaintDevice* device, double widest) const
+{
+    auto fits = [&](double width) {
+        const HeatmapGeometry g = layout(QRectF(0, 0, width, height), base, device);
+        return std::min(g.matrixWidth(), g.matrixHeight()) >= side - 1e-9;
+    };
+    if (m_data.rows <= 0 || m_data.cols <= 0 || !fits(widest)) return 0.0;
+    // A wider target never shrinks the matrix: bisect on whole pixels.
     double low = 16, high = widest;
     if (fits(low)) return low;
     while (high - low > 1) {
@@ -226,7 +249,7 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
     if (!thinned(labels)) return geometry;
     // One lane has to drop labels: two staggered lanes may keep every one. The largest font (in half
     // pixels, preferred down to the minimum) whose two-lane room still lets the plan show every label.
-    for (double pixels = preferred; pixels >= kMinimumLabelPixelSize - 1e-9; pixels -= 0.5) {
+    for (double pixels = preferred; pixels >= minimumLabelPixels() - 1e-9; pixels -= 0.5) {
         const HeatmapGeometry twoLanes = geometryFor(pixels, 2);
         const LabelLayout staggered = labelLayout(twoLanes, device, baseFont);
         if (!thinned(staggered)) return twoLanes;

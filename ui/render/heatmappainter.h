@@ -52,6 +52,14 @@ public:
     // panes ask this for the room they need.
     double minimumWidthForEveryLabel(double height, const QFont& base, const QPaintDevice* device,
                                      double widest) const;
+    // The smallest label font the layout keeps before two lanes, then thinning (the style's, else the
+    // default).
+    double minimumLabelPixels() const;
+    // The narrowest target width, at this height, whose fitted matrix is at least `side` pixels across and
+    // down (whole pixels, at most `widest`); 0 when even `widest` is too narrow or the height too low.
+    // Comparison panes ask it so that three panes draw matrices as large as two side by side do.
+    double minimumWidthForMatrix(double side, double height, const QFont& base, const QPaintDevice* device,
+                                 double widest) const;
     // Whether the per-row side bar (attention to the first token and to [SEP]) is drawn.
     bool showsSideBar() const;
     static constexpr int kSideBarMinimumRows = 65; // longer inputs get the side bar
