@@ -2243,6 +2243,10 @@
         <source>Showing the first %1 of %2 tokens (the model takes no more)</source>
         <translation>%2 token&apos;ın ilk %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
     </message>
+    <message>
+        <source>Type a sentence above to see what each head attends to.</source>
+        <translation>Her başın neye dikkat ettiğini görmek için yukarıya bir cümle yazın.</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::SeriesChart</name>

@@ -9,6 +9,7 @@
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorerbackend.h"
+#include "explorer/explorersession.h"
 #include "explorer/flowview.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headstatsmodel.h"
@@ -33,6 +34,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
@@ -478,6 +480,37 @@ private Q_SLOTS:
         // The strip's metric lies on the fixed 0..1 axis, whatever the other heads do.
         QVERIFY(std::abs(grid->stripValue(s, HeadMetric::SinkMass) - s.sinkMass) < 1e-12);
         QVERIFY(grid->stripValue(s, HeadMetric::Entropy) <= 1.0);
+    }
+
+    // An empty or spaces-only text is the empty state (issue 36): no run over [CLS] [SEP] alone (whose
+    // heads mean nothing), the views cleared with one line that says to type a sentence; a text runs again.
+    void anEmptyTextRunsNothing()
+    {
+        MainWindow window;
+        QVERIFY(showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat.")));
+        const quint64 jobBefore = window.runner()->currentJob();
+        QSignalSpy empty(window.session(), &ExplorerSession::textEmpty);
+        for (const QString& text : {QString(), QStringLiteral("  \n\t ")}) {
+            window.setTexts(text);
+            QVERIFY(waitForRun(window));
+            QCOMPARE(window.runner()->currentJob(), jobBefore); // nothing started
+            QVERIFY(!window.currentResult());
+            QVERIFY(window.session()->waitsForText());
+            QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::EmptyText);
+            QVERIFY(window.runStateBanner()->isVisible());
+            QVERIFY2(window.runStateBanner()->text().startsWith(QStringLiteral("Type a sentence")),
+                     qPrintable(window.runStateBanner()->text()));
+            QCOMPARE(window.heatmap()->data().rows, 0);
+            QVERIFY(window.heatmap()->placeholder().startsWith(QStringLiteral("Type a sentence")));
+            QCOMPARE(window.statsModel()->rowCount(), 0);
+            QVERIFY(window.heatmapReadout()->text().isEmpty());
+        }
+        QCOMPARE(empty.count(), 2);
+        window.setTexts(QStringLiteral("A dog ran."));
+        QVERIFY(waitForRun(window));
+        QTRY_VERIFY(window.currentResult());
+        QVERIFY(!window.session()->waitsForText());
+        QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::Hidden);
     }
 
     void decodersGetNoSepColumn()
