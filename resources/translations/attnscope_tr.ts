@@ -359,6 +359,10 @@
         <source>%1: the page was enlarged from %2×%3 to %4×%5 px so that every head&apos;s number fits on its thumbnail (%6 layers × %7 heads)</source>
         <translation>%1: sayfa %2×%3 pikselden %4×%5 piksele büyütüldü; böylece her kafanın numarası kendi küçük resmine sığıyor (%6 katman × %7 kafa)</translation>
     </message>
+    <message>
+        <source>BOS mass</source>
+        <translation>BOS kütlesi</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>

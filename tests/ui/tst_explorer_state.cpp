@@ -527,6 +527,20 @@ private Q_SLOTS:
             int(std::find(metrics.begin(), metrics.end(), HeadMetric::SepMass) - metrics.begin());
         QVERIFY(table->isColumnHidden(sepColumn));
         QVERIFY(!window.layerChart()->showsSep());
+        // Nor a "next token" column (0 under the causal mask) or a "[CLS] mass" one (the BOS at 0 is the
+        // sink mass again): both are what the numbers say, for every head.
+        auto columnOf = [&](HeadMetric metric) {
+            return HeadStatsModel::FirstMetricColumn +
+                   int(std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
+        };
+        for (const HeadStats& s : window.currentResult()->analysis.stats) {
+            QCOMPARE(s.next, 0.0);
+            QCOMPARE(s.clsMass, s.sinkMass);
+        }
+        QVERIFY(table->isColumnHidden(columnOf(HeadMetric::Next)));
+        QVERIFY(table->isColumnHidden(columnOf(HeadMetric::ClsMass)));
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::SinkMass)));
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::Previous)));
         // An encoder shows it again.
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
         QVERIFY(waitForRun(window));
@@ -534,6 +548,13 @@ private Q_SLOTS:
                     window.currentResult()->modelName == QStringLiteral("tiny-bert-en-tr"));
         QVERIFY(!table->isColumnHidden(sepColumn));
         QVERIFY(window.layerChart()->showsSep());
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::Next)));
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::ClsMass)));
+        QCOMPARE(window.statsModel()
+                     ->headerData(columnOf(HeadMetric::ClsMass), Qt::Horizontal)
+                     .toString()
+                     .simplified(),
+                 QStringLiteral("[CLS] mass"));
         // The Words view: "trophy" (tr ##oph ##y) is one row and one column; every row still sums to 1.
         window.setTexts(QStringLiteral("The trophy didn't fit."));
         QVERIFY(waitForRun(window));
