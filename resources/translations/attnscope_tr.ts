@@ -2249,7 +2249,7 @@
     </message>
     <message>
         <source>Type a sentence above to see what each head attends to.</source>
-        <translation>Her başın neye dikkat ettiğini görmek için yukarıya bir cümle yazın.</translation>
+        <translation>Her kafanın neye dikkat ettiğini görmek için yukarıya bir cümle yazın.</translation>
     </message>
 </context>
 <context>
