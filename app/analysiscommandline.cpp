@@ -16,10 +16,19 @@ std::optional<int> parseModelCommandLine(QCommandLineParser& parser, const QStri
         error = QStringLiteral("give exactly one of --text or --ids");
     else if (parser.isSet(QStringLiteral("text-b")) && !parser.isSet(QStringLiteral("text")))
         error = QStringLiteral("--text-b needs --text");
+    else if (const QString empty = emptyTextProblem(parser); !empty.isEmpty())
+        error = empty;
     else
         return std::nullopt;
     printError(command + QStringLiteral(": ") + error);
     return 2;
+}
+
+QString emptyTextProblem(const QCommandLineParser& parser)
+{
+    if (parser.isSet(QStringLiteral("text")) && parser.value(QStringLiteral("text")).trimmed().isEmpty())
+        return QStringLiteral("--text is empty; give a sentence (or --ids)");
+    return {};
 }
 
 QJsonObject inputJson(const QString& modelArgument, const TransformerModel& model, const ModelText& input)

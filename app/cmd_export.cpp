@@ -1,6 +1,7 @@
 // attnscope export: heatmaps, the head grid or every head of a model on a text, as images or numbers,
 // with no display needed.
 
+#include "analysiscommandline.h"
 #include "attentionsourceloader.h"
 #include "command.h"
 #include "export/batchexporter.h"
@@ -88,6 +89,10 @@ int runExport(const QStringList& arguments)
             printError(QStringLiteral("export: --%1 is required (see attnscope export --help)").arg(required->names().constFirst()));
             return 2;
         }
+    }
+    if (const QString empty = emptyTextProblem(parser); !empty.isEmpty()) {
+        printError(QStringLiteral("export: ") + empty);
+        return 2;
     }
     const bool single = parser.isSet(layerOption) || parser.isSet(headOption);
     const int modes = int(single) + int(parser.isSet(gridOption)) + int(parser.isSet(allHeadsOption));

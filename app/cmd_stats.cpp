@@ -4,6 +4,7 @@
 #include "analysis/headablation.h"
 #include "analysis/modeltext.h"
 #include "analysis/sinkcensus.h"
+#include "analysiscommandline.h"
 #include "attention/attentionmaps.h"
 #include "command.h"
 #include "explorer/analysisrunner.h"
@@ -153,6 +154,10 @@ int runStats(const QStringList& arguments)
     }
     if (parser.isSet(QStringLiteral("text-b")) && !hasText) {
         printError(QStringLiteral("stats: --text-b needs --text"));
+        return 2;
+    }
+    if (const QString empty = emptyTextProblem(parser); !empty.isEmpty()) {
+        printError(QStringLiteral("stats: ") + empty);
         return 2;
     }
     const bool ablateScan = parser.isSet(QStringLiteral("ablate-scan"));

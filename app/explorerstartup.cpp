@@ -1,6 +1,7 @@
 #include "explorerstartup.h"
 
 #include "command.h"
+#include "explorer/explorersession.h"
 #include "firststart.h"
 #include "hub/getmodeldialog.h"
 #include "i18n/languagemanager.h"
@@ -61,7 +62,8 @@ private:
         const AnalysisRunner* runner = m_window->runner();
         if (runner->isBusy()) return false;
         const auto result = m_window->currentResult();
-        return !m_failure.isEmpty() || (result && result->job == runner->currentJob());
+        return !m_failure.isEmpty() || m_window->session()->waitsForText() ||
+               (result && result->job == runner->currentJob());
     }
 
     void openLesson()
@@ -197,6 +199,9 @@ int runExplorer(QApplication& app, const GuiOptions& options)
             start.model.clear(); // a text of one's own on the last model, the worked example, needs another
     }
     if (options.textB) start.textB = *options.textB;
+    // An empty --text is a choice (the "type a sentence" state), not "the remembered text".
+    const bool emptyText = options.textA && options.textA->trimmed().isEmpty();
+    if (emptyText) start.textA.clear();
     if (options.view) start.view = *options.view;
     if (options.head) std::tie(start.layer, start.head) = *options.head;
     if (options.measure)
@@ -212,6 +217,7 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     } else if (!startExplorerSession(*window, start, &error) && options.model && !modelRefused) {
         printError(error); // stderr too, for a start from a terminal
     }
+    if (emptyText) window->setTexts(QString(), start.textB);
     new SessionKeeper(window);
     // The first start's hint, until closed for good; not on a start that names its head (a script, a
     // screenshot of one head: it knows what to show).

@@ -63,8 +63,12 @@ bool lists(const QList<QCommandLineOption>& options, const QString& name)
 std::optional<int> checkInputRule(const QCommandLineParser& parser, const ModelCommand& command)
 {
     if (parser.isSet(QStringLiteral("model")) &&
-        parser.isSet(QStringLiteral("text")) != parser.isSet(QStringLiteral("ids")))
-        return std::nullopt;
+        parser.isSet(QStringLiteral("text")) != parser.isSet(QStringLiteral("ids"))) {
+        const QString empty = emptyTextProblem(parser);
+        if (empty.isEmpty()) return std::nullopt;
+        printError(command.name + QStringLiteral(": ") + empty);
+        return 2;
+    }
     printError(command.name + QStringLiteral(": ") + command.inputRule);
     return 2;
 }

@@ -69,6 +69,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         showRunFailure(message, limit);
         if (!isLoadingModel()) m_progress->finish();
     });
+    connect(m_session, &ExplorerSession::textEmpty, this, [this] {
+        clearViews(RunStateBanner::emptyTextMessage());
+        m_banner->showEmptyText();
+        m_readouts->showNoRun();
+        statusBar()->clearMessage();
+        if (!isLoadingModel()) m_progress->finish();
+    });
     connect(m_session, &ExplorerSession::selectFailed, this, [this](const QString& message) {
         showFailure(message);
         m_inputBar->modelBox()->setCurrentIndex(std::max(0, m_session->currentIndex()));

@@ -70,6 +70,9 @@ void checkTokenCount(const TransformerModel& model, qsizetype tokens)
 ModelText encodeForModel(const TransformerModel& model, const QString& textA,
                          const std::optional<QString>& textB, PositionLimit limit)
 {
+    // An empty text would still give [CLS] [SEP] (or <s>): a run whose heads mean nothing.
+    if (textA.trimmed().isEmpty())
+        throw ModelError(model.info().name, QStringLiteral("the text is empty; give a sentence"));
     std::unique_ptr<Tokenizer> own;
     const Tokenizer& tokenizer = modelTokenizer(model, &own);
     Encoding encoding;

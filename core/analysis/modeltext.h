@@ -51,8 +51,8 @@ enum class PositionLimit { Model, None };
 // is more than the model's positions: the one limit a text meets first (no --max-output-size can lift it).
 void checkTokenCount(const TransformerModel& model, qsizetype tokens);
 
-// Tokenizes text (special tokens added) for the model. Throws ModelError for a missing tokenizer, a text
-// the tokenizer refuses, one that gives no tokens, or (PositionLimit::Model) more tokens than the model has
+// Tokenizes text (special tokens added) for the model. Throws ModelError for an empty or spaces-only
+// textA, a missing tokenizer, a text the tokenizer refuses, one that gives no tokens, or (PositionLimit::Model) more tokens than the model has
 // positions, refused right after tokenizing: in time linear in the text, before anything else is done.
 ModelText encodeForModel(const TransformerModel& model, const QString& textA,
                          const std::optional<QString>& textB = std::nullopt,

@@ -378,6 +378,10 @@
         <source>queries %1–%2 × keys %3–%4 of %5</source>
         <translation>%5 token&apos;ın sorguları %1–%2 × anahtarları %3–%4</translation>
     </message>
+    <message>
+        <source>BOS mass</source>
+        <translation>BOS kütlesi</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -2343,6 +2347,10 @@
     <message>
         <source>Showing the first %1 of %2 tokens (the model takes no more)</source>
         <translation>%2 token&apos;ın ilk %1 tanesi gösteriliyor (model daha fazlasını almıyor)</translation>
+    </message>
+    <message>
+        <source>Type a sentence above to see what each head attends to.</source>
+        <translation>Her kafanın neye dikkat ettiğini görmek için yukarıya bir cümle yazın.</translation>
     </message>
 </context>
 <context>

@@ -103,6 +103,8 @@ private Q_SLOTS:
     void extraArgumentsAreRefused();
     void invalidUtf8IsRefused();
     void layerMustBeANumber();
+    void emptyTextIsRefused_data();
+    void emptyTextIsRefused();
     void dumpsAreSizedFirst_data();
     void dumpsAreSizedFirst();
     void nonFiniteModelsFail_data();
@@ -348,6 +350,47 @@ void TestCliHostile::layerMustBeANumber()
              dir.filePath(QStringLiteral("a.json"))});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("attention: --layer 'abc' is not a number")), qPrintable(r.err));
+    QCOMPARE(filesIn(dir.path()), QStringList());
+}
+
+// Issue 36: an empty or spaces-only --text ran on [CLS] [SEP] alone (or was taken as no text): now each
+// command that needs a text refuses it in one line, exit 2, before a model is opened.
+void TestCliHostile::emptyTextIsRefused_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    const QString bert = oracleFolder(QStringLiteral("bert_s0"));
+    const QString llama = oracleFolder(QStringLiteral("llama_s0"));
+    QTest::newRow("attention") << QStringList{QStringLiteral("attention"), QStringLiteral("--model"), bert,
+                                              QStringLiteral("--text"), QString()};
+    QTest::newRow("attention spaces") << QStringList{QStringLiteral("attention"), QStringLiteral("--model"),
+                                                     bert, QStringLiteral("--text"), QStringLiteral("   ")};
+    QTest::newRow("stats") << QStringList{QStringLiteral("stats"), QStringLiteral("--model"), bert,
+                                          QStringLiteral("--text"), QStringLiteral(" \t")};
+    QTest::newRow("predict") << QStringList{QStringLiteral("predict"), QStringLiteral("--model"), bert,
+                                            QStringLiteral("--text"), QString()};
+    QTest::newRow("generate") << QStringList{QStringLiteral("generate"), QStringLiteral("--model"), llama,
+                                             QStringLiteral("--text"), QString()};
+    QTest::newRow("export") << QStringList{QStringLiteral("export"),
+                                           QStringLiteral("--model"),
+                                           bert,
+                                           QStringLiteral("--text"),
+                                           QString(),
+                                           QStringLiteral("--grid"),
+                                           QStringLiteral("--out"),
+                                           QStringLiteral("never.png")};
+}
+
+void TestCliHostile::emptyTextIsRefused()
+{
+    QFETCH(QStringList, arguments);
+    QTemporaryDir dir;
+    const Result r = run(arguments, {}, dir.path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.out.isEmpty());
+    const QStringList lines = ownErrorLines(r.err);
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines.front().contains(arguments.front() + QStringLiteral(": --text is empty; give a sentence")),
+             qPrintable(r.err));
     QCOMPARE(filesIn(dir.path()), QStringList());
 }
 

@@ -175,6 +175,18 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("text “A cat sat.”")), qPrintable(r.out));
     }
 
+    // --text "" (or spaces) is the empty state: no run (a pass over [CLS] [SEP] alone means nothing), the
+    // remembered text not put back in its place; the window still opens.
+    void anEmptyTextIsTheEmptyState()
+    {
+        const Run r = run({QStringLiteral("--model"), m_model, QStringLiteral("--text"), QStringLiteral("  "),
+                           QStringLiteral("--size"), QStringLiteral("1280x800"), QStringLiteral("--screenshot"),
+                           shot(QStringLiteral("empty.png"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("text “”")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral(" tokens")), qPrintable(r.out)); // nothing was run
+    }
+
     void badOptionsAreOneLine_data()
     {
         QTest::addColumn<QStringList>("arguments");

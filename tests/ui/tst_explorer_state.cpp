@@ -9,6 +9,7 @@
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorerbackend.h"
+#include "explorer/explorersession.h"
 #include "explorer/flowview.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/headstatsmodel.h"
@@ -34,6 +35,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
@@ -485,6 +487,37 @@ private Q_SLOTS:
         QVERIFY(grid->stripValue(s, HeadMetric::Entropy) <= 1.0);
     }
 
+    // An empty or spaces-only text is the empty state (issue 36): no run over [CLS] [SEP] alone (whose
+    // heads mean nothing), the views cleared with one line that says to type a sentence; a text runs again.
+    void anEmptyTextRunsNothing()
+    {
+        MainWindow window;
+        QVERIFY(showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat.")));
+        const quint64 jobBefore = window.runner()->currentJob();
+        QSignalSpy empty(window.session(), &ExplorerSession::textEmpty);
+        for (const QString& text : {QString(), QStringLiteral("  \n\t ")}) {
+            window.setTexts(text);
+            QVERIFY(waitForRun(window));
+            QCOMPARE(window.runner()->currentJob(), jobBefore); // nothing started
+            QVERIFY(!window.currentResult());
+            QVERIFY(window.session()->waitsForText());
+            QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::EmptyText);
+            QVERIFY(window.runStateBanner()->isVisible());
+            QVERIFY2(window.runStateBanner()->text().startsWith(QStringLiteral("Type a sentence")),
+                     qPrintable(window.runStateBanner()->text()));
+            QCOMPARE(window.heatmap()->data().rows, 0);
+            QVERIFY(window.heatmap()->placeholder().startsWith(QStringLiteral("Type a sentence")));
+            QCOMPARE(window.statsModel()->rowCount(), 0);
+            QVERIFY(window.heatmapReadout()->text().isEmpty());
+        }
+        QCOMPARE(empty.count(), 2);
+        window.setTexts(QStringLiteral("A dog ran."));
+        QVERIFY(waitForRun(window));
+        QTRY_VERIFY(window.currentResult());
+        QVERIFY(!window.session()->waitsForText());
+        QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::Hidden);
+    }
+
     void decodersGetNoSepColumn()
     {
         MainWindow window;
@@ -499,6 +532,20 @@ private Q_SLOTS:
             int(std::find(metrics.begin(), metrics.end(), HeadMetric::SepMass) - metrics.begin());
         QVERIFY(table->isColumnHidden(sepColumn));
         QVERIFY(!window.layerChart()->showsSep());
+        // Nor a "next token" column (0 under the causal mask) or a "[CLS] mass" one (the BOS at 0 is the
+        // sink mass again): both are what the numbers say, for every head.
+        auto columnOf = [&](HeadMetric metric) {
+            return HeadStatsModel::FirstMetricColumn +
+                   int(std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
+        };
+        for (const HeadStats& s : window.currentResult()->analysis.stats) {
+            QCOMPARE(s.next, 0.0);
+            QCOMPARE(s.clsMass, s.sinkMass);
+        }
+        QVERIFY(table->isColumnHidden(columnOf(HeadMetric::Next)));
+        QVERIFY(table->isColumnHidden(columnOf(HeadMetric::ClsMass)));
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::SinkMass)));
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::Previous)));
         // An encoder shows it again.
         QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
         QVERIFY(waitForRun(window));
@@ -506,6 +553,13 @@ private Q_SLOTS:
                     window.currentResult()->modelName == QStringLiteral("tiny-bert-en-tr"));
         QVERIFY(!table->isColumnHidden(sepColumn));
         QVERIFY(window.layerChart()->showsSep());
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::Next)));
+        QVERIFY(!table->isColumnHidden(columnOf(HeadMetric::ClsMass)));
+        QCOMPARE(window.statsModel()
+                     ->headerData(columnOf(HeadMetric::ClsMass), Qt::Horizontal)
+                     .toString()
+                     .simplified(),
+                 QStringLiteral("[CLS] mass"));
         // The Words view: "trophy" (tr ##oph ##y) is one row and one column; every row still sums to 1.
         window.setTexts(QStringLiteral("The trophy didn't fit."));
         QVERIFY(waitForRun(window));

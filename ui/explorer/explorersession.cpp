@@ -240,6 +240,11 @@ void ExplorerSession::runNow()
     m_debounce->stop();
     const auto engine = currentEngine();
     if (!engine) return;
+    if (!engine->fixedText() && m_textA.trimmed().isEmpty()) {
+        waitForText();
+        return;
+    }
+    m_waitsForText = false;
     std::optional<QString> textB;
     if (engine->supportsTextB() && !m_textB.trimmed().isEmpty()) textB = m_textB;
     AnalysisOptions options;
@@ -281,6 +286,7 @@ void ExplorerSession::setTokenWindow(const TokenWindow& window)
 
 void ExplorerSession::takeResult(std::shared_ptr<const ExplorerResult> result)
 {
+    if (m_waitsForText) return; // a run the emptied text cancelled, finished before it saw that
     m_result = std::move(result);
     m_failure.clear();
     m_failureLimit = 0;
@@ -294,8 +300,22 @@ void ExplorerSession::takeResult(std::shared_ptr<const ExplorerResult> result)
     emit resultChanged(m_result, sameInput);
 }
 
+void ExplorerSession::waitForText()
+{
+    m_runner->cancel();
+    m_result.reset();
+    m_failure.clear();
+    m_failureLimit = 0;
+    m_waitsForText = true;
+    m_ablation->cancel();
+    m_ablationInput.clear();
+    m_ablationDescription.clear();
+    emit textEmpty();
+}
+
 void ExplorerSession::takeFailure(const QString& message, int limit)
 {
+    if (m_waitsForText) return;
     m_result.reset();
     m_failure = message;
     m_failureLimit = limit;

@@ -82,6 +82,9 @@ public:
     std::shared_ptr<const ExplorerResult> result() const { return m_result; }
     // The last run's failure ("" after a result); failureLimit() > 0 when the input was too long for it.
     QString failure() const { return m_failure; }
+    // Text A is empty or spaces only on a model that takes text: nothing is run (a pass over [CLS] [SEP]
+    // alone would give heads that mean nothing) and textEmpty() said so.
+    bool waitsForText() const { return m_waitsForText; }
     int failureLimit() const { return m_failureLimit; }
 
     // --- compute backend (created here, on the GUI thread, as GPU backends need)
@@ -124,6 +127,8 @@ Q_SIGNALS:
     void resultChanged(std::shared_ptr<const attnscope::ExplorerResult> result, bool sameAblatedInput);
     // The run failed: limit > 0 when the input was longer than the model takes (a window of it can run).
     void runFailed(const QString& message, int limit);
+    // Text A is empty: no run, no result; the views say "type a sentence".
+    void textEmpty();
     void backendChanged();
     // A backend's notice after it started (a GPU failing mid-run), shown on the GUI thread.
     void backendNoticeRaised(const QString& message);
@@ -139,6 +144,7 @@ private:
     void endLoading(const QString& message);
     void takeResult(std::shared_ptr<const ExplorerResult> result);
     void takeFailure(const QString& message, int limit);
+    void waitForText();
     void remeasure();
 
     ModelList* m_models;
@@ -154,6 +160,7 @@ private:
     std::shared_ptr<const ExplorerResult> m_result;
     QString m_failure;
     int m_failureLimit = 0;
+    bool m_waitsForText = false;
     quint64 m_tooLongJob = 0;
 
     std::shared_ptr<ExplorerBackend> m_explorerBackend;

@@ -1,5 +1,7 @@
 #include "explorer/headstatsmodel.h"
 
+#include "explorer/statisticscolumns.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -7,10 +9,11 @@ namespace attnscope {
 
 HeadStatsModel::HeadStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void HeadStatsModel::setStats(std::vector<HeadStats> stats)
+void HeadStatsModel::setStats(std::vector<HeadStats> stats, bool causal)
 {
     beginResetModel();
     m_stats = std::move(stats);
+    m_causal = causal;
     for (HeadStats& s : m_stats)
         s.label = classifyHead(s, m_thresholds);
     endResetModel();
@@ -80,7 +83,7 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
     case LabelColumn:
         return tr("Label");
     default:
-        return headMetricDisplayName(metricForColumn(section));
+        return metricColumnTitle(metricForColumn(section), m_causal);
     }
 }
 

@@ -19,7 +19,8 @@ public:
 
     explicit HeadStatsModel(QObject* parent = nullptr);
 
-    void setStats(std::vector<HeadStats> stats);
+    // `causal`: the stats are of a decoder (its columns are named for it, metricColumnTitle).
+    void setStats(std::vector<HeadStats> stats, bool causal = false);
     const std::vector<HeadStats>& stats() const { return m_stats; }
     // New thresholds relabel every head in place.
     void setThresholds(const LabelThresholds& thresholds);
@@ -36,6 +37,7 @@ public:
 private:
     std::vector<HeadStats> m_stats;
     LabelThresholds m_thresholds;
+    bool m_causal = false;
 };
 
 } // namespace attnscope

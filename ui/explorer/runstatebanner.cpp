@@ -73,11 +73,25 @@ void RunStateBanner::showWindow(int shown, int total, bool fromEnd)
     show();
 }
 
+void RunStateBanner::showEmptyText()
+{
+    m_state = State::EmptyText;
+    m_message.clear();
+    setColours(QColor(225, 236, 252), QColor(80, 120, 190));
+    retranslate();
+    show();
+}
+
 void RunStateBanner::clear()
 {
     m_state = State::Hidden;
     m_message.clear();
     hide();
+}
+
+QString RunStateBanner::emptyTextMessage()
+{
+    return tr("Type a sentence above to see what each head attends to.");
 }
 
 QString RunStateBanner::text() const
@@ -101,6 +115,9 @@ void RunStateBanner::retranslate()
         m_label->setText(tr("Failed: %1. The views are cleared.").arg(m_message));
         m_first->setText(tr("Run the first %n token(s)", nullptr, m_limit));
         m_last->setText(tr("Run the last %n token(s)", nullptr, m_limit));
+        break;
+    case State::EmptyText:
+        m_label->setText(emptyTextMessage());
         break;
     case State::Window:
         m_label->setText(

@@ -12,21 +12,25 @@ namespace attnscope {
 // The line above the views that says what they show when it is not simply "the text on this model":
 // a failed run (red, with why: "495 tokens > 256 positions of tiny-llama-en-tr", and for too long an
 // input the actions "Run the first 256 tokens" / "Run the last 256 tokens"), or a run on a window of the
-// input (yellow: "Showing the first 256 of 495 tokens"). Hidden otherwise.
+// input (yellow: "Showing the first 256 of 495 tokens"), or no text to run (blue: "Type a sentence…").
+// Hidden otherwise.
 class RunStateBanner : public QFrame
 {
     Q_OBJECT
 public:
-    enum class State { Hidden, Failure, TooLong, Window };
+    enum class State { Hidden, Failure, TooLong, Window, EmptyText };
 
     explicit RunStateBanner(QWidget* parent = nullptr);
 
     void showFailure(const QString& message);
     void showTooLong(const QString& message, int limit);
     void showWindow(int shown, int total, bool fromEnd);
+    void showEmptyText();
     void clear();
 
     State state() const { return m_state; }
+    // The one line shown when there is no text (also the cleared views' placeholder).
+    static QString emptyTextMessage();
     QString text() const;
     // The failure's own message ("…: no model.safetensors"), without "Failed: "; empty when none is shown.
     QString failureMessage() const

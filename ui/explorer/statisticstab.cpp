@@ -3,6 +3,7 @@
 #include "explorer/explorerresult.h"
 #include "explorer/headstatsmodel.h"
 #include "explorer/layerchartwidget.h"
+#include "explorer/statisticscolumns.h"
 
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -110,16 +111,19 @@ void StatisticsTab::applyThresholds()
 
 void StatisticsTab::showResult(const ExplorerResult& result)
 {
-    m_model->setStats(result.analysis.stats);
+    const TokenRoles& roles = result.run.roles;
+    m_model->setStats(result.analysis.stats, roles.causal);
     m_chart->setSummaries(result.analysis.layerSummaries);
-    // Decoders have no [SEP]: no column and no bars of zeros for it.
-    const bool hasSep = !result.run.roles.sepPositions.empty();
-    m_chart->setShowSep(hasSep);
+    // Decoders have no [SEP]: no bars of zeros for it.
+    m_chart->setShowSep(metricMeansSomething(HeadMetric::SepMass, roles));
     const auto metrics = allHeadMetrics();
-    const int sepColumn =
-        HeadStatsModel::FirstMetricColumn +
-        int(std::find(metrics.begin(), metrics.end(), HeadMetric::SepMass) - metrics.begin());
-    m_table->setColumnHidden(sepColumn, !hasSep);
+    for (size_t i = 0; i < metrics.size(); ++i)
+        m_table->setColumnHidden(HeadStatsModel::FirstMetricColumn + int(i),
+                                 !metricMeansSomething(metrics[i], roles));
+    // A causal mask has no next token: its threshold would label nothing.
+    const bool forward = metricMeansSomething(HeadMetric::Next, roles);
+    m_thresholdLabels[3]->setVisible(forward);
+    m_thresholdBoxes[3]->setVisible(forward);
 }
 
 void StatisticsTab::clear()

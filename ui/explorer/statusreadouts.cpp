@@ -87,6 +87,13 @@ void StatusReadouts::showFailedRun()
     m_tokens->setToolTip(QString());
 }
 
+void StatusReadouts::showNoRun()
+{
+    m_time->clear();
+    m_tokens->clear();
+    m_tokens->setToolTip(QString());
+}
+
 void StatusReadouts::setTimeText(const QString& text)
 {
     m_time->setText(text);

@@ -28,6 +28,8 @@ public:
     // The run shown: its token count (the tokens as the tooltip), backend and time.
     void showRun(const ExplorerResult& result);
     void showFailedRun();
+    // No run (the text is empty): nothing to time or count.
+    void showNoRun();
     // A state of the run or the load in the time read-out ("cancelled", "loading x cancelled", …).
     void setTimeText(const QString& text);
     // The session's backend in the read-out, its notice (when the one chosen could not start) beside it.
