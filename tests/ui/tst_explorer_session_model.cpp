@@ -170,6 +170,7 @@ private slots:
     {
         ExplorerSession session;
         auto engine = std::make_shared<GatedEngine>();
+        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
         QVERIFY(session.select(session.models()->addEngine(engine)));
         QVERIFY(nextResult(session));
         QSignalSpy failed(&session, &ExplorerSession::runFailed);
@@ -198,6 +199,7 @@ private slots:
     {
         ExplorerSession session;
         auto engine = std::make_shared<GatedEngine>();
+        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
         QVERIFY(session.select(session.models()->addEngine(engine)));
         const auto before = nextResult(session);
         QVERIFY(before);
@@ -218,6 +220,7 @@ private slots:
     {
         ExplorerSession session;
         auto engine = std::make_shared<GatedEngine>();
+        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
         QVERIFY(session.select(session.models()->addEngine(engine)));
         QVERIFY(nextResult(session));
         QSignalSpy results(&session, &ExplorerSession::resultChanged);
@@ -294,6 +297,7 @@ private slots:
     {
         ExplorerSession session;
         session.populate();
+        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
         QVERIFY(session.select(session.models()->count() - 2)); // the synthetic encoder
         QVERIFY(nextResult(session));
         QVERIFY(!session.ablationUnavailableReason().isEmpty());
