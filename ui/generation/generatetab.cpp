@@ -4,7 +4,6 @@
 #include "explorer/heatmapwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/transformerengine.h"
-#include "generation/decodermodel.h"
 #include "generation/serieschart.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
@@ -39,7 +38,7 @@ struct StepUpdate
 } // namespace
 
 GenerateTab::GenerateTab(std::function<QString()> prompt, QWidget* parent)
-    : QWidget(parent), m_prompt(std::move(prompt)), m_job(new BackgroundJob(this))
+    : DecoderTab(parent), m_prompt(std::move(prompt))
 {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
@@ -177,51 +176,15 @@ void GenerateTab::retranslate()
     showStep();
 }
 
-void GenerateTab::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange) retranslate();
-    QWidget::changeEvent(event);
-}
-
-void GenerateTab::setMessage(const QString& text)
-{
-    m_messageLabel->setText(text);
-    m_messageLabel->setVisible(!text.isEmpty());
-}
-
-QString GenerateTab::message() const
-{
-    return m_messageLabel->text();
-}
-
 void GenerateTab::setEngine(std::shared_ptr<const AttentionEngine> engine)
 {
-    cancel();
-    m_engine =
-        decoderModel(engine,
-                     tr("Generation needs a decoder model (a built-in decoder or an opened folder); the "
-                        "worked example and the demos have no model to generate with."),
-                     tr("%1 is an encoder: it sees the whole text at once and does not generate. Choose a "
-                        "decoder (e.g. tiny-llama-en-tr) to watch generation."),
-                     &m_unavailable);
-    m_ending.clear();
+    chooseDecoder(engine,
+                  tr("Generation needs a decoder model (a built-in decoder or an opened folder); the "
+                     "worked example and the demos have no model to generate with."),
+                  tr("%1 is an encoder: it sees the whole text at once and does not generate. Choose a "
+                     "decoder (e.g. tiny-llama-en-tr) to watch generation."));
     setMessage(m_unavailable);
     updateControls();
-}
-
-bool GenerateTab::isRunning() const
-{
-    return m_job->isRunning();
-}
-
-bool GenerateTab::waitForIdle(int msecs)
-{
-    return m_job->waitForIdle(msecs);
-}
-
-void GenerateTab::cancel()
-{
-    m_job->cancel();
 }
 
 void GenerateTab::updateControls()
