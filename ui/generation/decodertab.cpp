@@ -4,8 +4,10 @@
 #include "explorer/transformerengine.h"
 #include "model/transformermodel.h"
 
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QLabel>
+#include <QSpinBox>
 
 namespace attnscope {
 
@@ -24,6 +26,23 @@ void DecoderTab::chooseDecoder(const std::shared_ptr<const AttentionEngine>& eng
     if (!m_unavailable.isEmpty()) transformer.reset();
     m_engine = transformer;
     m_ending.clear();
+}
+
+QSpinBox* DecoderTab::newSpinBox(int minimum, int maximum, int value)
+{
+    auto* box = new QSpinBox(this);
+    box->setRange(minimum, maximum);
+    box->setValue(value);
+    return box;
+}
+
+QDoubleSpinBox* DecoderTab::newDoubleSpinBox(double minimum, double maximum, double step, double value)
+{
+    auto* box = new QDoubleSpinBox(this);
+    box->setRange(minimum, maximum);
+    box->setSingleStep(step);
+    box->setValue(value);
+    return box;
 }
 
 void DecoderTab::changeEvent(QEvent* event)

@@ -4,7 +4,9 @@
 #include <QWidget>
 #include <memory>
 
+class QDoubleSpinBox;
 class QLabel;
+class QSpinBox;
 
 namespace attnscope {
 
@@ -34,6 +36,9 @@ protected:
     // m_unavailable is empty for a decoder.
     void chooseDecoder(const std::shared_ptr<const AttentionEngine>& engine, const QString& noModel,
                        const QString& encoder);
+    // The tab's number fields: a spin box with its range and value; a double one with its step too.
+    QSpinBox* newSpinBox(int minimum, int maximum, int value);
+    QDoubleSpinBox* newDoubleSpinBox(double minimum, double maximum, double step, double value);
     void changeEvent(QEvent* event) override;
     virtual void retranslate() {} // the texts of the tab's widgets, again on a language change
     void setMessage(const QString& text);

@@ -131,13 +131,9 @@ StreamingTab::StreamingTab(QWidget* parent) : DecoderTab(parent)
     m_paragraphs->setChecked(true); // the shipped texts are one paragraph per line
     fileRow->addWidget(m_paragraphs);
     m_cacheLabel = new QLabel(this);
-    m_cacheSize = new QSpinBox(this);
-    m_cacheSize->setRange(2, 32768);
-    m_cacheSize->setValue(256);
+    m_cacheSize = newSpinBox(2, 32768, 256);
     m_maxTokensLabel = new QLabel(this);
-    m_maxTokens = new QSpinBox(this);
-    m_maxTokens->setRange(3, 1000000);
-    m_maxTokens->setValue(2000);
+    m_maxTokens = newSpinBox(3, 1000000, 2000);
     fileRow->addWidget(m_cacheLabel);
     fileRow->addWidget(m_cacheSize);
     fileRow->addWidget(m_maxTokensLabel);
