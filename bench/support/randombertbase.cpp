@@ -1,5 +1,7 @@
 #include "support/randombertbase.h"
 
+#include "model/safetensorswriter.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -55,31 +57,18 @@ qint64 writeRandomBertBase(const QString& folder)
 {
     QDir().mkpath(folder);
     const std::vector<Spec> specs = bertBaseTensors();
-    QJsonObject header;
-    qint64 offset = 0;
+    std::vector<TensorHeaderEntry> entries;
+    qint64 weightBytes = 0;
     for (const Spec& s : specs) {
+        entries.push_back({s.name, TensorDtype::F32, s.shape});
         qint64 count = 1;
-        QJsonArray shape;
-        for (qint64 d : s.shape) {
+        for (qint64 d : s.shape)
             count *= d;
-            shape.append(double(d));
-        }
-        header.insert(s.name, QJsonObject{{QStringLiteral("dtype"), QStringLiteral("F32")},
-                                          {QStringLiteral("shape"), shape},
-                                          {QStringLiteral("data_offsets"),
-                                           QJsonArray{double(offset), double(offset + 4 * count)}}});
-        offset += 4 * count;
+        weightBytes += 4 * count;
     }
-    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
-    while (json.size() % 8)
-        json += ' ';
     QFile file(folder + QStringLiteral("/model.safetensors"));
     if (!file.open(QIODevice::WriteOnly)) return -1;
-    QByteArray length(8, '\0');
-    for (int i = 0; i < 8; ++i)
-        length[i] = char((quint64(json.size()) >> (8 * i)) & 0xff);
-    file.write(length);
-    file.write(json);
+    file.write(safetensorsHeader(entries));
     std::uint64_t state = 0x9E3779B97F4A7C15ull;
     std::vector<float> buffer;
     for (const Spec& s : specs) {
@@ -98,7 +87,7 @@ qint64 writeRandomBertBase(const QString& folder)
     }
     file.close();
     writeBertBaseConfig(folder, QStringLiteral("BertModel"));
-    return offset;
+    return weightBytes;
 }
 
 bool writeBertBaseConfig(const QString& folder, const QString& architecture)

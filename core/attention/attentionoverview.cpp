@@ -43,12 +43,7 @@ AttentionOverview attentionOverview(const HeadTensor& q, const HeadTensor& k,
     if (logSumExp.size() != size_t(q.heads) * size_t(q.tokens))
         throw std::invalid_argument("attentionOverview: logsumexp does not match the queries");
 
-    AttentionOverview overview;
-    overview.head = head;
-    overview.queries = q.tokens;
-    overview.keys = k.tokens;
-    overview.rows = std::min(q.tokens, maxRows);
-    overview.cols = std::min(k.tokens, maxCols);
+    AttentionOverview overview = AttentionOverview::ofHead(head, q.tokens, k.tokens, maxCols, maxRows);
     overview.pooledMax.assign(size_t(overview.rows) * size_t(overview.cols), 0.0f);
     overview.pooledMean.assign(overview.pooledMax.size(), 0.0f);
     overview.columnSums.assign(size_t(k.tokens), 0.0f);

@@ -9,6 +9,7 @@
 
 #include "attention/attention.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace attnscope {
@@ -22,6 +23,18 @@ struct AttentionOverview
     std::vector<float> pooledMean;   // [rows, cols] mean of P over the cell; masked entries count as 0
     std::vector<float> columnSums;   // [n_k] Σ_i P(i, j): attention received by key j (sink mass)
     std::vector<float> rowEntropies; // [n_q] −Σ_j P(i, j) ln P(i, j), in nats; 0 for a row that sees no key
+
+    // The overview of `head` sized as the file's opening comment says, its vectors still empty.
+    static AttentionOverview ofHead(int head, int queries, int keys, int maxCols, int maxRows)
+    {
+        AttentionOverview overview;
+        overview.head = head;
+        overview.queries = queries;
+        overview.keys = keys;
+        overview.rows = std::min(queries, maxRows);
+        overview.cols = std::min(keys, maxCols);
+        return overview;
+    }
 
     // First index of cell `cell` when `count` items are split into `cells` cells: ceil(cell · count / cells).
     static int cellStart(int cell, int count, int cells)

@@ -232,12 +232,7 @@ AttentionOverview RhiAttentionKernels::overview(const HeadTensor& q, const HeadT
                                                 const AttentionOptions& options, int head, int maxCols,
                                                 int maxRows)
 {
-    AttentionOverview overview;
-    overview.head = head;
-    overview.queries = q.tokens;
-    overview.keys = k.tokens;
-    overview.rows = std::min(q.tokens, maxRows);
-    overview.cols = std::min(k.tokens, maxCols);
+    AttentionOverview overview = AttentionOverview::ofHead(head, q.tokens, k.tokens, maxCols, maxRows);
     const int rows = overview.rows, cols = overview.cols;
 
     ComputeFrame frame(m_rhi);

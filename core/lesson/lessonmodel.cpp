@@ -28,19 +28,6 @@ Eigen::MatrixXd fromRows(const std::vector<std::array<float, 4>>& rows)
     return m;
 }
 
-Eigen::MatrixXd matrix(std::initializer_list<std::initializer_list<double>> rows)
-{
-    Eigen::MatrixXd m(Eigen::Index(rows.size()), Eigen::Index(rows.begin()->size()));
-    Eigen::Index r = 0;
-    for (const auto& row : rows) {
-        Eigen::Index c = 0;
-        for (double v : row)
-            m(r, c++) = v;
-        ++r;
-    }
-    return m;
-}
-
 std::string shape(const Eigen::MatrixXd& m)
 {
     return std::to_string(m.rows()) + "×" + std::to_string(m.cols());
@@ -94,6 +81,19 @@ QString lessonInputName(LessonInput which)
     return {};
 }
 
+Eigen::MatrixXd lessonMatrix(std::initializer_list<std::initializer_list<double>> rows)
+{
+    Eigen::MatrixXd m(Eigen::Index(rows.size()), Eigen::Index(rows.begin()->size()));
+    Eigen::Index r = 0;
+    for (const auto& row : rows) {
+        Eigen::Index c = 0;
+        for (double v : row)
+            m(r, c++) = v;
+        ++r;
+    }
+    return m;
+}
+
 Eigen::MatrixXd lessonRopeAngles(int tokens, int dim, double theta)
 {
     RopeConfig rope;
@@ -117,10 +117,13 @@ LessonModel::LessonModel()
     m_inputs[size_t(LessonInput::V)] = fromRows(example.values);
     // For the projection mode: three 4-dimensional token vectors and small integer weights, so that
     // Q = X·W_Q can still be followed by hand.
-    m_inputs[size_t(LessonInput::X)] = matrix({{1, 0, 1, 0}, {0, 2, 0, 1}, {1, 1, 1, 0}});
-    m_inputs[size_t(LessonInput::WQ)] = matrix({{1, 0, 1, 0}, {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 0, 1}});
-    m_inputs[size_t(LessonInput::WK)] = matrix({{0, 1, 0, 1}, {1, 0, 0, 0}, {1, 0, 1, 0}, {0, 0, 1, 1}});
-    m_inputs[size_t(LessonInput::WV)] = matrix({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+    m_inputs[size_t(LessonInput::X)] = lessonMatrix({{1, 0, 1, 0}, {0, 2, 0, 1}, {1, 1, 1, 0}});
+    m_inputs[size_t(LessonInput::WQ)] =
+        lessonMatrix({{1, 0, 1, 0}, {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 0, 1}});
+    m_inputs[size_t(LessonInput::WK)] =
+        lessonMatrix({{0, 1, 0, 1}, {1, 0, 0, 0}, {1, 0, 1, 0}, {0, 0, 1, 1}});
+    m_inputs[size_t(LessonInput::WV)] =
+        lessonMatrix({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
     recompute();
 }
 

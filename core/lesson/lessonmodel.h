@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -116,6 +117,9 @@ private:
 };
 
 QString lessonInputName(LessonInput which); // "Q", "W_Q", ...
+
+// A matrix written row by row, every row as long as the first: the worked examples' inputs.
+Eigen::MatrixXd lessonMatrix(std::initializer_list<std::initializer_list<double>> rows);
 
 // RoPE angles m·θ^(−2p/d) in radians for tokens m = 0..tokens−1 and pairs p = 0..d/2−1: [tokens × d/2],
 // from core's inverse frequencies. The lesson draws them as dials.

@@ -11,30 +11,11 @@ MultiHeadLesson MultiHeadLesson::example()
 {
     MultiHeadLesson m;
     m.tokens = {QStringLiteral("kedi"), QStringLiteral("mindere"), QStringLiteral("oturdu")};
-    m.x.resize(3, 4);
-    m.x << 1, 0, 1, 0, //
-        0, 2, 0, 1,    //
-        1, 1, 1, 0;
-    m.wq.resize(4, 4);
-    m.wq << 1, 0, 0, 1, //
-        0, 1, 1, 0,     //
-        1, 0, 1, 0,     //
-        0, 1, 0, 1;
-    m.wk.resize(4, 4);
-    m.wk << 1, 1, 0, 0, //
-        0, 0, 1, 1,     //
-        1, 0, 0, 1,     //
-        0, 1, 1, 0;
-    m.wv.resize(4, 4);
-    m.wv << 1, 0, 0, 0, //
-        0, 1, 0, 0,     //
-        0, 0, 1, 0,     //
-        0, 0, 0, 1;
-    m.wo.resize(4, 4);
-    m.wo << 1, 0, 1, 0, //
-        0, 1, 0, 1,     //
-        1, 0, 0, 0,     //
-        0, 1, 0, 0;
+    m.x = lessonMatrix({{1, 0, 1, 0}, {0, 2, 0, 1}, {1, 1, 1, 0}});
+    m.wq = lessonMatrix({{1, 0, 0, 1}, {0, 1, 1, 0}, {1, 0, 1, 0}, {0, 1, 0, 1}});
+    m.wk = lessonMatrix({{1, 1, 0, 0}, {0, 0, 1, 1}, {1, 0, 0, 1}, {0, 1, 1, 0}});
+    m.wv = lessonMatrix({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+    m.wo = lessonMatrix({{1, 0, 1, 0}, {0, 1, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}});
     m.heads = 2;
     return m;
 }

@@ -35,6 +35,14 @@ struct FamilyUnit
                                                      ModelConfig& config) = nullptr;
 };
 
+// The `configure` of a unit whose architecture reads everything from (reader, config):
+// {..., &configureArchitecture<Gpt2Architecture>}.
+template <class FamilyArchitecture>
+std::shared_ptr<const Architecture> configureArchitecture(const ConfigReader& reader, ModelConfig& config)
+{
+    return std::make_shared<FamilyArchitecture>(reader, config);
+}
+
 class FamilyRegistry
 {
 public:

@@ -27,6 +27,13 @@ void TensorChecklist::require(const QString& base, std::vector<qint64> shape)
     m_items.push_back({m_weights.name(base), std::move(shape), true});
 }
 
+void TensorChecklist::requireWithBias(const QString& prefix, std::vector<qint64> weightShape,
+                                      qint64 biasLength)
+{
+    require(prefix + QLatin1String("weight"), std::move(weightShape));
+    require(prefix + QLatin1String("bias"), {biasLength});
+}
+
 void TensorChecklist::optional(const QString& base, std::vector<qint64> shape)
 {
     m_items.push_back({m_weights.name(base), std::move(shape), false});

@@ -56,6 +56,9 @@ public:
     // Base names, under the model's prefix.
     void require(const QString& base, std::vector<qint64> shape);
     void optional(const QString& base, std::vector<qint64> shape);
+    // A projection's or a LayerNorm's pair, in this order: prefix + "weight" of weightShape and
+    // prefix + "bias" of [biasLength] ("h.0.ln_1." -> "h.0.ln_1.weight", "h.0.ln_1.bias").
+    void requireWithBias(const QString& prefix, std::vector<qint64> weightShape, qint64 biasLength);
     // Full names outside the base model ("lm_head.weight", "cls.predictions.bias").
     void optionalFullName(const QString& name, std::vector<qint64> shape);
 

@@ -297,14 +297,20 @@ ExportResult HeatmapExporter::exportView(const QString& path, const QString& tit
     return exportImage(*format, path, title, description, paint);
 }
 
+ExportResult HeatmapExporter::checkOutput(const QString& path, std::optional<ExportFormat>* format) const
+{
+    *format = exportFormatFromPath(path);
+    if (!*format) return unknownFormat(path);
+    if (const ExportResult target = checkTarget(path); !target.ok) return target;
+    if (isImageFormat(**format)) return checkPage(m_options.size, **format, path);
+    return {true, false, QString()};
+}
+
 ExportResult HeatmapExporter::exportHeatmap(const HeatmapData& data, const QString& path, const HeatmapData* cells) const
 {
-    const auto format = exportFormatFromPath(path);
-    if (!format)
-        return unknownFormat(path);
-    if (const ExportResult target = checkTarget(path); !target.ok) return target;
+    std::optional<ExportFormat> format;
+    if (const ExportResult refused = checkOutput(path, &format); !refused.ok) return refused;
     if (isImageFormat(*format)) {
-        if (const ExportResult page = checkPage(m_options.size, *format, path); !page.ok) return page;
         return exportImage(*format, path, data.title, legendText(),
                            [&](QPainter& painter, const QRectF& page) { paintHeatmapPage(painter, page, data, cells); });
     }
@@ -369,12 +375,9 @@ HeatmapData HeatmapExporter::regionValues(const HeatmapData& data, const Heatmap
 
 ExportResult HeatmapExporter::exportGrid(const HeadGridData& grid, const QString& path) const
 {
-    const auto format = exportFormatFromPath(path);
-    if (!format)
-        return unknownFormat(path);
-    if (const ExportResult target = checkTarget(path); !target.ok) return target;
+    std::optional<ExportFormat> format;
+    if (const ExportResult refused = checkOutput(path, &format); !refused.ok) return refused;
     if (isImageFormat(*format)) {
-        if (const ExportResult page = checkPage(m_options.size, *format, path); !page.ok) return page;
         // A page too small for thumbnails that carry every head's number grows to the size they need.
         const QSize size = m_options.size.expandedTo(minimumGridPageSize(grid));
         if (const ExportResult page = checkPage(size, *format, path); !page.ok) return page;

@@ -11,6 +11,7 @@
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <optional>
 #include <utility>
 
 class QPainter;
@@ -113,6 +114,9 @@ private:
     ExportResult checkTarget(const QString& path) const;
     ExportResult checkPage(QSize size, ExportFormat format, const QString& path) const;
     static ExportResult unknownFormat(const QString& path);
+    // Before a heatmap's or a grid's export to `path`: its *format (none when unknown), then the verdicts of
+    // checkTarget and, for an image, of checkPage at the options' size. Ok, or the first refusal.
+    ExportResult checkOutput(const QString& path, std::optional<ExportFormat>* format) const;
     // pageSize: the page's size when not the options' (invalid: the options').
     ExportResult exportImage(ExportFormat format, const QString& path, const QString& title,
                              const QString& description, const PagePainter& paint, QSize pageSize = {}) const;

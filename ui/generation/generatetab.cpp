@@ -4,7 +4,6 @@
 #include "explorer/heatmapwidget.h"
 #include "explorer/predictionswidget.h"
 #include "explorer/transformerengine.h"
-#include "generation/decodermodel.h"
 #include "generation/serieschart.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
@@ -39,32 +38,21 @@ struct StepUpdate
 } // namespace
 
 GenerateTab::GenerateTab(std::function<QString()> prompt, QWidget* parent)
-    : QWidget(parent), m_prompt(std::move(prompt)), m_job(new BackgroundJob(this))
+    : DecoderTab(parent), m_prompt(std::move(prompt))
 {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     m_maxLabel = new QLabel(this);
-    m_maxNewTokens = new QSpinBox(this);
-    m_maxNewTokens->setRange(1, 1024);
-    m_maxNewTokens->setValue(20);
+    m_maxNewTokens = newSpinBox(1, 1024, 20);
     m_sampling = new QCheckBox(this);
     m_temperatureLabel = new QLabel(this);
-    m_temperature = new QDoubleSpinBox(this);
-    m_temperature->setRange(0.05, 5.0);
-    m_temperature->setSingleStep(0.1);
-    m_temperature->setValue(0.8);
+    m_temperature = newDoubleSpinBox(0.05, 5.0, 0.1, 0.8);
     m_topKLabel = new QLabel(this);
-    m_topK = new QSpinBox(this);
-    m_topK->setRange(0, 100000);
-    m_topK->setValue(40);
+    m_topK = newSpinBox(0, 100000, 40);
     m_topPLabel = new QLabel(this);
-    m_topP = new QDoubleSpinBox(this);
-    m_topP->setRange(0.01, 1.0);
-    m_topP->setSingleStep(0.05);
-    m_topP->setValue(0.95);
+    m_topP = newDoubleSpinBox(0.01, 1.0, 0.05, 0.95);
     m_seedLabel = new QLabel(this);
-    m_seed = new QSpinBox(this);
-    m_seed->setRange(0, 1000000000);
+    m_seed = newSpinBox(0, 1000000000, 0);
     m_generate = new QPushButton(this);
     m_cancel = new QPushButton(this);
     for (QWidget* w : std::initializer_list<QWidget*>{m_maxLabel, m_maxNewTokens, m_sampling,
@@ -177,51 +165,15 @@ void GenerateTab::retranslate()
     showStep();
 }
 
-void GenerateTab::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange) retranslate();
-    QWidget::changeEvent(event);
-}
-
-void GenerateTab::setMessage(const QString& text)
-{
-    m_messageLabel->setText(text);
-    m_messageLabel->setVisible(!text.isEmpty());
-}
-
-QString GenerateTab::message() const
-{
-    return m_messageLabel->text();
-}
-
 void GenerateTab::setEngine(std::shared_ptr<const AttentionEngine> engine)
 {
-    cancel();
-    m_engine =
-        decoderModel(engine,
-                     tr("Generation needs a decoder model (a built-in decoder or an opened folder); the "
-                        "worked example and the demos have no model to generate with."),
-                     tr("%1 is an encoder: it sees the whole text at once and does not generate. Choose a "
-                        "decoder (e.g. tiny-llama-en-tr) to watch generation."),
-                     &m_unavailable);
-    m_ending.clear();
+    chooseDecoder(engine,
+                  tr("Generation needs a decoder model (a built-in decoder or an opened folder); the "
+                     "worked example and the demos have no model to generate with."),
+                  tr("%1 is an encoder: it sees the whole text at once and does not generate. Choose a "
+                     "decoder (e.g. tiny-llama-en-tr) to watch generation."));
     setMessage(m_unavailable);
     updateControls();
-}
-
-bool GenerateTab::isRunning() const
-{
-    return m_job->isRunning();
-}
-
-bool GenerateTab::waitForIdle(int msecs)
-{
-    return m_job->waitForIdle(msecs);
-}
-
-void GenerateTab::cancel()
-{
-    m_job->cancel();
 }
 
 void GenerateTab::updateControls()

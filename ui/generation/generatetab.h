@@ -1,8 +1,8 @@
 #pragma once
 
+#include "generation/decodertab.h"
 #include "generation/generationtrace.h"
 
-#include <QWidget>
 #include <functional>
 #include <memory>
 
@@ -27,7 +27,7 @@ class TransformerEngine;
 // steps copied here as they come, cancellable). Step back and forth through the generated tokens; for the
 // step shown: the growing heatmap of the chosen head, the grid of every head over the same rows, the chosen
 // token's probability with the top 5, and the attention to the first token per step.
-class GenerateTab : public QWidget
+class GenerateTab : public DecoderTab
 {
     Q_OBJECT
 public:
@@ -37,9 +37,6 @@ public:
     // The model chosen in the window; anything but a decoder with an LM head gets a message instead.
     void setEngine(std::shared_ptr<const AttentionEngine> engine);
     void generate();
-    void cancel();
-    bool isRunning() const;
-    bool waitForIdle(int msecs);
 
     const GenerationTrace& trace() const { return m_trace; }
     int currentStep() const { return m_step; }
@@ -47,7 +44,6 @@ public:
     void setHead(int layer, int head);
     int layer() const { return m_layer; }
     int head() const { return m_headIndex; }
-    QString message() const; // why the tab cannot run, or how the run ended
 
     QSpinBox* maxNewTokensBox() const { return m_maxNewTokens; }
     QCheckBox* samplingBox() const { return m_sampling; }
@@ -69,23 +65,16 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
-    void changeEvent(QEvent* event) override;
 
 private:
-    void retranslate();
+    void retranslate() override;
     void updateControls();
     void showStep();
-    void setMessage(const QString& text);
 
     std::function<QString()> m_prompt;
-    std::shared_ptr<const TransformerEngine> m_engine;
-    QString m_unavailable; // why the current engine cannot generate
-    BackgroundJob* m_job = nullptr;
     GenerationTrace m_trace;
     int m_step = -1, m_layer = 0, m_headIndex = 0;
-    QString m_ending;
 
-    QLabel* m_messageLabel = nullptr;
     QLabel* m_maxLabel = nullptr;
     QSpinBox* m_maxNewTokens = nullptr;
     QCheckBox* m_sampling = nullptr;

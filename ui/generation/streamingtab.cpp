@@ -6,7 +6,6 @@
 #include "explorer/guidedmodellist.h"
 #include "explorer/tokenlabels.h"
 #include "explorer/transformerengine.h"
-#include "generation/decodermodel.h"
 #include "generation/paragraphinput.h"
 #include "generation/serieschart.h"
 #include "io/inputfile.h"
@@ -116,7 +115,7 @@ QString StreamingTab::textFilePath() const
     return text == builtinTextLabel() ? defaultTextFile() : text;
 }
 
-StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new BackgroundJob(this))
+StreamingTab::StreamingTab(QWidget* parent) : DecoderTab(parent)
 {
     auto* layout = new QVBoxLayout(this);
     auto* fileRow = new QHBoxLayout;
@@ -132,13 +131,9 @@ StreamingTab::StreamingTab(QWidget* parent) : QWidget(parent), m_job(new Backgro
     m_paragraphs->setChecked(true); // the shipped texts are one paragraph per line
     fileRow->addWidget(m_paragraphs);
     m_cacheLabel = new QLabel(this);
-    m_cacheSize = new QSpinBox(this);
-    m_cacheSize->setRange(2, 32768);
-    m_cacheSize->setValue(256);
+    m_cacheSize = newSpinBox(2, 32768, 256);
     m_maxTokensLabel = new QLabel(this);
-    m_maxTokens = new QSpinBox(this);
-    m_maxTokens->setRange(3, 1000000);
-    m_maxTokens->setValue(2000);
+    m_maxTokens = newSpinBox(3, 1000000, 2000);
     fileRow->addWidget(m_cacheLabel);
     fileRow->addWidget(m_cacheSize);
     fileRow->addWidget(m_maxTokensLabel);
@@ -285,34 +280,13 @@ void StreamingTab::retranslate()
     updateContents();
 }
 
-void StreamingTab::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange) retranslate();
-    QWidget::changeEvent(event);
-}
-
-void StreamingTab::setMessage(const QString& text)
-{
-    m_messageLabel->setText(text);
-    m_messageLabel->setVisible(!text.isEmpty());
-}
-
-QString StreamingTab::message() const
-{
-    return m_messageLabel->text();
-}
-
 void StreamingTab::setEngine(std::shared_ptr<const AttentionEngine> engine)
 {
-    cancel();
-    m_engine =
-        decoderModel(engine,
-                     tr("The streaming experiment needs a decoder model (a built-in decoder or an opened "
-                        "folder); the worked example and the demos have no KV cache."),
-                     tr("%1 is an encoder: it has no KV cache to stream through. Choose a decoder (e.g. "
-                        "tiny-llama-en-tr)."),
-                     &m_unavailable);
-    m_ending.clear();
+    chooseDecoder(engine,
+                  tr("The streaming experiment needs a decoder model (a built-in decoder or an opened "
+                     "folder); the worked example and the demos have no KV cache."),
+                  tr("%1 is an encoder: it has no KV cache to stream through. Choose a decoder (e.g. "
+                     "tiny-llama-en-tr)."));
     retranslate(); // the paragraph format's tooltip names the model's
     setMessage(m_unavailable);
     updateControls();
@@ -327,21 +301,6 @@ std::vector<CachePolicy> StreamingTab::chosenPolicies() const
     if (m_recompute->isChecked()) policies.push_back(CachePolicy::recompute(cache));
     if (m_full->isChecked()) policies.push_back(CachePolicy::full());
     return policies;
-}
-
-bool StreamingTab::isRunning() const
-{
-    return m_job->isRunning();
-}
-
-bool StreamingTab::waitForIdle(int msecs)
-{
-    return m_job->waitForIdle(msecs);
-}
-
-void StreamingTab::cancel()
-{
-    m_job->cancel();
 }
 
 void StreamingTab::updateControls()

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "generation/decodertab.h"
 #include "generation/streamingevaluation.h"
 
 #include <QStringList>
-#include <QWidget>
 #include <memory>
 #include <vector>
 
@@ -26,7 +26,7 @@ class TransformerEngine;
 // token under the chosen KV-cache policies (core/generation/streamingevaluation) on a worker thread, with
 // progress and cancel; the running perplexity curves are drawn together as they grow (log y) with a mark
 // where eviction begins, and the cache's contents are listed for a chosen token.
-class StreamingTab : public QWidget
+class StreamingTab : public DecoderTab
 {
     Q_OBJECT
 public:
@@ -44,10 +44,6 @@ public:
     // The policies the check boxes choose, in chart order.
     std::vector<CachePolicy> chosenPolicies() const;
     void run();
-    void cancel();
-    bool isRunning() const;
-    bool waitForIdle(int msecs);
-    QString message() const;
 
     // Finished (and, while running, partial) evaluations, in policy order.
     const std::vector<StreamEvaluation>& evaluations() const { return m_evaluations; }
@@ -82,23 +78,15 @@ Q_SIGNALS:
     void progressed(int done, int total);
     void runFinished();
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    void retranslate();
+    void retranslate() override;
     void updateControls();
     void updateChart();
     void updateContents();
-    void setMessage(const QString& text);
     void browse();
 
-    std::shared_ptr<const TransformerEngine> m_engine;
-    QString m_unavailable;
-    BackgroundJob* m_job = nullptr;
     std::vector<StreamEvaluation> m_evaluations;
     QStringList m_tokens; // the labels of the last run's tokens (explorer/tokenlabels.h)
-    QString m_ending;
 
     QLabel* m_fileLabel = nullptr;
     QLineEdit* m_file = nullptr;
@@ -116,7 +104,6 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
-    QLabel* m_messageLabel = nullptr;
     SeriesChartWidget* m_chart = nullptr;
     QLabel* m_tokenLabel = nullptr;
     QSpinBox* m_token = nullptr;

@@ -23,6 +23,20 @@ constexpr double kGap = 6.0;
 constexpr double kSideBarColumn = 10.0;
 const double kSin60 = std::sin(M_PI / 3);
 
+// The narrowest whole-pixel width from 16 up to `widest` at which fits(width) holds, for a fits that more
+// width never breaks (bisection); 0 when even `widest` does not fit.
+template <class Fits> double narrowestFittingWidth(const Fits& fits, double widest)
+{
+    if (!fits(widest)) return 0.0;
+    double low = 16, high = widest;
+    if (fits(low)) return low;
+    while (high - low > 1) {
+        const double middle = std::floor((low + high) / 2);
+        (fits(middle) ? high : low) = middle;
+    }
+    return high;
+}
+
 double maxLabelWidth(const QStringList& labels, const QFontMetricsF& metrics)
 {
     double width = 0;
@@ -154,15 +168,8 @@ double HeatmapPainter::minimumWidthForEveryLabel(double height, const QFont& bas
         return labelsEveryToken(layout(target, base, device), device, base);
     };
     if (m_data.rows <= 0 || m_data.cols <= 0) return 0.0;
-    if (!fits(widest)) return 0.0;
-    // More width never takes room from the labels: bisect on whole pixels.
-    double low = 16, high = widest;
-    if (fits(low)) return low;
-    while (high - low > 1) {
-        const double middle = std::floor((low + high) / 2);
-        (fits(middle) ? high : low) = middle;
-    }
-    return high;
+    // More width never takes room from the labels.
+    return narrowestFittingWidth(fits, widest);
 }
 
 double HeatmapPainter::minimumWidthForMatrix(double side, double height, const QFont& base,
@@ -172,15 +179,9 @@ double HeatmapPainter::minimumWidthForMatrix(double side, double height, const Q
         const HeatmapGeometry g = layout(QRectF(0, 0, width, height), base, device);
         return std::min(g.matrixWidth(), g.matrixHeight()) >= side - 1e-9;
     };
-    if (m_data.rows <= 0 || m_data.cols <= 0 || !fits(widest)) return 0.0;
-    // A wider target never shrinks the matrix: bisect on whole pixels.
-    double low = 16, high = widest;
-    if (fits(low)) return low;
-    while (high - low > 1) {
-        const double middle = std::floor((low + high) / 2);
-        (fits(middle) ? high : low) = middle;
-    }
-    return high;
+    if (m_data.rows <= 0 || m_data.cols <= 0) return 0.0;
+    // A wider target never shrinks the matrix.
+    return narrowestFittingWidth(fits, widest);
 }
 
 HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, const QPaintDevice* device) const

@@ -68,23 +68,16 @@ public:
         list.require(QStringLiteral("embeddings.word_embeddings.weight"), {V, h});
         list.require(QStringLiteral("embeddings.position_embeddings.weight"), {m_tableRows, h});
         list.require(QStringLiteral("embeddings.token_type_embeddings.weight"), {m_types, h});
-        list.require(QStringLiteral("embeddings.LayerNorm.weight"), {h});
-        list.require(QStringLiteral("embeddings.LayerNorm.bias"), {h});
+        list.requireWithBias(QStringLiteral("embeddings.LayerNorm."), {h}, h);
         for (int l = 0; l < m_layers; ++l) {
             const LayerNames n(QStringLiteral("encoder.layer.%1."), l);
             for (const char* p : {"attention.self.query.", "attention.self.key.", "attention.self.value.",
-                                  "attention.output.dense."}) {
-                list.require(n(p) + QLatin1String("weight"), {h, h});
-                list.require(n(p) + QLatin1String("bias"), {h});
-            }
-            list.require(n("attention.output.LayerNorm.weight"), {h});
-            list.require(n("attention.output.LayerNorm.bias"), {h});
-            list.require(n("intermediate.dense.weight"), {I, h});
-            list.require(n("intermediate.dense.bias"), {I});
-            list.require(n("output.dense.weight"), {h, I});
-            list.require(n("output.dense.bias"), {h});
-            list.require(n("output.LayerNorm.weight"), {h});
-            list.require(n("output.LayerNorm.bias"), {h});
+                                  "attention.output.dense."})
+                list.requireWithBias(n(p), {h, h}, h);
+            list.requireWithBias(n("attention.output.LayerNorm."), {h}, h);
+            list.requireWithBias(n("intermediate.dense."), {I, h}, I);
+            list.requireWithBias(n("output.dense."), {h, I}, h);
+            list.requireWithBias(n("output.LayerNorm."), {h}, h);
         }
         const QString head = m_roberta ? QStringLiteral("lm_head.") : QStringLiteral("cls.predictions.");
         const QString transform = m_roberta ? head : head + QStringLiteral("transform.");
@@ -206,9 +199,7 @@ FamilyUnit bertFamilyUnit()
              {QStringLiteral("RobertaModel"), QStringLiteral("roberta")},
              {QStringLiteral("XLMRobertaFor"), QStringLiteral("xlm-roberta")},
              {QStringLiteral("XLMRobertaModel"), QStringLiteral("xlm-roberta")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<BertArchitecture>(r, c);
-            }};
+            &configureArchitecture<BertArchitecture>};
 }
 
 } // namespace families

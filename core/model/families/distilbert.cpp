@@ -53,23 +53,16 @@ public:
             list.optional(QStringLiteral("embeddings.position_embeddings.weight"), {m_positions, h});
         else
             list.require(QStringLiteral("embeddings.position_embeddings.weight"), {m_positions, h});
-        list.require(QStringLiteral("embeddings.LayerNorm.weight"), {h});
-        list.require(QStringLiteral("embeddings.LayerNorm.bias"), {h});
+        list.requireWithBias(QStringLiteral("embeddings.LayerNorm."), {h}, h);
         for (int l = 0; l < m_layers; ++l) {
             const LayerNames n(QStringLiteral("transformer.layer.%1."), l);
             for (const char* p :
-                 {"attention.q_lin.", "attention.k_lin.", "attention.v_lin.", "attention.out_lin."}) {
-                list.require(n(p) + QLatin1String("weight"), {h, h});
-                list.require(n(p) + QLatin1String("bias"), {h});
-            }
-            for (const char* norm : {"sa_layer_norm.", "output_layer_norm."}) {
-                list.require(n(norm) + QLatin1String("weight"), {h});
-                list.require(n(norm) + QLatin1String("bias"), {h});
-            }
-            list.require(n("ffn.lin1.weight"), {I, h});
-            list.require(n("ffn.lin1.bias"), {I});
-            list.require(n("ffn.lin2.weight"), {h, I});
-            list.require(n("ffn.lin2.bias"), {h});
+                 {"attention.q_lin.", "attention.k_lin.", "attention.v_lin.", "attention.out_lin."})
+                list.requireWithBias(n(p), {h, h}, h);
+            list.requireWithBias(n("sa_layer_norm."), {h}, h);
+            list.requireWithBias(n("output_layer_norm."), {h}, h);
+            list.requireWithBias(n("ffn.lin1."), {I, h}, I);
+            list.requireWithBias(n("ffn.lin2."), {h, I}, h);
         }
         list.optionalFullName(QStringLiteral("vocab_transform.weight"), {h, h});
         list.optionalFullName(QStringLiteral("vocab_transform.bias"), {h});
@@ -161,9 +154,7 @@ FamilyUnit distilbertFamilyUnit()
             {QStringLiteral("distilbert")},
             {{QStringLiteral("DistilBertFor"), QStringLiteral("distilbert")},
              {QStringLiteral("DistilBertModel"), QStringLiteral("distilbert")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<DistilBertArchitecture>(r, c);
-            }};
+            &configureArchitecture<DistilBertArchitecture>};
 }
 
 } // namespace families

@@ -55,21 +55,14 @@ public:
         list.require(QStringLiteral("wpe.weight"), {m_positions, h});
         for (int l = 0; l < m_layers; ++l) {
             const LayerNames n(QStringLiteral("h.%1."), l);
-            for (const char* norm : {"ln_1.", "ln_2."}) {
-                list.require(n(norm) + QLatin1String("weight"), {h});
-                list.require(n(norm) + QLatin1String("bias"), {h});
-            }
-            list.require(n("attn.c_attn.weight"), {h, 3 * h});
-            list.require(n("attn.c_attn.bias"), {3 * h});
-            list.require(n("attn.c_proj.weight"), {h, h});
-            list.require(n("attn.c_proj.bias"), {h});
-            list.require(n("mlp.c_fc.weight"), {h, I});
-            list.require(n("mlp.c_fc.bias"), {I});
-            list.require(n("mlp.c_proj.weight"), {I, h});
-            list.require(n("mlp.c_proj.bias"), {h});
+            list.requireWithBias(n("ln_1."), {h}, h);
+            list.requireWithBias(n("ln_2."), {h}, h);
+            list.requireWithBias(n("attn.c_attn."), {h, 3 * h}, 3 * h);
+            list.requireWithBias(n("attn.c_proj."), {h, h}, h);
+            list.requireWithBias(n("mlp.c_fc."), {h, I}, I);
+            list.requireWithBias(n("mlp.c_proj."), {I, h}, h);
         }
-        list.require(QStringLiteral("ln_f.weight"), {h});
-        list.require(QStringLiteral("ln_f.bias"), {h});
+        list.requireWithBias(QStringLiteral("ln_f."), {h}, h);
         list.optionalFullName(QStringLiteral("lm_head.weight"), {m_vocab, h});
     }
 
@@ -140,9 +133,7 @@ FamilyUnit gpt2FamilyUnit()
             {QStringLiteral("gpt2")},
             {{QStringLiteral("GPT2LMHead"), QStringLiteral("gpt2")},
              {QStringLiteral("GPT2Model"), QStringLiteral("gpt2")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<Gpt2Architecture>(r, c);
-            }};
+            &configureArchitecture<Gpt2Architecture>};
 }
 
 } // namespace families

@@ -58,23 +58,18 @@ public:
         list.require(QStringLiteral("embed_in.weight"), {m_vocab, h});
         for (int l = 0; l < m_layers; ++l) {
             const LayerNames n(QStringLiteral("layers.%1."), l);
-            for (const char* norm : {"input_layernorm.", "post_attention_layernorm."}) {
-                list.require(n(norm) + QLatin1String("weight"), {h});
-                list.require(n(norm) + QLatin1String("bias"), {h});
-            }
+            list.requireWithBias(n("input_layernorm."), {h}, h);
+            list.requireWithBias(n("post_attention_layernorm."), {h}, h);
             list.require(n("attention.query_key_value.weight"), {3 * h, h});
             list.require(n("attention.dense.weight"), {h, h});
             if (m_bias) {
                 list.require(n("attention.query_key_value.bias"), {3 * h});
                 list.require(n("attention.dense.bias"), {h});
             }
-            list.require(n("mlp.dense_h_to_4h.weight"), {I, h});
-            list.require(n("mlp.dense_h_to_4h.bias"), {I});
-            list.require(n("mlp.dense_4h_to_h.weight"), {h, I});
-            list.require(n("mlp.dense_4h_to_h.bias"), {h});
+            list.requireWithBias(n("mlp.dense_h_to_4h."), {I, h}, I);
+            list.requireWithBias(n("mlp.dense_4h_to_h."), {h, I}, h);
         }
-        list.require(QStringLiteral("final_layer_norm.weight"), {h});
-        list.require(QStringLiteral("final_layer_norm.bias"), {h});
+        list.requireWithBias(QStringLiteral("final_layer_norm."), {h}, h);
         list.optionalFullName(QStringLiteral("embed_out.weight"), {m_vocab, h});
     }
 
@@ -155,9 +150,7 @@ FamilyUnit gptneoxFamilyUnit()
     return {QStringLiteral("gpt_neox"),
             {QStringLiteral("gpt_neox")},
             {{QStringLiteral("GPTNeoXFor"), QStringLiteral("gpt_neox")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<GptNeoXArchitecture>(r, c);
-            }};
+            &configureArchitecture<GptNeoXArchitecture>};
 }
 
 } // namespace families

@@ -55,9 +55,7 @@ FamilyUnit llamaFamilyUnit()
              {QStringLiteral("MistralFor"), QStringLiteral("mistral")},
              {QStringLiteral("Qwen2For"), QStringLiteral("qwen2")},
              {QStringLiteral("Qwen3For"), QStringLiteral("qwen3")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<LlamaArchitecture>(r, c);
-            }};
+            &configureArchitecture<LlamaArchitecture>};
 }
 
 } // namespace families

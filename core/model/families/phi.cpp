@@ -57,32 +57,23 @@ public:
         list.require(QStringLiteral("embed_tokens.weight"), {m_vocab, h});
         for (int l = 0; l < m_layers; ++l) {
             const LayerNames n(QStringLiteral("layers.%1."), l);
-            list.require(n("input_layernorm.weight"), {h});
-            list.require(n("input_layernorm.bias"), {h});
+            list.requireWithBias(n("input_layernorm."), {h}, h);
             if (fusedQkv(list, n)) {
-                list.require(n("self_attn.query_key_value.weight"), {3 * h, h});
-                list.require(n("self_attn.query_key_value.bias"), {3 * h});
+                list.requireWithBias(n("self_attn.query_key_value."), {3 * h, h}, 3 * h);
             } else {
-                for (const auto& [which, rows] : {std::pair{"q_proj", q}, {"k_proj", kv}, {"v_proj", kv}}) {
-                    list.require(n("self_attn.") + QLatin1String(which) + QStringLiteral(".weight"),
-                                 {rows, h});
-                    list.require(n("self_attn.") + QLatin1String(which) + QStringLiteral(".bias"), {rows});
-                }
+                list.requireWithBias(n("self_attn.q_proj."), {q, h}, q);
+                list.requireWithBias(n("self_attn.k_proj."), {kv, h}, kv);
+                list.requireWithBias(n("self_attn.v_proj."), {kv, h}, kv);
             }
-            if (m_qkLayerNorm)
-                for (const char* norm : {"self_attn.q_layernorm.", "self_attn.k_layernorm."}) {
-                    list.require(n(norm) + QLatin1String("weight"), {m_headDim});
-                    list.require(n(norm) + QLatin1String("bias"), {m_headDim});
-                }
-            list.require(n("self_attn.dense.weight"), {h, q});
-            list.require(n("self_attn.dense.bias"), {h});
-            list.require(n("mlp.fc1.weight"), {I, h});
-            list.require(n("mlp.fc1.bias"), {I});
-            list.require(n("mlp.fc2.weight"), {h, I});
-            list.require(n("mlp.fc2.bias"), {h});
+            if (m_qkLayerNorm) {
+                list.requireWithBias(n("self_attn.q_layernorm."), {m_headDim}, m_headDim);
+                list.requireWithBias(n("self_attn.k_layernorm."), {m_headDim}, m_headDim);
+            }
+            list.requireWithBias(n("self_attn.dense."), {h, q}, h);
+            list.requireWithBias(n("mlp.fc1."), {I, h}, I);
+            list.requireWithBias(n("mlp.fc2."), {h, I}, h);
         }
-        list.require(QStringLiteral("final_layernorm.weight"), {h});
-        list.require(QStringLiteral("final_layernorm.bias"), {h});
+        list.requireWithBias(QStringLiteral("final_layernorm."), {h}, h);
         list.optionalFullName(QStringLiteral("lm_head.weight"), {m_vocab, h});
         list.optionalFullName(QStringLiteral("lm_head.bias"), {m_vocab});
     }
@@ -176,9 +167,7 @@ FamilyUnit phiFamilyUnit()
     return {QStringLiteral("phi"),
             {QStringLiteral("phi")},
             {{QStringLiteral("PhiFor"), QStringLiteral("phi")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<PhiArchitecture>(r, c);
-            }};
+            &configureArchitecture<PhiArchitecture>};
 }
 
 } // namespace families

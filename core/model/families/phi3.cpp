@@ -45,9 +45,7 @@ FamilyUnit phi3FamilyUnit()
     return {QStringLiteral("phi3"),
             {QStringLiteral("phi3")},
             {{QStringLiteral("Phi3For"), QStringLiteral("phi3")}},
-            [](const ConfigReader& r, ModelConfig& c) -> std::shared_ptr<const Architecture> {
-                return std::make_shared<Phi3Architecture>(r, c);
-            }};
+            &configureArchitecture<Phi3Architecture>};
 }
 
 } // namespace families
