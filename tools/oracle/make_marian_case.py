@@ -19,7 +19,7 @@ Outputs in DIR:
   decoder_attentions.npy  float64 [decoder layers, heads, n_tgt, n_tgt]   (causal)
   cross_attentions.npy    float64 [decoder layers, heads, n_tgt, n_src]
   case.json   source_text, source_ids, target_text, decoder_input_ids ([decoder_start] + target ids[:-1], as
-              shift_tokens_right makes them), tokenizer_cases (text -> source ids; target text -> target ids),
+              shift_tokens_right makes them), tokenizer_cases (text -> source ids; target text -> target ids, and those ids decoded),
               greedy / beam generate() outputs, config summary, tensor list, the command
 """
 import argparse
@@ -113,6 +113,9 @@ def main():
     pad, eos = vocab["<pad>"], vocab["</s>"]
     tokenizer_cases = [{"text": t, "ids": tok(t)["input_ids"]} for t in SOURCE_TEXTS]
     target_cases = [{"text": t, "ids": tok(text_target=t)["input_ids"]} for t in TARGET_TEXTS]
+    for c in target_cases:  # MarianTokenizer.decode: through target.spm
+        c["decoded"] = tok.decode(c["ids"], skip_special_tokens=True)
+        c["decoded_with_special"] = tok.decode(c["ids"], skip_special_tokens=False)
 
     torch.manual_seed(a.seed)
     # The fields of an opus-mt config.json, the BART-era ones included (transformers keeps unknown keys).
