@@ -1,0 +1,246 @@
+#include "model/bartstylemodel.h"
+
+#include "attention/attention.h"
+#include "model/modelerror.h"
+#include "model/nonfinitecheck.h"
+
+#include <QStringList>
+#include <cmath>
+
+namespace attnscope {
+
+namespace {
+
+QString shapeText(const std::vector<qint64>& shape)
+{
+    QStringList parts;
+    for (const qint64 d : shape)
+        parts << QString::number(d);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+// Rows [0, n) of the sinusoidal table (bartstylemodel.h), n × d.
+std::vector<float> sinusoidalRows(int n, int d)
+{
+    std::vector<float> table(size_t(n) * size_t(d));
+    const int sinColumns = (d + 1) / 2;
+    for (int p = 0; p < n; ++p)
+        for (int j = 0; j < d; ++j) {
+            const bool sine = j < sinColumns;
+            const int pair = sine ? j : j - sinColumns;
+            const double angle = double(p) / std::pow(10000.0, 2.0 * pair / double(d));
+            table[size_t(p) * size_t(d) + size_t(j)] = float(sine ? std::sin(angle) : std::cos(angle));
+        }
+    return table;
+}
+
+} // namespace
+
+// A stack's attention: [layers, heads, n_q, n_k] as one buffer, filled layer by layer.
+struct BartStyleModel::StackResult
+{
+    std::vector<float> self, cross;
+};
+
+BartStyleModel::BartStyleModel(EncoderDecoderConfig config, BartStyleOptions options, const QString& folder)
+    : EncoderDecoderModel(std::move(config)), m_options(options), m_folder(folder),
+      m_store(std::make_shared<WeightStore>(WeightStore::openFolder(folder)))
+{
+    const EncoderDecoderConfig& c = m_config;
+    // ...ForConditionalGeneration / MarianMTModel keep the base model under "model."; MarianModel has no
+    // prefix.
+    m_prefix = m_store->contains(QStringLiteral("model.encoder.layers.0.fc1.weight"))
+                   ? QStringLiteral("model.")
+                   : QString();
+    QString embedding = QStringLiteral("shared.weight");
+    if (!m_store->contains(m_prefix + embedding) &&
+        m_store->contains(m_prefix + QStringLiteral("encoder.embed_tokens.weight")))
+        embedding = QStringLiteral("encoder.embed_tokens.weight");
+    m_embedding = load(embedding, {c.vocabSize, c.hidden}).data();
+    for (int l = 0; l < c.encoderLayers; ++l)
+        m_encoder.push_back(
+            layerWeights(QStringLiteral("encoder.layers.%1.").arg(l), c.encoderFfn, c.encoderHeads, false));
+    for (int l = 0; l < c.decoderLayers; ++l)
+        m_decoder.push_back(
+            layerWeights(QStringLiteral("decoder.layers.%1.").arg(l), c.decoderFfn, c.decoderHeads, true));
+}
+
+const WeightTensor& BartStyleModel::load(const QString& base, const std::vector<qint64>& shape)
+{
+    const QString name = m_prefix + base;
+    const TensorInfo* info = m_store->info(name);
+    if (!info)
+        throw ModelError(
+            m_store->primaryFile(),
+            QStringLiteral("tensor %1 is missing (needed by this %2 model with %3 encoder and %4 "
+                           "decoder layers in config.json)")
+                .arg(name, m_config.modelType)
+                .arg(m_config.encoderLayers)
+                .arg(m_config.decoderLayers));
+    if (info->shape != shape)
+        throw ModelError(m_store->fileOf(name),
+                         QStringLiteral("tensor %1 has shape %2 but config.json implies %3")
+                             .arg(name, info->shapeText(), shapeText(shape)));
+    if (!m_store->convertsToFloat(name))
+        throw ModelError(
+            m_store->fileOf(name),
+            QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
+                .arg(name, m_store->storageType(name)));
+    // NaN in a norm or a bias spoils every output: refused at open, as TransformerModel does.
+    if (shape.size() == 1) checkTensorFinite(*m_store, name);
+    m_held.push_back(m_store->load(name));
+    return m_held.back();
+}
+
+ops::LinearWeight BartStyleModel::linearWeight(const QString& base, int out, int in)
+{
+    ops::LinearWeight w;
+    w.weight = load(base + QStringLiteral(".weight"), {out, in}).data();
+    w.bias = load(base + QStringLiteral(".bias"), {out}).data();
+    w.in = in;
+    w.out = out;
+    w.layout = ops::WeightLayout::OutIn; // nn.Linear
+    return w;
+}
+
+BartStyleModel::Norm BartStyleModel::norm(const QString& base)
+{
+    return {load(base + QStringLiteral(".weight"), {m_config.hidden}).data(),
+            load(base + QStringLiteral(".bias"), {m_config.hidden}).data()};
+}
+
+BartStyleModel::AttentionWeights BartStyleModel::attentionWeights(const QString& base, int heads)
+{
+    const int d = m_config.hidden;
+    return {linearWeight(base + QStringLiteral("q_proj"), d, d),
+            linearWeight(base + QStringLiteral("k_proj"), d, d),
+            linearWeight(base + QStringLiteral("v_proj"), d, d),
+            linearWeight(base + QStringLiteral("out_proj"), d, d), heads};
+}
+
+BartStyleModel::Layer BartStyleModel::layerWeights(const QString& base, int ffn, int heads, bool decoder)
+{
+    Layer layer;
+    layer.self = attentionWeights(base + QStringLiteral("self_attn."), heads);
+    layer.selfNorm = norm(base + QStringLiteral("self_attn_layer_norm"));
+    if (decoder) {
+        layer.cross = attentionWeights(base + QStringLiteral("encoder_attn."), heads);
+        layer.crossNorm = norm(base + QStringLiteral("encoder_attn_layer_norm"));
+    }
+    layer.fc1 = linearWeight(base + QStringLiteral("fc1"), ffn, m_config.hidden);
+    layer.fc2 = linearWeight(base + QStringLiteral("fc2"), m_config.hidden, ffn);
+    layer.finalNorm = norm(base + QStringLiteral("final_layer_norm"));
+    return layer;
+}
+
+void BartStyleModel::checkIds(const std::vector<int>& ids, const QString& side) const
+{
+    if (ids.empty()) throw ModelError(m_folder, QStringLiteral("the %1 is empty").arg(side));
+    if (int(ids.size()) > m_config.maxPositions)
+        throw ModelError(m_folder, QStringLiteral("the %1 has %2 tokens; this model takes at most %3 "
+                                                  "(max_position_embeddings)")
+                                       .arg(side)
+                                       .arg(ids.size())
+                                       .arg(m_config.maxPositions));
+    for (size_t t = 0; t < ids.size(); ++t)
+        if (ids[t] < 0 || ids[t] >= m_config.vocabSize)
+            throw ModelError(m_folder,
+                             QStringLiteral("%1 token %2 has id %3, outside the vocabulary (0 to %4)")
+                                 .arg(side)
+                                 .arg(t)
+                                 .arg(ids[t])
+                                 .arg(m_config.vocabSize - 1));
+}
+
+std::vector<float> BartStyleModel::embed(const std::vector<int>& ids) const
+{
+    const int n = int(ids.size()), d = m_config.hidden;
+    std::vector<float> x = sinusoidalRows(n, d);
+    for (int t = 0; t < n; ++t) {
+        const float* row = m_embedding + size_t(ids[size_t(t)]) * size_t(d);
+        float* out = x.data() + size_t(t) * size_t(d);
+        for (int j = 0; j < d; ++j)
+            out[j] += row[j] * m_options.embedScale;
+    }
+    return x;
+}
+
+std::vector<float> BartStyleModel::attend(const std::vector<float>& queries, int nq,
+                                          const std::vector<float>& memory, int nk, const AttentionWeights& w,
+                                          bool causal, std::vector<float>& probabilities, int threads) const
+{
+    const int d = m_config.hidden, headDim = d / w.heads;
+    // A projection's output [tokens, d] is the HeadTensor layout [tokens, heads, d_head] as it is.
+    HeadTensor q(nq, w.heads, headDim), k(nk, w.heads, headDim), v(nk, w.heads, headDim);
+    ops::linear(queries.data(), nq, w.q, q.values.data(), std::nullopt, threads);
+    ops::linear(memory.data(), nk, w.k, k.values.data(), std::nullopt, threads);
+    ops::linear(memory.data(), nk, w.v, v.values.data(), std::nullopt, threads);
+    AttentionOptions options; // scale 1/√d_head: upstream scales q by it before q·kᵀ
+    options.causal = causal;
+    options.threads = threads;
+    const FullAttentionResult r = attentionFull(q, k, v, options);
+    probabilities.insert(probabilities.end(), r.probabilities.begin(), r.probabilities.end());
+    std::vector<float> out(size_t(nq) * size_t(d));
+    ops::linear(r.output.values.data(), nq, w.out, out.data(), std::nullopt, threads);
+    return out;
+}
+
+void BartStyleModel::addAndNorm(std::vector<float>& x, const std::vector<float>& add, const Norm& n,
+                                int threads) const
+{
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] += add[i];
+    const int d = m_config.hidden;
+    ops::layerNorm(x.data(), x.data(), int(x.size() / size_t(d)), d, n.gamma, n.beta, m_options.eps, threads);
+}
+
+void BartStyleModel::feedForward(std::vector<float>& x, const Layer& layer, int ffn, int threads) const
+{
+    const int n = int(x.size() / size_t(m_config.hidden));
+    std::vector<float> inner(size_t(n) * size_t(ffn));
+    ops::linear(x.data(), n, layer.fc1, inner.data(), m_options.activation, threads);
+    std::vector<float> out(x.size());
+    ops::linear(inner.data(), n, layer.fc2, out.data(), std::nullopt, threads);
+    addAndNorm(x, out, layer.finalNorm, threads);
+}
+
+EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
+                                            const std::vector<int>& targetIds, int threads) const
+{
+    checkIds(sourceIds, QStringLiteral("source"));
+    checkIds(targetIds, QStringLiteral("target"));
+    const EncoderDecoderConfig& c = m_config;
+    const int ns = int(sourceIds.size()), nt = int(targetIds.size());
+    const NonFiniteCheck finite(*m_store, m_folder);
+    const auto check = [&](const std::vector<float>& x, const QString& stack, int layer) {
+        finite.check(x, QStringLiteral("%1 layer %2").arg(stack).arg(layer),
+                     QStringLiteral("the hidden state"),
+                     {m_prefix + QStringLiteral("%1.layers.%2.").arg(stack).arg(layer)}, threads);
+    };
+
+    StackResult encoder;
+    std::vector<float> memory = embed(sourceIds);
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        const Layer& layer = m_encoder[size_t(l)];
+        addAndNorm(memory, attend(memory, ns, memory, ns, layer.self, false, encoder.self, threads),
+                   layer.selfNorm, threads);
+        feedForward(memory, layer, c.encoderFfn, threads);
+        check(memory, QStringLiteral("encoder"), l);
+    }
+
+    StackResult decoder;
+    std::vector<float> x = embed(targetIds);
+    for (int l = 0; l < c.decoderLayers; ++l) {
+        const Layer& layer = m_decoder[size_t(l)];
+        addAndNorm(x, attend(x, nt, x, nt, layer.self, true, decoder.self, threads), layer.selfNorm, threads);
+        addAndNorm(x, attend(x, nt, memory, ns, layer.cross, false, decoder.cross, threads), layer.crossNorm,
+                   threads);
+        feedForward(x, layer, c.decoderFfn, threads);
+        check(x, QStringLiteral("decoder"), l);
+    }
+    return {DenseAttentionMaps(c.encoderLayers, c.encoderHeads, ns, ns, std::move(encoder.self)),
+            DenseAttentionMaps(c.decoderLayers, c.decoderHeads, nt, nt, std::move(decoder.self)),
+            DenseAttentionMaps(c.decoderLayers, c.decoderHeads, nt, ns, std::move(decoder.cross))};
+}
+
+} // namespace attnscope

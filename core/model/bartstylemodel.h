@@ -1,0 +1,86 @@
+#pragma once
+
+// The encoder-decoder of transformers' modeling_bart.py, which Marian's modeling_marian.py copies: two
+// post-LN stacks of the same blocks (d = d_model, every projection with a bias, LN = nn.LayerNorm):
+//   embed:    x = scale · E[id] + position[p]
+//   encoder:  x = LN(x + W_O · attention(x, x));           x = LN(x + W_2 · act(W_1 · x))
+//   decoder:  x = LN(x + W_O · causal attention(x, x));    x = LN(x + W_O' · attention(x, encoder output));
+//             x = LN(x + W_2 · act(W_1 · x))
+// attention(a, b): queries from a, keys and values from b, softmax(q·kᵀ / √d_head) per head.
+// Positions are Marian's: a fixed sinusoidal table that the file does not hold (BART's learned table with its
+// offset of 2 and its embedding LayerNorm are not here yet).
+
+#include "model/activation.h"
+#include "model/encoderdecodermodel.h"
+#include "model/tensorops.h"
+#include "model/weightstore.h"
+
+#include <deque>
+#include <memory>
+
+namespace attnscope {
+
+struct BartStyleOptions
+{
+    float embedScale = 1.0f; // √d_model where scale_embedding
+    Activation activation = Activation::GeluErf;
+    double eps = 1e-5; // nn.LayerNorm's default: BART and Marian never change it
+};
+
+class BartStyleModel final : public EncoderDecoderModel
+{
+public:
+    // Opens the folder's weights (with or without the "model." prefix of ...ForConditionalGeneration) and
+    // checks every tensor the pass reads against `config`: ModelError "<file>: tensor X has shape [..] but
+    // config.json implies [..]", or "... is missing".
+    BartStyleModel(EncoderDecoderConfig config, BartStyleOptions options, const QString& folder);
+
+    EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
+                                int threads = 0) const override;
+
+private:
+    struct Norm
+    {
+        const float* gamma = nullptr;
+        const float* beta = nullptr;
+    };
+    struct AttentionWeights
+    {
+        ops::LinearWeight q, k, v, out;
+        int heads = 0;
+    };
+    struct Layer
+    {
+        AttentionWeights self, cross; // cross: decoder layers only
+        Norm selfNorm, crossNorm, finalNorm;
+        ops::LinearWeight fc1, fc2;
+    };
+    struct StackResult; // a stack's output and its attention, run() inside
+
+    const WeightTensor& load(const QString& base, const std::vector<qint64>& shape);
+    ops::LinearWeight linearWeight(const QString& base, int out, int in);
+    Norm norm(const QString& base);
+    AttentionWeights attentionWeights(const QString& base, int heads);
+    Layer layerWeights(const QString& base, int ffn, int heads, bool decoder);
+    // scale · E[id] + position[p], n × d. Positions: Marian's MarianSinusoidalPositionalEmbedding, column
+    // j < ⌈d/2⌉ sin(p / 10000^(2j/d)), column ⌈d/2⌉ + j cos(p / 10000^(2j/d)), rounded to float32 as upstream
+    // builds the table.
+    std::vector<float> embed(const std::vector<int>& ids) const;
+    // The block's output (n_q × d, after W_O) and appends its P ([heads, n_q, n_k]) to `probabilities`.
+    std::vector<float> attend(const std::vector<float>& queries, int nq, const std::vector<float>& memory,
+                              int nk, const AttentionWeights& w, bool causal,
+                              std::vector<float>& probabilities, int threads) const;
+    void addAndNorm(std::vector<float>& x, const std::vector<float>& add, const Norm& n, int threads) const;
+    void feedForward(std::vector<float>& x, const Layer& layer, int ffn, int threads) const;
+    void checkIds(const std::vector<int>& ids, const QString& side) const;
+
+    BartStyleOptions m_options;
+    QString m_folder;
+    std::shared_ptr<const WeightStore> m_store;
+    QString m_prefix;                // "model." or ""
+    std::deque<WeightTensor> m_held; // what the raw pointers below point into
+    const float* m_embedding = nullptr;
+    std::vector<Layer> m_encoder, m_decoder;
+};
+
+} // namespace attnscope

@@ -1,0 +1,230 @@
+// Encoder-decoder models (model/encoderdecodermodel.h) against upstream transformers: the oracle case
+// marian_s0 (tools/oracle/make_marian_case.py: a tiny random MarianMTModel reloaded in float64) holds the
+// encoder, decoder and cross attentions transformers 4.36 computes for its source and decoder input ids.
+// Also: configs whose sizes disagree, and inputs the model cannot take, refused with one-line messages.
+
+#include "core/support/modelfixtures.h"
+#include "io/npy.h"
+#include "model/encoderdecodermodel.h"
+#include "model/modelconfig.h"
+#include "model/modelerror.h"
+#include "support/testdata.h"
+#include "tokenizer/mariantokenizer.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnscope;
+using namespace attnscope::testing;
+
+namespace {
+
+QString caseFolder()
+{
+    return oracleFolder(QStringLiteral("marian_s0"));
+}
+
+std::vector<int> caseIds(const char* key)
+{
+    std::vector<int> ids;
+    const QJsonObject kase = readRequiredJsonObject(caseFolder() + QStringLiteral("/case.json"));
+    for (const QJsonValue& id : kase[QLatin1String(key)].toArray())
+        ids.push_back(id.toInt(-1));
+    return ids;
+}
+
+struct Errors
+{
+    double encoder, decoder, cross;
+};
+
+Errors oracleErrors(const QString& folder)
+{
+    const auto model = EncoderDecoderModel::open(folder);
+    const EncoderDecoderAttention a = model->run(caseIds("source_ids"), caseIds("decoder_input_ids"));
+    const auto expected = [](const char* file) {
+        return readNpyFile(caseFolder() + QLatin1Char('/') + QLatin1String(file));
+    };
+    return {maxAbsError(a.encoder, expected("encoder_attentions.npy")),
+            maxAbsError(a.decoder, expected("decoder_attentions.npy")),
+            maxAbsError(a.cross, expected("cross_attentions.npy"))};
+}
+
+QString errorOf(const std::function<void()>& f)
+{
+    return modelErrorOf(f);
+}
+
+} // namespace
+
+class TestEncoderDecoder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void marianEqualsTransformers()
+    {
+        const Errors e = oracleErrors(caseFolder());
+        qInfo("max |P - transformers|: encoder %.2e, decoder %.2e, cross %.2e", e.encoder, e.decoder,
+              e.cross);
+        QVERIFY2(e.encoder <= 1e-5, qPrintable(QString::number(e.encoder)));
+        QVERIFY2(e.decoder <= 1e-5, qPrintable(QString::number(e.decoder)));
+        QVERIFY2(e.cross <= 1e-5, qPrintable(QString::number(e.cross)));
+    }
+
+    // The shapes the interface promises, and the decoder's mask: nothing above the diagonal, rows sum to 1.
+    void shapesAndCausality()
+    {
+        const auto model = EncoderDecoderModel::open(caseFolder());
+        const std::vector<int> source = caseIds("source_ids"), target = caseIds("decoder_input_ids");
+        const EncoderDecoderAttention a = model->run(source, target);
+        const int ns = int(source.size()), nt = int(target.size());
+        QCOMPARE(a.encoder.layers(), 2);
+        QCOMPARE(a.encoder.queries(), ns);
+        QCOMPARE(a.encoder.keys(), ns);
+        QCOMPARE(a.decoder.queries(), nt);
+        QCOMPARE(a.decoder.keys(), nt);
+        QCOMPARE(a.cross.queries(), nt);
+        QCOMPARE(a.cross.keys(), ns);
+        QCOMPARE(a.cross.heads(), 4);
+        for (int l = 0; l < a.decoder.layers(); ++l)
+            for (int h = 0; h < a.decoder.heads(); ++h) {
+                const std::vector<float> p = a.decoder.matrix(l, h);
+                for (int q = 0; q < nt; ++q) {
+                    double sum = 0;
+                    for (int k = 0; k < nt; ++k) {
+                        if (k > q) QCOMPARE(p[size_t(q * nt + k)], 0.0f);
+                        sum += p[size_t(q * nt + k)];
+                    }
+                    QVERIFY(std::abs(sum - 1.0) < 1e-5);
+                }
+            }
+    }
+
+    // The case's source ids are what Marian's tokenizer gives for its text: tokenizer and model agree.
+    void tokenizerFeedsTheCase()
+    {
+        const QJsonObject kase = readRequiredJsonObject(caseFolder() + QStringLiteral("/case.json"));
+        const MarianTokenizer tokenizer = MarianTokenizer::fromFolder(caseFolder());
+        QCOMPARE(tokenizer.encode(kase[QLatin1String("source_text")].toString()).ids, caseIds("source_ids"));
+        const auto model = EncoderDecoderModel::open(caseFolder());
+        QCOMPARE(model->config().decoderStartId, tokenizer.padId());
+        QCOMPARE(model->config().vocabSize, tokenizer.vocabSize());
+        QCOMPARE(caseIds("decoder_input_ids").front(), model->config().decoderStartId);
+    }
+
+    // The case can tell a wrong model: each feature switched off moves P far beyond the tolerance.
+    void caseSeesEachFeature_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::newRow("scale_embedding off") << QStringLiteral("scale_embedding") << QJsonValue(false);
+        QTest::newRow("gelu for swish")
+            << QStringLiteral("activation_function") << QJsonValue(QStringLiteral("gelu"));
+    }
+    void caseSeesEachFeature()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("m"));
+        copyModel(caseFolder(), folder);
+        editModelConfig(folder, key, value);
+        const Errors e = oracleErrors(folder);
+        qInfo("%s: encoder %.2e, decoder %.2e, cross %.2e", qPrintable(key), e.encoder, e.decoder, e.cross);
+        QVERIFY2(std::max({e.encoder, e.decoder, e.cross}) > 1e-3, qPrintable(QString::number(e.cross)));
+    }
+
+    void inconsistentConfigsAreRefused_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("heads do not divide d_model")
+            << QStringLiteral("d_model") << QJsonValue(30)
+            << QStringLiteral("config.json: d_model 30 is not a multiple of encoder_attention_heads 4");
+        QTest::newRow("decoder heads") << QStringLiteral("decoder_attention_heads") << QJsonValue(5)
+                                       << QStringLiteral("config.json: d_model 32 is not a multiple of "
+                                                         "decoder_attention_heads 5");
+        QTest::newRow("ffn") << QStringLiteral("encoder_ffn_dim") << QJsonValue(128)
+                             << QStringLiteral(
+                                    "model.safetensors: tensor model.encoder.layers.0.fc1.weight has "
+                                    "shape [64, 32] but config.json implies [128, 32]");
+        QTest::newRow("d_model") << QStringLiteral("d_model") << QJsonValue(64)
+                                 << QStringLiteral("model.safetensors: tensor model.shared.weight has shape "
+                                                   "[125, 32] but config.json implies [125, 64]");
+        QTest::newRow("vocab") << QStringLiteral("vocab_size") << QJsonValue(200)
+                               << QStringLiteral("config.json: separate encoder and decoder vocabularies");
+        QTest::newRow("layers") << QStringLiteral("decoder_layers") << QJsonValue(3)
+                                << QStringLiteral(
+                                       "model.safetensors: tensor "
+                                       "model.decoder.layers.2.self_attn.q_proj.weight is missing");
+        QTest::newRow("pad outside") << QStringLiteral("pad_token_id") << QJsonValue(125)
+                                     << QStringLiteral(
+                                            "config.json: pad_token_id 125 is outside vocab_size 125");
+        QTest::newRow("negative layers") << QStringLiteral("encoder_layers") << QJsonValue(-2)
+                                         << QStringLiteral("config.json: encoder_layers must be an integer");
+        QTest::newRow("activation") << QStringLiteral("activation_function")
+                                    << QJsonValue(QStringLiteral("tanhh"))
+                                    << QStringLiteral("config.json: activation activation_function 'tanhh'");
+        QTest::newRow("not encoder-decoder")
+            << QStringLiteral("model_type") << QJsonValue(QStringLiteral("gpt2"))
+            << QStringLiteral("config.json: model_type 'gpt2' is not an encoder-decoder model");
+    }
+    void inconsistentConfigsAreRefused()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("m"));
+        copyModel(caseFolder(), folder);
+        editModelConfig(folder, key, value);
+        const QString error = errorOf([&] { EncoderDecoderModel::open(folder); });
+        QVERIFY2(error.startsWith(folder + QLatin1Char('/')), qPrintable(error));
+        QVERIFY2(error.contains(message), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
+    }
+
+    // The single-stack runtime says what a Marian folder is instead of "unsupported architecture".
+    void transformerModelNamesTheKind()
+    {
+        const QString error = modelOpenError(caseFolder());
+        QVERIFY2(
+            error.contains(QStringLiteral("model_type 'marian' is an encoder-decoder (translation) model")),
+            qPrintable(error));
+        QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("marian")));
+        QCOMPARE(EncoderDecoderModel::supportedModelTypes(), QStringList{QStringLiteral("marian")});
+    }
+
+    void badInputsAreRefused_data()
+    {
+        QTest::addColumn<std::vector<int>>("source");
+        QTest::addColumn<std::vector<int>>("target");
+        QTest::addColumn<QString>("message");
+        const std::vector<int> ok{56, 41, 0};
+        QTest::newRow("empty source") << std::vector<int>{} << ok << QStringLiteral("the source is empty");
+        QTest::newRow("empty target") << ok << std::vector<int>{} << QStringLiteral("the target is empty");
+        QTest::newRow("id past vocabulary")
+            << ok << std::vector<int>{124, 125}
+            << QStringLiteral("target token 1 has id 125, outside the vocabulary");
+        QTest::newRow("negative id") << std::vector<int>{-1} << ok
+                                     << QStringLiteral("source token 0 has id -1, outside the vocabulary");
+        QTest::newRow("too long") << std::vector<int>(65, 5) << ok
+                                  << QStringLiteral("the source has 65 tokens; this model takes at most 64");
+    }
+    void badInputsAreRefused()
+    {
+        QFETCH(std::vector<int>, source);
+        QFETCH(std::vector<int>, target);
+        QFETCH(QString, message);
+        const auto model = EncoderDecoderModel::open(caseFolder());
+        const QString error = errorOf([&] { model->run(source, target); });
+        QVERIFY2(error.contains(message), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEncoderDecoder)
+#include "tst_encoder_decoder.moc"
