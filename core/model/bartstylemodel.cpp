@@ -1,11 +1,14 @@
 #include "model/bartstylemodel.h"
 
 #include "attention/attention.h"
+#include "model/configreader.h"
+#include "model/modelconfig.h"
 #include "model/modelerror.h"
 #include "model/nonfinitecheck.h"
 
 #include <QStringList>
 #include <cmath>
+#include <tuple>
 
 namespace attnscope {
 
@@ -34,7 +37,47 @@ std::vector<float> sinusoidalRows(int n, int d)
     return table;
 }
 
+// BartLearnedPositionalEmbedding's offset: position p reads row p + 2.
+constexpr int kLearnedPositionOffset = 2;
+
 } // namespace
+
+EncoderDecoderConfig readBartStyleConfig(const ConfigReader& r, const QString& modelType,
+                                         const BartStyleDefaults& defaults)
+{
+    EncoderDecoderConfig c;
+    c.modelType = modelType;
+    c.family = modelType;
+    c.hidden = r.integer("d_model", defaults.hidden, 1, kMaxHidden);
+    c.encoderLayers = r.integer("encoder_layers", defaults.layers, 1, kMaxLayers);
+    c.decoderLayers = r.integer("decoder_layers", defaults.layers, 1, kMaxLayers);
+    c.encoderHeads = r.integer("encoder_attention_heads", defaults.heads, 1, kMaxHeads);
+    c.decoderHeads = r.integer("decoder_attention_heads", defaults.heads, 1, kMaxHeads);
+    c.encoderFfn = r.integer("encoder_ffn_dim", defaults.ffn, 1, kMaxIntermediate);
+    c.decoderFfn = r.integer("decoder_ffn_dim", defaults.ffn, 1, kMaxIntermediate);
+    c.vocabSize = r.integer("vocab_size", defaults.vocabSize, 1, kMaxVocabulary);
+    c.maxPositions = r.integer("max_position_embeddings", defaults.maxPositions, 1, kMaxPositions - 2);
+    for (const auto& [heads, key] : {std::pair{c.encoderHeads, "encoder_attention_heads"},
+                                     std::pair{c.decoderHeads, "decoder_attention_heads"}})
+        if (c.hidden % heads != 0)
+            r.fail(QStringLiteral("d_model %1 is not a multiple of %2 %3: the heads cannot split it")
+                       .arg(c.hidden)
+                       .arg(QLatin1String(key))
+                       .arg(heads));
+    for (const auto& [id, key, fallback] :
+         {std::tuple{&c.padId, "pad_token_id", defaults.padId},
+          std::tuple{&c.eosId, "eos_token_id", defaults.eosId},
+          std::tuple{&c.decoderStartId, "decoder_start_token_id", defaults.decoderStartId}}) {
+        *id = r.integer(key, fallback, 0, kMaxVocabulary - 1);
+        if (*id >= c.vocabSize)
+            r.fail(QStringLiteral("%1 %2%3 is outside vocab_size %4")
+                       .arg(QLatin1String(key))
+                       .arg(*id)
+                       .arg(r.has(key) ? QString() : QStringLiteral(" (the default)"))
+                       .arg(c.vocabSize));
+    }
+    return c;
+}
 
 // A stack's attention: [layers, heads, n_q, n_k] as one buffer, filled layer by layer.
 struct BartStyleModel::StackResult
@@ -57,6 +100,15 @@ BartStyleModel::BartStyleModel(EncoderDecoderConfig config, BartStyleOptions opt
         m_store->contains(m_prefix + QStringLiteral("encoder.embed_tokens.weight")))
         embedding = QStringLiteral("encoder.embed_tokens.weight");
     m_embedding = load(embedding, {c.vocabSize, c.hidden}).data();
+    if (m_options.positions == BartStyleOptions::Positions::Learned) {
+        const qint64 rows = qint64(c.maxPositions) + kLearnedPositionOffset;
+        m_encoderPositions = load(QStringLiteral("encoder.embed_positions.weight"), {rows, c.hidden}).data();
+        m_decoderPositions = load(QStringLiteral("decoder.embed_positions.weight"), {rows, c.hidden}).data();
+    }
+    if (m_options.embeddingNorm) {
+        m_encoderEmbeddingNorm = norm(QStringLiteral("encoder.layernorm_embedding"));
+        m_decoderEmbeddingNorm = norm(QStringLiteral("decoder.layernorm_embedding"));
+    }
     for (int l = 0; l < c.encoderLayers; ++l)
         m_encoder.push_back(
             layerWeights(QStringLiteral("encoder.layers.%1.").arg(l), c.encoderFfn, c.encoderHeads, false));
@@ -152,16 +204,24 @@ void BartStyleModel::checkIds(const std::vector<int>& ids, const QString& side) 
                                  .arg(m_config.vocabSize - 1));
 }
 
-std::vector<float> BartStyleModel::embed(const std::vector<int>& ids) const
+std::vector<float> BartStyleModel::embed(const std::vector<int>& ids, const float* learnedPositions,
+                                         const Norm& norm, int threads) const
 {
     const int n = int(ids.size()), d = m_config.hidden;
-    std::vector<float> x = sinusoidalRows(n, d);
+    std::vector<float> x;
+    if (learnedPositions) {
+        const float* first = learnedPositions + size_t(kLearnedPositionOffset) * size_t(d);
+        x.assign(first, first + size_t(n) * size_t(d));
+    } else {
+        x = sinusoidalRows(n, d);
+    }
     for (int t = 0; t < n; ++t) {
         const float* row = m_embedding + size_t(ids[size_t(t)]) * size_t(d);
         float* out = x.data() + size_t(t) * size_t(d);
         for (int j = 0; j < d; ++j)
             out[j] += row[j] * m_options.embedScale;
     }
+    if (norm.gamma) ops::layerNorm(x.data(), x.data(), n, d, norm.gamma, norm.beta, m_options.eps, threads);
     return x;
 }
 
@@ -219,7 +279,7 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
     };
 
     StackResult encoder;
-    std::vector<float> memory = embed(sourceIds);
+    std::vector<float> memory = embed(sourceIds, m_encoderPositions, m_encoderEmbeddingNorm, threads);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const Layer& layer = m_encoder[size_t(l)];
         addAndNorm(memory, attend(memory, ns, memory, ns, layer.self, false, encoder.self, threads),
@@ -229,7 +289,7 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
     }
 
     StackResult decoder;
-    std::vector<float> x = embed(targetIds);
+    std::vector<float> x = embed(targetIds, m_decoderPositions, m_decoderEmbeddingNorm, threads);
     for (int l = 0; l < c.decoderLayers; ++l) {
         const Layer& layer = m_decoder[size_t(l)];
         addAndNorm(x, attend(x, nt, x, nt, layer.self, true, decoder.self, threads), layer.selfNorm, threads);

@@ -2,13 +2,13 @@
 
 // The encoder-decoder of transformers' modeling_bart.py, which Marian's modeling_marian.py copies: two
 // post-LN stacks of the same blocks (d = d_model, every projection with a bias, LN = nn.LayerNorm):
-//   embed:    x = scale · E[id] + position[p]
+//   embed:    x = scale · E[id] + position[p]              (then x = LN_embedding(x): BART)
 //   encoder:  x = LN(x + W_O · attention(x, x));           x = LN(x + W_2 · act(W_1 · x))
 //   decoder:  x = LN(x + W_O · causal attention(x, x));    x = LN(x + W_O' · attention(x, encoder output));
 //             x = LN(x + W_2 · act(W_1 · x))
 // attention(a, b): queries from a, keys and values from b, softmax(q·kᵀ / √d_head) per head.
-// Positions are Marian's: a fixed sinusoidal table that the file does not hold (BART's learned table with its
-// offset of 2 and its embedding LayerNorm are not here yet).
+// The families differ in their positions and embedding norm (BartStyleOptions), and in config.json's defaults
+// (BartStyleDefaults; readBartStyleConfig reads the fields they share).
 
 #include "model/activation.h"
 #include "model/encoderdecodermodel.h"
@@ -20,12 +20,34 @@
 
 namespace attnscope {
 
+class ConfigReader;
+
 struct BartStyleOptions
 {
-    float embedScale = 1.0f; // √d_model where scale_embedding
+    // Sinusoidal: Marian's MarianSinusoidalPositionalEmbedding, a fixed table the file does not hold: column
+    // j < ⌈d/2⌉ is sin(p / 10000^(2j/d)), column ⌈d/2⌉ + j is cos(p / 10000^(2j/d)), rounded to float32 as
+    // upstream builds it. Learned: BART's BartLearnedPositionalEmbedding, encoder.embed_positions and
+    // decoder.embed_positions of max_position_embeddings + 2 rows, position p reading row p + 2.
+    enum class Positions { Sinusoidal, Learned };
+    Positions positions = Positions::Sinusoidal;
+    bool embeddingNorm = false; // encoder.layernorm_embedding / decoder.layernorm_embedding (BART)
+    float embedScale = 1.0f;    // √d_model where scale_embedding
     Activation activation = Activation::GeluErf;
     double eps = 1e-5; // nn.LayerNorm's default: BART and Marian never change it
 };
+
+// What a family's config class assumes for fields config.json leaves out (MarianConfig, BartConfig).
+struct BartStyleDefaults
+{
+    int hidden = 1024, layers = 12, heads = 16, ffn = 4096, vocabSize = 0, maxPositions = 1024;
+    int padId = 0, eosId = 0, decoderStartId = 0;
+};
+
+// The sizes and special ids BART and Marian name alike (d_model, encoder_layers, ...,
+// decoder_start_token_id), each within its limit, heads dividing d_model, special ids inside the vocabulary.
+// Fails through `r`.
+EncoderDecoderConfig readBartStyleConfig(const ConfigReader& r, const QString& modelType,
+                                         const BartStyleDefaults& defaults);
 
 class BartStyleModel final : public EncoderDecoderModel
 {
@@ -62,10 +84,9 @@ private:
     Norm norm(const QString& base);
     AttentionWeights attentionWeights(const QString& base, int heads);
     Layer layerWeights(const QString& base, int ffn, int heads, bool decoder);
-    // scale · E[id] + position[p], n × d. Positions: Marian's MarianSinusoidalPositionalEmbedding, column
-    // j < ⌈d/2⌉ sin(p / 10000^(2j/d)), column ⌈d/2⌉ + j cos(p / 10000^(2j/d)), rounded to float32 as upstream
-    // builds the table.
-    std::vector<float> embed(const std::vector<int>& ids) const;
+    // The stack's input x, n × d (the embed line above).
+    std::vector<float> embed(const std::vector<int>& ids, const float* learnedPositions, const Norm& norm,
+                             int threads) const;
     // The block's output (n_q × d, after W_O) and appends its P ([heads, n_q, n_k]) to `probabilities`.
     std::vector<float> attend(const std::vector<float>& queries, int nq, const std::vector<float>& memory,
                               int nk, const AttentionWeights& w, bool causal,
@@ -80,6 +101,8 @@ private:
     QString m_prefix;                // "model." or ""
     std::deque<WeightTensor> m_held; // what the raw pointers below point into
     const float* m_embedding = nullptr;
+    const float *m_encoderPositions = nullptr, *m_decoderPositions = nullptr; // learned tables, else null
+    Norm m_encoderEmbeddingNorm, m_decoderEmbeddingNorm; // null where the family has none
     std::vector<Layer> m_encoder, m_decoder;
 };
 

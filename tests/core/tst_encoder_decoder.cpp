@@ -21,15 +21,15 @@ using namespace attnscope::testing;
 
 namespace {
 
-QString caseFolder()
+QString caseFolder(const QString& caseName = QStringLiteral("marian_s0"))
 {
-    return oracleFolder(QStringLiteral("marian_s0"));
+    return oracleFolder(caseName);
 }
 
-std::vector<int> caseIds(const char* key)
+std::vector<int> caseIds(const char* key, const QString& caseName = QStringLiteral("marian_s0"))
 {
     std::vector<int> ids;
-    const QJsonObject kase = readRequiredJsonObject(caseFolder() + QStringLiteral("/case.json"));
+    const QJsonObject kase = readRequiredJsonObject(caseFolder(caseName) + QStringLiteral("/case.json"));
     for (const QJsonValue& id : kase[QLatin1String(key)].toArray())
         ids.push_back(id.toInt(-1));
     return ids;
@@ -40,12 +40,14 @@ struct Errors
     double encoder, decoder, cross;
 };
 
-Errors oracleErrors(const QString& folder)
+// The model in `folder` (the case's own, or an edited copy) on the case's ids, against the case's attention.
+Errors oracleErrors(const QString& folder, const QString& caseName)
 {
     const auto model = EncoderDecoderModel::open(folder);
-    const EncoderDecoderAttention a = model->run(caseIds("source_ids"), caseIds("decoder_input_ids"));
-    const auto expected = [](const char* file) {
-        return readNpyFile(caseFolder() + QLatin1Char('/') + QLatin1String(file));
+    const EncoderDecoderAttention a =
+        model->run(caseIds("source_ids", caseName), caseIds("decoder_input_ids", caseName));
+    const auto expected = [&](const char* file) {
+        return readNpyFile(caseFolder(caseName) + QLatin1Char('/') + QLatin1String(file));
     };
     return {maxAbsError(a.encoder, expected("encoder_attentions.npy")),
             maxAbsError(a.decoder, expected("decoder_attentions.npy")),
@@ -64,21 +66,25 @@ class TestEncoderDecoder : public QObject
     Q_OBJECT
 
 private slots:
-    void marianEqualsTransformers()
+    void equalsTransformers_data() { addOracleCaseRows({"marian_s0", "bart_s0"}); }
+    void equalsTransformers()
     {
-        const Errors e = oracleErrors(caseFolder());
-        qInfo("max |P - transformers|: encoder %.2e, decoder %.2e, cross %.2e", e.encoder, e.decoder,
-              e.cross);
+        QFETCH(QString, caseName);
+        const Errors e = oracleErrors(caseFolder(caseName), caseName);
+        qInfo("%s: max |P - transformers|: encoder %.2e, decoder %.2e, cross %.2e", qPrintable(caseName),
+              e.encoder, e.decoder, e.cross);
         QVERIFY2(e.encoder <= 1e-5, qPrintable(QString::number(e.encoder)));
         QVERIFY2(e.decoder <= 1e-5, qPrintable(QString::number(e.decoder)));
         QVERIFY2(e.cross <= 1e-5, qPrintable(QString::number(e.cross)));
     }
-
     // The shapes the interface promises, and the decoder's mask: nothing above the diagonal, rows sum to 1.
+    void shapesAndCausality_data() { addOracleCaseRows({"marian_s0", "bart_s0"}); }
     void shapesAndCausality()
     {
-        const auto model = EncoderDecoderModel::open(caseFolder());
-        const std::vector<int> source = caseIds("source_ids"), target = caseIds("decoder_input_ids");
+        QFETCH(QString, caseName);
+        const auto model = EncoderDecoderModel::open(caseFolder(caseName));
+        const std::vector<int> source = caseIds("source_ids", caseName),
+                               target = caseIds("decoder_input_ids", caseName);
         const EncoderDecoderAttention a = model->run(source, target);
         const int ns = int(source.size()), nt = int(target.size());
         QCOMPARE(a.encoder.layers(), 2);
@@ -118,69 +124,93 @@ private slots:
     // The case can tell a wrong model: each feature switched off moves P far beyond the tolerance.
     void caseSeesEachFeature_data()
     {
+        QTest::addColumn<QString>("caseName");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QJsonValue>("value");
-        QTest::newRow("scale_embedding off") << QStringLiteral("scale_embedding") << QJsonValue(false);
-        QTest::newRow("gelu for swish")
-            << QStringLiteral("activation_function") << QJsonValue(QStringLiteral("gelu"));
+        const QString marian = QStringLiteral("marian_s0"), bart = QStringLiteral("bart_s0");
+        QTest::newRow("marian: scale_embedding off")
+            << marian << QStringLiteral("scale_embedding") << QJsonValue(false);
+        QTest::newRow("marian: gelu for swish")
+            << marian << QStringLiteral("activation_function") << QJsonValue(QStringLiteral("gelu"));
+        QTest::newRow("bart: scale_embedding on")
+            << bart << QStringLiteral("scale_embedding") << QJsonValue(true);
+        QTest::newRow("bart: relu for gelu")
+            << bart << QStringLiteral("activation_function") << QJsonValue(QStringLiteral("relu"));
     }
     void caseSeesEachFeature()
     {
+        QFETCH(QString, caseName);
         QFETCH(QString, key);
         QFETCH(QJsonValue, value);
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(caseFolder(), folder);
+        copyModel(caseFolder(caseName), folder);
         editModelConfig(folder, key, value);
-        const Errors e = oracleErrors(folder);
-        qInfo("%s: encoder %.2e, decoder %.2e, cross %.2e", qPrintable(key), e.encoder, e.decoder, e.cross);
+        const Errors e = oracleErrors(folder, caseName);
+        qInfo("%s %s: encoder %.2e, decoder %.2e, cross %.2e", qPrintable(caseName), qPrintable(key),
+              e.encoder, e.decoder, e.cross);
         QVERIFY2(std::max({e.encoder, e.decoder, e.cross}) > 1e-3, qPrintable(QString::number(e.cross)));
     }
 
     void inconsistentConfigsAreRefused_data()
     {
+        QTest::addColumn<QString>("caseName");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QJsonValue>("value");
         QTest::addColumn<QString>("message");
+        const QString marian = QStringLiteral("marian_s0"), bart = QStringLiteral("bart_s0");
+        QTest::newRow("bart: position table")
+            << bart << QStringLiteral("max_position_embeddings") << QJsonValue(62)
+            << QStringLiteral(
+                   "model.safetensors: tensor model.encoder.embed_positions.weight has shape [66, 32] but "
+                   "config.json implies [64, 32]");
+        QTest::newRow("bart: ffn") << bart << QStringLiteral("decoder_ffn_dim") << QJsonValue(48)
+                                   << QStringLiteral(
+                                          "model.safetensors: tensor model.decoder.layers.0.fc1.weight "
+                                          "has shape [64, 32] but config.json implies [48, 32]");
+        QTest::newRow("bart: heads") << bart << QStringLiteral("encoder_attention_heads") << QJsonValue(3)
+                                     << QStringLiteral("config.json: d_model 32 is not a multiple of "
+                                                       "encoder_attention_heads 3");
         QTest::newRow("heads do not divide d_model")
-            << QStringLiteral("d_model") << QJsonValue(30)
+            << marian << QStringLiteral("d_model") << QJsonValue(30)
             << QStringLiteral("config.json: d_model 30 is not a multiple of encoder_attention_heads 4");
-        QTest::newRow("decoder heads") << QStringLiteral("decoder_attention_heads") << QJsonValue(5)
+        QTest::newRow("decoder heads") << marian << QStringLiteral("decoder_attention_heads") << QJsonValue(5)
                                        << QStringLiteral("config.json: d_model 32 is not a multiple of "
                                                          "decoder_attention_heads 5");
-        QTest::newRow("ffn") << QStringLiteral("encoder_ffn_dim") << QJsonValue(128)
+        QTest::newRow("ffn") << marian << QStringLiteral("encoder_ffn_dim") << QJsonValue(128)
                              << QStringLiteral(
                                     "model.safetensors: tensor model.encoder.layers.0.fc1.weight has "
                                     "shape [64, 32] but config.json implies [128, 32]");
-        QTest::newRow("d_model") << QStringLiteral("d_model") << QJsonValue(64)
+        QTest::newRow("d_model") << marian << QStringLiteral("d_model") << QJsonValue(64)
                                  << QStringLiteral("model.safetensors: tensor model.shared.weight has shape "
                                                    "[125, 32] but config.json implies [125, 64]");
-        QTest::newRow("vocab") << QStringLiteral("vocab_size") << QJsonValue(200)
+        QTest::newRow("vocab") << marian << QStringLiteral("vocab_size") << QJsonValue(200)
                                << QStringLiteral("config.json: separate encoder and decoder vocabularies");
-        QTest::newRow("layers") << QStringLiteral("decoder_layers") << QJsonValue(3)
+        QTest::newRow("layers") << marian << QStringLiteral("decoder_layers") << QJsonValue(3)
                                 << QStringLiteral(
                                        "model.safetensors: tensor "
                                        "model.decoder.layers.2.self_attn.q_proj.weight is missing");
-        QTest::newRow("pad outside") << QStringLiteral("pad_token_id") << QJsonValue(125)
+        QTest::newRow("pad outside") << marian << QStringLiteral("pad_token_id") << QJsonValue(125)
                                      << QStringLiteral(
                                             "config.json: pad_token_id 125 is outside vocab_size 125");
-        QTest::newRow("negative layers") << QStringLiteral("encoder_layers") << QJsonValue(-2)
+        QTest::newRow("negative layers") << marian << QStringLiteral("encoder_layers") << QJsonValue(-2)
                                          << QStringLiteral("config.json: encoder_layers must be an integer");
-        QTest::newRow("activation") << QStringLiteral("activation_function")
+        QTest::newRow("activation") << marian << QStringLiteral("activation_function")
                                     << QJsonValue(QStringLiteral("tanhh"))
                                     << QStringLiteral("config.json: activation activation_function 'tanhh'");
         QTest::newRow("not encoder-decoder")
-            << QStringLiteral("model_type") << QJsonValue(QStringLiteral("gpt2"))
+            << marian << QStringLiteral("model_type") << QJsonValue(QStringLiteral("gpt2"))
             << QStringLiteral("config.json: model_type 'gpt2' is not an encoder-decoder model");
     }
     void inconsistentConfigsAreRefused()
     {
+        QFETCH(QString, caseName);
         QFETCH(QString, key);
         QFETCH(QJsonValue, value);
         QFETCH(QString, message);
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(caseFolder(), folder);
+        copyModel(caseFolder(caseName), folder);
         editModelConfig(folder, key, value);
         const QString error = errorOf([&] { EncoderDecoderModel::open(folder); });
         QVERIFY2(error.startsWith(folder + QLatin1Char('/')), qPrintable(error));
@@ -196,7 +226,9 @@ private slots:
             error.contains(QStringLiteral("model_type 'marian' is an encoder-decoder (translation) model")),
             qPrintable(error));
         QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("marian")));
-        QCOMPARE(EncoderDecoderModel::supportedModelTypes(), QStringList{QStringLiteral("marian")});
+        QCOMPARE(EncoderDecoderModel::supportedModelTypes(),
+                 (QStringList{QStringLiteral("bart"), QStringLiteral("marian")}));
+        QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("bart")));
     }
 
     void badInputsAreRefused_data()

@@ -13,57 +13,23 @@
 #include "model/modelconfig.h"
 
 #include <cmath>
-#include <tuple>
 
 namespace attnscope {
 
 namespace {
 
-EncoderDecoderConfig readMarianConfig(const ConfigReader& r)
+std::unique_ptr<EncoderDecoderModel> openMarian(const ConfigReader& r, const QString& folder)
 {
-    EncoderDecoderConfig c;
-    c.modelType = QStringLiteral("marian");
-    c.family = QStringLiteral("marian");
-    c.hidden = r.integer("d_model", 1024, 1, kMaxHidden);
-    c.encoderLayers = r.integer("encoder_layers", 12, 1, kMaxLayers);
-    c.decoderLayers = r.integer("decoder_layers", 12, 1, kMaxLayers);
-    c.encoderHeads = r.integer("encoder_attention_heads", 16, 1, kMaxHeads);
-    c.decoderHeads = r.integer("decoder_attention_heads", 16, 1, kMaxHeads);
-    c.encoderFfn = r.integer("encoder_ffn_dim", 4096, 1, kMaxIntermediate);
-    c.decoderFfn = r.integer("decoder_ffn_dim", 4096, 1, kMaxIntermediate);
-    c.vocabSize = r.integer("vocab_size", 58101, 1, kMaxVocabulary);
-    c.maxPositions = r.integer("max_position_embeddings", 1024, 1, kMaxPositions);
-    for (const auto& [heads, key] : {std::pair{c.encoderHeads, "encoder_attention_heads"},
-                                     std::pair{c.decoderHeads, "decoder_attention_heads"}})
-        if (c.hidden % heads != 0)
-            r.fail(QStringLiteral("d_model %1 is not a multiple of %2 %3: the heads cannot split it")
-                       .arg(c.hidden)
-                       .arg(QLatin1String(key))
-                       .arg(heads));
+    // MarianConfig's defaults.
+    const EncoderDecoderConfig config =
+        readBartStyleConfig(r, QStringLiteral("marian"), {1024, 12, 16, 4096, 58101, 1024, 58100, 0, 58100});
     const bool shared = r.flag("share_encoder_decoder_embeddings", true);
-    const int decoderVocab = r.integer("decoder_vocab_size", c.vocabSize, 1, kMaxVocabulary);
-    if (!shared || decoderVocab != c.vocabSize)
+    const int decoderVocab = r.integer("decoder_vocab_size", config.vocabSize, 1, kMaxVocabulary);
+    if (!shared || decoderVocab != config.vocabSize)
         r.fail(QStringLiteral("separate encoder and decoder vocabularies (share_encoder_decoder_embeddings "
                               "false, decoder_vocab_size %1 beside vocab_size %2) are not supported")
                    .arg(decoderVocab)
-                   .arg(c.vocabSize));
-    for (const auto& [id, key, fallback] :
-         {std::tuple{&c.padId, "pad_token_id", 58100}, std::tuple{&c.eosId, "eos_token_id", 0},
-          std::tuple{&c.decoderStartId, "decoder_start_token_id", 58100}}) {
-        *id = r.integer(key, fallback, 0, kMaxVocabulary - 1);
-        if (*id >= c.vocabSize)
-            r.fail(QStringLiteral("%1 %2%3 is outside vocab_size %4")
-                       .arg(QLatin1String(key))
-                       .arg(*id)
-                       .arg(r.has(key) ? QString() : QStringLiteral(" (MarianConfig's default)"))
-                       .arg(c.vocabSize));
-    }
-    return c;
-}
-
-std::unique_ptr<EncoderDecoderModel> openMarian(const ConfigReader& r, const QString& folder)
-{
-    const EncoderDecoderConfig config = readMarianConfig(r);
+                   .arg(config.vocabSize));
     BartStyleOptions options;
     options.activation = r.activation("activation_function", QStringLiteral("gelu"));
     options.embedScale = r.flag("scale_embedding", false) ? float(std::sqrt(double(config.hidden))) : 1.0f;

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Encoder-decoder oracle (issue 31): a tiny random-weight MarianMTModel with a real Marian tokenizer, and the
-float64 encoder, decoder and cross attentions upstream `transformers` 4.36 computes for it.
+"""Encoder-decoder oracle (issue 31): a tiny random-weight MarianMTModel with a real Marian tokenizer, or a
+BartForConditionalGeneration given as ids, and the float64 encoder, decoder and cross attentions upstream
+`transformers` 4.36 computes for it.
 
+marian:
 Tokenizer files as the Helsinki-NLP/opus-mt-* checkpoints ship them: source.spm and target.spm (SentencePiece
 unigram models, trained here by python3-sentencepiece on a few English and Turkish sentences), vocab.json (the
 joint vocabulary: "</s>" 0, "<unk>" 1, the pieces of both models in an order of its own, "<pad>" last, as in
@@ -9,12 +11,16 @@ opus-mt, so an id is never the .spm's own id) and tokenizer_config.json. The ids
 the upstream *slow* MarianTokenizer (pure python over python3-sentencepiece). Without sacremoses (absent from
 the kit, as from Debian) its Moses punctuation normaliser is the identity.
 
+bart: learned positions (a table of max_position_embeddings + 2 rows, read from row 2 on), layernorm_embedding,
+gelu, no embedding scale (bart-base's settings); no tokenizer files: the ids are drawn (<s> first, </s> last)
+and the decoder input is [decoder_start (= </s>)] + source[:-1].
+
 Usage (from the kit's work folder, which holds transformers' source in src/):
-  cd /work/oraclekit && . ./env.sh && $PY /path/to/tools/oracle/make_marian_case.py SEED --out DIR
+  cd /work/oraclekit && . ./env.sh && $PY /path/to/tools/oracle/make_seq2seq_case.py ARCH SEED --out DIR
 
 Outputs in DIR:
-  config.json, model.safetensors, generation_config.json   upstream save_pretrained (MarianMTModel, F32)
-  source.spm, target.spm, vocab.json, tokenizer_config.json
+  config.json, model.safetensors, generation_config.json   upstream save_pretrained (F32)
+  source.spm, target.spm, vocab.json, tokenizer_config.json   marian only
   encoder_attentions.npy  float64 [encoder layers, heads, n_src, n_src]
   decoder_attentions.npy  float64 [decoder layers, heads, n_tgt, n_tgt]   (causal)
   cross_attentions.npy    float64 [decoder layers, heads, n_tgt, n_src]
@@ -36,7 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_case import check_safetensors, randomize  # noqa: E402  (also installs the AddedToken shim)
 
 import transformers  # noqa: E402
-from transformers import MarianConfig, MarianMTModel, MarianTokenizer  # noqa: E402
+from transformers import BartConfig, BartForConditionalGeneration, MarianConfig, MarianMTModel, MarianTokenizer  # noqa: E402
 
 TURKISH = [
     "kedi mindere oturdu", "Kedi minderin üstünde uyuyor.", "Köpek bahçede koşuyor ve havlıyor.",
@@ -94,8 +100,52 @@ def build_tokenizer(out, seed):
     return tok, vocab
 
 
+def marian_case(a, out):
+    tok, vocab = build_tokenizer(out, a.seed)
+    pad, eos = vocab["<pad>"], vocab["</s>"]
+    tokenizer_cases = [{"text": t, "ids": tok(t)["input_ids"]} for t in SOURCE_TEXTS]
+    target_cases = [{"text": t, "ids": tok(text_target=t)["input_ids"]} for t in TARGET_TEXTS]
+    for c in target_cases:  # MarianTokenizer.decode: through target.spm
+        c["decoded"] = tok.decode(c["ids"], skip_special_tokens=True)
+        c["decoded_with_special"] = tok.decode(c["ids"], skip_special_tokens=False)
+    # The fields of an opus-mt config.json, the BART-era ones included (transformers keeps unknown keys).
+    cfg = MarianConfig(vocab_size=len(vocab), decoder_vocab_size=len(vocab), d_model=a.d_model,
+                       encoder_layers=a.encoder_layers, decoder_layers=a.decoder_layers,
+                       encoder_attention_heads=a.heads, decoder_attention_heads=a.heads,
+                       encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn, max_position_embeddings=a.max_pos,
+                       activation_function="swish", scale_embedding=True, pad_token_id=pad, eos_token_id=eos,
+                       forced_eos_token_id=eos, decoder_start_token_id=pad, dropout=0.0, attention_dropout=0.0,
+                       activation_dropout=0.0, share_encoder_decoder_embeddings=True, bad_words_ids=[[pad]],
+                       num_beams=4, max_length=16, static_position_embeddings=True, normalize_before=False,
+                       normalize_embedding=False, add_bias_logits=False, add_final_layer_norm=False,
+                       architectures=["MarianMTModel"])
+    source_ids = tokenizer_cases[0]["ids"]
+    target_ids = target_cases[0]["ids"]
+    extra = {"source_text": SOURCE_TEXTS[0], "source_tokens": tok.convert_ids_to_tokens(source_ids),
+             "target_text": TARGET_TEXTS[0], "target_ids": target_ids,
+             "tokenizer_cases": tokenizer_cases, "target_tokenizer_cases": target_cases}
+    return cfg, MarianMTModel, ("embed_positions.weight",), source_ids, target_ids, extra
+
+
+def bart_case(a, out):
+    vocab = 128
+    cfg = BartConfig(vocab_size=vocab, d_model=a.d_model, encoder_layers=a.encoder_layers,
+                     decoder_layers=a.decoder_layers, encoder_attention_heads=a.heads,
+                     decoder_attention_heads=a.heads, encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn,
+                     max_position_embeddings=a.max_pos, activation_function="gelu", scale_embedding=False,
+                     pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2, forced_eos_token_id=2,
+                     forced_bos_token_id=0, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                     normalize_before=False, add_final_layer_norm=False, no_repeat_ngram_size=3, num_beams=4,
+                     architectures=["BartForConditionalGeneration"])
+    g = np.random.default_rng(a.seed)
+    source_ids = [0] + g.integers(3, vocab, 9).tolist() + [2]
+    target_ids = [0] + g.integers(3, vocab, 11).tolist() + [2]
+    return cfg, BartForConditionalGeneration, (), source_ids, target_ids, {}
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("arch", choices=["marian", "bart"])
     ap.add_argument("seed", type=int)
     ap.add_argument("--out", required=True)
     ap.add_argument("--d-model", type=int, default=32)
@@ -109,37 +159,17 @@ def main():
     out = a.out
     os.makedirs(out, exist_ok=True)
 
-    tok, vocab = build_tokenizer(out, a.seed)
-    pad, eos = vocab["<pad>"], vocab["</s>"]
-    tokenizer_cases = [{"text": t, "ids": tok(t)["input_ids"]} for t in SOURCE_TEXTS]
-    target_cases = [{"text": t, "ids": tok(text_target=t)["input_ids"]} for t in TARGET_TEXTS]
-    for c in target_cases:  # MarianTokenizer.decode: through target.spm
-        c["decoded"] = tok.decode(c["ids"], skip_special_tokens=True)
-        c["decoded_with_special"] = tok.decode(c["ids"], skip_special_tokens=False)
-
+    cfg, cls, keep, source_ids, target_ids, extra = (marian_case if a.arch == "marian" else bart_case)(a, out)
     torch.manual_seed(a.seed)
-    # The fields of an opus-mt config.json, the BART-era ones included (transformers keeps unknown keys).
-    cfg = MarianConfig(vocab_size=len(vocab), decoder_vocab_size=len(vocab), d_model=a.d_model,
-                       encoder_layers=a.encoder_layers, decoder_layers=a.decoder_layers,
-                       encoder_attention_heads=a.heads, decoder_attention_heads=a.heads,
-                       encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn, max_position_embeddings=a.max_pos,
-                       activation_function="swish", scale_embedding=True, pad_token_id=pad, eos_token_id=eos,
-                       forced_eos_token_id=eos, decoder_start_token_id=pad, dropout=0.0, attention_dropout=0.0,
-                       activation_dropout=0.0, share_encoder_decoder_embeddings=True, bad_words_ids=[[pad]],
-                       num_beams=4, max_length=16, static_position_embeddings=True, normalize_before=False,
-                       normalize_embedding=False, add_bias_logits=False, add_final_layer_norm=False,
-                       architectures=["MarianMTModel"])
-    model = MarianMTModel(cfg).eval()
-    randomize(model, a.std, torch.Generator().manual_seed(a.seed), keep=("embed_positions.weight",))
+    model = cls(cfg).eval()
+    randomize(model, a.std, torch.Generator().manual_seed(a.seed), keep=keep)
     model.save_pretrained(out, safe_serialization=True)
     keys = check_safetensors(os.path.join(out, "model.safetensors"))
 
-    source_ids = tokenizer_cases[0]["ids"]
-    target_ids = target_cases[0]["ids"]
-    decoder_input_ids = [cfg.decoder_start_token_id] + target_ids[:-1]
+    decoder_input_ids = [cfg.decoder_start_token_id] + target_ids[:-1]  # shift_tokens_right
 
     torch.set_default_dtype(torch.float64)
-    loaded = MarianMTModel.from_pretrained(out, torch_dtype=torch.float64).double().eval()
+    loaded = cls.from_pretrained(out, torch_dtype=torch.float64).double().eval()
     x, y = torch.tensor([source_ids]), torch.tensor([decoder_input_ids])
     with torch.no_grad():
         o = loaded(input_ids=x, attention_mask=torch.ones_like(x), decoder_input_ids=y, output_attentions=True)
@@ -157,11 +187,10 @@ def main():
     assert np.abs(np.triu(dec, 1)).max() == 0.0
 
     case = {
-        "arch": "marian", "seed": a.seed, "transformers": transformers.__version__, "torch": torch.__version__,
-        "command": " ".join(["make_marian_case.py"] + sys.argv[1:]),
-        "source_text": SOURCE_TEXTS[0], "source_ids": source_ids, "source_tokens": tok.convert_ids_to_tokens(source_ids),
-        "target_text": TARGET_TEXTS[0], "target_ids": target_ids, "decoder_input_ids": decoder_input_ids,
-        "tokenizer_cases": tokenizer_cases, "target_tokenizer_cases": target_cases,
+        "arch": a.arch, "seed": a.seed, "transformers": transformers.__version__, "torch": torch.__version__,
+        "command": " ".join(["make_seq2seq_case.py"] + sys.argv[1:]),
+        "source_text": None, "source_ids": source_ids, "target_text": None, "target_ids": target_ids,
+        "decoder_input_ids": decoder_input_ids,
         "generate": {"greedy": {"num_beams": 1, "max_length": 12, "ids": greedy},
                      "beam": {"num_beams": 3, "max_length": 12, "ids": beam}},
         "config": {k: v for k, v in cfg.to_dict().items() if k in (
@@ -170,10 +199,13 @@ def main():
             "activation_function", "pad_token_id", "eos_token_id", "decoder_start_token_id")},
         "attention_shapes": shapes, "tensors": keys,
     }
+    case.update(extra)
+    ent = {n: float(-(np.load(os.path.join(out, n + ".npy")) * np.log(np.clip(
+        np.load(os.path.join(out, n + ".npy")), 1e-300, None))).sum(-1).mean()) for n in parts}
     with open(os.path.join(out, "case.json"), "w", encoding="utf-8") as f:
         json.dump(case, f, ensure_ascii=False, indent=1)
-    print(f"marian seed={a.seed} -> {out}: {shapes}, source {source_ids}, decoder {decoder_input_ids}, "
-          f"greedy {greedy}, beam {beam}")
+    print(f"{a.arch} seed={a.seed} -> {out}: {shapes}, source {source_ids}, decoder {decoder_input_ids}, "
+          f"greedy {greedy}, beam {beam}, mean row entropy {ent}")
 
 
 if __name__ == "__main__":
