@@ -100,6 +100,13 @@ BartStyleModel::BartStyleModel(EncoderDecoderConfig config, BartStyleOptions opt
         m_store->contains(m_prefix + QStringLiteral("encoder.embed_tokens.weight")))
         embedding = QStringLiteral("encoder.embed_tokens.weight");
     m_embedding = load(embedding, {c.vocabSize, c.hidden}).data();
+    // The LM head: lm_head.weight where the file keeps one of its own, else the tied embedding (both
+    // families tie it by default); final_logits_bias where present (a zero buffer upstream unless trained).
+    m_outputEmbedding = m_store->contains(QStringLiteral("lm_head.weight"))
+                            ? load(QStringLiteral("lm_head.weight"), {c.vocabSize, c.hidden}, false).data()
+                            : m_embedding;
+    if (m_store->contains(QStringLiteral("final_logits_bias")))
+        m_logitsBias = load(QStringLiteral("final_logits_bias"), {1, c.vocabSize}, false).data();
     if (m_options.positions == BartStyleOptions::Positions::Learned) {
         const qint64 rows = qint64(c.maxPositions) + kLearnedPositionOffset;
         m_encoderPositions = load(QStringLiteral("encoder.embed_positions.weight"), {rows, c.hidden}).data();
@@ -117,9 +124,10 @@ BartStyleModel::BartStyleModel(EncoderDecoderConfig config, BartStyleOptions opt
             layerWeights(QStringLiteral("decoder.layers.%1.").arg(l), c.decoderFfn, c.decoderHeads, true));
 }
 
-const WeightTensor& BartStyleModel::load(const QString& base, const std::vector<qint64>& shape)
+const WeightTensor& BartStyleModel::load(const QString& base, const std::vector<qint64>& shape,
+                                         bool underPrefix)
 {
-    const QString name = m_prefix + base;
+    const QString name = underPrefix ? m_prefix + base : base;
     const TensorInfo* info = m_store->info(name);
     if (!info)
         throw ModelError(
@@ -139,7 +147,7 @@ const WeightTensor& BartStyleModel::load(const QString& base, const std::vector<
             QStringLiteral("tensor %1 has dtype %2; only F32, F16 and BF16 weights are supported")
                 .arg(name, m_store->storageType(name)));
     // NaN in a norm or a bias spoils every output: refused at open, as TransformerModel does.
-    if (shape.size() == 1) checkTensorFinite(*m_store, name);
+    if (shape.size() == 1 || (shape.size() == 2 && shape[0] == 1)) checkTensorFinite(*m_store, name);
     m_held.push_back(m_store->load(name));
     return m_held.back();
 }
@@ -264,8 +272,9 @@ void BartStyleModel::feedForward(std::vector<float>& x, const Layer& layer, int 
     addAndNorm(x, out, layer.finalNorm, threads);
 }
 
-EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
-                                            const std::vector<int>& targetIds, int threads) const
+std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
+                                           const std::vector<int>& targetIds, int threads,
+                                           StackResult& encoder, StackResult& decoder) const
 {
     checkIds(sourceIds, QStringLiteral("source"));
     checkIds(targetIds, QStringLiteral("target"));
@@ -278,7 +287,6 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
                      {m_prefix + QStringLiteral("%1.layers.%2.").arg(stack).arg(layer)}, threads);
     };
 
-    StackResult encoder;
     std::vector<float> memory = embed(sourceIds, m_encoderPositions, m_encoderEmbeddingNorm, threads);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const Layer& layer = m_encoder[size_t(l)];
@@ -288,7 +296,6 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
         check(memory, QStringLiteral("encoder"), l);
     }
 
-    StackResult decoder;
     std::vector<float> x = embed(targetIds, m_decoderPositions, m_decoderEmbeddingNorm, threads);
     for (int l = 0; l < c.decoderLayers; ++l) {
         const Layer& layer = m_decoder[size_t(l)];
@@ -298,9 +305,39 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
         feedForward(x, layer, c.decoderFfn, threads);
         check(x, QStringLiteral("decoder"), l);
     }
+    return x;
+}
+
+EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
+                                            const std::vector<int>& targetIds, int threads) const
+{
+    StackResult encoder, decoder;
+    forward(sourceIds, targetIds, threads, encoder, decoder);
+    const EncoderDecoderConfig& c = m_config;
+    const int ns = int(sourceIds.size()), nt = int(targetIds.size());
     return {DenseAttentionMaps(c.encoderLayers, c.encoderHeads, ns, ns, std::move(encoder.self)),
             DenseAttentionMaps(c.decoderLayers, c.decoderHeads, nt, nt, std::move(decoder.self)),
             DenseAttentionMaps(c.decoderLayers, c.decoderHeads, nt, ns, std::move(decoder.cross))};
+}
+
+std::vector<double> BartStyleModel::lastTokenLogits(const std::vector<int>& sourceIds,
+                                                    const std::vector<int>& targetIds, int threads) const
+{
+    StackResult encoder, decoder;
+    const std::vector<float> x = forward(sourceIds, targetIds, threads, encoder, decoder);
+    const int d = m_config.hidden;
+    const float* last = x.data() + (targetIds.size() - 1) * size_t(d);
+    // lm_head(x) + final_logits_bias, summed in double: greedy and beam search compare these, and a float sum
+    // could reorder two logits upstream's float64 run keeps apart.
+    std::vector<double> logits(size_t(m_config.vocabSize));
+    for (int v = 0; v < m_config.vocabSize; ++v) {
+        const float* row = m_outputEmbedding + size_t(v) * size_t(d);
+        double sum = m_logitsBias ? double(m_logitsBias[v]) : 0.0;
+        for (int j = 0; j < d; ++j)
+            sum += double(row[j]) * double(last[j]);
+        logits[size_t(v)] = sum;
+    }
+    return logits;
 }
 
 } // namespace attnscope

@@ -59,6 +59,8 @@ public:
 
     EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
                                 int threads = 0) const override;
+    std::vector<double> lastTokenLogits(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
+                                        int threads = 0) const override;
 
 private:
     struct Norm
@@ -77,9 +79,14 @@ private:
         Norm selfNorm, crossNorm, finalNorm;
         ops::LinearWeight fc1, fc2;
     };
-    struct StackResult; // a stack's output and its attention, run() inside
+    struct StackResult; // a stack's attention, [layers, heads, n_q, n_k] (self; cross in the decoder)
 
-    const WeightTensor& load(const QString& base, const std::vector<qint64>& shape);
+    // The tensor prefix + base (or `base` itself: lm_head.weight and final_logits_bias sit outside "model."),
+    // checked against `shape`.
+    const WeightTensor& load(const QString& base, const std::vector<qint64>& shape, bool underPrefix = true);
+    // Both stacks; appends their attention to the results and returns the decoder's output, n_target × d.
+    std::vector<float> forward(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
+                               int threads, StackResult& encoder, StackResult& decoder) const;
     ops::LinearWeight linearWeight(const QString& base, int out, int in);
     Norm norm(const QString& base);
     AttentionWeights attentionWeights(const QString& base, int heads);
@@ -101,6 +108,8 @@ private:
     QString m_prefix;                // "model." or ""
     std::deque<WeightTensor> m_held; // what the raw pointers below point into
     const float* m_embedding = nullptr;
+    const float* m_outputEmbedding = nullptr; // the LM head's [vocab, d]
+    const float* m_logitsBias = nullptr;      // final_logits_bias [1, vocab], or null
     const float *m_encoderPositions = nullptr, *m_decoderPositions = nullptr; // learned tables, else null
     Norm m_encoderEmbeddingNorm, m_decoderEmbeddingNorm; // null where the family has none
     std::vector<Layer> m_encoder, m_decoder;

@@ -57,6 +57,10 @@ public:
     // config().maxPositions, an id outside the vocabulary, or NaN/Inf in the activations (naming where).
     virtual EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
                                         int threads = 0) const = 0;
+    // The LM head's logits (lm_head + final_logits_bias, in double) for the token after the last target id:
+    // what generation scores. The same pass and errors as run().
+    virtual std::vector<double> lastTokenLogits(const std::vector<int>& sourceIds,
+                                                const std::vector<int>& targetIds, int threads = 0) const = 0;
 
 protected:
     explicit EncoderDecoderModel(EncoderDecoderConfig config) : m_config(std::move(config)) {}
