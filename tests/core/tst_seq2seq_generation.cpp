@@ -68,6 +68,31 @@ private slots:
         QCOMPARE(greedyOf(caseName), expected);
     }
 
+    // generate(num_beams=3, max_length=12): the file's settings (length_penalty 1, early_stopping false by
+    // default) with the beams and length the oracle gave.
+    void beamSearchEqualsGenerate_data() { addOracleCaseRows({"marian_s0", "bart_s0"}); }
+    void beamSearchEqualsGenerate()
+    {
+        QFETCH(QString, caseName);
+        const QJsonObject beam =
+            caseJson(caseName)[QLatin1String("generate")][QLatin1String("beam")].toObject();
+        const auto model = EncoderDecoderModel::open(oracleFolder(caseName));
+        Seq2SeqGenerationSettings s = Seq2SeqGenerationSettings::fromFolder(oracleFolder(caseName), *model);
+        s.numBeams = beam[QLatin1String("num_beams")].toInt();
+        s.maxLength = beam[QLatin1String("max_length")].toInt();
+        QCOMPARE(s.numBeams, 3);
+        const std::vector<int> source = ids(caseJson(caseName)[QLatin1String("source_ids")]);
+        QCOMPARE(beamSearchGenerate(*model, source, s), ids(beam[QLatin1String("ids")]));
+    }
+    // On Marian's case the beams find another output than greedy: the test above is not greedy's in disguise.
+    void beamIsNotGreedyOnMarian()
+    {
+        const QJsonObject generate =
+            caseJson(QStringLiteral("marian_s0"))[QLatin1String("generate")].toObject();
+        QVERIFY(ids(generate[QLatin1String("beam")][QLatin1String("ids")]) !=
+                ids(generate[QLatin1String("greedy")][QLatin1String("ids")]));
+    }
+
     // The cases exercise the rules: without each, the output is not generate()'s.
     void casesSeeTheRules()
     {
@@ -102,6 +127,9 @@ private slots:
         QCOMPARE(b.forcedBosId, std::optional<int>(0));
         QCOMPARE(b.noRepeatNgramSize, 3);
         QCOMPARE(b.maxLength, 20); // GenerationConfig's default: the file has none
+        QCOMPARE(b.numBeams, 4);
+        QCOMPARE(b.lengthPenalty, 1.0);
+        QVERIFY(b.earlyStopping == Seq2SeqGenerationSettings::EarlyStopping::Heuristic);
     }
 
     // Each rule on hand-made scores (transformers' logits_process.py, worked by hand).
@@ -173,6 +201,10 @@ private slots:
                                             "eos_token_id holds 125, not a token id below vocab_size 125");
         QTest::newRow("max_length") << QByteArray(R"({"max_length": -1})")
                                     << QStringLiteral("max_length must be an integer");
+        QTest::newRow("early_stopping") << QByteArray(R"({"early_stopping": "sometimes"})")
+                                        << QStringLiteral("early_stopping must be true, false or \"never\"");
+        QTest::newRow("num_beams") << QByteArray(R"({"num_beams": 0})")
+                                   << QStringLiteral("num_beams must be an integer from 1");
         QTest::newRow("not JSON") << QByteArray("{") << QStringLiteral("generation_config.json: ");
     }
     void badSettingsAreNamed()
