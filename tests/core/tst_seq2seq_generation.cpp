@@ -84,6 +84,40 @@ private slots:
         const std::vector<int> source = ids(caseJson(caseName)[QLatin1String("source_ids")]);
         QCOMPARE(beamSearchGenerate(*model, source, s), ids(beam[QLatin1String("ids")]));
     }
+    // More sources (case.json generate_cases): greedy and 4 beams up to 20 tokens, outputs that end on their
+    // own </s> and beams that finish at different lengths.
+    void moreSourcesEqualGenerate_data()
+    {
+        QTest::addColumn<QString>("caseName");
+        QTest::addColumn<std::vector<int>>("source");
+        QTest::addColumn<int>("beams");
+        QTest::addColumn<std::vector<int>>("expected");
+        for (const char* name : {"marian_s0", "bart_s0"}) {
+            const QJsonArray cases = caseJson(QLatin1String(name))[QLatin1String("generate_cases")].toArray();
+            QVERIFY(cases.size() >= 8);
+            for (int i = 0; i < cases.size(); ++i) {
+                const QJsonObject c = cases[i].toObject();
+                QCOMPARE(c[QLatin1String("max_length")].toInt(), 20);
+                QTest::addRow("%s:%d:beams %d", name, i / 2, c[QLatin1String("num_beams")].toInt())
+                    << QString::fromLatin1(name) << ids(c[QLatin1String("source_ids")])
+                    << c[QLatin1String("num_beams")].toInt() << ids(c[QLatin1String("ids")]);
+            }
+        }
+    }
+    void moreSourcesEqualGenerate()
+    {
+        QFETCH(QString, caseName);
+        QFETCH(std::vector<int>, source);
+        QFETCH(int, beams);
+        QFETCH(std::vector<int>, expected);
+        const auto model = EncoderDecoderModel::open(oracleFolder(caseName));
+        Seq2SeqGenerationSettings s = Seq2SeqGenerationSettings::fromFolder(oracleFolder(caseName), *model);
+        s.maxLength = 20;
+        s.numBeams = beams;
+        QCOMPARE(beams == 1 ? greedyGenerate(*model, source, s) : beamSearchGenerate(*model, source, s),
+                 expected);
+    }
+
     // On Marian's case the beams find another output than greedy: the test above is not greedy's in disguise.
     void beamIsNotGreedyOnMarian()
     {

@@ -26,7 +26,8 @@ Outputs in DIR:
   cross_attentions.npy    float64 [decoder layers, heads, n_tgt, n_src]
   case.json   source_text, source_ids, target_text, decoder_input_ids ([decoder_start] + target ids[:-1], as
               shift_tokens_right makes them), tokenizer_cases (text -> source ids; target text -> target ids, and those ids decoded),
-              greedy / beam generate() outputs, config summary, tensor list, the command
+              greedy / beam generate() outputs (generate; generate_cases: more sources, greedy and 4 beams,
+              max_length 20), config summary, tensor list, the command
 """
 import argparse
 import io
@@ -124,6 +125,7 @@ def marian_case(a, out):
     extra = {"source_text": SOURCE_TEXTS[0], "source_tokens": tok.convert_ids_to_tokens(source_ids),
              "target_text": TARGET_TEXTS[0], "target_ids": target_ids,
              "tokenizer_cases": tokenizer_cases, "target_tokenizer_cases": target_cases}
+    extra["generate_sources"] = [c["ids"] for c in tokenizer_cases]
     return cfg, MarianMTModel, ("embed_positions.weight",), source_ids, target_ids, extra
 
 
@@ -140,7 +142,8 @@ def bart_case(a, out):
     g = np.random.default_rng(a.seed)
     source_ids = [0] + g.integers(3, vocab, 9).tolist() + [2]
     target_ids = [0] + g.integers(3, vocab, 11).tolist() + [2]
-    return cfg, BartForConditionalGeneration, (), source_ids, target_ids, {}
+    more = [[0] + g.integers(3, vocab, n).tolist() + [2] for n in (4, 14, 7)]
+    return cfg, BartForConditionalGeneration, (), source_ids, target_ids, {"generate_sources": [source_ids] + more}
 
 
 def main():
@@ -175,6 +178,14 @@ def main():
         o = loaded(input_ids=x, attention_mask=torch.ones_like(x), decoder_input_ids=y, output_attentions=True)
         greedy = loaded.generate(x, num_beams=1, max_length=12, do_sample=False)[0].tolist()
         beam = loaded.generate(x, num_beams=3, max_length=12, do_sample=False)[0].tolist()
+        # More sources, greedy and 4 beams up to 20 tokens: outputs that end on their own </s>, beams that
+        # finish at different lengths.
+        generate_cases = []
+        for source in extra.pop("generate_sources"):
+            for beams in (1, 4):
+                out_ids = loaded.generate(torch.tensor([source]), num_beams=beams, max_length=20,
+                                          do_sample=False)[0].tolist()
+                generate_cases.append({"source_ids": source, "num_beams": beams, "max_length": 20, "ids": out_ids})
     parts = {"encoder_attentions": o.encoder_attentions, "decoder_attentions": o.decoder_attentions,
              "cross_attentions": o.cross_attentions}
     shapes = {}
@@ -193,6 +204,7 @@ def main():
         "decoder_input_ids": decoder_input_ids,
         "generate": {"greedy": {"num_beams": 1, "max_length": 12, "ids": greedy},
                      "beam": {"num_beams": 3, "max_length": 12, "ids": beam}},
+        "generate_cases": generate_cases,
         "config": {k: v for k, v in cfg.to_dict().items() if k in (
             "d_model", "encoder_layers", "decoder_layers", "encoder_attention_heads", "decoder_attention_heads",
             "encoder_ffn_dim", "decoder_ffn_dim", "vocab_size", "max_position_embeddings", "scale_embedding",
