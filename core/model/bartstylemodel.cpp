@@ -112,6 +112,10 @@ BartStyleModel::BartStyleModel(EncoderDecoderConfig config, BartStyleOptions opt
         m_encoderPositions = load(QStringLiteral("encoder.embed_positions.weight"), {rows, c.hidden}).data();
         m_decoderPositions = load(QStringLiteral("decoder.embed_positions.weight"), {rows, c.hidden}).data();
     }
+    if (m_options.finalNorm) {
+        m_encoderFinalNorm = norm(QStringLiteral("encoder.layer_norm"));
+        m_decoderFinalNorm = norm(QStringLiteral("decoder.layer_norm"));
+    }
     if (m_options.embeddingNorm) {
         m_encoderEmbeddingNorm = norm(QStringLiteral("encoder.layernorm_embedding"));
         m_decoderEmbeddingNorm = norm(QStringLiteral("decoder.layernorm_embedding"));
@@ -253,23 +257,34 @@ std::vector<float> BartStyleModel::attend(const std::vector<float>& queries, int
     return out;
 }
 
-void BartStyleModel::addAndNorm(std::vector<float>& x, const std::vector<float>& add, const Norm& n,
-                                int threads) const
+void BartStyleModel::sublayer(std::vector<float>& x, const Norm& n,
+                              const std::function<std::vector<float>(const std::vector<float>&)>& block,
+                              int threads) const
 {
+    const int d = m_config.hidden, rows = int(x.size() / size_t(d));
+    if (m_options.preNorm) {
+        std::vector<float> normed(x.size());
+        ops::layerNorm(x.data(), normed.data(), rows, d, n.gamma, n.beta, m_options.eps, threads);
+        const std::vector<float> out = block(normed);
+        for (size_t i = 0; i < x.size(); ++i)
+            x[i] += out[i];
+        return;
+    }
+    const std::vector<float> out = block(x);
     for (size_t i = 0; i < x.size(); ++i)
-        x[i] += add[i];
-    const int d = m_config.hidden;
-    ops::layerNorm(x.data(), x.data(), int(x.size() / size_t(d)), d, n.gamma, n.beta, m_options.eps, threads);
+        x[i] += out[i];
+    ops::layerNorm(x.data(), x.data(), rows, d, n.gamma, n.beta, m_options.eps, threads);
 }
 
-void BartStyleModel::feedForward(std::vector<float>& x, const Layer& layer, int ffn, int threads) const
+std::vector<float> BartStyleModel::feedForward(const std::vector<float>& x, const Layer& layer, int ffn,
+                                               int threads) const
 {
     const int n = int(x.size() / size_t(m_config.hidden));
     std::vector<float> inner(size_t(n) * size_t(ffn));
     ops::linear(x.data(), n, layer.fc1, inner.data(), m_options.activation, threads);
     std::vector<float> out(x.size());
     ops::linear(inner.data(), n, layer.fc2, out.data(), std::nullopt, threads);
-    addAndNorm(x, out, layer.finalNorm, threads);
+    return out;
 }
 
 std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
@@ -290,21 +305,46 @@ std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
     std::vector<float> memory = embed(sourceIds, m_encoderPositions, m_encoderEmbeddingNorm, threads);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const Layer& layer = m_encoder[size_t(l)];
-        addAndNorm(memory, attend(memory, ns, memory, ns, layer.self, false, encoder.self, threads),
-                   layer.selfNorm, threads);
-        feedForward(memory, layer, c.encoderFfn, threads);
+        sublayer(
+            memory, layer.selfNorm,
+            [&](const std::vector<float>& h) {
+                return attend(h, ns, h, ns, layer.self, false, encoder.self, threads);
+            },
+            threads);
+        sublayer(
+            memory, layer.finalNorm,
+            [&](const std::vector<float>& h) { return feedForward(h, layer, c.encoderFfn, threads); },
+            threads);
         check(memory, QStringLiteral("encoder"), l);
     }
+    if (m_encoderFinalNorm.gamma)
+        ops::layerNorm(memory.data(), memory.data(), ns, c.hidden, m_encoderFinalNorm.gamma,
+                       m_encoderFinalNorm.beta, m_options.eps, threads);
 
     std::vector<float> x = embed(targetIds, m_decoderPositions, m_decoderEmbeddingNorm, threads);
     for (int l = 0; l < c.decoderLayers; ++l) {
         const Layer& layer = m_decoder[size_t(l)];
-        addAndNorm(x, attend(x, nt, x, nt, layer.self, true, decoder.self, threads), layer.selfNorm, threads);
-        addAndNorm(x, attend(x, nt, memory, ns, layer.cross, false, decoder.cross, threads), layer.crossNorm,
-                   threads);
-        feedForward(x, layer, c.decoderFfn, threads);
+        sublayer(
+            x, layer.selfNorm,
+            [&](const std::vector<float>& h) {
+                return attend(h, nt, h, nt, layer.self, true, decoder.self, threads);
+            },
+            threads);
+        sublayer(
+            x, layer.crossNorm,
+            [&](const std::vector<float>& h) {
+                return attend(h, nt, memory, ns, layer.cross, false, decoder.cross, threads);
+            },
+            threads);
+        sublayer(
+            x, layer.finalNorm,
+            [&](const std::vector<float>& h) { return feedForward(h, layer, c.decoderFfn, threads); },
+            threads);
         check(x, QStringLiteral("decoder"), l);
     }
+    if (m_decoderFinalNorm.gamma)
+        ops::layerNorm(x.data(), x.data(), nt, c.hidden, m_decoderFinalNorm.gamma, m_decoderFinalNorm.beta,
+                       m_options.eps, threads);
     return x;
 }
 

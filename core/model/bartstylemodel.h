@@ -2,13 +2,14 @@
 
 // The encoder-decoder of transformers' modeling_bart.py, which Marian's modeling_marian.py copies: two
 // post-LN stacks of the same blocks (d = d_model, every projection with a bias, LN = nn.LayerNorm):
-//   embed:    x = scale · E[id] + position[p]              (then x = LN_embedding(x): BART)
+//   embed:    x = scale · E[id] + position[p]              (then x = LN_embedding(x): BART, mBART)
 //   encoder:  x = LN(x + W_O · attention(x, x));           x = LN(x + W_2 · act(W_1 · x))
 //   decoder:  x = LN(x + W_O · causal attention(x, x));    x = LN(x + W_O' · attention(x, encoder output));
 //             x = LN(x + W_2 · act(W_1 · x))
 // attention(a, b): queries from a, keys and values from b, softmax(q·kᵀ / √d_head) per head.
-// The families differ in their positions and embedding norm (BartStyleOptions), and in config.json's defaults
-// (BartStyleDefaults; readBartStyleConfig reads the fields they share).
+// mBART runs the same blocks pre-LN with a LayerNorm after each stack. The families differ in their
+// positions, norms (BartStyleOptions), and in config.json's defaults (BartStyleDefaults; readBartStyleConfig
+// reads the fields they share).
 
 #include "model/activation.h"
 #include "model/encoderdecodermodel.h"
@@ -16,6 +17,7 @@
 #include "model/weightstore.h"
 
 #include <deque>
+#include <functional>
 #include <memory>
 
 namespace attnscope {
@@ -30,8 +32,12 @@ struct BartStyleOptions
     // decoder.embed_positions of max_position_embeddings + 2 rows, position p reading row p + 2.
     enum class Positions { Sinusoidal, Learned };
     Positions positions = Positions::Sinusoidal;
-    bool embeddingNorm = false; // encoder.layernorm_embedding / decoder.layernorm_embedding (BART)
-    float embedScale = 1.0f;    // √d_model where scale_embedding
+    bool embeddingNorm = false; // encoder.layernorm_embedding / decoder.layernorm_embedding (BART, mBART)
+    // mBART: every sub-layer pre-LN (x = x + block(LN(x))), and encoder.layer_norm / decoder.layer_norm after
+    // the last layer of each stack.
+    bool preNorm = false;
+    bool finalNorm = false;
+    float embedScale = 1.0f; // √d_model where scale_embedding
     Activation activation = Activation::GeluErf;
     double eps = 1e-5; // nn.LayerNorm's default: BART and Marian never change it
 };
@@ -98,8 +104,14 @@ private:
     std::vector<float> attend(const std::vector<float>& queries, int nq, const std::vector<float>& memory,
                               int nk, const AttentionWeights& w, bool causal,
                               std::vector<float>& probabilities, int threads) const;
-    void addAndNorm(std::vector<float>& x, const std::vector<float>& add, const Norm& n, int threads) const;
-    void feedForward(std::vector<float>& x, const Layer& layer, int ffn, int threads) const;
+    // One sub-layer around `block` (an attention or the feed-forward block): post-LN x = LN(x + block(x));
+    // pre-LN (mBART) x = x + block(LN(x)).
+    void sublayer(std::vector<float>& x, const Norm& n,
+                  const std::function<std::vector<float>(const std::vector<float>&)>& block,
+                  int threads) const;
+    // W_2 · act(W_1 · x + b_1) + b_2.
+    std::vector<float> feedForward(const std::vector<float>& x, const Layer& layer, int ffn,
+                                   int threads) const;
     void checkIds(const std::vector<int>& ids, const QString& side) const;
 
     BartStyleOptions m_options;
@@ -111,7 +123,9 @@ private:
     const float* m_outputEmbedding = nullptr; // the LM head's [vocab, d]
     const float* m_logitsBias = nullptr;      // final_logits_bias [1, vocab], or null
     const float *m_encoderPositions = nullptr, *m_decoderPositions = nullptr; // learned tables, else null
-    Norm m_encoderEmbeddingNorm, m_decoderEmbeddingNorm; // null where the family has none
+    Norm m_encoderEmbeddingNorm, m_decoderEmbeddingNorm;
+    Norm m_encoderFinalNorm, m_decoderFinalNorm; // after each stack (mBART); null where the family has none
+                                                 // // null where the family has none
     std::vector<Layer> m_encoder, m_decoder;
 };
 

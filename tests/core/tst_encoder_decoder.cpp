@@ -66,7 +66,7 @@ class TestEncoderDecoder : public QObject
     Q_OBJECT
 
 private slots:
-    void equalsTransformers_data() { addOracleCaseRows({"marian_s0", "bart_s0"}); }
+    void equalsTransformers_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
     void equalsTransformers()
     {
         QFETCH(QString, caseName);
@@ -78,7 +78,7 @@ private slots:
         QVERIFY2(e.cross <= 1e-5, qPrintable(QString::number(e.cross)));
     }
     // The shapes the interface promises, and the decoder's mask: nothing above the diagonal, rows sum to 1.
-    void shapesAndCausality_data() { addOracleCaseRows({"marian_s0", "bart_s0"}); }
+    void shapesAndCausality_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
     void shapesAndCausality()
     {
         QFETCH(QString, caseName);
@@ -134,6 +134,11 @@ private slots:
             << marian << QStringLiteral("activation_function") << QJsonValue(QStringLiteral("gelu"));
         QTest::newRow("bart: scale_embedding on")
             << bart << QStringLiteral("scale_embedding") << QJsonValue(true);
+        QTest::newRow("mbart: scale_embedding off")
+            << QStringLiteral("mbart_s0") << QStringLiteral("scale_embedding") << QJsonValue(false);
+        QTest::newRow("mbart read as bart (post-LN, no final norms)")
+            << QStringLiteral("mbart_s0") << QStringLiteral("model_type")
+            << QJsonValue(QStringLiteral("bart"));
         QTest::newRow("bart: relu for gelu")
             << bart << QStringLiteral("activation_function") << QJsonValue(QStringLiteral("relu"));
     }
@@ -168,6 +173,11 @@ private slots:
                                    << QStringLiteral(
                                           "model.safetensors: tensor model.decoder.layers.0.fc1.weight "
                                           "has shape [64, 32] but config.json implies [48, 32]");
+        QTest::newRow("mbart: ffn") << QStringLiteral("mbart_s0") << QStringLiteral("encoder_ffn_dim")
+                                    << QJsonValue(100)
+                                    << QStringLiteral(
+                                           "model.safetensors: tensor model.encoder.layers.0.fc1.weight "
+                                           "has shape [64, 32] but config.json implies [100, 32]");
         QTest::newRow("bart: heads") << bart << QStringLiteral("encoder_attention_heads") << QJsonValue(3)
                                      << QStringLiteral("config.json: d_model 32 is not a multiple of "
                                                        "encoder_attention_heads 3");
@@ -227,7 +237,7 @@ private slots:
             qPrintable(error));
         QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("marian")));
         QCOMPARE(EncoderDecoderModel::supportedModelTypes(),
-                 (QStringList{QStringLiteral("bart"), QStringLiteral("marian")}));
+                 (QStringList{QStringLiteral("bart"), QStringLiteral("marian"), QStringLiteral("mbart")}));
         QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("bart")));
     }
 

@@ -11,6 +11,9 @@ opus-mt, so an id is never the .spm's own id) and tokenizer_config.json. The ids
 the upstream *slow* MarianTokenizer (pure python over python3-sentencepiece). Without sacremoses (absent from
 the kit, as from Debian) its Moses punctuation normaliser is the identity.
 
+mbart: BART's blocks pre-LN, with a LayerNorm after each stack and scale_embedding (mbart-large-cc25's settings);
+ids as for bart, source ending "</s> lang_code" as MBartTokenizer ends it; decoder_start </s>.
+
 bart: learned positions (a table of max_position_embeddings + 2 rows, read from row 2 on), layernorm_embedding,
 gelu, no embedding scale (bart-base's settings); no tokenizer files: the ids are drawn (<s> first, </s> last)
 and the decoder input is [decoder_start (= </s>)] + source[:-1].
@@ -43,7 +46,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_case import check_safetensors, randomize  # noqa: E402  (also installs the AddedToken shim)
 
 import transformers  # noqa: E402
-from transformers import BartConfig, BartForConditionalGeneration, MarianConfig, MarianMTModel, MarianTokenizer  # noqa: E402
+from transformers import (BartConfig, BartForConditionalGeneration, MarianConfig, MarianMTModel,  # noqa: E402
+                          MarianTokenizer, MBartConfig, MBartForConditionalGeneration)
 
 TURKISH = [
     "kedi mindere oturdu", "Kedi minderin üstünde uyuyor.", "Köpek bahçede koşuyor ve havlıyor.",
@@ -146,9 +150,26 @@ def bart_case(a, out):
     return cfg, BartForConditionalGeneration, (), source_ids, target_ids, {"generate_sources": [source_ids] + more}
 
 
+def mbart_case(a, out):
+    """mBART (mbart-large-cc25's settings): pre-LN layers, a final LayerNorm on each stack, scale_embedding."""
+    vocab = 128
+    cfg = MBartConfig(vocab_size=vocab, d_model=a.d_model, encoder_layers=a.encoder_layers,
+                      decoder_layers=a.decoder_layers, encoder_attention_heads=a.heads,
+                      decoder_attention_heads=a.heads, encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn,
+                      max_position_embeddings=a.max_pos, activation_function="gelu", scale_embedding=True,
+                      pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2,
+                      forced_eos_token_id=2, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                      num_beams=5, architectures=["MBartForConditionalGeneration"])
+    g = np.random.default_rng(a.seed)
+    source_ids = g.integers(3, vocab, 9).tolist() + [2, 125]  # text </s> lang_code, as MBartTokenizer ends
+    target_ids = g.integers(3, vocab, 11).tolist() + [2, 126]
+    more = [g.integers(3, vocab, n).tolist() + [2, 125] for n in (4, 14)]
+    return cfg, MBartForConditionalGeneration, (), source_ids, target_ids, {"generate_sources": [source_ids] + more}
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("arch", choices=["marian", "bart"])
+    ap.add_argument("arch", choices=["marian", "bart", "mbart"])
     ap.add_argument("seed", type=int)
     ap.add_argument("--out", required=True)
     ap.add_argument("--d-model", type=int, default=32)
@@ -162,7 +183,8 @@ def main():
     out = a.out
     os.makedirs(out, exist_ok=True)
 
-    cfg, cls, keep, source_ids, target_ids, extra = (marian_case if a.arch == "marian" else bart_case)(a, out)
+    cfg, cls, keep, source_ids, target_ids, extra = {"marian": marian_case, "bart": bart_case,
+                                                     "mbart": mbart_case}[a.arch](a, out)
     torch.manual_seed(a.seed)
     model = cls(cfg).eval()
     randomize(model, a.std, torch.Generator().manual_seed(a.seed), keep=keep)
