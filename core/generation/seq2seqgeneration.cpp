@@ -108,6 +108,20 @@ private:
     double m_worst = 1e9;
 };
 
+// generate()'s attention mask for its input (_prepare_attention_mask_for_generation): the pad tokens masked
+// out where the input holds one and pad is not an end token; else every token visible (empty).
+std::vector<unsigned char> sourceVisibility(const std::vector<int>& sourceIds,
+                                            const Seq2SeqGenerationSettings& s)
+{
+    if (!s.padId || std::find(s.eosIds.begin(), s.eosIds.end(), *s.padId) != s.eosIds.end() ||
+        std::find(sourceIds.begin(), sourceIds.end(), *s.padId) == sourceIds.end())
+        return {};
+    std::vector<unsigned char> visible(sourceIds.size());
+    for (size_t i = 0; i < sourceIds.size(); ++i)
+        visible[i] = sourceIds[i] != *s.padId ? 1 : 0;
+    return visible;
+}
+
 void logSoftmax(std::vector<double>& logits)
 {
     const double top = *std::max_element(logits.begin(), logits.end());
@@ -135,6 +149,10 @@ Seq2SeqGenerationSettings Seq2SeqGenerationSettings::fromFolder(const QString& f
     const std::vector<int> start = idList(r, "decoder_start_token_id", vocab);
     s.decoderStartId = start.empty() ? model.config().decoderStartId : start.front();
     s.eosIds = idList(r, "eos_token_id", vocab);
+    if (const std::vector<int> pad = idList(r, "pad_token_id", vocab); !pad.empty())
+        s.padId = pad.front();
+    else if (model.config().padId >= 0)
+        s.padId = model.config().padId;
     if (s.eosIds.empty() && model.config().eosId >= 0) s.eosIds = {model.config().eosId};
     if (const std::vector<int> bos = idList(r, "forced_bos_token_id", vocab); !bos.empty())
         s.forcedBosId = bos.front();
@@ -204,9 +222,10 @@ void applyGenerationRules(std::vector<double>& logits, const std::vector<int>& g
 std::vector<int> greedyGenerate(const EncoderDecoderModel& model, const std::vector<int>& sourceIds,
                                 const Seq2SeqGenerationSettings& settings, int threads)
 {
+    const std::vector<unsigned char> visible = sourceVisibility(sourceIds, settings);
     std::vector<int> out{settings.decoderStartId};
     while (int(out.size()) < settings.maxLength) {
-        std::vector<double> logits = model.lastTokenLogits(sourceIds, out, threads);
+        std::vector<double> logits = model.lastTokenLogits(sourceIds, out, threads, visible);
         applyGenerationRules(logits, out, settings);
         // torch.argmax: the first of equal maxima.
         const int next = int(std::max_element(logits.begin(), logits.end()) - logits.begin());
@@ -224,6 +243,7 @@ std::vector<int> beamSearchGenerate(const EncoderDecoderModel& model, const std:
         return std::find(settings.eosIds.begin(), settings.eosIds.end(), id) != settings.eosIds.end();
     };
     // Every beam starts as [decoder_start]; all but the first at -1e9, so the first step draws from one.
+    const std::vector<unsigned char> visible = sourceVisibility(sourceIds, settings);
     std::vector<std::vector<int>> sequences(size_t(beams), {settings.decoderStartId});
     std::vector<double> beamScores(size_t(beams), -1e9);
     beamScores[0] = 0.0;
@@ -234,7 +254,8 @@ std::vector<int> beamSearchGenerate(const EncoderDecoderModel& model, const std:
         // scores[b · vocab + v]: beam b's score plus log P(v), after the rules.
         std::vector<double> scores(size_t(beams) * size_t(vocab));
         for (int b = 0; b < beams; ++b) {
-            std::vector<double> logits = model.lastTokenLogits(sourceIds, sequences[size_t(b)], threads);
+            std::vector<double> logits =
+                model.lastTokenLogits(sourceIds, sequences[size_t(b)], threads, visible);
             logSoftmax(logits);
             applyGenerationRules(logits, sequences[size_t(b)], settings);
             for (int v = 0; v < vocab; ++v)

@@ -26,6 +26,9 @@ struct Seq2SeqGenerationSettings
     int maxLength = 20; // of the output, decoder_start included
     int decoderStartId = 0;
     std::vector<int> eosIds; // generation stops once one is chosen
+    // Source tokens with this id are masked out of the attention (generate()'s attention mask for its input),
+    // unless it is also an end token.
+    std::optional<int> padId;
     std::optional<int> forcedBosId, forcedEosId;
     std::vector<std::vector<int>> badWordsIds; // sequences never to complete (those equal to [eos] dropped)
     int noRepeatNgramSize = 0;

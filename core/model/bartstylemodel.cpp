@@ -239,7 +239,8 @@ std::vector<float> BartStyleModel::embed(const std::vector<int>& ids, const floa
 
 std::vector<float> BartStyleModel::attend(const std::vector<float>& queries, int nq,
                                           const std::vector<float>& memory, int nk, const AttentionWeights& w,
-                                          bool causal, std::vector<float>& probabilities, int threads) const
+                                          bool causal, const std::vector<unsigned char>& keyVisible,
+                                          std::vector<float>& probabilities, int threads) const
 {
     const int d = m_config.hidden, headDim = d / w.heads;
     // A projection's output [tokens, d] is the HeadTensor layout [tokens, heads, d_head] as it is.
@@ -249,6 +250,7 @@ std::vector<float> BartStyleModel::attend(const std::vector<float>& queries, int
     ops::linear(memory.data(), nk, w.v, v.values.data(), std::nullopt, threads);
     AttentionOptions options; // scale 1/√d_head: upstream scales q by it before q·kᵀ
     options.causal = causal;
+    options.keyPadding = keyVisible;
     options.threads = threads;
     const FullAttentionResult r = attentionFull(q, k, v, options);
     probabilities.insert(probabilities.end(), r.probabilities.begin(), r.probabilities.end());
@@ -288,7 +290,8 @@ std::vector<float> BartStyleModel::feedForward(const std::vector<float>& x, cons
 }
 
 std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
-                                           const std::vector<int>& targetIds, int threads,
+                                           const std::vector<int>& targetIds,
+                                           const std::vector<unsigned char>& sourceVisible, int threads,
                                            StackResult& encoder, StackResult& decoder) const
 {
     checkIds(sourceIds, QStringLiteral("source"));
@@ -308,7 +311,7 @@ std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
         sublayer(
             memory, layer.selfNorm,
             [&](const std::vector<float>& h) {
-                return attend(h, ns, h, ns, layer.self, false, encoder.self, threads);
+                return attend(h, ns, h, ns, layer.self, false, sourceVisible, encoder.self, threads);
             },
             threads);
         sublayer(
@@ -327,13 +330,13 @@ std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
         sublayer(
             x, layer.selfNorm,
             [&](const std::vector<float>& h) {
-                return attend(h, nt, h, nt, layer.self, true, decoder.self, threads);
+                return attend(h, nt, h, nt, layer.self, true, {}, decoder.self, threads);
             },
             threads);
         sublayer(
             x, layer.crossNorm,
             [&](const std::vector<float>& h) {
-                return attend(h, nt, memory, ns, layer.cross, false, decoder.cross, threads);
+                return attend(h, nt, memory, ns, layer.cross, false, sourceVisible, decoder.cross, threads);
             },
             threads);
         sublayer(
@@ -352,7 +355,7 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
                                             const std::vector<int>& targetIds, int threads) const
 {
     StackResult encoder, decoder;
-    forward(sourceIds, targetIds, threads, encoder, decoder);
+    forward(sourceIds, targetIds, {}, threads, encoder, decoder);
     const EncoderDecoderConfig& c = m_config;
     const int ns = int(sourceIds.size()), nt = int(targetIds.size());
     return {DenseAttentionMaps(c.encoderLayers, c.encoderHeads, ns, ns, std::move(encoder.self)),
@@ -361,10 +364,15 @@ EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
 }
 
 std::vector<double> BartStyleModel::lastTokenLogits(const std::vector<int>& sourceIds,
-                                                    const std::vector<int>& targetIds, int threads) const
+                                                    const std::vector<int>& targetIds, int threads,
+                                                    const std::vector<unsigned char>& sourceVisible) const
 {
+    if (!sourceVisible.empty() && sourceVisible.size() != sourceIds.size())
+        throw ModelError(m_folder, QStringLiteral("the source mask has %1 entries for %2 tokens")
+                                       .arg(sourceVisible.size())
+                                       .arg(sourceIds.size()));
     StackResult encoder, decoder;
-    const std::vector<float> x = forward(sourceIds, targetIds, threads, encoder, decoder);
+    const std::vector<float> x = forward(sourceIds, targetIds, sourceVisible, threads, encoder, decoder);
     const int d = m_config.hidden;
     const float* last = x.data() + (targetIds.size() - 1) * size_t(d);
     // lm_head(x) + final_logits_bias, summed in double: greedy and beam search compare these, and a float sum

@@ -66,7 +66,8 @@ public:
     EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
                                 int threads = 0) const override;
     std::vector<double> lastTokenLogits(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
-                                        int threads = 0) const override;
+                                        int threads = 0,
+                                        const std::vector<unsigned char>& sourceVisible = {}) const override;
 
 private:
     struct Norm
@@ -92,7 +93,8 @@ private:
     const WeightTensor& load(const QString& base, const std::vector<qint64>& shape, bool underPrefix = true);
     // Both stacks; appends their attention to the results and returns the decoder's output, n_target × d.
     std::vector<float> forward(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
-                               int threads, StackResult& encoder, StackResult& decoder) const;
+                               const std::vector<unsigned char>& sourceVisible, int threads,
+                               StackResult& encoder, StackResult& decoder) const;
     ops::LinearWeight linearWeight(const QString& base, int out, int in);
     Norm norm(const QString& base);
     AttentionWeights attentionWeights(const QString& base, int heads);
@@ -101,9 +103,11 @@ private:
     std::vector<float> embed(const std::vector<int>& ids, const float* learnedPositions, const Norm& norm,
                              int threads) const;
     // The block's output (n_q × d, after W_O) and appends its P ([heads, n_q, n_k]) to `probabilities`.
+    // keyVisible: empty, or one flag per key (0 = masked, as padding).
     std::vector<float> attend(const std::vector<float>& queries, int nq, const std::vector<float>& memory,
                               int nk, const AttentionWeights& w, bool causal,
-                              std::vector<float>& probabilities, int threads) const;
+                              const std::vector<unsigned char>& keyVisible, std::vector<float>& probabilities,
+                              int threads) const;
     // One sub-layer around `block` (an attention or the feed-forward block): post-LN x = LN(x + block(x));
     // pre-LN (mBART) x = x + block(LN(x)).
     void sublayer(std::vector<float>& x, const Norm& n,

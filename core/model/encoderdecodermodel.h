@@ -58,9 +58,12 @@ public:
     virtual EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
                                         int threads = 0) const = 0;
     // The LM head's logits (lm_head + final_logits_bias, in double) for the token after the last target id:
-    // what generation scores. The same pass and errors as run().
-    virtual std::vector<double> lastTokenLogits(const std::vector<int>& sourceIds,
-                                                const std::vector<int>& targetIds, int threads = 0) const = 0;
+    // what generation scores. The same pass and errors as run(). sourceVisible: empty, or one flag per source
+    // token, 0 masking it out of the encoder's and the cross attention's keys (generate() masks the pad
+    // tokens of its input so).
+    virtual std::vector<double>
+    lastTokenLogits(const std::vector<int>& sourceIds, const std::vector<int>& targetIds, int threads = 0,
+                    const std::vector<unsigned char>& sourceVisible = {}) const = 0;
 
 protected:
     explicit EncoderDecoderModel(EncoderDecoderConfig config) : m_config(std::move(config)) {}

@@ -76,23 +76,49 @@ MarianTokenizer MarianTokenizer::fromFolder(const QString& folder)
     return t;
 }
 
-Encoding MarianTokenizer::encode(const QString& text, Side side) const
+QStringList MarianTokenizer::chunkPieces(const QString& chunk, Side side) const
 {
     // MarianTokenizer.remove_language_code: a code at the very start is kept, every code span is removed.
     QStringList pieces;
-    const QRegularExpressionMatch code = languageCode().match(text, 0, QRegularExpression::NormalMatch,
+    const QRegularExpressionMatch code = languageCode().match(chunk, 0, QRegularExpression::NormalMatch,
                                                               QRegularExpression::AnchorAtOffsetMatchOption);
     if (code.hasMatch()) pieces << code.captured(0);
-    QString rest = text;
+    QString rest = chunk;
     rest.remove(languageCode());
-    pieces += (side == Side::Source ? m_source : m_target).encodePieces(rest);
+    return pieces + (side == Side::Source ? m_source : m_target).encodePieces(rest);
+}
+
+Encoding MarianTokenizer::encode(const QString& text, Side side) const
+{
+    // PreTrainedTokenizer.tokenize: the special tokens typed in the text are cut out first (the earliest
+    // occurrence, the longest of those starting there) and kept whole; each stretch between them is a text of
+    // its own (its own language code, its own SentencePiece pass, whose whitespace handling drops the spaces
+    // around the special token). Empty stretches give nothing.
+    QStringList pieces;
+    qsizetype from = 0;
+    while (from <= text.size()) {
+        qsizetype at = -1;
+        const QString* found = nullptr;
+        for (const QString* special : {&m_eos, &m_unk, &m_pad}) {
+            const qsizetype i = special->isEmpty() ? -1 : text.indexOf(*special, from);
+            if (i >= 0 && (at < 0 || i < at || (i == at && special->size() > found->size()))) {
+                at = i;
+                found = special;
+            }
+        }
+        const QString chunk = text.mid(from, (at < 0 ? text.size() : at) - from);
+        if (!chunk.isEmpty()) pieces += chunkPieces(chunk, side);
+        if (at < 0) break;
+        pieces << *found;
+        from = at + found->size();
+    }
 
     Encoding e;
     for (const QString& piece : pieces) {
         const int id = m_ids.value(piece, m_unkId);
         e.ids.push_back(id);
         e.tokens << idToToken(id);
-        e.special.push_back(id == m_unkId);
+        e.special.push_back(id == m_unkId || id == m_eosId || id == m_padId);
     }
     e.ids.push_back(m_eosId);
     e.tokens << m_eos;

@@ -6,9 +6,10 @@
 //   a leading language code ">>xx<<" (multilingual targets) is kept as one token and every ">>…<<" span is
 //   taken out of the text; the rest goes through the side's .spm; each piece maps through vocab.json, pieces
 //   it lacks to <unk>; "</s>" ends the sequence.
-// transformers' slow tokenizer also runs sacremoses' punctuation normaliser when sacremoses is installed (it
-// is neither in Debian nor in the oracle kit; without it the normaliser is the identity, as here), and splits
-// the text at literal special tokens ("</s>" typed in the text); neither is done here.
+// Special tokens typed in the text ("</s>", "<unk>", "<pad>") are cut out first and kept as themselves, as
+// the slow tokenizer's added-tokens split does. transformers' slow tokenizer also runs sacremoses'
+// punctuation normaliser when sacremoses is installed; it is neither in Debian nor in the oracle kit, and
+// without it the normaliser is the identity, as here.
 
 #include "tokenizer/sentencepiecemodel.h"
 #include "tokenizer/tokenizer.h"
@@ -42,6 +43,9 @@ public:
     int unkId() const { return m_unkId; }
 
 private:
+    // The pieces of text between special tokens: its language code, then the side's .spm.
+    QStringList chunkPieces(const QString& chunk, Side side) const;
+
     MarianTokenizer(SentencePieceModel source, SentencePieceModel target)
         : m_source(std::move(source)), m_target(std::move(target))
     {}

@@ -88,7 +88,7 @@ private slots:
     }
 
     // The case covers what the ids depend on: Turkish letters, unknown characters (<unk>, id 1), a language
-    // code (id 2), the empty text (only </s>).
+    // code (id 2), the empty text (only </s>), special tokens typed in the text.
     void caseCoversUnknownsAndCodes()
     {
         const MarianTokenizer tokenizer = MarianTokenizer::fromFolder(caseFolder());
@@ -99,6 +99,9 @@ private slots:
         QVERIFY(std::count(snow.ids.begin(), snow.ids.end(), tokenizer.unkId()) >= 2);
         QCOMPARE(tokenizer.encode(QStringLiteral(">>tur<< the cat sat")).ids.front(), 2);
         QCOMPARE(tokenizer.encode(QString()).ids, std::vector<int>{tokenizer.eosId()});
+        // A "</s>" typed in the text is the end token itself, mid-sequence.
+        const Encoding typed = tokenizer.encode(QStringLiteral("kedi</s>oturdu"));
+        QVERIFY(std::find(typed.ids.begin(), typed.ids.end() - 1, tokenizer.eosId()) != typed.ids.end() - 1);
     }
 
     // vocab.json's ids are not the .spm's: the same pieces, other numbers.

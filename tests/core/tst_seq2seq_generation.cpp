@@ -143,6 +143,31 @@ private slots:
                          [](Seq2SeqGenerationSettings& s) { s.forcedEosId.reset(); }) != marian);
     }
 
+    // generate() masks the pad tokens of its input out of the attention: a Marian source holding <pad> (typed
+    // in the text "a <unk> b<pad>") gives generate()'s output only with the mask.
+    void padTokensOfTheSourceAreMasked()
+    {
+        const QString caseName = QStringLiteral("marian_s0");
+        const auto model = EncoderDecoderModel::open(oracleFolder(caseName));
+        Seq2SeqGenerationSettings s = Seq2SeqGenerationSettings::fromFolder(oracleFolder(caseName), *model);
+        QCOMPARE(s.padId, std::optional<int>(124));
+        s.maxLength = 20;
+        bool found = false;
+        for (const QJsonValue& v : caseJson(caseName)[QLatin1String("generate_cases")].toArray()) {
+            const std::vector<int> source = ids(v[QLatin1String("source_ids")]);
+            if (v[QLatin1String("num_beams")].toInt() != 1 ||
+                std::find(source.begin(), source.end(), 124) == source.end())
+                continue;
+            found = true;
+            const std::vector<int> expected = ids(v[QLatin1String("ids")]);
+            QCOMPARE(greedyGenerate(*model, source, s), expected);
+            Seq2SeqGenerationSettings unmasked = s;
+            unmasked.padId.reset();
+            QVERIFY(greedyGenerate(*model, source, unmasked) != expected);
+        }
+        QVERIFY(found);
+    }
+
     void settingsFromTheFiles()
     {
         const auto marian = EncoderDecoderModel::open(oracleFolder(QStringLiteral("marian_s0")));

@@ -60,11 +60,14 @@ ENGLISH = [
     "Two million people work in Istanbul.", "Do you like drinking tea?", "The leaves of the trees fell.",
 ]
 # Source texts whose ids the case records: Turkish, English, digits, a language code, characters the models
-# never saw (pieces outside vocab.json -> <unk>), spaces to collapse, and nothing at all.
+# never saw (pieces outside vocab.json -> <unk>), spaces to collapse, nothing at all, and special tokens typed
+# in the text.
 SOURCE_TEXTS = [
     "kedi mindere oturdu", "Öğretmen çocuklara şarkı söyledi.", "The cat sat on the cushion.",
     "İki kedi, 3 köpek ve 42 kuş!", ">>tur<< the cat sat", "snow ☃ and 雪 and ß", "  many   spaces  here ",
     "", "ÇĞİÖŞÜ çğıöşü",
+    # special tokens typed in the text: the slow tokenizer splits them out (its added-tokens trie)
+    "kedi</s>oturdu", "kedi </s> oturdu", "a <unk> b<pad>", ">>tur<< kedi </s>", "</s", " </s> ",
 ]
 TARGET_TEXTS = ["the cat sat on the cushion", "Two cats, 3 dogs!", "İstanbul ☃"]
 
