@@ -30,7 +30,11 @@ std::unique_ptr<EncoderDecoderModel> EncoderDecoderModel::open(const QString& fo
     if (!doc) throw ModelError(file, problem);
     if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
     const ConfigReader reader(doc->object(), file);
-    const QString modelType = reader.string("model_type", QString()).toLower();
+    QString modelType = reader.string("model_type", QString()).toLower();
+    // Without model_type, the class in architectures names it (as ModelConfig reads single-stack configs).
+    const QStringList classes = reader.strings("architectures");
+    if (modelType.isEmpty() && !classes.isEmpty())
+        modelType = FamilyRegistry::modelTypeFromClass(classes.front());
     const FamilyUnit* unit = FamilyRegistry::find(modelType);
     if (!unit || !unit->openEncoderDecoder)
         reader.fail(QStringLiteral("model_type '%1' is not an encoder-decoder model this runtime opens; "

@@ -228,6 +228,20 @@ private slots:
         QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
     }
 
+    // A config without model_type is read by its architectures class, as single-stack configs are.
+    void modelTypeFromTheClass()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("m"));
+        copyModel(caseFolder(QStringLiteral("bart_s0")), folder);
+        editModelConfig(folder, QStringLiteral("model_type"), QJsonValue(QJsonValue::Undefined));
+        QCOMPARE(EncoderDecoderModel::open(folder)->config().modelType, QStringLiteral("bart"));
+        editModelConfig(folder, QStringLiteral("architectures"),
+                        QJsonArray{QStringLiteral("GPT2LMHeadModel")});
+        const QString error = errorOf([&] { EncoderDecoderModel::open(folder); });
+        QVERIFY2(error.contains(QStringLiteral("is not an encoder-decoder model")), qPrintable(error));
+    }
+
     // The single-stack runtime says what a Marian folder is instead of "unsupported architecture".
     void transformerModelNamesTheKind()
     {
