@@ -5,7 +5,9 @@
 #include "model/modelconfig.h"
 #include "model/modelerror.h"
 #include "model/nonfinitecheck.h"
+#include "model/unusedlayers.h"
 
+#include <QDir>
 #include <QStringList>
 #include <cmath>
 #include <tuple>
@@ -126,6 +128,23 @@ BartStyleModel::BartStyleModel(EncoderDecoderConfig config, BartStyleOptions opt
     for (int l = 0; l < c.decoderLayers; ++l)
         m_decoder.push_back(
             layerWeights(QStringLiteral("decoder.layers.%1.").arg(l), c.decoderFfn, c.decoderHeads, true));
+    QStringList notes;
+    for (const auto& [stack, key, layers] : {std::tuple{"encoder", "encoder_layers", c.encoderLayers},
+                                             std::tuple{"decoder", "decoder_layers", c.decoderLayers}}) {
+        const QString under = m_prefix + QLatin1String(stack) + QStringLiteral(".layers.");
+        QStringList names;
+        for (const QString& name : m_store->names())
+            if (name.startsWith(under)) names << name;
+        const QString unused = unusedLayerTensors(names, m_read, layers);
+        if (!unused.isEmpty())
+            notes << QStringLiteral("%1 %2, but the weights also hold %3 %4, which are not used")
+                         .arg(QLatin1String(key))
+                         .arg(layers)
+                         .arg(QLatin1String(stack), unused);
+    }
+    if (!notes.isEmpty())
+        m_unusedLayersNote = QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("config.json"))) +
+                             QStringLiteral(": ") + notes.join(QStringLiteral("; "));
 }
 
 const WeightTensor& BartStyleModel::load(const QString& base, const std::vector<qint64>& shape,
@@ -152,6 +171,7 @@ const WeightTensor& BartStyleModel::load(const QString& base, const std::vector<
                 .arg(name, m_store->storageType(name)));
     // NaN in a norm or a bias spoils every output: refused at open, as TransformerModel does.
     if (shape.size() == 1 || (shape.size() == 2 && shape[0] == 1)) checkTensorFinite(*m_store, name);
+    m_read.insert(name);
     m_held.push_back(m_store->load(name));
     return m_held.back();
 }

@@ -16,6 +16,7 @@
 #include "model/tensorops.h"
 #include "model/weightstore.h"
 
+#include <QSet>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -123,6 +124,7 @@ private:
     std::shared_ptr<const WeightStore> m_store;
     QString m_prefix;                // "model." or ""
     std::deque<WeightTensor> m_held; // what the raw pointers below point into
+    QSet<QString> m_read;            // the names of the tensors the pass reads
     const float* m_embedding = nullptr;
     const float* m_outputEmbedding = nullptr; // the LM head's [vocab, d]
     const float* m_logitsBias = nullptr;      // final_logits_bias [1, vocab], or null

@@ -50,6 +50,11 @@ public:
     static QStringList supportedModelTypes();
 
     const EncoderDecoderConfig& config() const { return m_config; }
+    // One line for a warning when the weights hold layers config.json does not run (a truncated model runs,
+    // as transformers runs it, but a mistyped layer count must not pass for the whole model):
+    // "<folder>/config.json: encoder_layers 1, but the weights also hold encoder layer 1 (16 tensors), which
+    // are not used"; "" when every layer runs.
+    const QString& unusedLayersNote() const { return m_unusedLayersNote; }
 
     // The attention of the source ids through the encoder and of the target ids (the decoder's input:
     // decoder_start first, as transformers' shift_tokens_right makes it) through the decoder, in one pass
@@ -68,6 +73,7 @@ public:
 protected:
     explicit EncoderDecoderModel(EncoderDecoderConfig config) : m_config(std::move(config)) {}
     EncoderDecoderConfig m_config;
+    QString m_unusedLayersNote;
 };
 
 } // namespace attnscope

@@ -228,6 +228,25 @@ private slots:
         QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
     }
 
+    // A config with fewer layers than the weights runs the first ones and says which it leaves out.
+    void unusedLayersAreNamed()
+    {
+        QCOMPARE(EncoderDecoderModel::open(caseFolder(QStringLiteral("mbart_s0")))->unusedLayersNote(),
+                 QString());
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("m"));
+        copyModel(caseFolder(QStringLiteral("mbart_s0")), folder);
+        editModelConfig(folder, QStringLiteral("decoder_layers"), 1);
+        const auto model = EncoderDecoderModel::open(folder);
+        QCOMPARE(model->run({5, 6, 2}, {2, 7}).decoder.layers(), 1);
+        const QString note = model->unusedLayersNote();
+        QVERIFY2(note.startsWith(folder +
+                                 QStringLiteral("/config.json: decoder_layers 1, but the weights also hold "
+                                                "decoder layer 1 (")),
+                 qPrintable(note));
+        QVERIFY2(!note.contains(QStringLiteral("encoder_layers")), qPrintable(note));
+    }
+
     // A config without model_type is read by its architectures class, as single-stack configs are.
     void modelTypeFromTheClass()
     {
