@@ -15,6 +15,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cstring>
+#include <limits>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -245,6 +247,45 @@ private slots:
                                                 "decoder layer 1 (")),
                  qPrintable(note));
         QVERIFY2(!note.contains(QStringLiteral("encoder_layers")), qPrintable(note));
+    }
+
+    // Damaged weights: NaN in a matrix is found in the pass and named with its layer; NaN in a norm at open;
+    // a truncated file at open.
+    void damagedWeightsAreNamed()
+    {
+        QTemporaryDir dir;
+        const QString nanMatrix = dir.filePath(QStringLiteral("nan-matrix"));
+        const auto poison = [](const QString& tensor) {
+            return [tensor](std::vector<TensorToWrite>& tensors) {
+                for (TensorToWrite& t : tensors)
+                    if (t.name == tensor) {
+                        const float nan = std::numeric_limits<float>::quiet_NaN();
+                        std::memcpy(t.data.data(), &nan, sizeof nan);
+                    }
+            };
+        };
+        copyModel(caseFolder(), nanMatrix, poison(QStringLiteral("model.decoder.layers.1.fc1.weight")));
+        const auto model = EncoderDecoderModel::open(nanMatrix);
+        const QString error =
+            errorOf([&] { model->run(caseIds("source_ids"), caseIds("decoder_input_ids")); });
+        QVERIFY2(error.contains(QStringLiteral("decoder layer 1")) && error.contains(QStringLiteral("NaN")),
+                 qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
+
+        const QString nanNorm = dir.filePath(QStringLiteral("nan-norm"));
+        copyModel(caseFolder(), nanNorm,
+                  poison(QStringLiteral("model.encoder.layers.0.final_layer_norm.bias")));
+        const QString openError = errorOf([&] { EncoderDecoderModel::open(nanNorm); });
+        QVERIFY2(openError.contains(QStringLiteral("model.encoder.layers.0.final_layer_norm.bias")),
+                 qPrintable(openError));
+
+        const QString truncated = dir.filePath(QStringLiteral("truncated"));
+        copyModel(caseFolder(), truncated);
+        const QByteArray bytes = readFileBytes(truncated + QStringLiteral("/model.safetensors"));
+        writeRequiredFile(truncated + QStringLiteral("/model.safetensors"), bytes.left(bytes.size() / 2));
+        const QString truncatedError = errorOf([&] { EncoderDecoderModel::open(truncated); });
+        QVERIFY2(truncatedError.startsWith(truncated + QStringLiteral("/model.safetensors: ")),
+                 qPrintable(truncatedError));
     }
 
     // A config without model_type is read by its architectures class, as single-stack configs are.
