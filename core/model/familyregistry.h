@@ -21,6 +21,7 @@ namespace attnscope {
 
 class Architecture;
 class ConfigReader;
+class EncoderDecoderModel;
 
 struct FamilyUnit
 {
@@ -31,8 +32,13 @@ struct FamilyUnit
     std::vector<std::pair<QString, QString>> classPrefixes;
     // Reads config.json (model_type already checked to be one of modelTypes): fills the shared fields of
     // `config` and returns the family's architecture. Throws ModelError "<config.json>: <problem>".
+    // Null for an encoder-decoder family, which TransformerModel does not run.
     std::shared_ptr<const Architecture> (*configure)(const ConfigReader& reader,
                                                      ModelConfig& config) = nullptr;
+    // Encoder-decoder families (Marian): opens the model folder whose config.json `reader` holds (model_type
+    // already checked); null for the single-stack families. Throws ModelError "<file>: <problem>".
+    std::unique_ptr<EncoderDecoderModel> (*openEncoderDecoder)(const ConfigReader& reader,
+                                                               const QString& folder) = nullptr;
 };
 
 // The `configure` of a unit whose architecture reads everything from (reader, config):

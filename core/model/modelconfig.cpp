@@ -19,7 +19,7 @@ QStringList ModelConfig::supportedModelTypes()
 {
     QStringList types;
     for (const FamilyUnit& unit : FamilyRegistry::units())
-        types << unit.modelTypes;
+        if (unit.configure) types << unit.modelTypes; // not the encoder-decoder ones (EncoderDecoderModel)
     types.sort();
     return types;
 }
@@ -84,6 +84,11 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
     c.modelType = r.string("model_type", QString()).toLower();
     if (c.modelType.isEmpty()) c.modelType = FamilyRegistry::modelTypeFromClass(c.architectureClass);
     const FamilyUnit* unit = FamilyRegistry::find(c.modelType);
+    if (unit && !unit->configure)
+        r.fail(
+            QStringLiteral("model_type '%1' is an encoder-decoder (translation) model; the attention views "
+                           "and commands do not open encoder-decoder models yet")
+                .arg(c.modelType));
     if (!unit) {
         QString named = c.modelType.isEmpty() ? QStringLiteral("(none given)")
                                               : QLatin1Char('\'') + c.modelType + QLatin1Char('\'');

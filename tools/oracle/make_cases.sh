@@ -33,6 +33,9 @@ kit_case distilbert_s1 distilbert 1 --ids 2,40,71,16,99,8,53,3 --sinusoidal
 kit_case llama_linear_s0 llama 0 --rope-scaling linear:4 --rope-theta 10000
 kit_case llama_dynamic_s1 llama 1 --rope-scaling dynamic:2 --max-pos 8 --rope-theta 10000 --dtype bf16
 kit_case llama_s2 llama 2 --layers 3 --heads 8 --kv-heads 2 --hidden 64   # issue 35's shape
+# issue 31: encoder-decoder models (MarianMTModel with SentencePiece tokenizer files; BART), their own script
+(cd "$kit" && . ./env.sh && $py "$here/make_seq2seq_case.py" marian 0 --out "$out/marian_s0") | tail -1
+(cd "$kit" && . ./env.sh && $py "$here/make_seq2seq_case.py" bart 0 --out "$out/bart_s0") | tail -1
 
 for preset in $($py "$here/make_numpy_case.py" --list | awk '{print $1}'); do
   $py "$here/make_numpy_case.py" "$preset" --out "$out/$preset"

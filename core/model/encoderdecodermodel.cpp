@@ -1,0 +1,46 @@
+#include "model/encoderdecodermodel.h"
+
+#include "io/inputfile.h"
+#include "io/strictjson.h"
+#include "model/configreader.h"
+#include "model/familyregistry.h"
+#include "model/modelerror.h"
+
+#include <QDir>
+#include <QJsonObject>
+
+namespace attnscope {
+
+QStringList EncoderDecoderModel::supportedModelTypes()
+{
+    QStringList types;
+    for (const FamilyUnit& unit : FamilyRegistry::units())
+        if (unit.openEncoderDecoder) types << unit.modelTypes;
+    types.sort();
+    return types;
+}
+
+std::unique_ptr<EncoderDecoderModel> EncoderDecoderModel::open(const QString& folder)
+{
+    const QString file = QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("config.json")));
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(file, kMaxJsonFileBytes, &problem);
+    if (!bytes) throw ModelError(file, problem);
+    const std::optional<QJsonDocument> doc = parseStrictJson(*bytes, &problem);
+    if (!doc) throw ModelError(file, problem);
+    if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
+    const ConfigReader reader(doc->object(), file);
+    QString modelType = reader.string("model_type", QString()).toLower();
+    // Without model_type, the class in architectures names it (as ModelConfig reads single-stack configs).
+    const QStringList classes = reader.strings("architectures");
+    if (modelType.isEmpty() && !classes.isEmpty())
+        modelType = FamilyRegistry::modelTypeFromClass(classes.front());
+    const FamilyUnit* unit = FamilyRegistry::find(modelType);
+    if (!unit || !unit->openEncoderDecoder)
+        reader.fail(QStringLiteral("model_type '%1' is not an encoder-decoder model this runtime opens; "
+                                   "supported: %2")
+                        .arg(modelType, supportedModelTypes().join(QStringLiteral(", "))));
+    return unit->openEncoderDecoder(reader, folder);
+}
+
+} // namespace attnscope

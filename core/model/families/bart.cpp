@@ -1,0 +1,47 @@
+// BART (facebook/bart-base, bart-large, distilbart; transformers: modeling_bart.py,
+// BartForConditionalGeneration): the post-LN encoder-decoder of model/bartstylemodel.h with learned positions
+// (a table of max_position_embeddings + 2 rows, read from row 2 on), a LayerNorm on the embeddings of each
+// stack (layernorm_embedding), and one embedding shared by encoder, decoder and LM head. Decoding starts from
+// </s> (decoder_start_token_id 2). Defaults are BartConfig's. mBART (pre-LN, final LayerNorms) is not this
+// unit.
+
+#include "model/bartstylemodel.h"
+#include "model/configreader.h"
+#include "model/familyregistry.h"
+
+#include <cmath>
+
+namespace attnscope {
+
+namespace {
+
+std::unique_ptr<EncoderDecoderModel> openBart(const ConfigReader& r, const QString& folder)
+{
+    const EncoderDecoderConfig config =
+        readBartStyleConfig(r, QStringLiteral("bart"), {1024, 12, 16, 4096, 50265, 1024, 1, 2, 2});
+    BartStyleOptions options;
+    options.positions = BartStyleOptions::Positions::Learned;
+    options.embeddingNorm = true;
+    options.activation = r.activation("activation_function", QStringLiteral("gelu"));
+    options.embedScale = r.flag("scale_embedding", false) ? float(std::sqrt(double(config.hidden))) : 1.0f;
+    return std::make_unique<BartStyleModel>(config, options, folder);
+}
+
+} // namespace
+
+namespace families {
+
+FamilyUnit bartFamilyUnit()
+{
+    FamilyUnit unit;
+    unit.name = QStringLiteral("bart");
+    unit.modelTypes = {QStringLiteral("bart")};
+    unit.classPrefixes = {{QStringLiteral("BartFor"), QStringLiteral("bart")},
+                          {QStringLiteral("BartModel"), QStringLiteral("bart")}};
+    unit.openEncoderDecoder = openBart;
+    return unit;
+}
+
+} // namespace families
+
+} // namespace attnscope
