@@ -88,8 +88,9 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
         QString named = c.modelType.isEmpty() ? QStringLiteral("(none given)")
                                               : QLatin1Char('\'') + c.modelType + QLatin1Char('\'');
         if (!c.architectureClass.isEmpty()) named += QStringLiteral(" (%1)").arg(c.architectureClass);
-        r.fail(QStringLiteral("unsupported architecture %1; supported model types: %2")
-                   .arg(named, supportedModelTypes().join(QStringLiteral(", "))));
+        throw ModelError(ModelProblem{ModelProblem::Kind::UnsupportedArchitecture,
+                                      file,
+                                      {named, supportedModelTypes().join(QStringLiteral(", "))}});
     }
     c.family = unit->name;
     checkTokenIds(r);

@@ -382,6 +382,44 @@
         <source>BOS mass</source>
         <translation>BOS kütlesi</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n thread(s), %2 kernels)</source>
+        <translation>
+            <numerusform>%1 (%n iş parçacığı, %2 çekirdekleri)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: no such model folder, .gguf file, built-in model (%2) or model in the Hugging Face cache %3</source>
+        <translation>%1: böyle bir model klasörü, .gguf dosyası, yerleşik model (%2) ya da Hugging Face önbelleğinde (%3) model yok</translation>
+    </message>
+    <message>
+        <source>none installed</source>
+        <translation>hiçbiri kurulu değil</translation>
+    </message>
+    <message>
+        <source>%1: no such folder</source>
+        <translation>%1: böyle bir klasör yok</translation>
+    </message>
+    <message>
+        <source>%1: not a model folder (no config.json)</source>
+        <translation>%1: bir model klasörü değil (config.json yok)</translation>
+    </message>
+    <message>
+        <source>%1: no model.safetensors or model.safetensors.index.json (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)</source>
+        <translation>%1: model.safetensors ya da model.safetensors.index.json yok (yalnızca AttnScope&apos;un okumadığı pytorch_model.bin var: onu safetensors&apos;a dönüştürün)</translation>
+    </message>
+    <message>
+        <source>%1: no model.safetensors or model.safetensors.index.json</source>
+        <translation>%1: model.safetensors ya da model.safetensors.index.json yok</translation>
+    </message>
+    <message>
+        <source>%1: unsupported architecture %2; supported model types: %3</source>
+        <translation>%1: desteklenmeyen mimari %2; desteklenen model türleri: %3</translation>
+    </message>
+    <message>
+        <source>(none given)</source>
+        <translation>(belirtilmemiş)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
