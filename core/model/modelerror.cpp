@@ -22,6 +22,9 @@ QString ModelProblem::english() const
     case Kind::NoConfig:
         problem = QStringLiteral("not a model folder (no config.json)");
         break;
+    case Kind::InvalidJson:
+        problem = QStringLiteral("not valid JSON (line %1, column %2: %3)").arg(arg(0), arg(1), arg(3));
+        break;
     case Kind::MissingWeights:
         problem = QStringLiteral("no model.safetensors or model.safetensors.index.json");
         if (arg(0) == QLatin1String("pytorch"))

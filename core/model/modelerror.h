@@ -16,6 +16,7 @@ struct ModelProblem
                      // folder}
         NoSuchFolder,   // {}
         NoConfig,       // a folder without config.json: {}
+        InvalidJson,    // {line, column, QJsonParseError::ParseError as a number, the parser's English words}
         MissingWeights, // {"pytorch" when only pytorch_model.bin is there, else ""}
         UnsupportedArchitecture, // {the model type named ('t5' (T5…) or "(none given)"), the supported types}
     };

@@ -389,6 +389,62 @@
         </translation>
     </message>
     <message>
+        <source>unterminated object</source>
+        <translation>kapanmamış nesne</translation>
+    </message>
+    <message>
+        <source>missing name separator</source>
+        <translation>ad ayırıcı (:) eksik</translation>
+    </message>
+    <message>
+        <source>unterminated array</source>
+        <translation>kapanmamış dizi</translation>
+    </message>
+    <message>
+        <source>missing value separator</source>
+        <translation>değer ayırıcı (,) eksik</translation>
+    </message>
+    <message>
+        <source>illegal value</source>
+        <translation>geçersiz değer</translation>
+    </message>
+    <message>
+        <source>invalid termination by number</source>
+        <translation>sayıyla geçersiz bitiş</translation>
+    </message>
+    <message>
+        <source>illegal number</source>
+        <translation>geçersiz sayı</translation>
+    </message>
+    <message>
+        <source>invalid escape sequence</source>
+        <translation>geçersiz kaçış dizisi</translation>
+    </message>
+    <message>
+        <source>invalid UTF8 string</source>
+        <translation>geçersiz UTF-8 dizgesi</translation>
+    </message>
+    <message>
+        <source>unterminated string</source>
+        <translation>kapanmamış dizge</translation>
+    </message>
+    <message>
+        <source>object is missing after a comma</source>
+        <translation>virgülden sonra nesne eksik</translation>
+    </message>
+    <message>
+        <source>too deeply nested document</source>
+        <translation>çok derin iç içe geçmiş belge</translation>
+    </message>
+    <message>
+        <source>too large document</source>
+        <translation>çok büyük belge</translation>
+    </message>
+    <message>
+        <source>garbage at the end of the document</source>
+        <translation>belgenin sonunda fazladan içerik</translation>
+    </message>
+    <message>
         <source>%1: no such model folder, .gguf file, built-in model (%2) or model in the Hugging Face cache %3</source>
         <translation>%1: böyle bir model klasörü, .gguf dosyası, yerleşik model (%2) ya da Hugging Face önbelleğinde (%3) model yok</translation>
     </message>
@@ -403,6 +459,10 @@
     <message>
         <source>%1: not a model folder (no config.json)</source>
         <translation>%1: bir model klasörü değil (config.json yok)</translation>
+    </message>
+    <message>
+        <source>%1: not valid JSON (line %2, column %3: %4)</source>
+        <translation>%1: geçerli JSON değil (satır %2, sütun %3: %4)</translation>
     </message>
     <message>
         <source>%1: no model.safetensors or model.safetensors.index.json (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)</source>

@@ -1,7 +1,7 @@
 // Issue 36: the window speaks its language about a model that cannot be opened and in its status bar.
 // Core says what is wrong as data (ModelProblem: kind, file, arguments) and prints it in English for the
 // command line; the window words it (modelProblemText). Each failure the issue names (a missing folder, a
-// missing weights, an unsupported architecture) is checked on the banner at
+// config.json that is not JSON, missing weights, an unsupported architecture) is checked on the banner at
 // start in English and in Turkish, naming the file, with the Turkish written out here by hand.
 
 #include "explorer/modelproblemtext.h"
@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonParseError>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -57,6 +58,11 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
+        // A config.json with a syntax error at a known place: line 2 is `  "hidden_size" 8}`, the 8 (where a
+        // colon should be) in column 17.
+        QVERIFY(QDir().mkpath(folder(QStringLiteral("badjson"))));
+        QVERIFY(writeFile(folder(QStringLiteral("badjson/config.json")),
+                          "{\"model_type\": \"bert\",\n  \"hidden_size\" 8}\n"));
         // A good config.json (the built-in model's) and no weights.
         const QVector<ModelInfo> builtins = ModelCatalog::builtinModels();
         QVERIFY(!builtins.isEmpty());
@@ -77,6 +83,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected"); // the banner's failure line starts so
         QTest::addColumn<QString>("english");  // words that must not be left in the Turkish line
         const QString absent = folder(QStringLiteral("absent"));
+        const QString badJson = native(folder(QStringLiteral("badjson/config.json")));
         const QString noWeights = native(folder(QStringLiteral("noweights")));
         const QString t5 = native(folder(QStringLiteral("t5/config.json")));
         QTest::newRow("missing folder, en")
@@ -88,6 +95,14 @@ private Q_SLOTS:
             << QStringLiteral("--model %1: böyle bir model klasörü, .gguf dosyası, yerleşik model (")
                    .arg(absent)
             << QStringLiteral("no such");
+        QTest::newRow("bad JSON, en")
+            << QStringLiteral("en") << folder(QStringLiteral("badjson"))
+            << badJson + QStringLiteral(": not valid JSON (line 2, column 17: missing name separator)")
+            << QString();
+        QTest::newRow("bad JSON, tr")
+            << QStringLiteral("tr") << folder(QStringLiteral("badjson"))
+            << badJson + QStringLiteral(": geçerli JSON değil (satır 2, sütun 17: ad ayırıcı (:) eksik)")
+            << QStringLiteral("line");
         QTest::newRow("no weights, en")
             << QStringLiteral("en") << folder(QStringLiteral("noweights"))
             << noWeights + QStringLiteral(": no model.safetensors or model.safetensors.index.json")
@@ -127,7 +142,8 @@ private Q_SLOTS:
         // in the window: that line is the window's).
         if (!model.endsWith(QLatin1String("noweights")) && !model.endsWith(QLatin1String("t5")))
             QVERIFY2(problem.english().contains(QStringLiteral(": no such model folder")) ||
-                             problem.english().contains(QStringLiteral(": no model.safetensors")) ||
+                         problem.english().contains(QStringLiteral(": not valid JSON (line 2, column 17")) ||
+                         problem.english().contains(QStringLiteral(": no model.safetensors")) ||
                          problem.english().contains(QStringLiteral(": unsupported architecture 't5'")),
                      qPrintable(problem.english()));
         QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::Failure);
@@ -148,6 +164,24 @@ private Q_SLOTS:
             QVERIFY2(!line.contains(english), qPrintable(line));
         } else {
             QVERIFY2(banner.startsWith(problem.english()), qPrintable(banner)); // the same line as the CLI's
+        }
+    }
+
+    // Every JSON syntax error Qt names has Turkish words; in English they are Qt's own (errorString), so the
+    // window and the command line say the same.
+    void jsonSyntaxErrorsAreTranslated()
+    {
+        for (int code = QJsonParseError::UnterminatedObject; code <= QJsonParseError::GarbageAtEnd; ++code) {
+            QJsonParseError error;
+            error.error = QJsonParseError::ParseError(code);
+            QCOMPARE(jsonSyntaxErrorText(code, QStringLiteral("?")), error.errorString());
+        }
+        QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("tr")));
+        for (int code = QJsonParseError::UnterminatedObject; code <= QJsonParseError::GarbageAtEnd; ++code) {
+            QJsonParseError error;
+            error.error = QJsonParseError::ParseError(code);
+            const QString turkish = jsonSyntaxErrorText(code, QStringLiteral("?"));
+            QVERIFY2(turkish != error.errorString() && !turkish.isEmpty(), qPrintable(turkish));
         }
     }
 

@@ -179,7 +179,8 @@ private Q_SLOTS:
         ModelProblem problem;
         QVERIFY(!startExplorerSession(window, session, &problem));
         const QString error = modelProblemText(problem); // the banner's words, in its language
-        QVERIFY2(error.contains(QStringLiteral("config.json")) && error.contains(QStringLiteral("line 2")),
+        QVERIFY2(error.contains(QStringLiteral("config.json")) &&
+                     error.contains(language == QLatin1String("tr") ? QStringLiteral("satır 2") : QStringLiteral("line 2")),
                  qPrintable(error));
         QCOMPARE(window.currentEngineIndex(), shown);
         const QString name = window.engines()[size_t(shown)]

@@ -11,4 +11,8 @@ namespace attnscope {
 // (ModelProblem::Kind::Other) keep core's English words after the file.
 QString modelProblemText(const ModelProblem& problem);
 
+// Qt's words for a JSON syntax error (QJsonParseError::ParseError as a number) in the window's language;
+// `english` when the code is not one Qt has.
+QString jsonSyntaxErrorText(int code, const QString& english);
+
 } // namespace attnscope
