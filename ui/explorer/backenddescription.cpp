@@ -11,12 +11,16 @@ namespace attnscope {
 
 namespace {
 
-// CpuBackend::deviceName in the window's language.
+// CpuBackend::deviceName in the window's language. Without a translation installed (a window built by a
+// test, no LanguageManager) Qt would print the source's "thread(s)": the CLI's English words then.
 QString cpuDeviceText()
 {
-    return QCoreApplication::translate("attnscope", "%1 (%n thread(s), %2 kernels)", nullptr,
-                                       defaultThreadCount())
-        .arg(CpuBackend::processorName(), kernels::cpuKernelChoice().variant);
+    const char* source = QT_TRANSLATE_N_NOOP("attnscope", "%1 (%n thread(s), %2 kernels)");
+    const int threads = defaultThreadCount();
+    const QString translated = QCoreApplication::translate("attnscope", source, nullptr, threads);
+    if (translated == QString::fromLatin1(source).replace(QLatin1String("%n"), QString::number(threads)))
+        return CpuBackend().deviceName();
+    return translated.arg(CpuBackend::processorName(), kernels::cpuKernelChoice().variant);
 }
 
 } // namespace
