@@ -480,6 +480,10 @@
         <source>(none given)</source>
         <translation>(belirtilmemiş)</translation>
     </message>
+    <message>
+        <source>special tokens discounted</source>
+        <translation>özel token&apos;lar dışarıda</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -818,6 +822,10 @@
     <message>
         <source>%1: the page is %2×%3 px instead of %4×%5: %6</source>
         <translation>%1: sayfa %4×%5 yerine %2×%3 piksel: %6</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>Kaydedildi: %1</translation>
     </message>
 </context>
 <context>
@@ -2311,6 +2319,10 @@
     <message>
         <source>widened until every pane keeps every token&apos;s label, and ended under the panes</source>
         <translation>her bölme her token&apos;ın etiketini gösterene kadar genişletildi ve bölmelerin altında bitirildi</translation>
+    </message>
+    <message>
+        <source>Stamp images with model, text and measure</source>
+        <translation>Görüntülere model, metin ve ölçüyü yaz</translation>
     </message>
 </context>
 <context>
