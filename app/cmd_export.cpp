@@ -56,7 +56,9 @@ int runExport(const QStringList& arguments)
         "One head (--layer L --head H), the layer × head grid (--grid), or every head plus the grid into a folder\n"
         "(--all-heads DIR: files named <stem of --out>-L<l>-H<h>.<ext> and <stem>-grid.<ext>).\n"
         "The format follows the suffix of --out: png, svg, pdf (images, as the window draws them), csv, json, npy\n"
-        "(the attention weights, float32). Existing files are never overwritten without --force."));
+        "(the attention weights, float32). Existing files are never overwritten without --force.\n"
+        "Images carry a small line at their foot naming the model, the text, the measure and the head\n"
+        "(--no-stamp: the picture alone)."));
     parser.addHelpOption();
     const QCommandLineOption modelOption(QStringLiteral("model"), QStringLiteral("Model: a built-in name, a folder, or worked-example."), QStringLiteral("M"));
     const QCommandLineOption textOption(QStringLiteral("text"), QStringLiteral("The text (sentence A)."), QStringLiteral("T"));
@@ -70,10 +72,13 @@ int runExport(const QStringList& arguments)
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Image size in pixels, at most %1 per side (default 900x800).").arg(kMaxExportSide), QStringLiteral("WxH"), QStringLiteral("900x800"));
     const QCommandLineOption discountOption(QStringLiteral("discount-special"), QStringLiteral("Renormalise rows without special tokens ([CLS], [SEP], BOS)."));
     const QCommandLineOption forceOption(QStringLiteral("force"), QStringLiteral("Overwrite existing files."));
+    const QCommandLineOption noStampOption(
+        QStringLiteral("no-stamp"),
+        QStringLiteral("Images without the stamp line at their foot (model, text, measure, head)."));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Output file: .png, .svg, .pdf, .csv, .json or .npy."), QStringLiteral("FILE"));
     parser.addOptions({modelOption, textOption, textBOption, layerOption, headOption, gridOption,
                        allHeadsOption, colorMapOption, scaleOption, sizeOption, discountOption, forceOption,
-                       outOption, maxOutputSizeOption()});
+                       noStampOption, outOption, maxOutputSizeOption()});
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("export")))
         return *done;
     if (parser.isSet(allHeadsOption) && !parser.isSet(outOption)) {
@@ -159,10 +164,9 @@ int runExport(const QStringList& arguments)
     options.size = *size;
     options.overwrite = parser.isSet(forceOption);
     options.maxOutputBytes = *maxBytes;
-    options.metadata.model = source->model;
-    options.metadata.text = source->text;
-    options.metadata.textB = source->textB;
-    options.metadata.discountSpecial = source->discountSpecial;
+    options.metadata = source->metadata();
+    if (options.metadata.measure.isEmpty()) options.metadata.measure = QStringLiteral("attention weight α");
+    options.stamp = !parser.isSet(noStampOption);
 
     if (parser.isSet(allHeadsOption)) {
         const QString directory = parser.value(allHeadsOption);

@@ -165,10 +165,10 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     // scripted run (--screenshot) ends there; a person's start opens the window anyway, on the model it
     // has, with the failure on the banner (issue 36: a double-click must never show nothing).
     const bool scripted = !options.screenshot.isEmpty();
-    QString error;
-    const bool modelRefused = options.model && !checkExplorerModel(*options.model, &error);
+    ModelProblem problem;
+    const bool modelRefused = options.model && !checkExplorerModel(*options.model, &problem);
     if (modelRefused) {
-        printError(error);
+        printError(problem.english());
         if (scripted) return 2;
     }
     // The screenshot's path under the output policy (io/outputfile.h), as every command checks --out before
@@ -210,12 +210,12 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     if (scripted) {
         // As a person's start (startExplorerSession): no head named, the strongest sink or [SEP] head.
         if (start.layer < 0 || start.head < 0) openStrongestHeadOnNextResult(*window);
-        if (!applyExplorerSession(*window, start, &error) && options.model) {
-            printError(error);
+        if (!applyExplorerSession(*window, start, &problem) && options.model) {
+            printError(problem.english());
             return 2;
         }
-    } else if (!startExplorerSession(*window, start, &error) && options.model && !modelRefused) {
-        printError(error); // stderr too, for a start from a terminal
+    } else if (!startExplorerSession(*window, start, &problem) && options.model && !modelRefused) {
+        printError(problem.english()); // stderr too, for a start from a terminal
     }
     if (emptyText) window->setTexts(QString(), start.textB);
     new SessionKeeper(window);

@@ -107,6 +107,17 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window)
         m_exportComparison = menu->addAction(QString(), this, &MainWindowFeatures::exportComparison);
         m_exportArcs = menu->addAction(QString(), this, &MainWindowFeatures::exportArcs);
         m_exportLayerChart = menu->addAction(QString(), this, &MainWindowFeatures::exportLayerChart);
+        menu->addSeparator();
+        // Papers may want the picture alone: the stamp can be turned off, for good (AppSettings).
+        m_exportStamp = menu->addAction(QString());
+        m_exportStamp->setObjectName(QStringLiteral("exportStampAction"));
+        m_exportStamp->setCheckable(true);
+        m_exportStamp->setChecked(AppSettings().exportStamp());
+        m_export->stamp = m_exportStamp->isChecked();
+        connect(m_exportStamp, &QAction::toggled, this, [this](bool on) {
+            m_export->stamp = on;
+            AppSettings().setExportStamp(on);
+        });
     }
     // Language.
     if (QMenu* menu = window->languageMenu())
@@ -130,19 +141,25 @@ std::optional<AttentionExportSource> MainWindowFeatures::currentSource() const
     return source;
 }
 
+ExportMetadata MainWindowFeatures::viewMetadata(const std::vector<std::pair<int, int>>& heads) const
+{
+    const auto source = currentSource();
+    if (!source) return {};
+    ExportMetadata metadata = source->metadata();
+    QStringList named;
+    for (const auto& [layer, head] : heads)
+        named << QCoreApplication::translate("attnscope", "layer %1, head %2").arg(layer).arg(head);
+    metadata.heads = named.join(QStringLiteral(" + "));
+    return metadata;
+}
+
 bool MainWindowFeatures::exportHeatmap()
 {
     const auto source = currentSource();
     if (!source) return false;
     HeatmapWidget* view = m_window->heatmap();
     const auto [layer, head] = m_window->grid()->selected();
-    ExportMetadata metadata;
-    metadata.model = source->model;
-    metadata.text = source->text;
-    metadata.textB = source->textB;
-    metadata.layer = layer;
-    metadata.head = head;
-    metadata.discountSpecial = source->discountSpecial;
+    const ExportMetadata metadata = source->metadata(layer, head);
     HeatmapData frame = view->data();
     frame.title = source->title(layer, head);
     // What the view shows: its zoom region, and for long inputs the exact rows it holds or the overview.
@@ -164,14 +181,9 @@ bool MainWindowFeatures::exportGrid()
 {
     const auto source = currentSource();
     if (!source) return false;
-    ExportMetadata metadata;
-    metadata.model = source->model;
-    metadata.text = source->text;
-    metadata.textB = source->textB;
-    metadata.discountSpecial = source->discountSpecial;
     HeatmapStyle style = m_window->heatmap()->heatmapStyle();
     style.showValues = false;
-    return m_export->exportGrid(*source, style, metadata);
+    return m_export->exportGrid(*source, style, source->metadata());
 }
 
 bool MainWindowFeatures::exportAllHeads()
@@ -200,6 +212,7 @@ bool MainWindowFeatures::exportComparison()
                 }
     return m_export->exportView(
         tr("Export comparison"), QStringLiteral("attention-comparison.png"), tr("Head comparison"),
+        viewMetadata(view->heads()),
         [view](QPainter& painter, const QRectF& page) { view->paintPanes(painter, page); },
         view->exportPageSize(m_export->imageSize),
         tr("widened until every pane keeps every token's label, and ended under the panes"));
@@ -209,9 +222,10 @@ bool MainWindowFeatures::exportArcs()
 {
     ArcWidget* view = m_window ? m_window->arcs() : nullptr;
     if (!view) return false;
-    return m_export->exportView(
-        tr("Export arcs"), QStringLiteral("attention-arcs.png"), tr("Attention arcs"),
-        [view](QPainter& painter, const QRectF& page) { view->paintView(painter, page); });
+    return m_export->exportView(tr("Export arcs"), QStringLiteral("attention-arcs.png"), tr("Attention arcs"),
+                                viewMetadata(view->heads()), [view](QPainter& painter, const QRectF& page) {
+                                    view->paintView(painter, page);
+                                });
 }
 
 bool MainWindowFeatures::exportLayerChart()
@@ -220,7 +234,7 @@ bool MainWindowFeatures::exportLayerChart()
     if (!view) return false;
     return m_export->exportView(
         tr("Export statistics chart"), QStringLiteral("attention-layers.png"), tr("Mean attention per layer"),
-        [view](QPainter& painter, const QRectF& page) { view->paintChart(painter, page); });
+        viewMetadata(), [view](QPainter& painter, const QRectF& page) { view->paintChart(painter, page); });
 }
 
 void MainWindowFeatures::restoreSettings()
@@ -271,6 +285,7 @@ void MainWindowFeatures::retranslate()
         m_exportComparison->setText(tr("Comparison as shown…"));
         m_exportArcs->setText(tr("Arcs as shown…"));
         m_exportLayerChart->setText(tr("Statistics chart…"));
+        m_exportStamp->setText(tr("Stamp images with model, text and measure"));
     }
     if (m_window && m_window->viewMenu())
         if (auto* steps = m_window->viewMenu()->findChild<QMenu*>(QStringLiteral("stepHeadsMenu")))

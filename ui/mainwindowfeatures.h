@@ -29,6 +29,7 @@ public:
 
     PresenterMode* presenter() const { return m_presenter; }
     ExportController* exportController() const { return m_export; }
+    QAction* exportStampAction() const { return m_exportStamp; }
 
     // The current result as export data (nullopt before the first result).
     std::optional<AttentionExportSource> currentSource() const;
@@ -48,6 +49,8 @@ protected:
 private:
     void retranslate();
     void restoreSettings();
+    // The current run's metadata for a view's export stamp, naming the heads it shows.
+    ExportMetadata viewMetadata(const std::vector<std::pair<int, int>>& heads = {}) const;
 
     QPointer<MainWindow> m_window;
     // The same window as a plain QObject, only compared, never used: QPointer<MainWindow> casts down to
@@ -62,6 +65,7 @@ private:
     QAction* m_exportComparison = nullptr;
     QAction* m_exportArcs = nullptr;
     QAction* m_exportLayerChart = nullptr;
+    QAction* m_exportStamp = nullptr;
 };
 
 } // namespace attnscope

@@ -1,6 +1,7 @@
 #include "sessionkeeper.h"
 
 #include "explorer/headgridwidget.h"
+#include "explorer/modelproblemtext.h"
 #include "explorer/runstatebanner.h"
 #include "firststart.h"
 #include "mainwindow.h"
@@ -42,7 +43,7 @@ QString explorerModelKey(const MainWindow& window, int index)
     return canonical(folder);
 }
 
-bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
+bool selectExplorerModel(MainWindow& window, const QString& key, ModelProblem* problem)
 {
     // The built-in engines first: their keys are not folders.
     const auto engines = window.engines();
@@ -53,7 +54,7 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     try {
         folder = ModelCatalog::resolve(key);
     } catch (const ModelError& e) {
-        *error = QStringLiteral("--model ") + e.message();
+        *problem = asModelOption(e.problem());
         return false;
     }
     int index = -1;
@@ -63,7 +64,7 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     if (index < 0) {
         const auto info = ModelCatalog::describe(folder);
         if (!info) {
-            *error = ModelCatalog::describeProblem(folder); // which file, and what is wrong with it
+            *problem = ModelCatalog::diagnose(folder); // which file, and what is wrong with it
             return false;
         }
         index = window.addModelFolder(folder, info->name);
@@ -71,8 +72,9 @@ bool selectExplorerModel(MainWindow& window, const QString& key, QString* error)
     if (window.selectEngine(index)) return true;
     // The window says why on its banner (the status bar no longer carries failures).
     const QString why = window.runStateBanner()->failureMessage();
-    *error = why.isEmpty() ? QStringLiteral("%1: cannot open the model").arg(QDir::toNativeSeparators(folder))
-                           : why;
+    *problem = why.isEmpty() ? ModelProblem::other(QDir::toNativeSeparators(folder),
+                                                   QStringLiteral("cannot open the model"))
+                             : ModelProblem::other(QString(), why); // already in the window's language
     return false;
 }
 
@@ -93,10 +95,10 @@ SavedSession currentExplorerSession(const MainWindow& window)
     return s;
 }
 
-bool applyExplorerSession(MainWindow& window, const SavedSession& session, QString* error)
+bool applyExplorerSession(MainWindow& window, const SavedSession& session, ModelProblem* problem)
 {
     bool ok = true;
-    if (!session.model.isEmpty()) ok = selectExplorerModel(window, session.model, error);
+    if (!session.model.isEmpty()) ok = selectExplorerModel(window, session.model, problem);
     // Texts for a model whose text is fixed (the worked example) are not applied when that model was asked
     // for; with no model asked for, setTexts moves to a model that takes text.
     if ((!session.textA.isEmpty() || !session.textB.isEmpty()) &&
@@ -119,12 +121,12 @@ bool applyExplorerSession(MainWindow& window, const SavedSession& session, QStri
     return ok;
 }
 
-bool startExplorerSession(MainWindow& window, const SavedSession& session, QString* error)
+bool startExplorerSession(MainWindow& window, const SavedSession& session, ModelProblem* problem)
 {
     // No head remembered or asked for: open the most instructive one (issue 36), not layer 0 head 0.
     if (session.layer < 0 || session.head < 0) openStrongestHeadOnNextResult(window);
-    if (applyExplorerSession(window, session, error)) return true;
-    window.showStartFailure(*error);
+    if (applyExplorerSession(window, session, problem)) return true;
+    window.showStartFailure(modelProblemText(*problem));
     return false;
 }
 

@@ -16,9 +16,10 @@ class MainWindow;
 QString explorerModelKey(const MainWindow& window, int index);
 
 // Selects the model a key (or anything --model accepts: a folder, a built-in name, a Hugging Face cache
-// id) names, opening its folder when needed. Returns false with *error (one line) when there is no such
-// model or it cannot be opened; the window then keeps its model.
-bool selectExplorerModel(MainWindow& window, const QString& key, QString* error);
+// id) names, opening its folder when needed. Returns false with *problem (english(): one line for a
+// terminal; modelProblemText: the window's words) when there is no such model or it cannot be opened; the
+// window then keeps its model.
+bool selectExplorerModel(MainWindow& window, const QString& key, ModelProblem* problem);
 
 // The window's session now.
 SavedSession currentExplorerSession(const MainWindow& window);
@@ -26,14 +27,15 @@ SavedSession currentExplorerSession(const MainWindow& window);
 // Brings the window to a session: model, texts (unless the session's model has fixed text; with no model
 // in the session, texts move the window off the worked example), tab, and the head once the first
 // result of that input is in. Fields left empty keep the window's own. Returns false with
-// *error when the model cannot be selected (the rest is applied anyway).
-bool applyExplorerSession(MainWindow& window, const SavedSession& session, QString* error);
+// *problem when the model cannot be selected (the rest is applied anyway).
+bool applyExplorerSession(MainWindow& window, const SavedSession& session, ModelProblem* problem);
 
 // The window's start (issue 36): applyExplorerSession (with no head in the session, the first result opens
 // on its strongest sink or [SEP] head: firststart.h), and when the session's model cannot be opened the
 // window still opens, on the model it has (the built-in one, else the worked example), with the failure on
-// its banner until the user chooses a model. Returns false with *error as applyExplorerSession does.
-bool startExplorerSession(MainWindow& window, const SavedSession& session, QString* error);
+// its banner, in the window's language, until the user chooses a model. Returns false with *problem as
+// applyExplorerSession does.
+bool startExplorerSession(MainWindow& window, const SavedSession& session, ModelProblem* problem);
 
 // Keeps AppSettings' session up to date with a window: after every result, on a tab change, on close and
 // when the application quits. Only the application's own window gets one (tests' windows leave the

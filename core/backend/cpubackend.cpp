@@ -28,12 +28,19 @@ QString cpuModelName()
 
 } // namespace
 
-QString CpuBackend::deviceName() const
+QString CpuBackend::processorName()
 {
     static const QString name = cpuModelName();
-    return QStringLiteral("%1 (%2 threads, %3 kernels)")
-        .arg(name)
-        .arg(defaultThreadCount())
+    return name;
+}
+
+QString CpuBackend::deviceName() const
+{
+    const int threads = defaultThreadCount();
+    return QStringLiteral("%1 (%2 %3, %4 kernels)")
+        .arg(processorName())
+        .arg(threads)
+        .arg(threads == 1 ? QStringLiteral("thread") : QStringLiteral("threads"))
         .arg(kernels::cpuKernelChoice().variant);
 }
 

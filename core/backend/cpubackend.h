@@ -9,7 +9,10 @@ class CpuBackend : public AttentionBackend
 {
 public:
     BackendKind kind() const override { return BackendKind::Cpu; }
+    // "<processor> (<n> threads, <kernel variant> kernels)", in English (the CLI's words).
     QString deviceName() const override;
+    // The processor's name from /proc/cpuinfo, else the architecture; read once.
+    static QString processorName();
 
     TiledAttentionResult tiledForward(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
                                       const AttentionOptions& options) override;

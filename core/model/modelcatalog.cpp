@@ -136,19 +136,23 @@ QString ModelCatalog::huggingFaceHubDir()
     return hub::hubCacheDir(); // the folder `attnscope download` writes, as huggingface_hub resolves it
 }
 
-QString ModelCatalog::describeProblem(const QString& folder)
+ModelProblem ModelCatalog::diagnose(const QString& folder)
 {
     const QString shown = QDir::toNativeSeparators(folder);
     const QString configPath = QDir(folder).filePath(QStringLiteral("config.json"));
     const QFileInfo config(configPath);
-    if (!config.exists() && !config.isSymLink())
-        return QStringLiteral("%1: not a model folder (no config.json)").arg(shown);
+    if (!config.exists() && !config.isSymLink()) return {ModelProblem::Kind::NoConfig, shown, {}};
     try {
         ModelConfig::fromFile(configPath); // the reader that says what is wrong with it
     } catch (const ModelError& e) {
-        return e.message();
+        return e.problem();
     }
-    return QStringLiteral("%1: not a model folder (no readable config.json)").arg(shown);
+    return ModelProblem::other(shown, QStringLiteral("not a model folder (no readable config.json)"));
+}
+
+QString ModelCatalog::describeProblem(const QString& folder)
+{
+    return diagnose(folder).english();
 }
 
 std::optional<ModelInfo> ModelCatalog::describe(const QString& folder)
@@ -368,13 +372,9 @@ QString ModelCatalog::resolve(const QString& nameOrPath)
     QStringList builtinNames;
     for (const ModelInfo& builtin : builtinModels())
         builtinNames << builtin.name;
-    throw ModelError(
-        nameOrPath,
-        QStringLiteral(
-            "no such model folder, .gguf file, built-in model (%1) or model in the Hugging Face cache %2")
-            .arg(builtinNames.isEmpty() ? QStringLiteral("none installed")
-                                        : builtinNames.join(QStringLiteral(", ")),
-                 QDir::toNativeSeparators(hub)));
+    throw ModelError(ModelProblem{ModelProblem::Kind::NoSuchModel,
+                                  nameOrPath,
+                                  {builtinNames.join(QStringLiteral(", ")), QDir::toNativeSeparators(hub)}});
 }
 
 } // namespace attnscope

@@ -3,6 +3,7 @@
 // Where models come from: the built-in models shipped in resources/models/, folders the user opened
 // recently, and the local Hugging Face cache. Also resolves what a user types after --model.
 
+#include "model/modelerror.h"
 #include "model/modelinfo.h"
 
 #include <QString>
@@ -44,6 +45,8 @@ public:
     // config.json)", "<config.json>: not valid JSON (line 3, column 7: ...)", "<config.json>: not a regular
     // file but a FIFO ...".
     static QString describeProblem(const QString& folder);
+    // The same, as data, for a window that words it in its language (model/modelerror.h).
+    static ModelProblem diagnose(const QString& folder);
     static std::optional<ModelInfo> describeGguf(const QString& path);
 
     // Folders the user added to the model list (QSettings "models/folders"), in the order added; those that

@@ -37,7 +37,14 @@ ModelConfig ModelConfig::fromJsonBytes(const QByteArray& bytes, const QString& f
 {
     // Line and column of a syntax error; a key given twice refused (QJsonDocument kept the last silently).
     QString problem;
-    const std::optional<QJsonDocument> doc = parseStrictJson(bytes, &problem);
+    JsonSyntaxError syntax;
+    const std::optional<QJsonDocument> doc = parseStrictJson(bytes, &problem, &syntax);
+    if (!doc && syntax.error != QJsonParseError::NoError)
+        throw ModelError(
+            ModelProblem{ModelProblem::Kind::InvalidJson,
+                         file,
+                         {QString::number(syntax.place.line), QString::number(syntax.place.column),
+                          QString::number(int(syntax.error)), syntax.words}});
     if (!doc) throw ModelError(file, problem);
     if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
     return fromJson(doc->object(), file);
@@ -93,8 +100,9 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
         QString named = c.modelType.isEmpty() ? QStringLiteral("(none given)")
                                               : QLatin1Char('\'') + c.modelType + QLatin1Char('\'');
         if (!c.architectureClass.isEmpty()) named += QStringLiteral(" (%1)").arg(c.architectureClass);
-        r.fail(QStringLiteral("unsupported architecture %1; supported model types: %2")
-                   .arg(named, supportedModelTypes().join(QStringLiteral(", "))));
+        throw ModelError(ModelProblem{ModelProblem::Kind::UnsupportedArchitecture,
+                                      file,
+                                      {named, supportedModelTypes().join(QStringLiteral(", "))}});
     }
     c.family = unit->name;
     checkTokenIds(r);

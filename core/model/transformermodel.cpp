@@ -69,7 +69,8 @@ std::unique_ptr<TransformerModel> TransformerModel::open(const QString& folderPa
         if (const QString problem = inputFileProblem(folderPath); !problem.isEmpty())
             throw ModelError(QDir::toNativeSeparators(folderPath), problem);
     if (!folderInfo.exists())
-        throw ModelError(QDir::toNativeSeparators(folderPath), QStringLiteral("no such folder"));
+        throw ModelError(
+            ModelProblem{ModelProblem::Kind::NoSuchFolder, QDir::toNativeSeparators(folderPath), {}});
     if (!folderInfo.isDir())
         throw ModelError(
             QDir::toNativeSeparators(folderPath),

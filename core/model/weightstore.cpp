@@ -185,11 +185,10 @@ WeightStore WeightStore::openFolder(const QString& folder)
     if (!present(indexPath)) {
         const QStringList others = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
         if (others.size() == 1) return openFiles({dir.filePath(others.front())});
-        QString problem = QStringLiteral("no model.safetensors or model.safetensors.index.json");
-        if (QFileInfo::exists(dir.filePath(QStringLiteral("pytorch_model.bin"))))
-            problem += QStringLiteral(
-                " (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)");
-        throw ModelError(QDir::toNativeSeparators(folder), problem);
+        const bool pytorch = QFileInfo::exists(dir.filePath(QStringLiteral("pytorch_model.bin")));
+        throw ModelError(ModelProblem{ModelProblem::Kind::MissingWeights,
+                                      QDir::toNativeSeparators(folder),
+                                      {pytorch ? QStringLiteral("pytorch") : QString()}});
     }
 
     const QString indexFile = QDir::toNativeSeparators(indexPath);

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>attnscope</name>
+    <message numerus="yes">
+        <source>%1 (%n thread(s), %2 kernels)</source>
+        <translation>
+            <numerusform>%1 (%n thread, %2 kernels)</numerusform>
+            <numerusform>%1 (%n threads, %2 kernels)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnscope::CorpusWindow</name>
     <message numerus="yes">
         <source>%n input(s) cut to the token limit.</source>

@@ -382,6 +382,108 @@
         <source>BOS mass</source>
         <translation>BOS kütlesi</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n thread(s), %2 kernels)</source>
+        <translation>
+            <numerusform>%1 (%n iş parçacığı, %2 çekirdekleri)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unterminated object</source>
+        <translation>kapanmamış nesne</translation>
+    </message>
+    <message>
+        <source>missing name separator</source>
+        <translation>ad ayırıcı (:) eksik</translation>
+    </message>
+    <message>
+        <source>unterminated array</source>
+        <translation>kapanmamış dizi</translation>
+    </message>
+    <message>
+        <source>missing value separator</source>
+        <translation>değer ayırıcı (,) eksik</translation>
+    </message>
+    <message>
+        <source>illegal value</source>
+        <translation>geçersiz değer</translation>
+    </message>
+    <message>
+        <source>invalid termination by number</source>
+        <translation>sayıyla geçersiz bitiş</translation>
+    </message>
+    <message>
+        <source>illegal number</source>
+        <translation>geçersiz sayı</translation>
+    </message>
+    <message>
+        <source>invalid escape sequence</source>
+        <translation>geçersiz kaçış dizisi</translation>
+    </message>
+    <message>
+        <source>invalid UTF8 string</source>
+        <translation>geçersiz UTF-8 dizgesi</translation>
+    </message>
+    <message>
+        <source>unterminated string</source>
+        <translation>kapanmamış dizge</translation>
+    </message>
+    <message>
+        <source>object is missing after a comma</source>
+        <translation>virgülden sonra nesne eksik</translation>
+    </message>
+    <message>
+        <source>too deeply nested document</source>
+        <translation>çok derin iç içe geçmiş belge</translation>
+    </message>
+    <message>
+        <source>too large document</source>
+        <translation>çok büyük belge</translation>
+    </message>
+    <message>
+        <source>garbage at the end of the document</source>
+        <translation>belgenin sonunda fazladan içerik</translation>
+    </message>
+    <message>
+        <source>%1: no such model folder, .gguf file, built-in model (%2) or model in the Hugging Face cache %3</source>
+        <translation>%1: böyle bir model klasörü, .gguf dosyası, yerleşik model (%2) ya da Hugging Face önbelleğinde (%3) model yok</translation>
+    </message>
+    <message>
+        <source>none installed</source>
+        <translation>hiçbiri kurulu değil</translation>
+    </message>
+    <message>
+        <source>%1: no such folder</source>
+        <translation>%1: böyle bir klasör yok</translation>
+    </message>
+    <message>
+        <source>%1: not a model folder (no config.json)</source>
+        <translation>%1: bir model klasörü değil (config.json yok)</translation>
+    </message>
+    <message>
+        <source>%1: not valid JSON (line %2, column %3: %4)</source>
+        <translation>%1: geçerli JSON değil (satır %2, sütun %3: %4)</translation>
+    </message>
+    <message>
+        <source>%1: no model.safetensors or model.safetensors.index.json (only pytorch_model.bin, which AttnScope does not read: convert it to safetensors)</source>
+        <translation>%1: model.safetensors ya da model.safetensors.index.json yok (yalnızca AttnScope&apos;un okumadığı pytorch_model.bin var: onu safetensors&apos;a dönüştürün)</translation>
+    </message>
+    <message>
+        <source>%1: no model.safetensors or model.safetensors.index.json</source>
+        <translation>%1: model.safetensors ya da model.safetensors.index.json yok</translation>
+    </message>
+    <message>
+        <source>%1: unsupported architecture %2; supported model types: %3</source>
+        <translation>%1: desteklenmeyen mimari %2; desteklenen model türleri: %3</translation>
+    </message>
+    <message>
+        <source>(none given)</source>
+        <translation>(belirtilmemiş)</translation>
+    </message>
+    <message>
+        <source>special tokens discounted</source>
+        <translation>özel token&apos;lar dışarıda</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ArcWidget</name>
@@ -720,6 +822,10 @@
     <message>
         <source>%1: the page is %2×%3 px instead of %4×%5: %6</source>
         <translation>%1: sayfa %4×%5 yerine %2×%3 piksel: %6</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>Kaydedildi: %1</translation>
     </message>
 </context>
 <context>
@@ -2213,6 +2319,10 @@
     <message>
         <source>widened until every pane keeps every token&apos;s label, and ended under the panes</source>
         <translation>her bölme her token&apos;ın etiketini gösterene kadar genişletildi ve bölmelerin altında bitirildi</translation>
+    </message>
+    <message>
+        <source>Stamp images with model, text and measure</source>
+        <translation>Görüntülere model, metin ve ölçüyü yaz</translation>
     </message>
 </context>
 <context>

@@ -50,6 +50,15 @@ Run runAttnscope(const QStringList& arguments, const QString& workingDirectory, 
     return run;
 }
 
+// The command line stamps its images (model, text, measure, head: ExportOptions::stamp): the page's
+// geometry is that of a stamped page, whatever the stamp says.
+ExportOptions stampedLikeTheCli()
+{
+    ExportOptions options;
+    options.metadata.model = QStringLiteral("worked-example");
+    return options;
+}
+
 // The worked example by hand, in double: P[q][k] = softmax_k(Q_q · K_k / 2), with -inf above the diagonal when causal.
 std::vector<double> handAttention(bool causal)
 {
@@ -191,7 +200,8 @@ private Q_SLOTS:
         style.colorMap = *colorMapFromName(colormap);
         style.scale = scale == QLatin1String("row") ? HeatmapScale::RowMax : scale == QLatin1String("log") ? HeatmapScale::Log : HeatmapScale::Absolute;
         style.showValues = true;
-        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, width, height), data);
+        const HeatmapGeometry geometry = HeatmapExporter(style, stampedLikeTheCli())
+                                             .heatmapPageGeometry(image, QRectF(0, 0, width, height), data);
         const std::vector<double> p = handAttention(causal);
         for (int r = 0; r < 3; ++r) {
             double rowMax = 0;
@@ -262,7 +272,9 @@ private Q_SLOTS:
             image.save(dir + QStringLiteral("/svg-rendered.png"));
         HeatmapStyle style;
         style.showValues = true;
-        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, 900, 800), workedHeatmap(false));
+        const HeatmapGeometry geometry =
+            HeatmapExporter(style, stampedLikeTheCli())
+                .heatmapPageGeometry(image, QRectF(0, 0, 900, 800), workedHeatmap(false));
         const std::vector<double> p = handAttention(false);
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) {
@@ -270,6 +282,42 @@ private Q_SLOTS:
                 const QPoint at = (cell.topLeft() + QPointF(cell.width() * 0.15, cell.height() * 0.15)).toPoint();
                 QVERIFY(colorClose(image.pixel(at), colorMapColor(ColorMapKind::Viridis, p[size_t(r * 3 + c)]), 2));
             }
+    }
+
+    // Issue 36: the image says where it came from, in a line of text at its foot (model, text, measure,
+    // head); --no-stamp leaves the picture alone.
+    void imagesAreStampedUnlessAskedNot()
+    {
+        auto texts = [this](const QString& name, const QStringList& extra) {
+            const QString out = m_dir.filePath(name);
+            const Run run =
+                runAttnscope(QStringList{QStringLiteral("--model"), QStringLiteral("worked-example"),
+                                         QStringLiteral("--text"), kText, QStringLiteral("--layer"),
+                                         QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
+                                         QStringLiteral("--force"), QStringLiteral("--out"), out} +
+                                 extra,
+                             m_dir.path());
+            QStringList found;
+            if (run.exitCode != 0) return QStringList{QStringLiteral("exit: ") + run.err};
+            QFile file(out);
+            if (!file.open(QIODevice::ReadOnly)) return found;
+            QXmlStreamReader xml(&file);
+            while (!xml.atEnd()) {
+                xml.readNext();
+                if (xml.isStartElement() && xml.name() == QLatin1String("text"))
+                    found << xml.readElementText().trimmed();
+            }
+            return found;
+        };
+        const QStringList stamped = texts(QStringLiteral("stamped.svg"), {});
+        const QString joined = stamped.join(QString());
+        QVERIFY2(joined.contains(QStringLiteral("“kedi mindere oturdu”")) &&
+                     joined.contains(QStringLiteral("attention weight")) &&
+                     joined.contains(QStringLiteral("layer 0, head 0")),
+                 qPrintable(stamped.join(QLatin1Char('|'))));
+        const QStringList bare = texts(QStringLiteral("bare.svg"), {QStringLiteral("--no-stamp")});
+        QVERIFY2(!bare.isEmpty() && !bare.join(QString()).contains(QStringLiteral("attention weight")),
+                 qPrintable(bare.join(QLatin1Char('|'))));
     }
 
     void pdfRendersWithPdftoppm()
@@ -295,7 +343,8 @@ private Q_SLOTS:
         HeatmapStyle style;
         style.showValues = true;
         QImage probe(900, 800, QImage::Format_ARGB32);
-        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(probe, QRectF(0, 0, 900, 800), data);
+        const HeatmapGeometry geometry = HeatmapExporter(style, stampedLikeTheCli())
+                                             .heatmapPageGeometry(probe, QRectF(0, 0, 900, 800), data);
         const std::vector<double> p = handAttention(false);
         for (int r = 0; r < 3; ++r) {
             for (int c = 0; c < 3; ++c) {
@@ -544,7 +593,8 @@ private Q_SLOTS:
         QCOMPARE(int(frame.rowLabels.size()), n);
         HeatmapStyle style;
         style.showValues = n <= 12;
-        const HeatmapGeometry geometry = HeatmapExporter(style, {}).heatmapPageGeometry(image, QRectF(0, 0, 1000, 1000), frame);
+        const HeatmapGeometry geometry = HeatmapExporter(style, stampedLikeTheCli())
+                                             .heatmapPageGeometry(image, QRectF(0, 0, 1000, 1000), frame);
         const float* p = expected.data() + (size_t(layer) * size_t(heads) + size_t(head)) * size_t(n) * size_t(n);
         int checked = 0;
         for (int q = 0; q < n; ++q) {

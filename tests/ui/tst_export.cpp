@@ -10,6 +10,7 @@
 #include "render/headgridpainter.h"
 #include "support/testdata.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
@@ -144,18 +145,21 @@ private Q_SLOTS:
             ++asked;
             return existing.contains(path) ? answer : true;
         };
-        QStringList errors;
+        QStringList errors, notices;
         controller.showError = [&](const QString& message) { errors << message; };
+        controller.showNotice = [&](const QString& message) { notices << message; };
         const AttentionExportSource source = syntheticSource();
         const HeatmapData data = source.heatmap(0, 1);
         QVERIFY(!controller.exportHeatmap(data, HeatmapStyle{}, ExportMetadata{}));
         QCOMPARE(asked, 1);
         QCOMPARE(readAll(path), QByteArray("old"));
+        QVERIFY(notices.isEmpty()); // declined: nothing was saved, nothing said
         answer = true;
         QVERIFY(controller.exportHeatmap(data, HeatmapStyle{}, ExportMetadata{}));
         QCOMPARE(asked, 2);
         QVERIFY(readAll(path).contains("\"attention\""));
         QVERIFY(errors.isEmpty());
+        QCOMPARE(notices, QStringList{QStringLiteral("Saved to ") + QDir::toNativeSeparators(path)});
 
         // All heads into a folder where one file exists: declined -> nothing written.
         {
@@ -168,6 +172,7 @@ private Q_SLOTS:
         controller.confirmOverwrite = [&](const QStringList&) { return true; };
         QVERIFY(controller.exportAllHeads(source, HeatmapStyle{}, ExportFormat::Csv));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("attention-grid.csv"))));
+        QCOMPARE(notices.last(), QStringLiteral("Saved to ") + QDir::toNativeSeparators(dir.path()));
         QCOMPARE(csvMatrix(readAll(dir.filePath(QStringLiteral("attention-L0-H0.csv")))), source.maps->matrix(0, 0));
     }
 

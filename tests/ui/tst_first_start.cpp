@@ -91,8 +91,8 @@ private Q_SLOTS:
         // As the app starts: the session is applied right after the window is built, before its first
         // result can arrive.
         MainWindow window;
-        QString error;
-        QVERIFY2(startExplorerSession(window, SavedSession{}, &error), qPrintable(error));
+        ModelProblem problem;
+        QVERIFY2(startExplorerSession(window, SavedSession{}, &problem), qPrintable(problem.english()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(waitForResult(window));
@@ -110,7 +110,7 @@ private Q_SLOTS:
         SavedSession named;
         named.layer = 0;
         named.head = 1;
-        QVERIFY(startExplorerSession(second, named, &error));
+        QVERIFY(startExplorerSession(second, named, &problem));
         QVERIFY(waitForResult(second));
         QTRY_COMPARE(second.grid()->selected(), std::make_pair(0, 1));
     }

@@ -4,6 +4,7 @@
 // into a window.
 
 #include "explorer/headgridwidget.h"
+#include "explorer/modelproblemtext.h"
 #include "explorer/runstatebanner.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
@@ -13,6 +14,7 @@
 #include "settings/guioptions.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
@@ -127,8 +129,8 @@ private Q_SLOTS:
         for (const ModelInfo& builtin : ModelCatalog::builtinModels())
             QVERIFY2(keys.contains(builtin.name), qPrintable(builtin.name)); // names, not install paths
         for (int i = window.modelCount() - 1; i >= 0; --i) {
-            QString error;
-            QVERIFY2(selectExplorerModel(window, keys[i], &error), qPrintable(error));
+            ModelProblem problem;
+            QVERIFY2(selectExplorerModel(window, keys[i], &problem), qPrintable(problem.english()));
             QCOMPARE(window.currentEngineIndex(), i);
         }
     }
@@ -139,12 +141,12 @@ private Q_SLOTS:
         if (!QFileInfo::exists(folder + QStringLiteral("/config.json"))) QSKIP("fixture model not available");
         MainWindow window;
         const int before = window.modelCount();
-        QString error;
-        QVERIFY2(selectExplorerModel(window, folder, &error), qPrintable(error));
+        ModelProblem problem;
+        QVERIFY2(selectExplorerModel(window, folder, &problem), qPrintable(problem.english()));
         QCOMPARE(window.modelCount(), before + 1);
         QCOMPARE(explorerModelKey(window, window.currentEngineIndex()), QDir(folder).canonicalPath());
         // Selecting it again reuses the entry.
-        QVERIFY(selectExplorerModel(window, folder + QStringLiteral("/"), &error));
+        QVERIFY(selectExplorerModel(window, folder + QStringLiteral("/"), &problem));
         QCOMPARE(window.modelCount(), before + 1);
     }
 
@@ -155,13 +157,23 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("language");
         QTest::addColumn<QString>("instead"); // the banner's own words in that language
-        QTest::newRow("en") << QStringLiteral("en") << QStringLiteral("showing");
-        QTest::newRow("tr") << QStringLiteral("tr") << QStringLiteral("gösteriliyor");
+        // Where the parser stops, counted by hand: line 2 is ` "hidden_size": }`, the `}` in column 17 (Qt: a
+        // missing object).
+        QTest::addColumn<QString>("place");
+        QTest::newRow("en")
+            << QStringLiteral("en") << QStringLiteral("showing")
+            << QStringLiteral(
+                   "config.json: not valid JSON (line 2, column 17: object is missing after a comma)");
+        QTest::newRow("tr")
+            << QStringLiteral("tr") << QStringLiteral("gösteriliyor")
+            << QStringLiteral(
+                   "config.json: geçerli JSON değil (satır 2, sütun 17: virgülden sonra nesne eksik)");
     }
     void aModelThatFailsAtStartStillOpensTheWindow()
     {
         QFETCH(QString, language);
         QFETCH(QString, instead);
+        QFETCH(QString, place);
         QVERIFY(LanguageManager::shared()->setLanguage(language));
         QTemporaryDir broken;
         QFile config(broken.filePath(QStringLiteral("config.json")));
@@ -174,10 +186,15 @@ private Q_SLOTS:
         const int shown = window.currentEngineIndex();
         SavedSession session;
         session.model = broken.path();
-        QString error;
-        QVERIFY(!startExplorerSession(window, session, &error));
-        QVERIFY2(error.contains(QStringLiteral("config.json")) && error.contains(QStringLiteral("line 2")),
-                 qPrintable(error));
+        ModelProblem problem;
+        QVERIFY(!startExplorerSession(window, session, &problem));
+        const QString error = modelProblemText(problem); // the banner's words, in its language
+        // The terminal's line is English whatever the window's language; the banner's is the window's.
+        const QString file = QDir::toNativeSeparators(broken.filePath(QStringLiteral("config.json")));
+        QCOMPARE(problem.english(),
+                 file +
+                     QStringLiteral(": not valid JSON (line 2, column 17: object is missing after a comma)"));
+        QCOMPARE(error, QDir::toNativeSeparators(broken.path()) + QDir::separator() + place);
         QCOMPARE(window.currentEngineIndex(), shown);
         const QString name = window.engines()[size_t(shown)]
                                  ? window.engines()[size_t(shown)]->displayName()
@@ -205,14 +222,16 @@ private Q_SLOTS:
     {
         MainWindow window;
         const int before = window.currentEngineIndex();
-        QString error;
-        QVERIFY(!selectExplorerModel(window, QStringLiteral("no-such-model-xyz"), &error));
+        ModelProblem problem;
+        QVERIFY(!selectExplorerModel(window, QStringLiteral("no-such-model-xyz"), &problem));
+        QString error = problem.english();
         QVERIFY2(error.startsWith(QStringLiteral("--model no-such-model-xyz: no such model folder")),
                  qPrintable(error));
         QVERIFY(!error.contains(QLatin1Char('\n')));
         QCOMPARE(window.currentEngineIndex(), before);
         QTemporaryDir empty;
-        QVERIFY(!selectExplorerModel(window, empty.path(), &error));
+        QVERIFY(!selectExplorerModel(window, empty.path(), &problem));
+        error = problem.english();
         QVERIFY2(error.contains(QStringLiteral("not a model folder")), qPrintable(error));
         // A config.json without weights: the line says what the window's banner says, not just "cannot open".
         QFile config(empty.filePath(QStringLiteral("config.json")));
@@ -220,7 +239,8 @@ private Q_SLOTS:
         config.write(
             R"({"model_type": "bert", "hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 1})");
         config.close();
-        QVERIFY(!selectExplorerModel(window, empty.path(), &error));
+        QVERIFY(!selectExplorerModel(window, empty.path(), &problem));
+        error = problem.english();
         QVERIFY2(!error.contains(QStringLiteral("cannot open the model")) && !error.isEmpty(),
                  qPrintable(error));
         QCOMPARE(error, window.runStateBanner()->failureMessage());
@@ -243,8 +263,8 @@ private Q_SLOTS:
             wanted.view = QStringLiteral("statistics");
             wanted.layer = 1;
             wanted.head = 2;
-            QString error;
-            QVERIFY2(applyExplorerSession(window, wanted, &error), qPrintable(error));
+            ModelProblem problem;
+            QVERIFY2(applyExplorerSession(window, wanted, &problem), qPrintable(problem.english()));
             QVERIFY(waitForResult(window, wanted.textA));
             QTRY_COMPARE(window.grid()->selected(), std::make_pair(1, 2));
             saved = currentExplorerSession(window);
@@ -261,8 +281,8 @@ private Q_SLOTS:
         const SavedSession loaded = settings.explorerSession();
         QCOMPARE(settings.lastModel(), QStringLiteral("synthetic-encoder"));
         MainWindow window;
-        QString error;
-        QVERIFY(applyExplorerSession(window, loaded, &error));
+        ModelProblem problem;
+        QVERIFY(applyExplorerSession(window, loaded, &problem));
         QVERIFY(waitForResult(window, saved.textA));
         QCOMPARE(explorerModelKey(window, window.currentEngineIndex()), saved.model);
         QCOMPARE(window.textAEdit()->toPlainText(), saved.textA);
@@ -275,8 +295,8 @@ private Q_SLOTS:
     void fixedTextAndBadValuesAreNotRestored()
     {
         MainWindow window;
-        QString error;
-        QVERIFY(selectExplorerModel(window, QStringLiteral("worked-example"), &error));
+        ModelProblem problem;
+        QVERIFY(selectExplorerModel(window, QStringLiteral("worked-example"), &problem));
         QVERIFY(waitForResult(window));
         const SavedSession s = currentExplorerSession(window);
         QCOMPARE(s.model, QStringLiteral("worked-example"));
@@ -295,8 +315,8 @@ private Q_SLOTS:
     {
         MainWindow window;
         new SessionKeeper(&window);
-        QString error;
-        QVERIFY(selectExplorerModel(window, QStringLiteral("synthetic-decoder"), &error));
+        ModelProblem problem;
+        QVERIFY(selectExplorerModel(window, QStringLiteral("synthetic-decoder"), &problem));
         window.setTexts(QStringLiteral("Remember me, please."));
         QVERIFY(waitForResult(window, QStringLiteral("Remember me, please.")));
         QTRY_COMPARE(AppSettings().explorerSession().textA, QStringLiteral("Remember me, please."));

@@ -146,7 +146,7 @@ private Q_SLOTS:
 
         const QString png = dir.filePath(QStringLiteral("chart.png"));
         Target target(controller, png);
-        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), paint), qPrintable(target.error));
+        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), ExportMetadata(), paint), qPrintable(target.error));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(500, 300));
         for (const Probe& probe : probes)
@@ -154,7 +154,7 @@ private Q_SLOTS:
 
         const QString svg = dir.filePath(QStringLiteral("chart.svg"));
         Target svgTarget(controller, svg);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.svg"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.svg"), QStringLiteral("t"), ExportMetadata(), paint));
         QString error;
         const QStringList texts = svgTexts(readAll(svg), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -163,7 +163,7 @@ private Q_SLOTS:
 
         const QString pdf = dir.filePath(QStringLiteral("chart.pdf"));
         Target pdfTarget(controller, pdf);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.pdf"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.pdf"), QStringLiteral("t"), ExportMetadata(), paint));
         QVERIFY(readAll(pdf).startsWith("%PDF"));
         bool missing = false;
         const QImage rendered = renderPdf(pdf, dir.filePath(QStringLiteral("chart-pdf")), &missing);
@@ -199,7 +199,7 @@ private Q_SLOTS:
 
         const QString png = dir.filePath(QStringLiteral("arcs.png"));
         Target target(controller, png);
-        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.png"), QStringLiteral("t"), paint), qPrintable(target.error));
+        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.png"), QStringLiteral("t"), ExportMetadata(), paint), qPrintable(target.error));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(600, 400));
         for (const auto& line : lines) {
@@ -212,7 +212,7 @@ private Q_SLOTS:
 
         const QString svg = dir.filePath(QStringLiteral("arcs.svg"));
         Target svgTarget(controller, svg);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.svg"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.svg"), QStringLiteral("t"), ExportMetadata(), paint));
         QString error;
         const QStringList texts = svgTexts(readAll(svg), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -221,7 +221,7 @@ private Q_SLOTS:
 
         const QString pdf = dir.filePath(QStringLiteral("arcs.pdf"));
         Target pdfTarget(controller, pdf);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.pdf"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.pdf"), QStringLiteral("t"), ExportMetadata(), paint));
         QVERIFY(readAll(pdf).startsWith("%PDF"));
         bool missing = false;
         const QImage rendered = renderPdf(pdf, dir.filePath(QStringLiteral("arcs-pdf")), &missing);
@@ -261,7 +261,7 @@ private Q_SLOTS:
 
         const QString png = dir.filePath(QStringLiteral("comparison.png"));
         Target target(controller, png);
-        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.png"), QStringLiteral("t"), paint), qPrintable(target.error));
+        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.png"), QStringLiteral("t"), ExportMetadata(), paint), qPrintable(target.error));
         const QImage image(png);
         QCOMPARE(image.size(), bounds.size());
         // The page lays each pane out anew (under a title, at the page's resolution): every cell of every
@@ -289,12 +289,12 @@ private Q_SLOTS:
         controller.imageSize = bounds.size() * 2;
         const QString big = dir.filePath(QStringLiteral("comparison-big.png"));
         Target bigTarget(controller, big);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison-big.png"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison-big.png"), QStringLiteral("t"), ExportMetadata(), paint));
         QCOMPARE(QImage(big).size(), bounds.size() * 2);
 
         const QString svg = dir.filePath(QStringLiteral("comparison.svg"));
         Target svgTarget(controller, svg);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.svg"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.svg"), QStringLiteral("t"), ExportMetadata(), paint));
         QString error;
         const QStringList texts = svgTexts(readAll(svg), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -302,7 +302,7 @@ private Q_SLOTS:
 
         const QString pdf = dir.filePath(QStringLiteral("comparison.pdf"));
         Target pdfTarget(controller, pdf);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.pdf"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.pdf"), QStringLiteral("t"), ExportMetadata(), paint));
         QVERIFY(readAll(pdf).startsWith("%PDF"));
         bool missing = false;
         const QImage rendered = renderPdf(pdf, dir.filePath(QStringLiteral("comparison-pdf")), &missing);
@@ -325,11 +325,11 @@ private Q_SLOTS:
         QStringList asked;
         controller.confirmOverwrite = [&asked](const QStringList& existing) { asked = existing; return false; };
         auto paint = [&chart](QPainter& painter, const QRectF& page) { chart.paintChart(painter, page); };
-        QVERIFY(!controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), paint));
+        QVERIFY(!controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), ExportMetadata(), paint));
         QCOMPARE(asked, QStringList{path});
         QCOMPARE(readAll(path), QByteArray("old"));
         controller.confirmOverwrite = [](const QStringList&) { return true; };
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), paint));
+        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), ExportMetadata(), paint));
         QCOMPARE(QImage(path).size(), QSize(600, 400)); // default scale factor 2
     }
 };

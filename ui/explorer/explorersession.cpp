@@ -4,6 +4,7 @@
 #include "explorer/explorerbackend.h"
 #include "explorer/modeldetails.h"
 #include "explorer/modelloader.h"
+#include "explorer/modelproblemtext.h"
 #include "explorer/predictionpanel.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/transformerengine.h"
@@ -174,7 +175,7 @@ void ExplorerSession::openModel(const QString& path)
                                  "attnscope::MainWindow",
                                  "%1: not a model (a folder with config.json, or a llama.cpp .gguf file)")
                                  .arg(QDir::toNativeSeparators(path))
-                           : ModelCatalog::describeProblem(path));
+                           : modelProblemText(ModelCatalog::diagnose(path)));
         return;
     }
     const int row =

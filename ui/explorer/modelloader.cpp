@@ -1,5 +1,6 @@
 #include "explorer/modelloader.h"
 
+#include "explorer/modelproblemtext.h"
 #include "explorer/transformerengine.h"
 #include "explorer/waitforjobs.h"
 #include "model/transformermodel.h"
@@ -70,6 +71,8 @@ quint64 ModelLoader::load(const QString& folder, int threads, std::shared_ptr<co
                 cancelFlag.get());
         } catch (const OperationCancelled&) {
             wasCancelled = true;
+        } catch (const ModelError& e) {
+            message = modelProblemText(e.problem()); // in the window's language
         } catch (const std::exception& e) {
             message = QString::fromLocal8Bit(e.what());
         }

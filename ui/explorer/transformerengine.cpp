@@ -5,6 +5,7 @@
 #include "analysis/residualprofile.h"
 #include "explorer/backenddescription.h"
 #include "explorer/explorerbackend.h"
+#include "explorer/modelproblemtext.h"
 #include "explorer/tokenlabels.h"
 #include "model/modelconfig.h"
 #include "model/transformermodel.h"
@@ -26,7 +27,7 @@ std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder
     try {
         engine->m_model = TransformerModel::open(folder);
     } catch (const ModelError& e) {
-        throw EngineError(e.what());
+        throw EngineError(modelProblemText(e.problem()).toStdString()); // the window's language
     }
     try {
         engine->m_tokenizer = &modelTokenizer(*engine->m_model, &engine->m_ownTokenizer);

@@ -129,4 +129,17 @@ QString AttentionExportSource::title(int layer, int head) const
     return result;
 }
 
+ExportMetadata AttentionExportSource::metadata(int layer, int head) const
+{
+    ExportMetadata m;
+    m.model = model;
+    m.text = text;
+    m.textB = textB;
+    m.measure = measure;
+    m.layer = layer;
+    m.head = head;
+    m.discountSpecial = discountSpecial;
+    return m;
+}
+
 } // namespace attnscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "attention/attentionmaps.h"
+#include "export/heatmapexporter.h"
 #include "render/headgriddata.h"
 #include "render/heatmapdata.h"
 #include "stats/headstats.h"
@@ -56,6 +57,9 @@ struct AttentionExportSource
     static constexpr int kThumbnailCells = 256;
     // "model · layer 2, head 5 · “text”": the title of an exported heatmap (head < 0: the grid).
     QString title(int layer, int head) const;
+    // Where an export of this run came from (model, texts, measure, discounting), for one head or, with
+    // layer -1, for several.
+    ExportMetadata metadata(int layer = -1, int head = -1) const;
 };
 
 } // namespace attnscope

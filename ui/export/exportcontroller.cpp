@@ -33,10 +33,12 @@ ExportController::ExportController(QWidget* parent) : QObject(parent), m_parent(
     };
     showError = [this](const QString& message) { QMessageBox::warning(m_parent, tr("Export failed"), message); };
     showNotice = [this](const QString& message) {
-        if (auto* window = qobject_cast<QMainWindow*>(m_parent.data()))
+        if (auto* window = qobject_cast<QMainWindow*>(m_parent ? m_parent->window() : nullptr))
             window->statusBar()->showMessage(message, 20000);
-        else
+        else if (m_parent)
             QMessageBox::information(m_parent, tr("Exported"), message);
+        else // no window to say it in (a controller of its own, as tests make)
+            qInfo("%s", qPrintable(message));
     };
 }
 
@@ -69,7 +71,14 @@ ExportOptions ExportController::optionsFor(bool overwrite, const ExportMetadata&
     options.scaleFactor = scaleFactor;
     options.overwrite = overwrite;
     options.metadata = metadata;
+    options.stamp = stamp;
     return options;
+}
+
+void ExportController::sayWritten(const QString& path, const QString& notice)
+{
+    const QString saved = tr("Saved to %1").arg(QDir::toNativeSeparators(path));
+    showNotice(notice.isEmpty() ? saved : saved + QStringLiteral(" · ") + notice);
 }
 
 bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle& style, const ExportMetadata& metadata,
@@ -87,6 +96,8 @@ bool ExportController::exportHeatmap(const HeatmapData& data, const HeatmapStyle
     const ExportResult result = HeatmapExporter(style, options).exportHeatmap(data, path, cells);
     if (!result.ok)
         showError(result.error);
+    else
+        sayWritten(path, result.notice);
     return result.ok;
 }
 
@@ -103,34 +114,35 @@ bool ExportController::exportGrid(const AttentionExportSource& source, const Hea
     const ExportResult result = HeatmapExporter(style, options).exportGrid(grid, path);
     if (!result.ok)
         showError(result.error);
-    else if (!result.notice.isEmpty())
-        showNotice(result.notice);
+    else
+        sayWritten(path, result.notice);
     return result.ok;
 }
 
 bool ExportController::exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                                  const HeatmapExporter::PagePainter& paint, QSize pageSize,
-                                  const QString& pageReason)
+                                  const ExportMetadata& metadata, const HeatmapExporter::PagePainter& paint,
+                                  QSize pageSize, const QString& pageReason)
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     bool overwrite = false;
     const QString path = chooseTarget(caption, QDir(documents).filePath(suggestedName), overwrite);
     if (path.isEmpty())
         return false;
-    ExportOptions options = optionsFor(overwrite, ExportMetadata());
+    ExportOptions options = optionsFor(overwrite, metadata);
     if (pageSize.isValid())
         options.size = pageSize;
     const ExportResult result = HeatmapExporter(HeatmapStyle(), options).exportView(path, title, title, paint);
     if (!result.ok)
         showError(result.error);
-    else if (options.size != imageSize)
-        showNotice(tr("%1: the page is %2×%3 px instead of %4×%5: %6")
-                       .arg(path)
-                       .arg(options.size.width())
-                       .arg(options.size.height())
-                       .arg(imageSize.width())
-                       .arg(imageSize.height())
-                       .arg(pageReason));
+    else
+        sayWritten(path, options.size == imageSize ? QString()
+                                                   : tr("%1: the page is %2×%3 px instead of %4×%5: %6")
+                                                         .arg(path)
+                                                         .arg(options.size.width())
+                                                         .arg(options.size.height())
+                                                         .arg(imageSize.width())
+                                                         .arg(imageSize.height())
+                                                         .arg(pageReason));
     return result.ok;
 }
 
@@ -143,10 +155,8 @@ bool ExportController::exportAllHeads(const AttentionExportSource& source, const
     ExportOptions options;
     options.size = imageSize;
     options.scaleFactor = scaleFactor;
-    options.metadata.model = source.model;
-    options.metadata.text = source.text;
-    options.metadata.textB = source.textB;
-    options.metadata.discountSpecial = source.discountSpecial;
+    options.metadata = source.metadata();
+    options.stamp = stamp;
     const QString stem = QStringLiteral("attention");
     BatchExporter probe(source, style, options);
     QStringList existing;
@@ -163,8 +173,8 @@ bool ExportController::exportAllHeads(const AttentionExportSource& source, const
     const BatchExporter::Status status = dialog.run(exporter, folder, stem, format);
     if (status == BatchExporter::Status::Failed)
         showError(exporter.error());
-    else if (status == BatchExporter::Status::Done && !exporter.notices().isEmpty())
-        showNotice(exporter.notices().join(QLatin1Char('\n')));
+    else if (status == BatchExporter::Status::Done)
+        sayWritten(folder, exporter.notices().join(QLatin1Char('\n')));
     return status == BatchExporter::Status::Done;
 }
 

@@ -27,14 +27,16 @@ public:
     std::function<bool(const QStringList& existing)> confirmOverwrite;
     // Shows an error to the user.
     std::function<void(const QString& message)> showError;
-    // Tells the user something about a file that was written (ExportResult::notice): in the window's
-    // status bar when the parent is a main window, else in a message box.
+    // Tells the user where a file went and anything about it (ExportResult::notice): in the window's
+    // status bar when the parent is in a main window, else in a message box (no parent: the log).
     std::function<void(const QString& message)> showNotice;
 
     QSize imageSize{1200, 1000};
     double scaleFactor = 2.0; // exports are sharper than the screen by default
+    bool stamp = true;        // images carry their stamp line (ExportOptions::stamp)
 
-    // Each returns true when something was written.
+    // Each returns true when something was written, and then says where (showNotice: "Saved to <path>");
+    // a failure is showError's one line naming the file.
     // region: the view's visible cells (empty: all); cells: a long input's block on screen (see
     // HeatmapExporter).
     QRect region;
@@ -45,9 +47,10 @@ public:
                     const ExportMetadata& metadata);
     // A view's own paint code (PNG, SVG or PDF at imageSize, or at pageSize when given): asks for the file
     // and before replacing one. A pageSize other than imageSize is said (showNotice), with `pageReason`.
+    // metadata: what the stamp says.
     bool exportView(const QString& caption, const QString& suggestedName, const QString& title,
-                    const HeatmapExporter::PagePainter& paint, QSize pageSize = QSize(),
-                    const QString& pageReason = QString());
+                    const ExportMetadata& metadata, const HeatmapExporter::PagePainter& paint,
+                    QSize pageSize = QSize(), const QString& pageReason = QString());
     bool exportAllHeads(const AttentionExportSource& source, const HeatmapStyle& style, ExportFormat format);
 
     static QString fileFilters();
@@ -56,6 +59,8 @@ private:
     // The image size and scale chosen in the dialog, with this overwrite answer and metadata.
     ExportOptions optionsFor(bool overwrite, const ExportMetadata& metadata) const;
     QString chooseTarget(const QString& caption, const QString& suggested, bool& overwrite);
+    // "Saved to <path>", then what the export changed (the result's notice), for showNotice.
+    void sayWritten(const QString& path, const QString& notice);
     QPointer<QWidget> m_parent;
 };
 

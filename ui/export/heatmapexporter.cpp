@@ -18,7 +18,9 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QStringList>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
 
 namespace attnscope {
@@ -100,8 +102,68 @@ QString HeatmapExporter::legendText() const
     return text;
 }
 
-HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device, const QRectF& page, const HeatmapData& data) const
+QFont HeatmapExporter::stampFont(const QFont& base) const
 {
+    QFont font = base;
+    font.setPointSizeF(m_style.fontPointSize * 0.85); // smaller than the legend: a caption, not a title
+    return font;
+}
+
+QString HeatmapExporter::stampText(const QFontMetricsF& metrics, double width, const QString& heads) const
+{
+    if (!hasStamp()) return {};
+    const ExportMetadata& m = m_options.metadata;
+    const QString separator = QStringLiteral(" · ");
+    QStringList before, after;
+    if (!m.model.isEmpty()) before << m.model;
+    if (!m.measure.isEmpty()) after << m.measure;
+    if (!heads.isEmpty())
+        after << heads;
+    else if (m.layer >= 0 && m.head >= 0)
+        after << QCoreApplication::translate("attnscope", "layer %1, head %2").arg(m.layer).arg(m.head);
+    else if (!m.heads.isEmpty())
+        after << m.heads;
+    if (m.discountSpecial) after << QCoreApplication::translate("attnscope", "special tokens discounted");
+    QString quoted;
+    if (!m.text.isEmpty() || !m.textB.isEmpty()) {
+        quoted = QCoreApplication::translate("attnscope", "“%1”").arg(m.text);
+        if (!m.textB.isEmpty()) quoted += QCoreApplication::translate("attnscope", " + “%1”").arg(m.textB);
+    }
+    // The text gives way first (a long paragraph), down to a quarter of the line; then the whole line.
+    const QString fixed = (before + after).join(separator);
+    if (!quoted.isEmpty()) {
+        const double room = width - metrics.horizontalAdvance(fixed + separator);
+        before << metrics.elidedText(quoted, Qt::ElideRight, std::max(room, width * 0.25));
+    }
+    return metrics.elidedText((before + after).join(separator), Qt::ElideRight, width);
+}
+
+QRectF HeatmapExporter::contentRect(const QPaintDevice& device, const QRectF& page) const
+{
+    if (!hasStamp()) return page;
+    const QFontMetricsF metrics(stampFont(QFont()), &device);
+    return page.adjusted(0, 0, 0, -(metrics.height() * 1.4 + kMargin));
+}
+
+void HeatmapExporter::paintStamp(QPainter& painter, const QRectF& page, const QString& heads) const
+{
+    if (!hasStamp()) return;
+    painter.save();
+    const QFont font = stampFont(painter.font());
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    const double height = metrics.height() * 1.4;
+    const QRectF line(page.left() + kMargin, page.bottom() - kMargin - height, page.width() - 2 * kMargin,
+                      height);
+    painter.setPen(QColor(100, 100, 100));
+    painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, stampText(metrics, line.width(), heads));
+    painter.restore();
+}
+
+HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device, const QRectF& fullPage,
+                                                     const HeatmapData& data) const
+{
+    const QRectF page = contentRect(device, fullPage);
     QFont font;
     font.setPointSizeF(m_style.fontPointSize);
     const QFontMetricsF metrics(font, &device);
@@ -117,14 +179,17 @@ HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device,
     return geometry;
 }
 
-void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& page, const HeatmapData& data, const HeatmapData* cells) const
+void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& fullPage, const HeatmapData& data,
+                                       const HeatmapData* cells) const
 {
+    paintStamp(painter, fullPage);
+    const QRectF page = contentRect(*painter.device(), fullPage);
     QFont font = painter.font();
     font.setPointSizeF(m_style.fontPointSize);
     const QFontMetricsF metrics(font, painter.device());
     const double legendHeight = metrics.height() * 1.5;
     const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    const HeatmapGeometry geometry = heatmapPageGeometry(*painter.device(), page, data);
+    const HeatmapGeometry geometry = heatmapPageGeometry(*painter.device(), fullPage, data);
     HeatmapPainter(data, m_style).paint(painter, inner, &geometry, cells);
     painter.setFont(font);
     painter.setPen(QColor(60, 60, 60));
@@ -132,8 +197,10 @@ void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& page, co
                      metrics.elidedText(legendText(), Qt::ElideRight, inner.width()));
 }
 
-void HeatmapExporter::paintGridPage(QPainter& painter, const QRectF& page, const HeadGridData& grid) const
+void HeatmapExporter::paintGridPage(QPainter& painter, const QRectF& fullPage, const HeadGridData& grid) const
 {
+    paintStamp(painter, fullPage, QCoreApplication::translate("attnscope", "all heads"));
+    const QRectF page = contentRect(*painter.device(), fullPage);
     QFont font = painter.font();
     font.setPointSizeF(m_style.fontPointSize);
     const QFontMetricsF metrics(font, painter.device());
@@ -160,8 +227,10 @@ QSize HeatmapExporter::minimumGridPageSize(const HeadGridData& grid) const
     HeadGridPainter gridPainter(grid, m_style);
     gridPainter.setKeepNumbersReadable(true);
     const QSizeF inner = gridPainter.minimumTargetSize(metrics, &device);
+    const QRectF probe(0, 0, 1000, 1000); // the stamp's strip, whatever the page
+    const double stamp = probe.height() - contentRect(device, probe).height();
     return QSize(int(std::ceil(inner.width() + 2 * kMargin)),
-                 int(std::ceil(inner.height() + 2 * kMargin + metrics.height() * 1.5)));
+                 int(std::ceil(inner.height() + 2 * kMargin + metrics.height() * 1.5 + stamp)));
 }
 
 QString HeatmapExporter::sizeError(QSize size, double scaleFactor)
@@ -294,7 +363,10 @@ ExportResult HeatmapExporter::exportView(const QString& path, const QString& tit
         return {false, false, QCoreApplication::translate("attnscope", "%1: not an image format; use .png, .svg or .pdf").arg(path)};
     if (const ExportResult target = checkTarget(path); !target.ok) return target;
     if (const ExportResult page = checkPage(m_options.size, *format, path); !page.ok) return page;
-    return exportImage(*format, path, title, description, paint);
+    return exportImage(*format, path, title, description, [&](QPainter& painter, const QRectF& page) {
+        paintStamp(painter, page);
+        paint(painter, contentRect(*painter.device(), page)); // the view above the stamp
+    });
 }
 
 ExportResult HeatmapExporter::checkOutput(const QString& path, std::optional<ExportFormat>* format) const

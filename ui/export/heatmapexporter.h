@@ -17,20 +17,27 @@
 class QPainter;
 class QPaintDevice;
 class QRectF;
+class QFont;
+class QFontMetricsF;
 
 class QJsonObject;
 
 namespace attnscope {
 
-// Where an exported matrix came from; written into JSON and used nowhere else.
+// Where an exported picture or matrix came from: written into JSON, and on every image as its stamp line.
 struct ExportMetadata
 {
     QString model;
     QString text;
     QString textB;
-    int layer = -1; // -1: not one head (the grid)
+    QString measure; // what the values are ("attention weight α"); empty: not said
+    int layer = -1;  // -1: not one head (the grid)
     int head = -1;
+    QString heads; // with layer -1, the heads a view shows, as its stamp names them ("layer 0, head 1 + …")
     bool discountSpecial = false;
+
+    // Nothing known: an image gets no stamp.
+    bool isEmpty() const { return model.isEmpty() && text.isEmpty() && textB.isEmpty(); }
 };
 
 struct ExportOptions
@@ -45,6 +52,10 @@ struct ExportOptions
     // The zoomed view's visible cells (x = first key, y = first query, in matrix cells): images show that
     // region filling the plot, numbers hold its values. Empty: the whole matrix.
     QRect region;
+    // Images carry a small line at the foot of the page saying what they show (model, text, measure,
+    // head: stampText), so that a figure in a paper or a slide keeps its source. Off: the page is the
+    // picture alone (--no-stamp, the window's "Stamp exports" setting).
+    bool stamp = true;
 };
 
 struct ExportResult
@@ -84,6 +95,16 @@ public:
     // image export of the grid on a smaller page grows to it.
     QSize minimumGridPageSize(const HeadGridData& grid) const;
     QString legendText() const;
+    // The stamp line fitted to `width` with `metrics`: "model · “text” · measure · layer 2, head 5", the text
+    // elided first, then the whole line. "" when there is no stamp (options.stamp off, or nothing known).
+    // heads: what to say of the heads instead of the metadata's (the grid page: "all heads").
+    QString stampText(const QFontMetricsF& metrics, double width, const QString& heads = QString()) const;
+    QFont stampFont(const QFont& base) const;
+    bool hasStamp() const { return m_options.stamp && !m_options.metadata.isEmpty(); }
+    // What is left of `page` for the picture above the stamp (the page itself without one), and the
+    // stamp's line, inside the page's margin.
+    QRectF contentRect(const QPaintDevice& device, const QRectF& page) const;
+    void paintStamp(QPainter& painter, const QRectF& page, const QString& heads = QString()) const;
     // The numbers of the region (or the whole matrix) as one dense block with its labels.
     HeatmapData regionValues(const HeatmapData& data, const HeatmapData* cells, QString* error) const;
     QByteArray heatmapCsv(const HeatmapData& block) const;

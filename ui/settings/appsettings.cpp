@@ -14,6 +14,7 @@ const QString kScale = QStringLiteral("view/scale");
 const QString kMeasure = QStringLiteral("view/measure");
 const QString kLanguage = QStringLiteral("ui/language");
 const QString kPresenter = QStringLiteral("ui/presenterMode");
+const QString kExportStamp = QStringLiteral("export/stamp");
 const QString kComputeBackend = QStringLiteral("ui/computeBackend");
 const QString kFirstRunHintDismissed = QStringLiteral("ui/firstRunHintDismissed");
 
@@ -129,6 +130,16 @@ bool AppSettings::presenterMode() const
 void AppSettings::setPresenterMode(bool on)
 {
     m_settings->setValue(kPresenter, on);
+}
+
+bool AppSettings::exportStamp() const
+{
+    return m_settings->value(kExportStamp, true).toBool();
+}
+
+void AppSettings::setExportStamp(bool on)
+{
+    m_settings->setValue(kExportStamp, on);
 }
 
 QString AppSettings::computeBackend() const

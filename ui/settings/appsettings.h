@@ -56,6 +56,10 @@ public:
     bool presenterMode() const;
     void setPresenterMode(bool on);
 
+    // Exported images carry their stamp line (model, text, measure, head); on unless turned off.
+    bool exportStamp() const;
+    void setExportStamp(bool on);
+
     // Where the explorer computes attention: "auto" (default), "cpu", "vulkan" or "opengl".
     QString computeBackend() const;
     void setComputeBackend(const QString& name);

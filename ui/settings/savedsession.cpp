@@ -65,18 +65,24 @@ bool isWorkedExampleKey(const QString& key)
     return key == kWorkedExample;
 }
 
-bool checkExplorerModel(const QString& key, QString* error)
+ModelProblem asModelOption(ModelProblem problem)
+{
+    problem.file = QStringLiteral("--model ") + problem.file;
+    return problem;
+}
+
+bool checkExplorerModel(const QString& key, ModelProblem* problem)
 {
     if (key == kWorkedExample || key == kSyntheticEncoder || key == kSyntheticDecoder) return true;
     QString folder;
     try {
         folder = ModelCatalog::resolve(key);
     } catch (const ModelError& e) {
-        *error = QStringLiteral("--model ") + e.message();
+        *problem = asModelOption(e.problem());
         return false;
     }
     if (!ModelCatalog::describe(folder)) {
-        *error = ModelCatalog::describeProblem(folder);
+        *problem = ModelCatalog::diagnose(folder);
         return false;
     }
     return true;

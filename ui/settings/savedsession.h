@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/modelerror.h"
+
 #include <QString>
 
 class QSettings;
@@ -24,9 +26,11 @@ struct SavedSession
 };
 
 // Whether a key or --model value names a model, without a window: a built-in engine's key, or a folder
-// with a readable config.json (given, built-in, or in the Hugging Face cache). false with *error (one line).
-// Opening the model can still fail later (bad weights): selectExplorerModel says so.
-bool checkExplorerModel(const QString& key, QString* error);
+// with a readable config.json (given, built-in, or in the Hugging Face cache). false with *problem (its
+// english() is one line). Opening the model can still fail later (bad weights): selectExplorerModel says so.
+bool checkExplorerModel(const QString& key, ModelProblem* problem);
+// A problem of what --model named, said as such: its file becomes "--model <file>".
+ModelProblem asModelOption(ModelProblem problem);
 // True for the key of the worked example, whose text is fixed.
 bool isWorkedExampleKey(const QString& key);
 // The key of an engine that needs no folder: "worked-example", "synthetic-encoder" or "synthetic-decoder";

@@ -1,0 +1,212 @@
+// Issue 36: the window speaks its language about a model that cannot be opened and in its status bar.
+// Core says what is wrong as data (ModelProblem: kind, file, arguments) and prints it in English for the
+// command line; the window words it (modelProblemText). Each failure the issue names (a missing folder, a
+// config.json that is not JSON, missing weights, an unsupported architecture) is checked on the banner at
+// start in English and in Turkish, naming the file, with the Turkish written out here by hand.
+
+#include "explorer/modelproblemtext.h"
+#include "explorer/runstatebanner.h"
+#include "i18n/languagemanager.h"
+#include "mainwindow.h"
+#include "model/modelcatalog.h"
+#include "sessionkeeper.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonParseError>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnscope;
+
+namespace {
+
+bool waitForResult(MainWindow& window)
+{
+    return QTest::qWaitFor(
+        [&] {
+            const auto result = window.currentResult();
+            return window.runner()->waitForIdle(50) && result && result->job == window.runner()->currentJob();
+        },
+        30000);
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QString native(const QString& path)
+{
+    return QDir::toNativeSeparators(path);
+}
+
+} // namespace
+
+class TestLoadErrors : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    // Each broken model's folder, by case.
+    QString folder(const QString& name) const { return m_dir.filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        // A config.json with a syntax error at a known place: line 2 is `  "hidden_size" 8}`, the 8 (where a
+        // colon should be) in column 17.
+        QVERIFY(QDir().mkpath(folder(QStringLiteral("badjson"))));
+        QVERIFY(writeFile(folder(QStringLiteral("badjson/config.json")),
+                          "{\"model_type\": \"bert\",\n  \"hidden_size\" 8}\n"));
+        // A good config.json (the built-in model's) and no weights.
+        const QVector<ModelInfo> builtins = ModelCatalog::builtinModels();
+        QVERIFY(!builtins.isEmpty());
+        QVERIFY(QDir().mkpath(folder(QStringLiteral("noweights"))));
+        QVERIFY(QFile::copy(QDir(builtins.front().path).filePath(QStringLiteral("config.json")),
+                            folder(QStringLiteral("noweights/config.json"))));
+        QVERIFY(QDir().mkpath(folder(QStringLiteral("t5"))));
+        QVERIFY(writeFile(folder(QStringLiteral("t5/config.json")),
+                          R"({"model_type": "t5", "architectures": ["T5ForConditionalGeneration"]})"));
+    }
+
+    void cleanup() { QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en"))); }
+
+    void bannerAtStartIsInTheWindowsLanguage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("model");    // what --model names
+        QTest::addColumn<QString>("expected"); // the banner's failure line starts so
+        QTest::addColumn<QString>("english");  // words that must not be left in the Turkish line
+        const QString absent = folder(QStringLiteral("absent"));
+        const QString badJson = native(folder(QStringLiteral("badjson/config.json")));
+        const QString noWeights = native(folder(QStringLiteral("noweights")));
+        const QString t5 = native(folder(QStringLiteral("t5/config.json")));
+        QTest::newRow("missing folder, en")
+            << QStringLiteral("en") << absent
+            << QStringLiteral("--model %1: no such model folder, .gguf file, built-in model (").arg(absent)
+            << QString();
+        QTest::newRow("missing folder, tr")
+            << QStringLiteral("tr") << absent
+            << QStringLiteral("--model %1: böyle bir model klasörü, .gguf dosyası, yerleşik model (")
+                   .arg(absent)
+            << QStringLiteral("no such");
+        QTest::newRow("bad JSON, en")
+            << QStringLiteral("en") << folder(QStringLiteral("badjson"))
+            << badJson + QStringLiteral(": not valid JSON (line 2, column 17: missing name separator)")
+            << QString();
+        QTest::newRow("bad JSON, tr")
+            << QStringLiteral("tr") << folder(QStringLiteral("badjson"))
+            << badJson + QStringLiteral(": geçerli JSON değil (satır 2, sütun 17: ad ayırıcı (:) eksik)")
+            << QStringLiteral("line");
+        QTest::newRow("no weights, en")
+            << QStringLiteral("en") << folder(QStringLiteral("noweights"))
+            << noWeights + QStringLiteral(": no model.safetensors or model.safetensors.index.json")
+            << QString();
+        QTest::newRow("no weights, tr")
+            << QStringLiteral("tr") << folder(QStringLiteral("noweights"))
+            << noWeights + QStringLiteral(": model.safetensors ya da model.safetensors.index.json yok")
+            << QStringLiteral(" or ");
+        QTest::newRow("unsupported, en")
+            << QStringLiteral("en") << folder(QStringLiteral("t5"))
+            << t5 + QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); supported "
+                                   "model types: ")
+            << QString();
+        QTest::newRow("unsupported, tr")
+            << QStringLiteral("tr") << folder(QStringLiteral("t5"))
+            << t5 + QStringLiteral(": desteklenmeyen mimari 't5' (T5ForConditionalGeneration); desteklenen "
+                                   "model türleri: ")
+            << QStringLiteral("supported");
+    }
+
+    void bannerAtStartIsInTheWindowsLanguage()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, model);
+        QFETCH(QString, expected);
+        QFETCH(QString, english);
+        QVERIFY(LanguageManager::shared()->setLanguage(language));
+        MainWindow window;
+        window.show();
+        QVERIFY(waitForResult(window));
+        SavedSession session;
+        session.model = model;
+        ModelProblem problem;
+        QVERIFY(!startExplorerSession(window, session, &problem));
+        // The terminal's line stays English (the CLI's words) in either language, for what is found before
+        // the model is opened (missing weights and an architecture the runtime lacks are found by opening it,
+        // in the window: that line is the window's).
+        if (!model.endsWith(QLatin1String("noweights")) && !model.endsWith(QLatin1String("t5")))
+            QVERIFY2(problem.english().contains(QStringLiteral(": no such model folder")) ||
+                         problem.english().contains(QStringLiteral(": not valid JSON (line 2, column 17")) ||
+                         problem.english().contains(QStringLiteral(": no model.safetensors")) ||
+                         problem.english().contains(QStringLiteral(": unsupported architecture 't5'")),
+                     qPrintable(problem.english()));
+        QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::Failure);
+        const QString banner = window.runStateBanner()->failureMessage();
+        QVERIFY2(window.runStateBanner()->text().contains(banner), qPrintable(window.runStateBanner()->text()));
+        // For a person to look at (ATTNSCOPE_TEST_OUTPUT): the window at 1280×800 with its banner.
+        if (const QString out = qEnvironmentVariable("ATTNSCOPE_TEST_OUTPUT"); !out.isEmpty()) {
+            window.resize(1280, 800);
+            QCoreApplication::processEvents();
+            window.grab().save(QDir(out).filePath(QStringLiteral("banner-%1.png")
+                                                      .arg(QString::fromLatin1(QTest::currentDataTag())
+                                                               .replace(QLatin1Char(' '), QString())
+                                                               .replace(QLatin1Char(','), QLatin1Char('-')))));
+        }
+        QVERIFY2(banner.startsWith(expected), qPrintable(banner));
+        if (!english.isEmpty()) {
+            const QString line = banner.left(banner.indexOf(QStringLiteral(" — ")));
+            QVERIFY2(!line.contains(english), qPrintable(line));
+        } else {
+            QVERIFY2(banner.startsWith(problem.english()), qPrintable(banner)); // the same line as the CLI's
+        }
+    }
+
+    // Every JSON syntax error Qt names has Turkish words; in English they are Qt's own (errorString), so the
+    // window and the command line say the same.
+    void jsonSyntaxErrorsAreTranslated()
+    {
+        for (int code = QJsonParseError::UnterminatedObject; code <= QJsonParseError::GarbageAtEnd; ++code) {
+            QJsonParseError error;
+            error.error = QJsonParseError::ParseError(code);
+            QCOMPARE(jsonSyntaxErrorText(code, QStringLiteral("?")), error.errorString());
+        }
+        QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("tr")));
+        for (int code = QJsonParseError::UnterminatedObject; code <= QJsonParseError::GarbageAtEnd; ++code) {
+            QJsonParseError error;
+            error.error = QJsonParseError::ParseError(code);
+            const QString turkish = jsonSyntaxErrorText(code, QStringLiteral("?"));
+            QVERIFY2(turkish != error.errorString() && !turkish.isEmpty(), qPrintable(turkish));
+        }
+    }
+
+    // The status bar in Turkish: the token count with Turkish plural ("5 token", never "tokens"), the CPU's
+    // threads and kernels in Turkish words.
+    void statusBarIsTurkish()
+    {
+        QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("tr")));
+        MainWindow window;
+        window.show();
+        window.setTexts(QStringLiteral("bir iki üç"));
+        QVERIFY(waitForResult(window));
+        const int tokens = window.currentResult()->run.maps->queries();
+        QVERIFY2(window.statusText().contains(QStringLiteral("%1 token ").arg(tokens)) ||
+                     window.statusText().startsWith(QStringLiteral("%1 token").arg(tokens)),
+                 qPrintable(window.statusText()));
+        QVERIFY2(!window.statusText().contains(QStringLiteral("tokens")), qPrintable(window.statusText()));
+        const QString backend = window.backendStatus();
+        if (!backend.contains(QStringLiteral("CPU"))) QSKIP("the window computes on a GPU here");
+        QVERIFY2(backend.contains(QStringLiteral("iş parçacığı")) &&
+                     !backend.contains(QStringLiteral("threads")) &&
+                     !backend.contains(QStringLiteral(" kernels")),
+                 qPrintable(backend));
+    }
+};
+
+QTEST_MAIN(TestLoadErrors)
+#include "tst_load_errors.moc"
