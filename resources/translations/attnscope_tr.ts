@@ -2214,6 +2214,10 @@
         <source>widened until every pane keeps every token&apos;s label, and ended under the panes</source>
         <translation>her bölme her token&apos;ın etiketini gösterene kadar genişletildi ve bölmelerin altında bitirildi</translation>
     </message>
+    <message>
+        <source>Long paragraph (attention sinks; opens on a decoder)</source>
+        <translation>Uzun paragraf (dikkat kuyuları; bir kod çözücüde açılır)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ModelDropTarget</name>
@@ -2262,6 +2266,14 @@
     <message>
         <source>Layer %1 · head %2</source>
         <translation>Katman %1 · kafa %2</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>Örnekler</translation>
+    </message>
+    <message>
+        <source>Show one of the example sentences</source>
+        <translation>Örnek cümlelerden birini göster</translation>
     </message>
 </context>
 <context>
