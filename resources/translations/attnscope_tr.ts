@@ -1190,6 +1190,17 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HeatmapPainter</name>
+    <message>
+        <source>Side bar: each row&apos;s attention to %1, in the colour bar&apos;s scale</source>
+        <translation>Yan şerit: her satırın %1 token&apos;ına verdiği dikkat, renk çubuğunun ölçeğinde</translation>
+    </message>
+    <message>
+        <source>Side bars: each row&apos;s attention to %1 and to [SEP], in the colour bar&apos;s scale</source>
+        <translation>Yan şeritler: her satırın %1 ve [SEP] token&apos;larına verdiği dikkat, renk çubuğunun ölçeğinde</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeatmapTab</name>
     <message>
         <source>viridis</source>
