@@ -6,6 +6,7 @@
 #
 #   tools/screenshots.sh [BUILD_DIR [OUT_DIR]]   (default build/dev and docs/screenshots; `tools/dev
 #                                                  screenshots` builds first)
+#   tools/screenshots.sh --list                   (prints each shot's name and arguments, takes none)
 #
 # With an OUT_DIR other than docs/screenshots the pictures are kept as the app wrote them (not reduced), for
 # tools/compare-screenshots.sh to compare two builds pixel by pixel.
@@ -14,11 +15,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+LIST=0
+[ "${1:-}" = --list ] && { LIST=1; shift; }
 BIN="${1:-build/dev}/app/attnscope"
 OUT="${2:-docs/screenshots}"
-[ -x "$BIN" ] || { echo "screenshots.sh: $BIN not found; build first (cmake --build --preset dev)" >&2; exit 2; }
-command -v xvfb-run >/dev/null || { echo "screenshots.sh: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 2; }
-if [ "$OUT" != docs/screenshots ]; then
+[ "$LIST" = 1 ] || [ -x "$BIN" ] || { echo "screenshots.sh: $BIN not found; build first (cmake --build --preset dev)" >&2; exit 2; }
+[ "$LIST" = 1 ] || command -v xvfb-run >/dev/null || { echo "screenshots.sh: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 2; }
+if [ "$LIST" = 1 ] || [ "$OUT" != docs/screenshots ]; then
   shrink() { :; }
 elif command -v pngquant >/dev/null; then
   shrink() { pngquant --force --skip-if-larger --quality 70-95 --speed 1 --output "$1" -- "$1" || true; }
@@ -27,31 +30,33 @@ elif command -v convert >/dev/null; then
 else
   echo "screenshots.sh: install pngquant or imagemagick to keep the pictures small" >&2; exit 2
 fi
-mkdir -p "$OUT"
+[ "$LIST" = 1 ] || mkdir -p "$OUT"
 
 # The built-in encoder when this tree has it (else the synthetic demo), on the Winograd sentence with a
-# [MASK] (the predictions panel fills it); the head (L1 H3) sends the most attention to [SEP] here.
+# [MASK] (the predictions panel fills it). No --head: with fresh settings the window opens on the model's
+# strongest sink or [SEP] head, as a first start does (issue 36, point 2), so each shot shows what a new
+# user sees; a shot that is about one particular head names it with --head in its own arguments.
 MODEL=tiny-bert-en-tr
 [ -f resources/models/$MODEL/config.json ] || MODEL=synthetic-encoder
 declare -A TEXT=(
   [en]="The trophy didn't fit into the [MASK] because it was too big."
   [tr]="Kupa [MASK] sığmadı çünkü çok büyüktü."
 )
-HEAD=1,3
 
 # name | arguments after --lang/--model/--text
 SHOTS=(
-  "explorer|--view heatmap --head $HEAD"
-  "comparison|--view comparison --head $HEAD"
-  "arcs|--view arcs --head $HEAD"
-  "statistics|--view statistics --head $HEAD"
-  "presenter|--view heatmap --head $HEAD --presenter"
+  "explorer|--view heatmap"
+  "comparison|--view comparison"
+  "arcs|--view arcs"
+  "statistics|--view statistics"
+  "presenter|--view heatmap --presenter"
   "lesson|--lesson"
 )
 
 shoot() { # size lang name args...
   local size=$1 lang=$2 name=$3; shift 3
   local file="$OUT/$name-$lang-${size}.png" config
+  if [ "$LIST" = 1 ]; then echo "$name-$lang-$size: $*"; return 0; fi
   config=$(mktemp -d)
   # Each picture starts from fresh settings: nothing remembered from the last one or from the user.
   XDG_CONFIG_HOME="$config" XDG_RUNTIME_DIR="$config" LANGUAGE="$lang" \
@@ -91,4 +96,4 @@ for lang in en tr; do
     shoot 1280x800 "$lang" get-model --get-model HuggingFaceTB/SmolLM2-135M)
   rm -rf "$home"
 done
-du -ch "$OUT"/*.png | tail -1
+[ "$LIST" = 1 ] || du -ch "$OUT"/*.png | tail -1

@@ -173,16 +173,8 @@ void MainWindow::buildTabs(QWidget* parent)
         m_flow->followMeasure(measure == AttentionMeasure::Contribution);
     });
     m_tabs->addTab(m_flow, QString());
-    // Generation and streaming have their own grid and charts, the comparison's three-pane modes their own
-    // head pickers and need the width (issue 36): the explorer's grid pane makes room.
-    auto placeGridPane = [this] {
-        const QWidget* page = m_tabs->currentWidget();
-        if (!m_presenting)
-            m_gridPane->setVisible(page != m_generateTab && page != m_streamingTab &&
-                                   !(page == m_comparison && m_comparison->wantsFullWidth()));
-    };
-    connect(m_tabs, &QTabWidget::currentChanged, this, placeGridPane);
-    connect(m_comparison, &ComparisonWidget::modeChanged, this, placeGridPane);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::placeGridPane);
+    connect(m_comparison, &ComparisonWidget::modeChanged, this, &MainWindow::placeGridPane);
     onRetranslate([this] {
         m_tabs->setTabText(0, tr("Heatmap"));
         m_tabs->setTabText(1, tr("Compare heads"));
@@ -573,6 +565,16 @@ void MainWindow::openHead(int layer, int head)
     m_arcs->setHeads(arcHeads);
 }
 
+void MainWindow::placeGridPane()
+{
+    // Generation and streaming have their own grid and charts, the comparison's three-pane modes their own
+    // head pickers and need the width (issue 36): the explorer's grid pane makes room. Presenter mode shows
+    // no grid at all.
+    const QWidget* page = m_tabs->currentWidget();
+    m_gridPane->setVisible(!m_presenting && page != m_generateTab && page != m_streamingTab &&
+                           !(page == m_comparison && m_comparison->wantsFullWidth()));
+}
+
 void MainWindow::setPresenting(bool presenting)
 {
     m_presenting = presenting;
@@ -580,7 +582,8 @@ void MainWindow::setPresenting(bool presenting)
     // and the status bar make room (the presenter's strip has the sentence, the head and the read-out).
     // The tabs stay, in large type. The banner stays: a failure is said.
     m_inputBar->setVisible(!presenting);
-    m_gridPane->setVisible(!presenting);
+    placeGridPane(); // leaving on a tab that has no room for the grid (a three-pane comparison) keeps it
+                     // hidden
     m_heatmapTab->setControlsVisible(!presenting);
     statusBar()->setVisible(!presenting);
     if (presenting) m_tabs->setCurrentIndex(0);

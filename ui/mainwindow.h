@@ -225,6 +225,7 @@ private:
     // Sets a translated text now and again on every language change (QEvent::LanguageChange).
     void onRetranslate(std::function<void()> retranslate);
     void buildTabs(QWidget* parent);
+    void placeGridPane(); // shown beside the tabs unless the current one has its own or needs the width
     void connectLoading();
     // sameAblatedInput: the result is of the input the shown ablation or scan belongs to.
     void showResult(const std::shared_ptr<const ExplorerResult>& result, bool sameAblatedInput);

@@ -1,5 +1,6 @@
 #include "mainwindowfeatures.h"
 
+#include "examplechoice.h"
 #include "explorer/arcwidget.h"
 #include "explorer/attentionmeasure.h"
 #include "explorer/comparisonwidget.h"
@@ -68,6 +69,15 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window)
     };
     connect(window->textAEdit(), &QPlainTextEdit::textChanged, this, showTextA); // typed
     connect(window->session(), &ExplorerSession::textsChanged, this, showTextA); // set (examples, --text)
+    // The strip's Examples menu opens an example as Examples ▸ does (on a decoder where it needs one).
+    connect(m_presenter, &PresenterMode::exampleChosen, this, [this](const QString& text) {
+        if (!m_window) return;
+        for (const ExampleText& example : examples())
+            if (example.text == text) {
+                openExample(*m_window, example);
+                return;
+            }
+    });
     connect(m_presenter, &PresenterMode::viewStepped, this, [this](int delta) {
         if (m_window) stepTab(m_window->tabs(), delta);
     });
@@ -287,6 +297,13 @@ void MainWindowFeatures::retranslate()
         m_exportLayerChart->setText(tr("Statistics chart…"));
         m_exportStamp->setText(tr("Stamp images with model, text and measure"));
     }
+    QStringList sentences, titles;
+    for (const ExampleText& example : examples()) {
+        sentences << example.text;
+        titles << (example.needsDecoder ? tr("Long paragraph (attention sinks; opens on a decoder)")
+                                        : QString());
+    }
+    m_presenter->setExamples(sentences, titles);
     if (m_window && m_window->viewMenu())
         if (auto* steps = m_window->viewMenu()->findChild<QMenu*>(QStringLiteral("stepHeadsMenu")))
             steps->setTitle(tr("Step through heads"));

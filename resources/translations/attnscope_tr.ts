@@ -1296,6 +1296,17 @@
     </message>
 </context>
 <context>
+    <name>attnscope::HeatmapPainter</name>
+    <message>
+        <source>Side bar: each row&apos;s attention to %1, in the colour bar&apos;s scale</source>
+        <translation>Yan şerit: her satırın %1 token&apos;ına verdiği dikkat, renk çubuğunun ölçeğinde</translation>
+    </message>
+    <message>
+        <source>Side bars: each row&apos;s attention to %1 and to [SEP], in the colour bar&apos;s scale</source>
+        <translation>Yan şeritler: her satırın %1 ve [SEP] token&apos;larına verdiği dikkat, renk çubuğunun ölçeğinde</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeatmapTab</name>
     <message>
         <source>viridis</source>
@@ -2324,6 +2335,10 @@
         <source>Stamp images with model, text and measure</source>
         <translation>Görüntülere model, metin ve ölçüyü yaz</translation>
     </message>
+    <message>
+        <source>Long paragraph (attention sinks; opens on a decoder)</source>
+        <translation>Uzun paragraf (dikkat kuyuları; bir kod çözücüde açılır)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ModelDropTarget</name>
@@ -2372,6 +2387,14 @@
     <message>
         <source>Layer %1 · head %2</source>
         <translation>Katman %1 · kafa %2</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>Örnekler</translation>
+    </message>
+    <message>
+        <source>Show one of the example sentences</source>
+        <translation>Örnek cümlelerden birini göster</translation>
     </message>
 </context>
 <context>

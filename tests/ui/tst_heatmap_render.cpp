@@ -3,8 +3,10 @@
 
 #include "attention/attentionmaps.h"
 #include "explorer/heatmapwidget.h"
+#include "i18n/languagemanager.h"
 #include "render/colormap.h"
 #include "render/heatmappainter.h"
+#include "support/languagerows.h"
 
 #include <QPainter>
 #include <QtTest>
@@ -151,6 +153,62 @@ private Q_SLOTS:
                                 pixelAt(image, geometry.cellRect(r, n - 1).center()), 3);
             QVERIFY2(sepFound, qPrintable(QStringLiteral("row %1: no [SEP] side cell").arg(r)));
         }
+    }
+
+    // The side bar says what it shows (issue 36, point 9: "the narrow →[CLS]/→[SEP] strips beside the heatmap
+    // have no legend"): one line under the matrix, in the interface's language, whole at the explorer's
+    // size at 1280×800 (about 900 × 480), inside the target and clear of the cells.
+    void cleanup()
+    {
+        LanguageManager english; // sideBarHasALegend's Turkish (translator and number locale) ends with it
+        QVERIFY(english.setLanguage(QStringLiteral("en")));
+    }
+    void sideBarHasALegend_data() { addLanguageRows(); }
+    void sideBarHasALegend()
+    {
+        QFETCH(QString, language);
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(language));
+        const int n = HeatmapPainter::kSideBarMinimumRows + 5;
+        HeatmapData data = matrix(n, n, std::vector<float>(size_t(n) * size_t(n), 1.0f / float(n)));
+        data.rowLabels[0] = data.colLabels[0] = QStringLiteral("[CLS]");
+        data.rowLabels[n - 1] = data.colLabels[n - 1] = QStringLiteral("[SEP]");
+        data.specialRows = data.specialCols = std::vector<bool>(size_t(n), false);
+        data.specialCols.front() = data.specialCols.back() = true;
+        data.specialRows = data.specialCols;
+        data.sideFirst = std::vector<float>(size_t(n), 0.5f);
+        data.sideSep = std::vector<float>(size_t(n), 0.1f);
+        const HeatmapStyle style;
+        const HeatmapPainter painter(data, style);
+        const QString legend = painter.sideBarLegend();
+        QVERIFY(legend.contains(QStringLiteral("[CLS]")));
+        QVERIFY(legend.contains(QStringLiteral("[SEP]")));
+        if (language == QStringLiteral("tr"))
+            QVERIFY2(!legend.contains(QStringLiteral("attention")), qPrintable(legend));
+        for (const QSize size : {QSize(900, 480), QSize(1400, 900)}) {
+            HeatmapGeometry geometry;
+            const QImage image = render(data, style, geometry, size.width(), size.height());
+            const QRectF target(8, 8, size.width() - 16, size.height() - 16);
+            QFont font;
+            font.setPointSizeF(style.fontPointSize);
+            const QRectF rect = painter.sideBarLegendRect(geometry, target, font, &image);
+            QVERIFY(target.contains(rect));
+            QVERIFY2(rect.top() >= geometry.area().top() + geometry.matrixHeight() - 1e-6,
+                     qPrintable(QStringLiteral("legend at %1, matrix down to %2")
+                                    .arg(rect.top())
+                                    .arg(geometry.area().top() + geometry.matrixHeight())));
+            const QFontMetricsF metrics(font, &image);
+            QVERIFY2(metrics.horizontalAdvance(legend) <= rect.width(), qPrintable(legend));
+            // Drawn: dark text in the line.
+            int ink = 0;
+            for (int y = int(rect.top()); y < int(rect.bottom()); ++y)
+                for (int x = int(rect.left()); x < int(rect.left() + metrics.horizontalAdvance(legend)); ++x)
+                    ink += qGray(image.pixel(x, y)) < 100 ? 1 : 0;
+            QVERIFY2(ink > 50, qPrintable(QString::number(ink)));
+        }
+        // A short input has no side bar, and no legend for it.
+        const HeatmapData shortInput = matrix(4, 4, std::vector<float>(16, 0.25f));
+        QVERIFY(HeatmapPainter(shortInput, style).sideBarLegend().isEmpty());
     }
 
     void absoluteScaleIsNeverRescaled()

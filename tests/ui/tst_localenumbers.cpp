@@ -56,7 +56,7 @@ HeadStats oneHead()
 QString statsCell(HeadStatsModel& model, HeadMetric metric)
 {
     for (int column = 0; column < model.columnCount(); ++column)
-        if (model.headerData(column, Qt::Horizontal).toString() == headMetricDisplayName(metric))
+        if (model.headerData(column, Qt::Horizontal).toString().simplified() == headMetricDisplayName(metric))
             return model.data(model.index(0, column)).toString();
     return {};
 }

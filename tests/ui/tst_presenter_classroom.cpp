@@ -4,6 +4,9 @@
 // label is drawn at 16 px or more, and beyond that the heatmap shows words.
 
 #include "explorer/analysisrunner.h"
+#include "explorer/comparisonwidget.h"
+#include "explorer/examplesentences.h"
+#include "explorer/gridpane.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/heatmapwidget.h"
 #include "mainwindow.h"
@@ -15,9 +18,11 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace attnscope;
@@ -168,6 +173,73 @@ private Q_SLOTS:
         QTest::keyClick(bar->textEdit(), Qt::Key_Return);
         QVERIFY(QTest::qWaitFor(
             [&] { return window.currentResult() && window.currentResult()->textA == typed; }, 60000));
+    }
+
+    // Known flaw (issue 36, point 9): leaving presenter mode on a three-pane comparison brought the head
+    // grid back beside it, which that tab hides to give its panes the width. The tab stays, without the grid.
+    void leavingOnAThreePaneTabKeepsItsWidth()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        QVERIFY(runText(window, words(6)));
+        window.tabs()->setCurrentWidget(window.comparison());
+        window.comparison()->setMode(ComparisonWidget::Mode::Difference);
+        QVERIFY(!window.gridPane()->isVisible());
+        const int widthBefore = window.comparison()->width();
+        PresenterMode* presenter = window.features()->presenter();
+        presenter->setActive(true);
+        presenter->setFullScreen(false);
+        QVERIFY(!window.gridPane()->isVisible());
+        window.tabs()->setCurrentWidget(window.comparison()); // Alt+Page Down, as a teacher steps to it
+        presenter->setActive(false);
+        window.resize(1280, 800);
+        QVERIFY(QTest::qWaitFor([&] { return window.size() == QSize(1280, 800); }, 5000));
+        QCOMPARE(window.tabs()->currentWidget(), window.comparison());
+        QVERIFY(window.comparison()->isVisible());
+        QVERIFY(!window.gridPane()->isVisible());
+        QVERIFY(QTest::qWaitFor([&] { return window.comparison()->width() == widthBefore; }, 5000));
+        // Back to side by side: that mode has room for the grid, which comes back.
+        window.comparison()->setMode(ComparisonWidget::Mode::SideBySide);
+        QVERIFY(window.gridPane()->isVisible());
+    }
+
+    // Known flaw (issue 36, point 9): the presenter's Examples menu was built but shown nowhere and
+    // connected to nothing. The strip's Examples button opens it, and an example chosen there runs.
+    void stripExamplesOpenAnExample()
+    {
+        MainWindow window;
+        QVERIFY(presentAt1280x800(window));
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        QVERIFY(runText(window, words(5)));
+        PresenterBar* bar = window.features()->presenter()->bar();
+        QToolButton* button = bar->examplesButton();
+        QVERIFY(button->isVisible());
+        QVERIFY(button->isEnabled());
+        QMenu* menu = button->menu();
+        QVERIFY(menu);
+        QCOMPARE(menu, window.features()->presenter()->examplesMenu());
+        const QVector<ExampleText> all = examples();
+        QCOMPARE(menu->actions().size(), all.size());
+        // The long paragraph is named, not written out in the menu; every other example is its sentence.
+        for (int i = 0; i < all.size(); ++i)
+            if (all.at(i).needsDecoder) {
+                QVERIFY(menu->actions().at(i)->text() != all.at(i).text);
+                QCOMPARE(menu->actions().at(i)->toolTip(), all.at(i).text);
+            } else {
+                QCOMPARE(menu->actions().at(i)->text(), all.at(i).text);
+            }
+        int chosen = -1;
+        for (int i = 0; i < all.size() && chosen < 0; ++i)
+            if (!all.at(i).needsDecoder && all.at(i).text != words(5)) chosen = i;
+        QVERIFY(chosen >= 0);
+        menu->actions().at(chosen)->trigger();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return window.currentResult() && window.currentResult()->textA == all.at(chosen).text; },
+            60000));
+        QCOMPARE(bar->textEdit()->text(), all.at(chosen).text);
     }
 };
 

@@ -3,6 +3,7 @@
 #include "attention/attentionmaps.h"
 #include "explorer/headstatsmodel.h"
 #include "render/headgriddata.h"
+#include "render/headlabelframe.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -362,9 +363,7 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
                 }
             }
             if (m_colorByLabel && index < m_stats.size()) {
-                painter.setPen(QPen(labelColor(m_stats[index].label), 3));
-                painter.setBrush(Qt::NoBrush);
-                painter.drawRect(t.adjusted(1.5, 1.5, -1.5, -1.5));
+                paintHeadLabelFrame(painter, t, m_stats[index].label, 3);
             }
             // The head's number (it moves when sorted) and its label's symbol: white on a dark strip,
             // readable over bright cells and the grey causal mask alike.
@@ -457,7 +456,8 @@ void HeadGridWidget::paintEvent(QPaintEvent*)
         painter.setFont(font());
         const QFontMetricsF legendMetrics(font(), this);
         for (const auto& [label, entry] : labelLegendEntries()) {
-            painter.fillRect(QRectF(entry.left(), entry.center().y() - 5, 10, 10), labelColor(label));
+            // The label's frame in small: its shape as well as its colour.
+            paintHeadLabelFrame(painter, QRectF(entry.left(), entry.center().y() - 6, 12, 12), label, 1.5);
             painter.setPen(palette().text().color());
             painter.drawText(entry.adjusted(14, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
                              labelSymbol(label) + QLatin1Char(' ') + headLabelDisplayName(label));

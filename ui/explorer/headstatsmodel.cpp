@@ -73,8 +73,12 @@ QVariant HeadStatsModel::data(const QModelIndex& index, int role) const
 
 QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+    if ((role != Qt::DisplayRole && role != Qt::ToolTipRole) || orientation != Qt::Horizontal ||
+        section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
+    // Shown a word a line (the columns fit a 1280-pixel window); the tooltip has the title on one line.
+    if (role == Qt::DisplayRole)
+        return stackedColumnTitle(headerData(section, orientation, Qt::ToolTipRole).toString());
     switch (section) {
     case LayerColumn:
         return tr("Layer");

@@ -27,4 +27,14 @@ QString metricColumnTitle(HeadMetric metric, bool causal)
     return headMetricDisplayName(metric);
 }
 
+QString stackedColumnTitle(const QString& title)
+{
+    qsizetype parenthesis = title.indexOf(QStringLiteral(" ("));
+    if (parenthesis < 0) parenthesis = title.size();
+    QString out = title.left(parenthesis);
+    out.replace(QLatin1Char(' '), QLatin1Char('\n'));
+    if (parenthesis < title.size()) out += QLatin1Char('\n') + title.mid(parenthesis + 1);
+    return out;
+}
+
 } // namespace attnscope

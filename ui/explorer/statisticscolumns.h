@@ -17,4 +17,9 @@ bool metricMeansSomething(HeadMetric metric, const TokenRoles& roles);
 // The column's title; a decoder's [CLS] position is its BOS.
 QString metricColumnTitle(HeadMetric metric, bool causal);
 
+// A column title stacked one word a line, a parenthesis kept on one line, so that every column fits a
+// 1280-pixel window without scrolling or cut headers in either language: "Sink mass (first token)" →
+// "Sink" / "mass" / "(first token)".
+QString stackedColumnTitle(const QString& title);
+
 } // namespace attnscope

@@ -13,6 +13,8 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionHeader>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -61,7 +63,13 @@ StatisticsTab::StatisticsTab(QWidget* parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(HeadStatsModel::LayerColumn, Qt::AscendingOrder); // layer 0 head 0 first
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            &StatisticsTab::fitColumns);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &StatisticsTab::fitColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &StatisticsTab::fitColumns);
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this, &StatisticsTab::fitColumns);
     m_table->verticalHeader()->hide();
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         const QModelIndex source = m_proxy->mapToSource(index);
@@ -92,8 +100,37 @@ void StatisticsTab::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
         m_model->retranslate();
+        fitColumns();
     }
     QWidget::changeEvent(event);
+}
+
+void StatisticsTab::fitColumns()
+{
+    QHeaderView* header = m_table->horizontalHeader();
+    const QFontMetrics cellMetrics(m_table->font());
+    QFont bold = header->font();
+    bold.setBold(true);
+    QStyle* style = header->style();
+    const int cellMargin = 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 4;
+    for (int column = 0; column < m_proxy->columnCount(); ++column) {
+        // The header as the style sizes it (its margins and frame), the sort arrow only where it is.
+        QStyleOptionHeader option;
+        option.initFrom(header);
+        option.section = column;
+        option.text = m_proxy->headerData(column, Qt::Horizontal).toString();
+        option.fontMetrics = QFontMetrics(bold); // highlighted sections are drawn bold
+        if (header->sortIndicatorSection() == column) option.sortIndicator = QStyleOptionHeader::SortDown;
+        int width = style->sizeFromContents(QStyle::CT_HeaderSection, &option, QSize(), header).width();
+        // The arrow is drawn a little wider than the style's size allows for: a margin more.
+        if (header->sortIndicatorSection() == column)
+            width += style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) * 2;
+        for (int row = 0; row < m_proxy->rowCount(); ++row)
+            width =
+                std::max(width, cellMetrics.horizontalAdvance(m_proxy->index(row, column).data().toString()) +
+                                    cellMargin);
+        header->resizeSection(column, width);
+    }
 }
 
 void StatisticsTab::applyThresholds()

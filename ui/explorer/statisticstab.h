@@ -44,6 +44,9 @@ protected:
 private:
     void retranslate();
     void applyThresholds();
+    // Each column as wide as its widest cell or header line; only the sorted one gets room for the sort
+    // arrow (ResizeToContents gave every column that room and pushed the table past a 1280-px window).
+    void fitColumns();
 
     HeadStatsModel* m_model;
     QSortFilterProxyModel* m_proxy;

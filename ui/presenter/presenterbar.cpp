@@ -18,6 +18,11 @@ PresenterBar::PresenterBar(QAction* previousHead, QAction* nextHead, QWidget* pa
     m_text->setObjectName(QStringLiteral("presenterText"));
     m_text->setClearButtonEnabled(true);
     layout->addWidget(m_text, 3);
+    m_examples = new QToolButton(this);
+    m_examples->setObjectName(QStringLiteral("presenterExamples"));
+    m_examples->setPopupMode(QToolButton::InstantPopup);
+    m_examples->setEnabled(false); // until the presenter gives it its menu
+    layout->addWidget(m_examples);
     // Plain buttons that trigger the step actions (a default action would put its long name on them).
     m_previous = new QToolButton(this);
     m_previous->setObjectName(QStringLiteral("presenterPreviousHead"));
@@ -55,6 +60,12 @@ void PresenterBar::setText(const QString& text)
     m_text->setCursorPosition(0); // the sentence's start shows when it is longer than the field
 }
 
+void PresenterBar::setExamplesMenu(QMenu* menu)
+{
+    m_examples->setMenu(menu);
+    m_examples->setEnabled(menu != nullptr);
+}
+
 void PresenterBar::setHead(int layer, int head)
 {
     m_layer = layer;
@@ -66,6 +77,8 @@ void PresenterBar::retranslate()
 {
     m_text->setPlaceholderText(tr("Type a sentence and press Enter"));
     m_text->setToolTip(tr("The sentence on screen: type a new one and press Enter"));
+    m_examples->setText(tr("Examples"));
+    m_examples->setToolTip(tr("Show one of the example sentences"));
     // Arrows rather than the actions' words: the strip is one line in large type.
     m_previous->setText(QStringLiteral("◀"));
     m_next->setText(QStringLiteral("▶"));

@@ -76,6 +76,8 @@ PresenterMode::PresenterMode(QMainWindow* window) : QObject(window), m_window(wi
 
     m_examples = new QMenu(m_window);
     m_examples->setObjectName(QStringLiteral("presenterExamplesMenu"));
+    m_examples->setToolTipsVisible(true);
+    m_bar->setExamplesMenu(m_examples);
     retranslate();
 }
 
@@ -180,11 +182,14 @@ void PresenterMode::showReadout(const QString& text)
     m_readout->setText(text);
 }
 
-void PresenterMode::setExamples(const QStringList& sentences)
+void PresenterMode::setExamples(const QStringList& sentences, const QStringList& titles)
 {
     m_examples->clear();
-    for (const QString& sentence : sentences) {
-        QAction* action = m_examples->addAction(sentence);
+    for (qsizetype i = 0; i < sentences.size(); ++i) {
+        const QString& sentence = sentences.at(i);
+        const QString title = titles.value(i);
+        QAction* action = m_examples->addAction(title.isEmpty() ? sentence : title);
+        if (!title.isEmpty()) action->setToolTip(sentence);
         action->setData(sentence);
         connect(action, &QAction::triggered, this, [this, sentence] { Q_EMIT exampleChosen(sentence); });
     }
@@ -209,8 +214,7 @@ void PresenterMode::setHeadCursor(const HeadCursor& cursor)
 
 bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_watched && event->type() == QEvent::LanguageChange)
-        retranslate();
+    if (watched == m_watched && event->type() == QEvent::LanguageChange) retranslate();
     return QObject::eventFilter(watched, event);
 }
 

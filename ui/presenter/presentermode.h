@@ -51,9 +51,11 @@ public:
     PresenterBar* bar() const { return m_bar; }
     QDockWidget* readoutDock() const { return m_dock; }
 
-    // The "Examples" menu: one action per sentence; choosing one emits exampleChosen(text).
+    // The "Examples" menu (the strip's Examples button opens it): one action per sentence, named by its
+    // title where `titles` has a non-empty one (a long paragraph), else by the sentence itself; choosing one
+    // emits exampleChosen(sentence).
     QMenu* examplesMenu() const { return m_examples; }
-    void setExamples(const QStringList& sentences);
+    void setExamples(const QStringList& sentences, const QStringList& titles = {});
 
     // The head the keyboard steps from; the window calls it when its selection or model changes.
     void setHeadCursor(const HeadCursor& cursor);

@@ -2,6 +2,7 @@
 
 #include "render/colorbar.h"
 #include "render/colormap.h"
+#include "render/headlabelframe.h"
 #include "render/headnames.h"
 
 #include <QCoreApplication>
@@ -15,6 +16,12 @@ namespace attnscope {
 
 namespace {
 constexpr double kLegendGap = 12.0;
+constexpr double kLegendSwatchLine =
+    1.5; // the legend's frames: thin enough for a double line in a line's height
+double legendSwatchSide(const QFontMetricsF& metrics)
+{
+    return metrics.height();
+}
 constexpr double kGap = 6.0;
 constexpr double kColorBarWidth = 14.0;
 
@@ -259,9 +266,7 @@ void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,
         for (int h = 0; h < m_data.heads; ++h) {
             const HeadLabel label = m_data.labels[size_t(layer) * size_t(m_data.heads) + size_t(h)];
             const QRectF rect = l.grid.thumbnailRect(layer, h);
-            painter.setPen(QPen(headLabelColor(label), 2 * m_style.lineWidth));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(rect.adjusted(1, 1, -1, -1));
+            paintHeadLabelFrame(painter, rect, label, 2 * m_style.lineWidth);
             const HeadBadgeFit badge =
                 fitHeadBadge({QStringLiteral("H%1 %2").arg(h).arg(headLabelSymbol(label)),
                               QStringLiteral("H%1").arg(h), QString::number(h)},
@@ -286,13 +291,14 @@ void HeadGridPainter::paintBadgesAndLegend(QPainter& painter, const Layout& l,
     const std::vector<double> widths = legendEntryWidths(metrics);
     const std::vector<LegendSlot> placed =
         flowLegend(widths, l.legend.left(), l.legend.left(), l.legend.width(), kLegendGap);
-    const double box = metrics.ascent() * 0.8;
+    const double box = legendSwatchSide(metrics);
     const double line = metrics.height() * 1.6;
     for (size_t i = 0; i < placed.size(); ++i) {
         const double top = l.legend.top() + placed[i].line * line;
         const double x = placed[i].x;
-        painter.fillRect(QRectF(x, top + (line - kGap / 2) / 2 - box / 2, box, box),
-                         headLabelColor(labels[i]));
+        // The swatch is the label's frame in small (its shape, not only its colour).
+        paintHeadLabelFrame(painter, QRectF(x, top + (line - kGap / 2) / 2 - box / 2, box, box), labels[i],
+                            kLegendSwatchLine);
         painter.setPen(Qt::black);
         painter.drawText(QRectF(x + box + 4, top, widths[i] - box - 4, line - kGap / 2),
                          Qt::AlignLeft | Qt::AlignVCenter,
@@ -316,7 +322,7 @@ std::vector<double> HeadGridPainter::legendEntryWidths(const QFontMetricsF& metr
     // A swatch, a gap, the symbol and the label's name.
     std::vector<double> widths;
     for (HeadLabel label : legendLabels())
-        widths.push_back(metrics.ascent() * 0.8 + 4 +
+        widths.push_back(legendSwatchSide(metrics) + 4 +
                          metrics.horizontalAdvance(headLabelSymbol(label) + QLatin1Char(' ') +
                                                    headLabelDisplayName(label)) +
                          1);

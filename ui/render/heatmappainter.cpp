@@ -109,6 +109,34 @@ double HeatmapPainter::sideBarPitch(double lineHeight)
     return std::max(kSideBarColumn + 2, lineHeight / kSin60 + 1);
 }
 
+QString HeatmapPainter::sideBarLegend() const
+{
+    if (!showsSideBar()) return {};
+    const QString first = m_data.colLabels.value(0);
+    return m_data.sideSep.empty()
+               ? QCoreApplication::translate(
+                     "attnscope::HeatmapPainter",
+                     "Side bar: each row's attention to %1, in the colour bar's scale")
+                     .arg(first)
+               : QCoreApplication::translate("attnscope::HeatmapPainter",
+                                             "Side bars: each row's attention to %1 and to [SEP], in the "
+                                             "colour bar's scale")
+                     .arg(first);
+}
+
+QRectF HeatmapPainter::sideBarLegendRect(const HeatmapGeometry& geometry, QRectF target, const QFont& base,
+                                         const QPaintDevice* device) const
+{
+    if (!showsSideBar()) return {};
+    QFont font = base;
+    font.setPointSizeF(m_style.fontPointSize);
+    const QFontMetricsF metrics(font, device ? const_cast<QPaintDevice*>(device) : nullptr);
+    // Under the matrix (a zoomed view's area), from the target's left edge: the row labels' room is free
+    // there.
+    const double top = std::min(geometry.area().bottom() + kGap / 2, target.bottom() - metrics.height());
+    return QRectF(target.left(), top, target.width(), metrics.height());
+}
+
 double HeatmapPainter::sideBarWidth(double lineHeight) const
 {
     if (!showsSideBar()) return 0.0;
@@ -219,9 +247,11 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
             std::min(target.height() * share, colDepth * kSin60 + line * 0.5 + kGap);
         const double rowLabelWidth = std::min(target.width() * share, (rowWidth + kGap) * lanes);
         const double overhang = std::max(0.0, colDepth * 0.5 + line * 0.45 - barSpace);
+        // The side bar's legend: a line under the cells.
+        const double legendHeight = showsSideBar() ? metrics.height() + kGap / 2 : 0.0;
         QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
                      target.width() - rowLabelWidth - barSpace - kGap - overhang,
-                     target.height() - titleHeight - colLabelHeight - kGap);
+                     target.height() - titleHeight - colLabelHeight - kGap - legendHeight);
         if (cells.width() < 1 || cells.height() < 1)
             cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
                            std::max(1.0, target.height()));
@@ -295,8 +325,13 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
     paintLabels(painter, geometry, target.adjusted(0, titleHeight, 0, 0));
     painter.setFont(font);
     const double cellsRight = matrix.right();
-    if (showsSideBar())
+    if (showsSideBar()) {
         paintSideBar(painter, geometry, cellsRight + 2 * kGap, target.adjusted(0, titleHeight, 0, 0));
+        const QRectF legend = sideBarLegendRect(geometry, target, base, painter.device());
+        painter.setPen(ink());
+        painter.drawText(legend, Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(sideBarLegend(), Qt::ElideRight, legend.width()));
+    }
     if (m_style.showColorBar)
         paintColorBar(painter,
                       QRectF(cellsRight + sideBarWidth(metrics.ascent() + metrics.descent()) + 2 * kGap,

@@ -62,6 +62,11 @@ public:
                                  double widest) const;
     // Whether the per-row side bar (attention to the first token and to [SEP]) is drawn.
     bool showsSideBar() const;
+    // What the side bar's colours mean, in the interface's language; empty without a side bar. It is drawn
+    // as one line under the matrix, in sideBarLegendRect (inside `target`, below the cells and their labels).
+    QString sideBarLegend() const;
+    QRectF sideBarLegendRect(const HeatmapGeometry& geometry, QRectF target, const QFont& base,
+                             const QPaintDevice* device) const;
     static constexpr int kSideBarMinimumRows = 65; // longer inputs get the side bar
 
 private:
