@@ -84,6 +84,16 @@ void TestCliBoundedInput::fifoInputsAreRefused()
     QFETCH(QString, input);
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("out"));
+    // census on gpt2_s1 of `corpus` into `out`.
+    const auto census = [&](const QString& corpus) {
+        return QStringList{QStringLiteral("census"),
+                           QStringLiteral("--model"),
+                           oracleFolder(QStringLiteral("gpt2_s1")),
+                           QStringLiteral("--corpus"),
+                           corpus,
+                           QStringLiteral("--out"),
+                           out};
+    };
     QStringList arguments;
     QString fifo;
     if (input == QLatin1String("text")) {
@@ -92,26 +102,13 @@ void TestCliBoundedInput::fifoInputsAreRefused()
                      oracleFolder(QStringLiteral("gpt2_s1")), QStringLiteral("--text-file"), fifo};
     } else if (input == QLatin1String("corpus")) {
         fifo = dir.filePath(QStringLiteral("corpus.txt"));
-        arguments = {QStringLiteral("census"),
-                     QStringLiteral("--model"),
-                     oracleFolder(QStringLiteral("gpt2_s1")),
-                     QStringLiteral("--corpus"),
-                     fifo,
-                     QStringLiteral("--out"),
-                     out};
+        arguments = census(fifo);
     } else {
         QVERIFY(QDir().mkpath(out));
         fifo = QDir(out).filePath(QStringLiteral("census.json"));
         const QString corpus = dir.filePath(QStringLiteral("corpus.txt"));
         QVERIFY(writeFileBytes(corpus, "hello world\n"));
-        arguments = {QStringLiteral("census"),
-                     QStringLiteral("--model"),
-                     oracleFolder(QStringLiteral("gpt2_s1")),
-                     QStringLiteral("--corpus"),
-                     corpus,
-                     QStringLiteral("--out"),
-                     out,
-                     QStringLiteral("--resume")};
+        arguments = census(corpus) << QStringLiteral("--resume");
     }
     if (!makeFifo(fifo)) QSKIP("cannot make a FIFO here");
     const Result result = run(arguments);

@@ -74,15 +74,9 @@ private Q_SLOTS:
             const QString t = tokens.at(i).toString();
             return !t.isEmpty() && std::all_of(t.begin(), t.end(), [](QChar c) { return c.isPunct(); });
         };
-        const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
         const QJsonArray heads = result.value(QStringLiteral("heads")).toArray();
-        QCOMPARE(heads.size(), attentions.size() * attentions.at(0).toArray().size());
-        for (const QJsonValue& value : heads) {
-            const QJsonObject h = value.toObject();
-            const QJsonArray p = attentions.at(h.value(QStringLiteral("layer")).toInt())
-                                     .toArray()
-                                     .at(h.value(QStringLiteral("head")).toInt())
-                                     .toArray();
+        QCOMPARE(heads.size(), fixtureHeadCount(fixture));
+        for (const auto& [h, p] : headsWithFixtureP(heads, fixture)) {
             double first = 0, sep = 0, punct = 0, self = 0, prev = 0, next = 0;
             int rows = 0;
             for (int i = 0; i < n; ++i) {

@@ -7,6 +7,7 @@
 #include "render/colormap.h"
 #include "render/heatmapdata.h"
 #include "support/processrun.h"
+#include "support/testdata.h"
 
 #include <QFile>
 #include <QImage>
@@ -21,7 +22,6 @@
 #include <QXmlStreamReader>
 #include <QtEndian>
 #include <QtTest>
-
 #include <cmath>
 #include <cstring>
 
@@ -57,6 +57,15 @@ ExportOptions stampedLikeTheCli()
     ExportOptions options;
     options.metadata.model = QStringLiteral("worked-example");
     return options;
+}
+
+// export of the worked example (kText), then `rest` (what to draw, --out, the flags).
+Run exportWorkedExample(const QStringList& rest, const QString& workingDirectory)
+{
+    return runAttnscope(QStringList{QStringLiteral("--model"), QStringLiteral("worked-example"),
+                                    QStringLiteral("--text"), kText} +
+                            rest,
+                        workingDirectory);
 }
 
 // The worked example by hand, in double: P[q][k] = softmax_k(Q_q · K_k / 2), with -inf above the diagonal when causal.
@@ -234,10 +243,10 @@ private Q_SLOTS:
     void svgIsXmlWithTokenText()
     {
         const QString out = m_dir.filePath(QStringLiteral("head.svg"));
-        const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                                      QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
-                                      QStringLiteral("--out"), out},
-                                     m_dir.path());
+        const Run run =
+            exportWorkedExample({QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"),
+                                 QStringLiteral("0"), QStringLiteral("--out"), out},
+                                m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -325,10 +334,10 @@ private Q_SLOTS:
         const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
         QVERIFY2(!pdftoppm.isEmpty(), "pdftoppm (poppler-utils) is required: tools/dev installs it");
         const QString out = m_dir.filePath(QStringLiteral("head.pdf"));
-        const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                                      QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
-                                      QStringLiteral("--size"), QStringLiteral("900x800"), QStringLiteral("--out"), out},
-                                     m_dir.path());
+        const Run run = exportWorkedExample(
+            {QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
+             QStringLiteral("--size"), QStringLiteral("900x800"), QStringLiteral("--out"), out},
+            m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QProcess render;
         render.start(pdftoppm, {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("96"), QStringLiteral("-singlefile"), out,
@@ -362,10 +371,10 @@ private Q_SLOTS:
         const std::vector<float> core = coreAttention();
         auto exportTo = [&](const QString& name) {
             const QString out = m_dir.filePath(name);
-            const Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                                          QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"), QStringLiteral("0"),
-                                          QStringLiteral("--out"), out},
-                                         m_dir.path());
+            const Run run =
+                exportWorkedExample({QStringLiteral("--layer"), QStringLiteral("0"), QStringLiteral("--head"),
+                                     QStringLiteral("0"), QStringLiteral("--out"), out},
+                                    m_dir.path());
             QFile file(out);
             return run.exitCode == 0 && file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
         };
@@ -409,15 +418,12 @@ private Q_SLOTS:
                                 QStringLiteral("the cat sat on the mat"), QStringLiteral("--grid"), QStringLiteral("--out"), svg},
                                m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        QFile file(svg);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QByteArray text = file.readAll();
+        const QByteArray text = readFileBytes(svg);
+        QVERIFY2(!text.isEmpty(), qPrintable(svg + QStringLiteral(": empty or unreadable")));
         for (int head = 0; head < 8; ++head)
             QCOMPARE(text.count(QStringLiteral(">H%1 ").arg(head).toUtf8()), 6); // one badge per layer
         const QString plain = m_dir.filePath(QStringLiteral("worked-grid.svg"));
-        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                            QStringLiteral("--grid"), QStringLiteral("--out"), plain},
-                           m_dir.path());
+        run = exportWorkedExample({QStringLiteral("--grid"), QStringLiteral("--out"), plain}, m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QFile plainFile(plain);
         QVERIFY(plainFile.open(QIODevice::ReadOnly));
@@ -434,9 +440,8 @@ private Q_SLOTS:
                                       QStringLiteral("--head"), QStringLiteral("3"), QStringLiteral("--out"), svg},
                                      m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        QFile file(svg);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QByteArray text = file.readAll();
+        const QByteArray text = readFileBytes(svg);
+        QVERIFY2(!text.isEmpty(), qPrintable(svg + QStringLiteral(": empty or unreadable")));
         QVERIFY2(text.contains(">##oph<"), text.left(400).constData());
         QVERIFY(!text.contains(">oph<"));
     }
@@ -444,18 +449,17 @@ private Q_SLOTS:
     void gridAndAllHeads()
     {
         const QString grid = m_dir.filePath(QStringLiteral("grid.png"));
-        Run run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                                QStringLiteral("--grid"), QStringLiteral("--size"), QStringLiteral("700x600"), QStringLiteral("--out"), grid},
-                               m_dir.path());
+        Run run = exportWorkedExample({QStringLiteral("--grid"), QStringLiteral("--size"),
+                                       QStringLiteral("700x600"), QStringLiteral("--out"), grid},
+                                      m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(QImage(grid).size(), QSize(700, 600));
         QVERIFY2(!run.err.contains(QLatin1String("enlarged")), qPrintable(run.err)); // written as asked
         // A page too small for the grid grows, and one stderr line says so: to the file's size, and why.
         run =
-            runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"),
-                          QStringLiteral("--text"), kText, QStringLiteral("--grid"), QStringLiteral("--size"),
-                          QStringLiteral("60x50"), QStringLiteral("--force"), QStringLiteral("--out"), grid},
-                         m_dir.path());
+            exportWorkedExample({QStringLiteral("--grid"), QStringLiteral("--size"), QStringLiteral("60x50"),
+                                 QStringLiteral("--force"), QStringLiteral("--out"), grid},
+                                m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const QSize grown = QImage(grid).size();
         QVERIFY(grown.width() > 60 && grown.height() > 50);
@@ -467,30 +471,26 @@ private Q_SLOTS:
                  qPrintable(run.err));
 
         const QString gridNpy = m_dir.filePath(QStringLiteral("grid.npy"));
-        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                            QStringLiteral("--grid"), QStringLiteral("--out"), gridNpy},
-                           m_dir.path());
+        run = exportWorkedExample({QStringLiteral("--grid"), QStringLiteral("--out"), gridNpy}, m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        QFile npy(gridNpy);
-        QVERIFY(npy.open(QIODevice::ReadOnly));
         std::vector<long long> shape;
         std::vector<float> values;
-        QVERIFY(readNpy(npy.readAll(), shape, values));
+        QVERIFY(readNpy(readFileBytes(gridNpy), shape, values));
         QCOMPARE(shape, (std::vector<long long>{1, 1, 3, 3}));
         QCOMPARE(values, coreAttention());
 
         const QString folder = m_dir.filePath(QStringLiteral("heads"));
-        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                            QStringLiteral("--all-heads"), folder, QStringLiteral("--out"), QStringLiteral("attn.svg")},
-                           m_dir.path());
+        run = exportWorkedExample(
+            {QStringLiteral("--all-heads"), folder, QStringLiteral("--out"), QStringLiteral("attn.svg")},
+            m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY(QFile::exists(folder + QStringLiteral("/attn-L0-H0.svg")));
         QVERIFY(QFile::exists(folder + QStringLiteral("/attn-grid.svg")));
         // Again without --force: refused, nothing rewritten.
         const QDateTime before = QFileInfo(folder + QStringLiteral("/attn-L0-H0.svg")).lastModified();
-        run = runAttnscope({QStringLiteral("--model"), QStringLiteral("worked-example"), QStringLiteral("--text"), kText,
-                            QStringLiteral("--all-heads"), folder, QStringLiteral("--out"), QStringLiteral("attn.svg")},
-                           m_dir.path());
+        run = exportWorkedExample(
+            {QStringLiteral("--all-heads"), folder, QStringLiteral("--out"), QStringLiteral("attn.svg")},
+            m_dir.path());
         QVERIFY(run.exitCode != 0);
         QVERIFY(run.err.contains(QLatin1String("--force")));
         QCOMPARE(QFileInfo(folder + QStringLiteral("/attn-L0-H0.svg")).lastModified(), before);
@@ -550,11 +550,9 @@ private Q_SLOTS:
                                 QStringLiteral("--out"), npyPath},
                                m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        QFile npy(npyPath);
-        QVERIFY(npy.open(QIODevice::ReadOnly));
         std::vector<long long> shape;
         std::vector<float> values;
-        QVERIFY(readNpy(npy.readAll(), shape, values));
+        QVERIFY(readNpy(readFileBytes(npyPath), shape, values));
         QCOMPARE(shape, expectedShape);
         float maxError = 0;
         for (size_t i = 0; i < values.size(); ++i)

@@ -86,6 +86,18 @@ QString readText(const QString& path)
 
 const QString kWorked = QStringLiteral("kedi mindere oturdu");
 
+// `export` of the worked example's head grid, then `rest` (--out and the flags).
+QStringList workedGridExport(const QStringList& rest)
+{
+    return QStringList{QStringLiteral("export"),
+                       QStringLiteral("--model"),
+                       QStringLiteral("worked-example"),
+                       QStringLiteral("--text"),
+                       kWorked,
+                       QStringLiteral("--grid")} +
+           rest;
+}
+
 } // namespace
 
 class TestCliHostile : public QObject
@@ -131,13 +143,7 @@ void TestCliHostile::initTestCase()
     });
     m_longModel = m_dir.filePath(QStringLiteral("long-llama"));
     copyModel(oracleFolder(QStringLiteral("llama_s0")), m_longModel);
-    QFile config(m_longModel + QStringLiteral("/config.json"));
-    QVERIFY(config.open(QIODevice::ReadOnly));
-    QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
-    config.close();
-    json.insert(QStringLiteral("max_position_embeddings"), 100000);
-    QVERIFY(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    config.write(QJsonDocument(json).toJson());
+    editModelConfig(m_longModel, QStringLiteral("max_position_embeddings"), 100000);
 }
 
 // Item 2: --out over a FIFO (or a link to one) replaced it with a regular file, even without --force for
@@ -154,15 +160,8 @@ void TestCliHostile::outputsRefuseSpecialFiles_data()
         QStringLiteral("@OUT")};
     QTest::newRow("attention") << attention << false;
     QTest::newRow("attention, link to a FIFO") << attention << true;
-    QTest::newRow("export") << QStringList{QStringLiteral("export"),
-                                           QStringLiteral("--model"),
-                                           QStringLiteral("worked-example"),
-                                           QStringLiteral("--text"),
-                                           kWorked,
-                                           QStringLiteral("--grid"),
-                                           QStringLiteral("--force"),
-                                           QStringLiteral("--out"),
-                                           QStringLiteral("@OUT")}
+    QTest::newRow("export") << workedGridExport({QStringLiteral("--force"), QStringLiteral("--out"),
+                                                 QStringLiteral("@OUT")})
                             << false;
     QTest::newRow("lesson") << QStringList{QStringLiteral("lesson"), QStringLiteral("--force"),
                                            QStringLiteral("--out"), QStringLiteral("@OUT")}
@@ -240,14 +239,7 @@ void TestCliHostile::stdoutWriteErrorsFail_data()
         QStringLiteral("cpu")};
     QTest::newRow("models") << QStringList{QStringLiteral("models")};
     QTest::newRow("lesson") << QStringList{QStringLiteral("lesson")};
-    QTest::newRow("export") << QStringList{QStringLiteral("export"),
-                                           QStringLiteral("--model"),
-                                           QStringLiteral("worked-example"),
-                                           QStringLiteral("--text"),
-                                           kWorked,
-                                           QStringLiteral("--grid"),
-                                           QStringLiteral("--out"),
-                                           QStringLiteral("@DIR/grid.csv")};
+    QTest::newRow("export") << workedGridExport({QStringLiteral("--out"), QStringLiteral("@DIR/grid.csv")});
     QTest::newRow("help") << QStringList{QStringLiteral("attention"), QStringLiteral("--help")};
 }
 
@@ -597,13 +589,7 @@ void TestCliHostile::outOptionNamesTheRealProblem_data()
     QTest::addColumn<QString>("expected");   // in the one error line
     QTest::addColumn<QString>("misleading"); // never in it
     const QString folder = QDir::tempPath(); // an existing folder
-    const QStringList exportHead{QStringLiteral("export"),
-                                 QStringLiteral("--model"),
-                                 QStringLiteral("worked-example"),
-                                 QStringLiteral("--text"),
-                                 kWorked,
-                                 QStringLiteral("--grid"),
-                                 QStringLiteral("--out")};
+    const QStringList exportHead = workedGridExport({QStringLiteral("--out")});
     const QStringList lesson{QStringLiteral("lesson"), QStringLiteral("--step"), QStringLiteral("3"),
                              QStringLiteral("--out")};
     const QStringList attention{QStringLiteral("attention"),

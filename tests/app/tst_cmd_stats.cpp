@@ -1,12 +1,16 @@
 // attnscope stats --json on the oracle BERT fixture: the statistics must match the definitions in
 // docs/metrics.md applied by hand to the upstream attention probabilities (case.json).
 
+#include "support/testdata.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
 #include <cmath>
+
+using namespace attnscope::testing;
 
 class TestCmdStats : public QObject
 {
@@ -36,15 +40,9 @@ private Q_SLOTS:
         auto special = [&](int i) { return tokens.at(i).toString().startsWith(QLatin1Char('[')); };
         // "... lazy dog.": by hand, the one punctuation token is "." just before [SEP].
         QCOMPARE(tokens.at(n - 2).toString(), QStringLiteral("."));
-        const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
         const QJsonArray heads = out.value(QStringLiteral("heads")).toArray();
-        QCOMPARE(heads.size(), attentions.size() * attentions.at(0).toArray().size());
-        for (const QJsonValue& value : heads) {
-            const QJsonObject h = value.toObject();
-            const QJsonArray p = attentions.at(h.value(QStringLiteral("layer")).toInt())
-                                     .toArray()
-                                     .at(h.value(QStringLiteral("head")).toInt())
-                                     .toArray();
+        QCOMPARE(heads.size(), fixtureHeadCount(fixture));
+        for (const auto& [h, p] : headsWithFixtureP(heads, fixture)) {
             double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, punct = 0, self = 0, prev = 0,
                    next = 0;
             int rows = 0;

@@ -69,6 +69,12 @@ std::vector<double> referenceProbabilities(const std::vector<float>& q, int qStr
 
 } // namespace
 
+// The row's level loaded into `cpu`; the test function skips where this CPU cannot run that level.
+#define FETCH_CPU_KERNELS_OR_SKIP(cpu)                                                                       \
+    QFETCH(QString, variant);                                                                                \
+    const CpuKernels* cpu = load(variant);                                                                   \
+    if (!cpu) QSKIP("this CPU lacks the level")
+
 class TestCpuKernels : public QObject
 {
     Q_OBJECT
@@ -161,9 +167,7 @@ private Q_SLOTS:
     }
     void fullAttentionHead()
     {
-        QFETCH(QString, variant);
-        const CpuKernels* cpu = load(variant);
-        if (!cpu) QSKIP("this CPU lacks the level");
+        FETCH_CPU_KERNELS_OR_SKIP(cpu);
         std::mt19937 random(3);
         // Head slices of interleaved [tokens, heads, dim] tensors: stride 3·dim.
         const int queries = 37, keys = 41, dim = 24, stride = 3 * dim;
@@ -224,9 +228,7 @@ private Q_SLOTS:
     }
     void tiledAttentionAndTiles()
     {
-        QFETCH(QString, variant);
-        const CpuKernels* cpu = load(variant);
-        if (!cpu) QSKIP("this CPU lacks the level");
+        FETCH_CPU_KERNELS_OR_SKIP(cpu);
         std::mt19937 random(5);
         const int queries = 20, keys = 77, dim = 16, keyBlock = 32, firstQuery = 40;
         const std::vector<float> q = randomValues(size_t(queries) * dim, random, 2.0f);
@@ -295,9 +297,7 @@ private Q_SLOTS:
     }
     void maskedKeysWeighExactlyZero()
     {
-        QFETCH(QString, variant);
-        const CpuKernels* cpu = load(variant);
-        if (!cpu) QSKIP("this CPU lacks the level");
+        FETCH_CPU_KERNELS_OR_SKIP(cpu);
         std::mt19937 random(23);
         const int queries = 6, keys = 40, dim = 16, keyBlock = 16;
         const std::vector<float> q = randomValues(size_t(queries) * dim, random, 2.0f);
@@ -364,9 +364,7 @@ private Q_SLOTS:
     }
     void productAndActivation()
     {
-        QFETCH(QString, variant);
-        const CpuKernels* cpu = load(variant);
-        if (!cpu) QSKIP("this CPU lacks the level");
+        FETCH_CPU_KERNELS_OR_SKIP(cpu);
         std::mt19937 random(11);
         const int rows = 19, in = 70, width = 45, xStride = in + 3, yStride = width + 5, wOut = width + 9;
         const std::vector<float> x = randomValues(size_t(rows) * xStride, random);
@@ -412,9 +410,7 @@ private Q_SLOTS:
     }
     void resultsDoNotDependOnAlignment()
     {
-        QFETCH(QString, variant);
-        const CpuKernels* cpu = load(variant);
-        if (!cpu) QSKIP("this CPU lacks the level");
+        FETCH_CPU_KERNELS_OR_SKIP(cpu);
         std::mt19937 random(17);
         const int queries = 23, keys = 29, dim = 20, rows = 9, width = 75, slack = 16;
         const std::vector<float> q = randomValues(size_t(queries) * dim, random, 1.5f);
@@ -494,9 +490,7 @@ private Q_SLOTS:
     }
     void norms()
     {
-        QFETCH(QString, variant);
-        const CpuKernels* cpu = load(variant);
-        if (!cpu) QSKIP("this CPU lacks the level");
+        FETCH_CPU_KERNELS_OR_SKIP(cpu);
         std::mt19937 random(13);
         const int rows = 9, width = 101;
         const std::vector<float> x = randomValues(size_t(rows) * width, random, 3.0f);

@@ -900,25 +900,12 @@ void TestGguf::tokenizerFromMetadata()
     QVERIFY(cases.size() >= 30);
     int checked = 0;
     for (const QJsonValue& item : cases) {
-        const QJsonObject c = item.toObject();
-        std::optional<QString> textB;
-        if (c.value(QStringLiteral("text_b")).isString())
-            textB = c.value(QStringLiteral("text_b")).toString();
-        const Encoding e = tokenizer->encode(c.value(QStringLiteral("text")).toString(), textB,
-                                             c.value(QStringLiteral("add_special_tokens")).toBool());
-        std::vector<int> ids;
-        for (const QJsonValue& x : c.value(QStringLiteral("ids")).toArray())
-            ids.push_back(x.toInt());
-        QStringList tokens;
-        for (const QJsonValue& x : c.value(QStringLiteral("tokens")).toArray())
-            tokens << x.toString();
-        std::vector<std::pair<int, int>> offsets;
-        for (const QJsonValue& o : c.value(QStringLiteral("offsets")).toArray())
-            offsets.emplace_back(o.toArray().at(0).toInt(), o.toArray().at(1).toInt());
-        const QByteArray label = c.value(QStringLiteral("text")).toString().left(40).toUtf8();
-        QVERIFY2(e.ids == ids, label.constData());
-        QCOMPARE(e.tokens, tokens);
-        QVERIFY2(e.offsets == offsets, label.constData());
+        const TokenizerVectorCase c = tokenizerVectorCase(item.toObject());
+        const Encoding e = tokenizer->encode(c.text, c.textB, c.addSpecialTokens);
+        const QByteArray label = c.text.left(40).toUtf8();
+        QVERIFY2(e.ids == c.ids, label.constData());
+        QCOMPARE(e.tokens, c.tokens);
+        QVERIFY2(e.offsets == c.offsets, label.constData());
         ++checked;
     }
     QCOMPARE(checked, int(cases.size()));

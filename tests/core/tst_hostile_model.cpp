@@ -142,8 +142,7 @@ void TestHostileModel::absurdLayerCountIsRefusedAtOnce()
     QFETCH(double, layers);
     QFETCH(QString, problem);
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(caseName), folder);
+    const QString folder = copyOracleCase(dir, caseName);
     editModelConfig(folder, key, layers);
     QElapsedTimer timer;
     timer.start();
@@ -408,8 +407,7 @@ void TestHostileModel::shardIndexProblems()
     QFETCH(QString, file);
     QFETCH(QString, problem);
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s0")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt2_s0"));
     const QString single = folder + QStringLiteral("/model.safetensors");
     const std::vector<TensorToWrite> tensors = readTensors(single);
     QFile::remove(single);
@@ -435,8 +433,7 @@ void TestHostileModel::shardIndexProblems()
 void TestHostileModel::danglingSymlinkIsNamed()
 {
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(QStringLiteral("bert_s0")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("bert_s0"));
     const QString weights = folder + QStringLiteral("/model.safetensors");
     QFile::remove(weights);
     QVERIFY(QFile::link(dir.filePath(QStringLiteral("gone.safetensors")), weights));

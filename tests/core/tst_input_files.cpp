@@ -202,8 +202,7 @@ void TestInputFiles::specialFilesAreRefused()
     if (special == QLatin1String("zero") && !QFileInfo(QStringLiteral("/dev/zero")).exists())
         QSKIP("no /dev/zero");
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(caseName), folder);
+    const QString folder = copyOracleCase(dir, caseName);
     const QString path = folder + QLatin1Char('/') + file;
     if (file == QLatin1String("vocab.txt"))
         QFile::remove(folder + QStringLiteral("/tokenizer.json")); // legacy files
@@ -234,8 +233,7 @@ void TestInputFiles::specialFilesAreRefused()
 void TestInputFiles::jsonSizeIsLimited()
 {
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s0")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt2_s0"));
     for (const char* name : {"config.json", "tokenizer.json"}) {
         QFile file(folder + QLatin1Char('/') + QLatin1String(name));
         QVERIFY(file.open(QIODevice::ReadWrite));
@@ -296,8 +294,7 @@ void TestInputFiles::tokenizerIdsAndConfig()
     QFETCH(QString, json);
     QFETCH(QString, problem);
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(QStringLiteral("bert_s0")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("bert_s0"));
     if (file == QLatin1String("tokenizer.json")) {
         QFile in(folder + QStringLiteral("/tokenizer.json"));
         QVERIFY(in.open(QIODevice::ReadOnly));

@@ -333,8 +333,7 @@ void TestModelFamilies::ropeParametersOfTransformers5()
     for (const Variant& v : variants) {
         const QString caseName = QString::fromLatin1(v.caseName);
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("v5"));
-        copyModel(oracleFolder(caseName), folder);
+        const QString folder = copyOracleCase(dir, caseName, QStringLiteral("v5"));
         QJsonObject config = readJsonObject(folder + QStringLiteral("/config.json"));
         v.edit(config);
         writeJsonObject(folder + QStringLiteral("/config.json"), config);
@@ -447,8 +446,7 @@ void TestModelFamilies::unsupportedRopeScalingIsNamed()
     QFETCH(QJsonValue, ropeScaling);
     QFETCH(QString, problem);
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("model"));
-    copyModel(oracleFolder(caseName), folder);
+    const QString folder = copyOracleCase(dir, caseName);
     editModelConfig(folder, QStringLiteral("rope_scaling"), ropeScaling);
     try {
         TransformerModel::open(folder);

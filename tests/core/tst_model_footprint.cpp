@@ -21,6 +21,19 @@ using namespace attnscope::testing;
 
 namespace {
 
+// What the catalogue reads of a Llama of `shape` written into dir/name (writeShapedLlama: the real sizes, in
+// sparse files); nullopt, with a warning naming the step, where the folder cannot be written or read.
+std::optional<ModelInfo> describedShapedLlama(const QTemporaryDir& dir, const QString& name,
+                                              const LlamaShape& shape)
+{
+    const QString folder = dir.filePath(name);
+    if (!dir.isValid() || !writeShapedLlama(folder, shape)) {
+        qWarning("%s: the shaped Llama cannot be written", qPrintable(folder));
+        return std::nullopt;
+    }
+    return ModelCatalog::describe(folder);
+}
+
 QJsonObject configOf(const QString& folder)
 {
     QFile file(folder + QStringLiteral("/config.json"));
@@ -145,14 +158,12 @@ void TestModelFootprint::realSizeLlamaFromHeaderOnly()
     // Llama-3.2-1B's published count, 1,235,814,400 (tied embeddings), and Llama-3.1-70B's, 70,553,706,496;
     // by hand: 128256·2048 + 16·(2·2048 + 2048² + 2·2048·512 + 2048² + 3·2048·8192) + 2048.
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString small = dir.filePath(QStringLiteral("llama-1b"));
-    QVERIFY(writeShapedLlama(small, LlamaShape::llama32_1b()));
     const qint64 smallCount =
         128256LL * 2048 +
         16LL * (2 * 2048 + 2048LL * 2048 + 2 * 2048LL * 512 + 2048LL * 2048 + 3 * 2048LL * 8192) + 2048;
     QCOMPARE(smallCount, Q_INT64_C(1235814400));
-    const std::optional<ModelInfo> info = ModelCatalog::describe(small);
+    const std::optional<ModelInfo> info =
+        describedShapedLlama(dir, QStringLiteral("llama-1b"), LlamaShape::llama32_1b());
     QVERIFY(info);
     QCOMPARE(info->parameters, smallCount);
     QCOMPARE(info->weightBytes, 2 * smallCount); // BF16
@@ -230,10 +241,8 @@ void TestModelFootprint::planningTokensFollowThePositions()
 void TestModelFootprint::estimateAtRealSize()
 {
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString folder = dir.filePath(QStringLiteral("llama-1b"));
-    QVERIFY(writeShapedLlama(folder, LlamaShape::llama32_1b()));
-    const std::optional<ModelInfo> info = ModelCatalog::describe(folder);
+    const std::optional<ModelInfo> info =
+        describedShapedLlama(dir, QStringLiteral("llama-1b"), LlamaShape::llama32_1b());
     QVERIFY(info);
     const MemoryEstimate e = estimateMemory(*info, 512);
     QCOMPARE(e.weights, Q_INT64_C(2471628800));
@@ -279,10 +288,8 @@ void TestModelFootprint::memAvailable()
 void TestModelFootprint::refusal()
 {
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString folder = dir.filePath(QStringLiteral("llama-70b"));
-    QVERIFY(writeShapedLlama(folder, LlamaShape::llama31_70b()));
-    std::optional<ModelInfo> info = ModelCatalog::describe(folder);
+    std::optional<ModelInfo> info =
+        describedShapedLlama(dir, QStringLiteral("llama-70b"), LlamaShape::llama31_70b());
     QVERIFY(info);
     info->name = QStringLiteral("org/llama-70b");
     const MemoryEstimate e = estimateMemory(*info);

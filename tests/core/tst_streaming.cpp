@@ -52,15 +52,6 @@ double logSumExpNll(const std::vector<float>& logits, int row, int vocab, int ta
     return std::log(sum) + largest - double(l[target]);
 }
 
-double maxDifference(const std::vector<float>& a, const std::vector<float>& b)
-{
-    if (a.size() != b.size()) return INFINITY;
-    double worst = 0;
-    for (size_t i = 0; i < a.size(); ++i)
-        worst = std::max(worst, double(std::abs(a[i] - b[i])));
-    return worst;
-}
-
 } // namespace
 
 class TestStreaming : public QObject
@@ -135,7 +126,7 @@ void TestStreaming::oneLayerCacheEqualsFreshPassOverItsTokens()
     QVERIFY(worst < 1e-5);
     if (sinks == 0) { // window attention with eviction is re-computation over the same tokens
         const StreamEvaluation recomputed = evaluateStream(*model, ids, CachePolicy::recompute(cache));
-        QVERIFY(maxDifference(streamed.nll, recomputed.nll) < 1e-5);
+        QVERIFY(maxAbsDifference(streamed.nll, recomputed.nll) < 1e-5);
     }
 }
 
@@ -155,11 +146,11 @@ void TestStreaming::noEvictionIsTheFullPass()
     const StreamEvaluation bigCache = evaluateStream(*model, ids, CachePolicy::sinksWindow(n, 4));
     const StreamEvaluation bigWindow = evaluateStream(*model, ids, CachePolicy::recompute(n));
     qInfo("vs one pass: chunked full %.3g, cache of n %.3g, recompute over n %.3g",
-          maxDifference(full.nll, truth), maxDifference(bigCache.nll, truth),
-          maxDifference(bigWindow.nll, truth));
-    QVERIFY(maxDifference(full.nll, truth) < 1e-5);
-    QVERIFY(maxDifference(bigCache.nll, truth) < 1e-5);
-    QVERIFY(maxDifference(bigWindow.nll, truth) < 1e-5);
+          maxAbsDifference(full.nll, truth), maxAbsDifference(bigCache.nll, truth),
+          maxAbsDifference(bigWindow.nll, truth));
+    QVERIFY(maxAbsDifference(full.nll, truth) < 1e-5);
+    QVERIFY(maxAbsDifference(bigCache.nll, truth) < 1e-5);
+    QVERIFY(maxAbsDifference(bigWindow.nll, truth) < 1e-5);
     QCOMPARE(bigCache.fullCacheFrom, -1);
 
     // Full stops at the model's positions (64).

@@ -81,8 +81,7 @@ void TestStrictInputs::configTokenIdsAreChecked()
     QFETCH(QByteArray, value);
     QFETCH(QString, problem);
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("m"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt2_s1"), QStringLiteral("m"));
     const QString config = folder + QStringLiteral("/config.json");
     writeRequiredFile(config, withValue(readFileBytes(config), key, value));
     const QString message = modelOpenError(folder);
@@ -115,8 +114,7 @@ void TestStrictInputs::duplicateKeysAreRefused()
     QFETCH(QByteArray, key);
     QFETCH(QByteArray, value);
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("m"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt2_s1"), QStringLiteral("m"));
     const QString path = folder + QLatin1Char('/') + file;
     QByteArray text = readFileBytes(path);
     QVERIFY(QJsonDocument::fromJson(text).object().contains(QLatin1String(key)));
@@ -133,8 +131,7 @@ void TestStrictInputs::duplicateKeysAreRefused()
 void TestStrictInputs::syntaxErrorsNameLineAndColumn()
 {
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("m"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt2_s1"), QStringLiteral("m"));
     const QString config = folder + QStringLiteral("/config.json");
     writeRequiredFile(config, "{\n  \"model_type\": \"gpt2\",\n  \"n_layer\" 2\n}\n"); // line 3: no colon
     const QString expected = QDir::toNativeSeparators(config) +
@@ -149,8 +146,7 @@ void TestStrictInputs::syntaxErrorsNameLineAndColumn()
 void TestStrictInputs::tokenizerFlagsMustBeBooleans()
 {
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("m"));
-    copyModel(oracleFolder(QStringLiteral("bert_s0")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("bert_s0"), QStringLiteral("m"));
     QFile::remove(folder + QStringLiteral("/tokenizer.json")); // vocab.txt + tokenizer_config.json
     const QString config = folder + QStringLiteral("/tokenizer_config.json");
     writeRequiredFile(config, "{\"do_lower_case\": \"yes\"}");
@@ -166,8 +162,7 @@ void TestStrictInputs::tokenizerFlagsMustBeBooleans()
 void TestStrictInputs::vocabularyTableStaysWithinTheModel()
 {
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("m"));
-    copyModel(oracleFolder(QStringLiteral("bert_s0")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("bert_s0"), QStringLiteral("m"));
     const QString path = folder + QStringLiteral("/tokenizer.json");
     QJsonObject root = QJsonDocument::fromJson(readFileBytes(path)).object();
     QJsonArray added = root.value(QStringLiteral("added_tokens")).toArray();
@@ -191,8 +186,7 @@ void TestStrictInputs::vocabularyTableStaysWithinTheModel()
 void TestStrictInputs::unusedLayersAreNamed()
 {
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("m"));
-    copyModel(oracleFolder(QStringLiteral("gpt2_s1")), folder);
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt2_s1"), QStringLiteral("m"));
     QVERIFY(TransformerModel::open(folder)->unusedLayersWarning().isEmpty());
     const QString config = folder + QStringLiteral("/config.json");
     writeRequiredFile(config, withValue(readFileBytes(config), "n_layer", "1"));

@@ -157,20 +157,14 @@ private slots:
         QFETCH(QString, folder);
         QFETCH(QJsonObject, expected);
         const Tokenizer& tokenizer = cachedTokenizer(folder);
-        const QString text = expected.value(QStringLiteral("text")).toString();
-        std::optional<QString> textB;
-        if (expected.value(QStringLiteral("text_b")).isString())
-            textB = expected.value(QStringLiteral("text_b")).toString();
-        const bool addSpecial = expected.value(QStringLiteral("add_special_tokens")).toBool();
-        const Encoding e = tokenizer.encode(text, textB, addSpecial);
+        const TokenizerVectorCase c = tokenizerVectorCase(expected);
+        const QString& text = c.text;
+        const std::optional<QString>& textB = c.textB;
+        const Encoding e = tokenizer.encode(text, textB, c.addSpecialTokens);
 
-        const std::vector<int> ids = intList(expected.value(QStringLiteral("ids")));
-        QStringList tokens;
-        for (const QJsonValue& t : expected.value(QStringLiteral("tokens")).toArray())
-            tokens << t.toString();
-        std::vector<std::pair<int, int>> offsets;
-        for (const QJsonValue& o : expected.value(QStringLiteral("offsets")).toArray())
-            offsets.emplace_back(o.toArray().at(0).toInt(), o.toArray().at(1).toInt());
+        const std::vector<int>& ids = c.ids;
+        const QStringList& tokens = c.tokens;
+        const std::vector<std::pair<int, int>>& offsets = c.offsets;
         const std::vector<int> typeIds = intList(expected.value(QStringLiteral("type_ids")));
         const std::vector<int> mask = intList(expected.value(QStringLiteral("special_tokens_mask")));
 
@@ -223,16 +217,10 @@ private slots:
         QFETCH(QString, folder);
         QFETCH(QJsonObject, expected);
         const Tokenizer& tokenizer = cachedTokenizer(folder);
-        std::optional<QString> textB;
-        if (expected.value(QStringLiteral("text_b")).isString())
-            textB = expected.value(QStringLiteral("text_b")).toString();
-        const Encoding e = tokenizer.encode(expected.value(QStringLiteral("text")).toString(), textB,
-                                            expected.value(QStringLiteral("add_special_tokens")).toBool());
-        QVERIFY2(e.ids == intList(expected.value(QStringLiteral("ids"))), describe(e).toUtf8().constData());
-        std::vector<std::pair<int, int>> offsets;
-        for (const QJsonValue& o : expected.value(QStringLiteral("offsets")).toArray())
-            offsets.emplace_back(o.toArray().at(0).toInt(), o.toArray().at(1).toInt());
-        QVERIFY(e.offsets == offsets);
+        const TokenizerVectorCase c = tokenizerVectorCase(expected);
+        const Encoding e = tokenizer.encode(c.text, c.textB, c.addSpecialTokens);
+        QVERIFY2(e.ids == c.ids, describe(e).toUtf8().constData());
+        QVERIFY(e.offsets == c.offsets);
         QVERIFY(e.typeIds == intList(expected.value(QStringLiteral("type_ids"))));
     }
 

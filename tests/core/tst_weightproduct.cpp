@@ -82,7 +82,22 @@ const char* typeName(int type)
     return type == kWeightF16 ? "f16" : type == kWeightBF16 ? "bf16" : "f32";
 }
 
+// The weight product of the row's level (CpuKernels::weightProduct), null where the level has none or this
+// CPU cannot run it.
+decltype(CpuKernels::weightProduct) weightProductOf(const QString& variant)
+{
+    QString error;
+    const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
+    return choice.kernels ? choice.kernels->weightProduct : nullptr;
+}
+
 } // namespace
+
+// The row's level's weight product into `product`; the test function skips where there is none.
+#define FETCH_WEIGHT_PRODUCT_OR_SKIP(product)                                                                \
+    QFETCH(QString, variant);                                                                                \
+    const auto product = weightProductOf(variant);                                                           \
+    if (!product) QSKIP("no weightProduct at this level here")
 
 class TestWeightProduct : public QObject
 {
@@ -108,11 +123,7 @@ private slots:
     void againstHandProduct_data() { variants_data(); }
     void againstHandProduct()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels || !choice.kernels->weightProduct) QSKIP("no weightProduct at this level here");
-        const auto product = choice.kernels->weightProduct;
+        FETCH_WEIGHT_PRODUCT_OR_SKIP(product);
         std::mt19937 random(2026);
         int cases = 0;
         for (const int type : {kWeightF32, kWeightF16, kWeightBF16})
@@ -187,10 +198,7 @@ private slots:
     void sumsStayAccurateAtEveryLength_data() { variants_data(); }
     void sumsStayAccurateAtEveryLength()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels || !choice.kernels->weightProduct) QSKIP("no weightProduct at this level here");
+        FETCH_WEIGHT_PRODUCT_OR_SKIP(product);
         std::mt19937 random(35);
         std::normal_distribution<float> normal(0.0f, 1.0f);
         const int rows = 16, width = 96;
@@ -200,8 +208,7 @@ private slots:
                 v = normal(random);
             for (float& v : w)
                 v = normal(random);
-            choice.kernels->weightProduct(x.data(), rows, in, in, w.data(), kWeightF32, in, true, y.data(),
-                                          width, width);
+            product(x.data(), rows, in, in, w.data(), kWeightF32, in, true, y.data(), width, width);
             double squaredError = 0, squaredValue = 0;
             for (int r = 0; r < rows; ++r)
                 for (int c = 0; c < width; ++c) {

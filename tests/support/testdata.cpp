@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <algorithm>
 #include <cmath>
@@ -160,6 +161,66 @@ double referenceActivation(double x, Activation activation)
         return x / (1.0 + std::exp(-x));
     }
     return x;
+}
+
+double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b)
+{
+    if (a.size() != b.size()) return INFINITY;
+    double worst = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const double d = std::abs(double(a[i]) - double(b[i]));
+        if (!(d <= worst)) // NaN counts as the worst
+            worst = std::isnan(d) ? INFINITY : d;
+    }
+    return worst;
+}
+
+TokenizerVectorCase tokenizerVectorCase(const QJsonObject& c)
+{
+    TokenizerVectorCase v;
+    v.text = c.value(QStringLiteral("text")).toString();
+    if (c.value(QStringLiteral("text_b")).isString()) v.textB = c.value(QStringLiteral("text_b")).toString();
+    v.addSpecialTokens = c.value(QStringLiteral("add_special_tokens")).toBool();
+    for (const QJsonValue& x : c.value(QStringLiteral("ids")).toArray())
+        v.ids.push_back(x.toInt());
+    for (const QJsonValue& x : c.value(QStringLiteral("tokens")).toArray())
+        v.tokens << x.toString();
+    for (const QJsonValue& o : c.value(QStringLiteral("offsets")).toArray())
+        v.offsets.emplace_back(o.toArray().at(0).toInt(), o.toArray().at(1).toInt());
+    return v;
+}
+
+std::vector<HeadWithFixtureP> headsWithFixtureP(const QJsonArray& heads, const QJsonObject& fixture)
+{
+    const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
+    std::vector<HeadWithFixtureP> out;
+    for (const QJsonValue& value : heads) {
+        const QJsonObject h = value.toObject();
+        const QJsonArray p = attentions.at(h.value(QStringLiteral("layer")).toInt())
+                                 .toArray()
+                                 .at(h.value(QStringLiteral("head")).toInt())
+                                 .toArray();
+        out.push_back({h, p});
+    }
+    return out;
+}
+
+int fixtureHeadCount(const QJsonObject& fixture)
+{
+    const QJsonArray attentions = fixture.value(QStringLiteral("attentions")).toArray();
+    return attentions.size() * attentions.at(0).toArray().size();
+}
+
+std::pair<int, int> strongestSinkOrSepHeadByHand(const std::vector<HeadStats>& stats)
+{
+    std::pair<int, int> best{-1, -1};
+    double mass = -1;
+    for (const HeadStats& s : stats)
+        if (std::max(s.sinkMass, s.sepMass) > mass) {
+            mass = std::max(s.sinkMass, s.sepMass);
+            best = {s.layer, s.head};
+        }
+    return best;
 }
 
 } // namespace attnscope::testing

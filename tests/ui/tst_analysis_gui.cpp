@@ -11,6 +11,7 @@
 #include "analysis/residualprofile.h"
 #include "analysis/rollout.h"
 #include "attention/attentionmaps.h"
+#include "core/support/modelfixtures.h"
 #include "explorer/ablationrunner.h"
 #include "explorer/attentionmeasure.h"
 #include "explorer/flowview.h"
@@ -24,6 +25,7 @@
 #include "mainwindowfeatures.h"
 #include "model/transformermodel.h"
 #include "settings/appsettings.h"
+#include "ui/support/shownwindow.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -179,14 +181,7 @@ private Q_SLOTS:
         for (const QString& file : QDir(source).entryList(QDir::Files))
             QVERIFY(QFile::copy(source + QLatin1Char('/') + file, dir.filePath(file)));
         // RoPE takes any position: only the declared limit stops a longer input.
-        QFile config(dir.filePath(QStringLiteral("config.json")));
-        QVERIFY(config.open(QIODevice::ReadOnly));
-        QJsonObject object = QJsonDocument::fromJson(config.readAll()).object();
-        config.close();
-        object.insert(QStringLiteral("max_position_embeddings"), 1024);
-        QVERIFY(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        config.write(QJsonDocument(object).toJson());
-        config.close();
+        testing::editModelConfig(dir.path(), QStringLiteral("max_position_embeddings"), 1024);
 
         const auto engine = openEngine(dir.path());
         QString text;
@@ -452,10 +447,7 @@ private Q_SLOTS:
     void scanTimeFromTheButton()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-bert")));
         // Words added until the input is 64 tokens with [CLS] and [SEP].
         const QStringList words = QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü ve biz de yeni bir "
                                                  "bavul almaya karar verdik ama mağaza kapalıydı")

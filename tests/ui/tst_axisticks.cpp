@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "render/axisticks.h"
 #include "settings/appsettings.h"
+#include "ui/support/testsettings.h"
 
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -47,11 +48,7 @@ class TestAxisTicks : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        AppSettings().settings().clear();
-    }
+    void initTestCase() { useEmptyTestSettings(); }
 
     // Hand counts: 16 px labels need 20 px per step.
     void linearTicks_data()

@@ -8,6 +8,7 @@
 #include "explorer/transformerengine.h"
 #include "model/transformermodel.h"
 #include "support/ggufwriter.h"
+#include "support/testdata.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QJsonDocument>
@@ -39,14 +40,6 @@ std::vector<float> headOf(const QString& path, const QString& text, int layer, i
     const auto model = TransformerModel::open(path);
     const Encoding e = model->tokenizer()->encode(text);
     return model->run(e.ids, {}).maps->matrix(layer, head);
-}
-
-double maxDifference(const std::vector<float>& a, const std::vector<float>& b)
-{
-    double worst = a.size() == b.size() ? 0.0 : INFINITY;
-    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-        worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
-    return worst;
 }
 
 } // namespace
@@ -90,15 +83,15 @@ private Q_SLOTS:
         const std::vector<float> b = headOf(m_q8, text, layer, head);
         const int n = int(std::lround(std::sqrt(double(a.size()))));
         QCOMPARE(view.panes()[0]->data().rows, n);
-        QCOMPARE(maxDifference(view.panes()[0]->data().values, a), 0.0);
-        QCOMPARE(maxDifference(view.panes()[1]->data().values, b), 0.0);
+        QCOMPARE(maxAbsDifference(view.panes()[0]->data().values, a), 0.0);
+        QCOMPARE(maxAbsDifference(view.panes()[1]->data().values, b), 0.0);
         std::vector<float> difference(a.size());
         for (size_t i = 0; i < a.size(); ++i)
             difference[i] = a[i] - b[i];
-        QCOMPARE(maxDifference(view.panes()[2]->data().values, difference), 0.0);
+        QCOMPARE(maxAbsDifference(view.panes()[2]->data().values, difference), 0.0);
         QVERIFY(view.panes()[2]->data().signedValues);
         // The quantized file moves attention, a little (docs/gguf.md: Q8_0 below 0.04 on this case).
-        const double moved = maxDifference(a, b);
+        const double moved = maxAbsDifference(a, b);
         QVERIFY2(moved > 0.0 && moved < 0.04, qPrintable(QString::number(moved)));
         QVERIFY(view.panes()[0]->data().title.contains(QStringLiteral("gpt2-F32.gguf")));
         QVERIFY(view.panes()[1]->data().title.contains(QStringLiteral("gpt2-Q8_0.gguf")));

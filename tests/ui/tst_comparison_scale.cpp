@@ -7,6 +7,7 @@
 #include "explorer/heatmapwidget.h"
 #include "explorer/secondsentence.h"
 #include "mainwindow.h"
+#include "ui/support/shownwindow.h"
 
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -60,10 +61,7 @@ private Q_SLOTS:
     void defaultSecondSentenceFollowsTextA()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-bert-en-tr")));
         ComparisonWidget* comparison = window.comparison();
         QVERIFY(runText(window,
                         QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
@@ -87,10 +85,7 @@ private Q_SLOTS:
     {
         QFETCH(int, mode);
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-bert-en-tr")));
         QVERIFY(runText(window,
                         QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
         ComparisonWidget* comparison = window.comparison();

@@ -7,6 +7,7 @@
 #include "census/corpuswindow.h"
 #include "mainwindow.h"
 #include "settings/appsettings.h"
+#include "ui/support/testsettings.h"
 
 #include <QAction>
 #include <QJsonDocument>
@@ -78,12 +79,7 @@ class TestCorpusWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        AppSettings settings;
-        settings.settings().clear();
-    }
+    void initTestCase() { useEmptyTestSettings(); }
 
     void fillsLiveAndListsInputs()
     {

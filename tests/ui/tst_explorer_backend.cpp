@@ -43,6 +43,17 @@ std::vector<std::vector<float>> allHeads(const AttentionMaps& maps)
     return heads;
 }
 
+// One row per compute backend the explorer offers: "kind", and "api", the name its runs' backend text starts
+// with.
+void addBackendRows()
+{
+    QTest::addColumn<BackendKind>("kind");
+    QTest::addColumn<QString>("api");
+    QTest::newRow("cpu") << BackendKind::Cpu << QStringLiteral("CPU");
+    QTest::newRow("vulkan") << BackendKind::Vulkan << QStringLiteral("Vulkan");
+    QTest::newRow("opengl") << BackendKind::OpenGL << QStringLiteral("OpenGL");
+}
+
 } // namespace
 
 class TestExplorerBackend : public QObject
@@ -58,14 +69,7 @@ private slots:
         AppSettings().setComputeBackend(QStringLiteral("cpu"));
     }
 
-    void sameAttentionOnEveryBackend_data()
-    {
-        QTest::addColumn<BackendKind>("kind");
-        QTest::addColumn<QString>("api");
-        QTest::newRow("cpu") << BackendKind::Cpu << QStringLiteral("CPU");
-        QTest::newRow("vulkan") << BackendKind::Vulkan << QStringLiteral("Vulkan");
-        QTest::newRow("opengl") << BackendKind::OpenGL << QStringLiteral("OpenGL");
-    }
+    void sameAttentionOnEveryBackend_data() { addBackendRows(); }
 
     // The built-in model opens on the first example sentence; its attention on the backend chosen
     // matches the CPU core's within 1e-5 (probabilities in [0, 1]).
@@ -162,14 +166,7 @@ private slots:
 
     // The head scan's passes run on the CPU core whatever backend the views use: with a GPU backend chosen,
     // the progress bar says so while it runs and the note after it, naming the backend not used.
-    void scanSaysItRunsOnTheCpu_data()
-    {
-        QTest::addColumn<BackendKind>("kind");
-        QTest::addColumn<QString>("api");
-        QTest::newRow("cpu") << BackendKind::Cpu << QStringLiteral("CPU");
-        QTest::newRow("vulkan") << BackendKind::Vulkan << QStringLiteral("Vulkan");
-        QTest::newRow("opengl") << BackendKind::OpenGL << QStringLiteral("OpenGL");
-    }
+    void scanSaysItRunsOnTheCpu_data() { addBackendRows(); }
 
     void scanSaysItRunsOnTheCpu()
     {

@@ -62,17 +62,14 @@ private Q_SLOTS:
         save(window, QStringLiteral("two-sentences"));
         // The predictions panel: the built-in encoder filling [MASK], the built-in decoder's next token.
         if (const int encoder = window.findModel(QStringLiteral("tiny-bert-en-tr")); encoder >= 0) {
-            QVERIFY(window.selectEngine(encoder));
-            window.setTexts(QStringLiteral("The trophy didn't fit into the [MASK] because it was too big."));
-            QVERIFY(window.runner()->waitForIdle(20000));
+            QVERIFY(runOn(window, encoder,
+                          QStringLiteral("The trophy didn't fit into the [MASK] because it was too big.")));
             window.tabs()->setCurrentIndex(0);
             QTest::qWait(150);
             save(window, QStringLiteral("predictions-encoder"));
         }
         if (const int decoder = window.findModel(QStringLiteral("tiny-llama-en-tr")); decoder >= 0) {
-            QVERIFY(window.selectEngine(decoder));
-            window.setTexts(QStringLiteral("The old man walked slowly to the"));
-            QVERIFY(window.runner()->waitForIdle(20000));
+            QVERIFY(runOn(window, decoder, QStringLiteral("The old man walked slowly to the")));
             QTest::qWait(150);
             save(window, QStringLiteral("predictions-decoder"));
         }
@@ -89,6 +86,14 @@ private Q_SLOTS:
     }
 
 private:
+    // Selects model `index` and runs `text` on it; false where it cannot be selected or the run takes over
+    // 20 s.
+    static bool runOn(MainWindow& window, int index, const QString& text)
+    {
+        if (!window.selectEngine(index)) return false;
+        window.setTexts(text);
+        return window.runner()->waitForIdle(20000);
+    }
     static void save(QWidget& window, const QString& name)
     {
         const QString path =

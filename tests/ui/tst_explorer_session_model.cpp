@@ -69,6 +69,20 @@ std::shared_ptr<const ExplorerResult> nextResult(ExplorerSession& session)
     return results.first().first().value<std::shared_ptr<const ExplorerResult>>();
 }
 
+// A session with a GatedEngine of its own chosen, on the text "the cat sat" (typed first: an empty text runs
+// nothing); `first` is that first run's result, null where the engine could not be chosen or no result came.
+struct GatedSession
+{
+    ExplorerSession session;
+    std::shared_ptr<GatedEngine> engine = std::make_shared<GatedEngine>();
+    std::shared_ptr<const ExplorerResult> first;
+    GatedSession()
+    {
+        session.setTexts(QStringLiteral("the cat sat"));
+        if (session.select(session.models()->addEngine(engine))) first = nextResult(session);
+    }
+};
+
 } // namespace
 
 class TestExplorerSessionModel : public QObject
@@ -168,11 +182,9 @@ private slots:
     // (the window actions); a token window then runs.
     void failAndTooLong()
     {
-        ExplorerSession session;
-        auto engine = std::make_shared<GatedEngine>();
-        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
-        QVERIFY(session.select(session.models()->addEngine(engine)));
-        QVERIFY(nextResult(session));
+        GatedSession gated;
+        QVERIFY(gated.first);
+        ExplorerSession& session = gated.session;
         QSignalSpy failed(&session, &ExplorerSession::runFailed);
         session.setTexts(QStringLiteral("fail"));
         QVERIFY(failed.wait(kLiveness));
@@ -197,18 +209,17 @@ private slots:
     // Cancel while the run is inside the engine: nothing is shown for it, the previous result stays.
     void cancel()
     {
-        ExplorerSession session;
-        auto engine = std::make_shared<GatedEngine>();
-        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
-        QVERIFY(session.select(session.models()->addEngine(engine)));
-        const auto before = nextResult(session);
-        QVERIFY(before);
+        GatedSession gated;
+        QVERIFY(gated.first);
+        ExplorerSession& session = gated.session;
+        const std::shared_ptr<const ExplorerResult> before = gated.first;
+        GatedEngine& engine = *gated.engine;
         QSignalSpy results(&session, &ExplorerSession::resultChanged);
         QSignalSpy failed(&session, &ExplorerSession::runFailed);
         session.setTexts(QStringLiteral("block here"));
-        QVERIFY(engine->entered.tryAcquire(1, kLiveness)); // the run is inside compute()
+        QVERIFY(engine.entered.tryAcquire(1, kLiveness)); // the run is inside compute()
         session.cancelRun();
-        engine->release();
+        engine.release();
         QVERIFY(session.runner()->waitForIdle(kLiveness));
         QCOMPARE(results.count(), 0);
         QCOMPARE(failed.count(), 0);
@@ -218,23 +229,22 @@ private slots:
     // A run outdated by a newer one finishes later: its result is dropped, never shown over the newer one.
     void staleResultDropped()
     {
-        ExplorerSession session;
-        auto engine = std::make_shared<GatedEngine>();
-        session.setTexts(QStringLiteral("the cat sat")); // an empty text runs nothing
-        QVERIFY(session.select(session.models()->addEngine(engine)));
-        QVERIFY(nextResult(session));
+        GatedSession gated;
+        QVERIFY(gated.first);
+        ExplorerSession& session = gated.session;
+        GatedEngine& engine = *gated.engine;
         QSignalSpy results(&session, &ExplorerSession::resultChanged);
         session.setTexts(QStringLiteral("block old words"));
-        QVERIFY(engine->entered.tryAcquire(1, kLiveness));
+        QVERIFY(engine.entered.tryAcquire(1, kLiveness));
         session.setTexts(QStringLiteral("new words"));
         QVERIFY(results.wait(kLiveness)); // the newer run, while the old one still waits at the gate
         const int droppedBefore = session.runner()->droppedResults();
-        engine->release();
+        engine.release();
         QVERIFY(session.runner()->waitForIdle(kLiveness));
         QCOMPARE(results.count(), 1);
         QCOMPARE(session.runner()->droppedResults(), droppedBefore + 1);
         QCOMPARE(session.result()->run.labels,
-                 engine->run(QStringLiteral("new words"), std::nullopt, nullptr).labels);
+                 engine.run(QStringLiteral("new words"), std::nullopt, nullptr).labels);
     }
 
     // The measure: on the built-in BERT the contribution ‖αf(x)‖ replaces the weights without a new forward

@@ -23,7 +23,10 @@
 #include "model/modelcatalog.h"
 #include "presenter/presentermode.h"
 #include "settings/appsettings.h"
+#include "support/testdata.h"
 #include "ui/support/languagerows.h"
+#include "ui/support/shownwindow.h"
+#include "ui/support/testsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -58,16 +61,18 @@ QComboBox* modelBox(MainWindow& window)
     return window.modelBox();
 }
 
+const QString kCatOnTheMat = QStringLiteral("The cat sat on the mat.");
+
 bool waitForRun(MainWindow& window)
 {
     return window.runner()->waitForIdle(60000);
 }
 
-// Shows the window, runs `text` on the model called `model` and waits until the window shows the result.
-bool showAndRun(MainWindow& window, const QString& model, const QString& text)
+// Shows the window (resized first where a size is given), runs `text` on the model called `model` and waits
+// until the window shows the result.
+bool showAndRun(MainWindow& window, const QString& model, const QString& text, std::optional<QSize> size = {})
 {
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window) || !window.selectEngine(window.findModel(model))) return false;
+    if (!showExposed(window, size) || !window.selectEngine(window.findModel(model))) return false;
     window.setTexts(text);
     return waitForRun(window) && QTest::qWaitFor([&] { return window.currentResult() != nullptr; }, 20000);
 }
@@ -80,8 +85,7 @@ class TestExplorerState : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        AppSettings().settings().clear();
+        useEmptyTestSettings();
         QVERIFY2(!ModelCatalog::builtinModels().isEmpty(), "the built-in models are part of the repository");
     }
 
@@ -90,9 +94,7 @@ private Q_SLOTS:
     void statusBarReadoutsAreDivided()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
-                           QStringLiteral("The cat sat on the mat.")));
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"), kCatOnTheMat, QSize(1280, 800)));
         QWidget* bar = window.statusBar();
         const QImage shot = bar->grab().toImage();
         const QColor background = bar->palette().window().color();
@@ -123,8 +125,7 @@ private Q_SLOTS:
     void comparisonFollowsTheOpenHead()
     {
         MainWindow window;
-        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
-                           QStringLiteral("The cat sat on the mat.")));
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"), kCatOnTheMat));
         window.openHead(1, 3);
         const auto following = window.comparison()->heads();
         QCOMPARE(int(following.size()), 2);
@@ -147,8 +148,7 @@ private Q_SLOTS:
     void arcsAndFlowShowWhatWasChosen()
     {
         MainWindow window;
-        QVERIFY(
-            showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat on the mat.")));
+        QVERIFY(showAndRun(window, QStringLiteral("tiny-bert-en-tr"), kCatOnTheMat));
         window.openHead(1, 3);
         QCOMPARE(window.arcs()->heads(), (std::vector<std::pair<int, int>>{{1, 3}}));
         window.comparison()->setHeads({{0, 0}, {0, 5}});
@@ -177,9 +177,7 @@ private Q_SLOTS:
     void statisticsTableMarksTheOpenHead()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"),
-                           QStringLiteral("The cat sat on the mat.")));
+        QVERIFY(showAndRun(window, QStringLiteral("Synthetic encoder"), kCatOnTheMat, QSize(1280, 800)));
         QTableView* table = window.statsTable();
         table->sortByColumn(HeadStatsModel::FirstMetricColumn, Qt::DescendingOrder);
         window.tabs()->setCurrentWidget(table->parentWidget()->parentWidget());
@@ -203,12 +201,10 @@ private Q_SLOTS:
     void statisticsThresholdsSitTogether_data() { addLanguageRows(); }
     void statisticsThresholdsSitTogether()
     {
-        QFETCH(QString, language);
-        LanguageManager languages;
-        QVERIFY(languages.setLanguage(language));
+        SET_ROW_LANGUAGE(languages);
         MainWindow window;
-        window.resize(1280, 800);
-        QVERIFY(showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat.")));
+        QVERIFY(showAndRun(window, QStringLiteral("tiny-bert-en-tr"), QStringLiteral("The cat sat."),
+                           QSize(1280, 800)));
         QWidget* tab = window.statsTable()->parentWidget()->parentWidget();
         window.tabs()->setCurrentWidget(tab);
         QCoreApplication::processEvents();
@@ -465,13 +461,7 @@ private Q_SLOTS:
                 expected.emplace_back(h.layer, h.head);
         QVERIFY(!expected.empty()); // the demo builds a sink and a [SEP] head into every layer
         QCOMPARE(grid->highlighted(), expected);
-        std::pair<int, int> strongest{-1, -1};
-        double strongestMass = -1;
-        for (const HeadStats& h : stats)
-            if (std::max(h.sinkMass, h.sepMass) > strongestMass) {
-                strongestMass = std::max(h.sinkMass, h.sepMass);
-                strongest = {h.layer, h.head};
-            }
+        const std::pair<int, int> strongest = testing::strongestSinkOrSepHeadByHand(stats);
         QVERIFY(std::find(expected.begin(), expected.end(), strongest) != expected.end());
         QCOMPARE(grid->selected(), strongest);
         // A heatmap cell's tooltip (and read-out): query, key and the value shown.

@@ -172,6 +172,21 @@ QStringList wordsMissingFromPdf(const QStringList& drawn, const QStringList& pdf
 
 } // namespace
 
+// pdftotext's words of the PDF file `pdf` into `words`; the test function skips where pdftotext is not
+// installed.
+#define PDF_WORDS_OR_SKIP(words, pdf)                                                                        \
+    bool words##Missing = false;                                                                             \
+    const QStringList words = pdfWords(pdf, &words##Missing);                                                \
+    if (words##Missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)")
+
+// The PDF file carries every word of the texts drawn (wordsMissingFromPdf); the failure lists the missing.
+#define VERIFY_PDF_CARRIES_EVERY_WORD(drawn, pdf)                                                            \
+    do {                                                                                                     \
+        PDF_WORDS_OR_SKIP(words, pdf);                                                                       \
+        const QStringList absent = wordsMissingFromPdf(drawn, words);                                        \
+        QVERIFY2(absent.isEmpty(), qPrintable(absent.join(QLatin1Char(' '))));                               \
+    } while (false)
+
 class TestExportLayout : public QObject
 {
     Q_OBJECT
@@ -301,9 +316,7 @@ private Q_SLOTS:
         QCOMPARE(pngPlan.rows.pixelSize, pdfPlan.rows.pixelSize);
         if (n <= 64) QCOMPARE(int(pngPlan.rows.shown.size()), n);
         // And the PDF file really carries them: pdftotext reads every query label the plan draws.
-        bool missing = false;
-        const QStringList words = pdfWords(pdf, &missing);
-        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        PDF_WORDS_OR_SKIP(words, pdf);
         for (int r : pngPlan.rows.shown)
             QVERIFY2(words.contains(data.rowLabels.at(r)), qPrintable(data.rowLabels.at(r)));
     }
@@ -354,9 +367,7 @@ private Q_SLOTS:
         QCOMPARE(pngPlan.pixelSize, pdfPlan.pixelSize);
         QCOMPARE(int(pngPlan.shown.size()), n);
         QVERIFY(pngPlan.pixelSize >= kMinimumLabelPixelSize - 1e-9);
-        bool missing = false;
-        const QStringList words = pdfWords(pdf, &missing);
-        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        PDF_WORDS_OR_SKIP(words, pdf);
         const QStringList labels = labelsFor(n);
         for (int i : pdfPlan.shown)
             QVERIFY2(
@@ -442,11 +453,7 @@ private Q_SLOTS:
         QVERIFY(exporter.exportGrid(grid, png).ok);
         QCOMPARE(QImage(png).size(), page * 2);
         QVERIFY(exporter.exportGrid(grid, pdf).ok);
-        bool missing = false;
-        const QStringList words = pdfWords(pdf, &missing);
-        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
-        const QStringList absent = wordsMissingFromPdf(pdfTexts, words);
-        QVERIFY2(absent.isEmpty(), qPrintable(absent.join(QLatin1Char(' '))));
+        VERIFY_PDF_CARRIES_EVERY_WORD(pdfTexts, pdf);
     }
 
     // The statistics chart's export: the PNG at 1× and 2× draws the same texts as the PDF, with every
@@ -505,11 +512,7 @@ private Q_SLOTS:
         QVERIFY(exporter.exportView(png, QStringLiteral("c"), QStringLiteral("c"), paintPage).ok);
         QCOMPARE(QImage(png).size(), size * 2);
         QVERIFY(exporter.exportView(pdf, QStringLiteral("c"), QStringLiteral("c"), paintPage).ok);
-        bool missing = false;
-        const QStringList words = pdfWords(pdf, &missing);
-        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
-        const QStringList absent = wordsMissingFromPdf(pdfTexts, words);
-        QVERIFY2(absent.isEmpty(), qPrintable(absent.join(QLatin1Char(' '))));
+        VERIFY_PDF_CARRIES_EVERY_WORD(pdfTexts, pdf);
     }
 
     void gridTextStaysInsideAndApart()
@@ -819,9 +822,7 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 8).join(QLatin1Char('\n'))));
         const QString pdf = dir.filePath(QStringLiteral("c.pdf"));
         QVERIFY(exporter.exportView(pdf, QStringLiteral("c"), QStringLiteral("c"), paint).ok);
-        bool missing = false;
-        const QStringList words = pdfWords(pdf, &missing);
-        if (missing) QSKIP("pdftotext is not installed (Debian: poppler-utils)");
+        PDF_WORDS_OR_SKIP(words, pdf);
         // Every query label, once per pane that draws it.
         const QStringList labels = labelsFor(n);
         for (const QString& label : labels)

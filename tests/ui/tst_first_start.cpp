@@ -16,6 +16,7 @@
 #include "model/modelcatalog.h"
 #include "sessionkeeper.h"
 #include "settings/appsettings.h"
+#include "support/testdata.h"
 
 #include <QAction>
 #include <QLabel>
@@ -55,19 +56,6 @@ bool settle(MainWindow& window)
         60000);
 }
 
-// The head with the largest first-token or [SEP] mass; the earlier one on a tie.
-std::pair<int, int> strongestByHand(const std::vector<HeadStats>& stats)
-{
-    std::pair<int, int> best{-1, -1};
-    double mass = -1;
-    for (const HeadStats& s : stats)
-        if (std::max(s.sinkMass, s.sepMass) > mass) {
-            mass = std::max(s.sinkMass, s.sepMass);
-            best = {s.layer, s.head};
-        }
-    return best;
-}
-
 } // namespace
 
 class TestFirstStart : public QObject
@@ -98,7 +86,8 @@ private Q_SLOTS:
         QVERIFY(waitForResult(window));
         QVERIFY(
             !window.session()->models()->at(window.currentEngineIndex()).folder.isEmpty()); // a real model
-        const std::pair<int, int> expected = strongestByHand(window.statsModel()->stats());
+        const std::pair<int, int> expected =
+            testing::strongestSinkOrSepHeadByHand(window.statsModel()->stats());
         QVERIFY(expected != std::make_pair(0, 0)); // the complaint: not layer 0 head 0
         QTRY_COMPARE(window.grid()->selected(), expected);
         // "Find sink / no-op heads" opens the same head.
@@ -183,7 +172,8 @@ private Q_SLOTS:
                 QVERIFY2(!entry.folder.isEmpty() && entry.info.kind == QLatin1String("decoder"),
                          qPrintable(where));
                 // And it opens on its strongest sink head, which is what it is for.
-                QTRY_COMPARE(window.grid()->selected(), strongestByHand(window.statsModel()->stats()));
+                QTRY_COMPARE(window.grid()->selected(),
+                             testing::strongestSinkOrSepHeadByHand(window.statsModel()->stats()));
             }
             // The menu says so.
             QCOMPARE(menu->actions().at(i)->text().contains(QStringLiteral("decoder")), all[i].needsDecoder);

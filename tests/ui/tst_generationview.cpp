@@ -13,8 +13,9 @@
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "model/transformermodel.h"
-#include "tokenizer/tokenizer.h"
 #include "support/testdata.h"
+#include "tokenizer/tokenizer.h"
+#include "ui/support/shownwindow.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -183,9 +184,7 @@ private Q_SLOTS:
     void generateTabInWindow()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-llama-en-tr")));
         window.setTexts(kPrompt);
         GenerateTab* tab = window.generateTab();
         window.tabs()->setCurrentIndex(tabIndex(window, tab));
@@ -288,9 +287,7 @@ private Q_SLOTS:
     void streamingTabInWindow()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-llama-en-tr")));
         StreamingTab* tab = window.streamingTab();
         window.tabs()->setCurrentIndex(tabIndex(window, tab));
         // The field names the shipped text in words; the run reads the resource.
@@ -388,9 +385,7 @@ private Q_SLOTS:
     void streamingTabFeedsParagraphsAsTrained()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-llama-en-tr")));
         StreamingTab* tab = window.streamingTab();
         QVERIFY(tab->paragraphsBox()->isChecked());
         QVERIFY2(tab->paragraphsBox()->toolTip().contains(QStringLiteral("&lt;/s&gt;")),

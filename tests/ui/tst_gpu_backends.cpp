@@ -43,18 +43,6 @@ Q_DECLARE_METATYPE(AttentionCase)
 
 namespace {
 
-double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b)
-{
-    if (a.size() != b.size()) return INFINITY;
-    double worst = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        const double d = std::abs(double(a[i]) - double(b[i]));
-        if (!(d <= worst)) // NaN counts as the worst
-            worst = std::isnan(d) ? INFINITY : d;
-    }
-    return worst;
-}
-
 struct Inputs
 {
     HeadTensor q, k, v;

@@ -9,6 +9,7 @@
 #include "settings/appsettings.h"
 #include "support/ggufwriter.h"
 #include "support/testdata.h"
+#include "ui/support/testsettings.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -47,8 +48,7 @@ private:
 void TestGuidedModelList::init()
 {
     QVERIFY(m_home.isValid());
-    QStandardPaths::setTestModeEnabled(true);
-    AppSettings().settings().clear();
+    useEmptyTestSettings();
     QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
     QDir(m_home.path()).removeRecursively();
     QDir().mkpath(m_home.path());

@@ -14,6 +14,7 @@
 #include "settings/appsettings.h"
 #include "support/hubstandin.h"
 #include "support/testdata.h"
+#include "ui/support/testsettings.h"
 
 #include <QAction>
 #include <QLabel>
@@ -71,6 +72,16 @@ class TestHubDialog : public test::TinyBertHubTest
         d.repoEdit()->clear();
         QTest::keyClicks(d.repoEdit(), repo);
     }
+    // The status line of a fresh dialog once the download the user started of `repo` has failed; nullopt
+    // where it does not fail (kHung).
+    std::optional<QString> failedDownloadLine(const QString& repo) const
+    {
+        auto d = dialog();
+        type(*d, repo);
+        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
+        if (!QTest::qWaitFor([&] { return d->flow()->state() == State::Failed; }, kHung)) return std::nullopt;
+        return d->statusLabel()->text();
+    }
     // A dialog whose download of kRepo was started by the user and is held at byte `offset` of the weights
     // (once the transfer gets there) until m_hub->release().
     std::unique_ptr<GetModelDialog> downloadHeldAt(qint64 offset)
@@ -87,8 +98,7 @@ class TestHubDialog : public test::TinyBertHubTest
 private slots:
     void init()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        AppSettings().settings().clear();
+        useEmptyTestSettings();
         QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
         startHub(kRepo);
         // The window's dialog reads the environment as the official client does (HubSettings).
@@ -220,11 +230,9 @@ private slots:
         gated.id = QStringLiteral("org/gated");
         gated.gated = true;
         m_hub->addRepo(gated);
-        auto d = dialog();
-        type(*d, gated.id);
-        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(d->flow()->state() == State::Failed, kHung);
-        const QString line = d->statusLabel()->text();
+        const std::optional<QString> failed = failedDownloadLine(gated.id);
+        QVERIFY2(failed, "the download did not fail");
+        const QString line = *failed;
         QVERIFY2(line.contains(QStringLiteral("accept its licence at %1/org/gated").arg(m_hub->endpoint())),
                  qPrintable(line));
         QVERIFY2(line.contains(QLatin1String("HF_TOKEN")), qPrintable(line));
@@ -235,12 +243,9 @@ private slots:
 
     void missingRepoSaysNotFound()
     {
-        auto d = dialog();
-        type(*d, QStringLiteral("org/absent"));
-        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(d->flow()->state() == State::Failed, kHung);
-        QVERIFY2(d->statusLabel()->text().contains(QLatin1String("org/absent not found")),
-                 qPrintable(d->statusLabel()->text()));
+        const std::optional<QString> line = failedDownloadLine(QStringLiteral("org/absent"));
+        QVERIFY2(line, "the download did not fail");
+        QVERIFY2(line->contains(QLatin1String("org/absent not found")), qPrintable(*line));
     }
 
     // The core's refusals reach the dialog as its one line: an architecture no family runs (after
@@ -249,11 +254,9 @@ private slots:
     {
         const StandInRepo other = unsupportedArchitectureRepo();
         m_hub->addRepo(other);
-        auto d = dialog();
-        type(*d, other.id);
-        QTest::mouseClick(d->downloadButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(d->flow()->state() == State::Failed, kHung);
-        const QString line = d->statusLabel()->text();
+        const std::optional<QString> failed = failedDownloadLine(other.id);
+        QVERIFY2(failed, "the download did not fail");
+        const QString line = *failed;
         QVERIFY2(line.contains(QLatin1String("mamba")) && line.contains(QLatin1String("llama")),
                  qPrintable(line));
         QVERIFY(!line.contains(QLatin1Char('\n')));

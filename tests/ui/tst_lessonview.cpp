@@ -11,6 +11,7 @@
 #include "lesson/lessonwindow.h"
 #include "render/colormap.h"
 #include "ui/support/languagerows.h"
+#include "ui/support/shownwindow.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -488,13 +489,9 @@ void TestLessonView::fitsAt1280InBothLanguages_data()
 // arrows, and the "Save…" button's menu arrow has room of its own beside the text.
 void TestLessonView::fitsAt1280InBothLanguages()
 {
-    QFETCH(QString, language);
-    LanguageManager languages;
-    QVERIFY(languages.setLanguage(language));
+    SET_ROW_LANGUAGE(languages);
     LessonWindow window;
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showExposed(window, QSize(1280, 800)));
     QCoreApplication::processEvents();
     QCOMPARE(window.size(), QSize(1280, 800));
     const auto combos = window.findChildren<QComboBox*>();

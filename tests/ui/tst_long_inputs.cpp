@@ -16,6 +16,7 @@
 #include "lesson/lessonwindow.h"
 #include "mainwindow.h"
 #include "render/heatmappainter.h"
+#include "ui/support/shownwindow.h"
 
 #include <QFileInfo>
 #include <QPainter>
@@ -142,10 +143,7 @@ private Q_SLOTS:
     void longHeatmapHasAReadableZoomWindow()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("Synthetic encoder"))));
+        QVERIFY(showWithModel(window, QStringLiteral("Synthetic encoder")));
         QStringList words;
         for (int i = 0; i < 298; ++i)
             words << QStringLiteral("w%1").arg(i);

@@ -11,6 +11,7 @@
 #include "presenter/presentermode.h"
 #include "render/colormap.h"
 #include "settings/appsettings.h"
+#include "ui/support/testsettings.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -39,12 +40,7 @@ class TestMainWindowFeatures : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        AppSettings settings;
-        settings.settings().clear();
-    }
+    void initTestCase() { useEmptyTestSettings(); }
 
     void menusAreFilled()
     {

@@ -16,6 +16,8 @@
 #include "support/ggufwriter.h"
 #include "support/shapedmodel.h"
 #include "support/testdata.h"
+#include "ui/support/shownwindow.h"
+#include "ui/support/testsettings.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -77,8 +79,7 @@ private:
 void TestModelPicker::initTestCase()
 {
     QVERIFY(m_home.isValid());
-    QStandardPaths::setTestModeEnabled(true);
-    AppSettings().settings().clear();
+    useEmptyTestSettings();
     // English as the application loads it (its plural forms: "1 model added", "21 tokens"), so the
     // screenshots show what a user sees.
     QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
@@ -111,9 +112,7 @@ int TestModelPicker::indexOf(MainWindow& window, const QString& name) const
 void TestModelPicker::listsCacheAndGgufWithEstimates()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(window.runner()->waitForIdle(60000));
+    QVERIFY(showSettled(window));
     const int tiny = indexOf(window, QStringLiteral("org/tiny-llama"));
     const int huge = indexOf(window, QStringLiteral("meta-llama/Llama-3.1-70B"));
     QVERIFY(tiny >= 0);
@@ -170,9 +169,7 @@ void TestModelPicker::listsCacheAndGgufWithEstimates()
 void TestModelPicker::refusesWhatDoesNotFit()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(window.runner()->waitForIdle(60000));
+    QVERIFY(showSettled(window));
     const int before = window.currentEngineIndex();
     const int huge = indexOf(window, QStringLiteral("meta-llama/Llama-3.1-70B"));
     const std::optional<qint64> available = availableMemoryBytes();
@@ -197,9 +194,7 @@ void TestModelPicker::refusesWhatDoesNotFit()
 void TestModelPicker::loadsInTheBackgroundWithProgress()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(window.runner()->waitForIdle(60000));
+    QVERIFY(showSettled(window));
     const int mid = indexOf(window, QStringLiteral("test/mid-llama"));
     QVERIFY(mid >= 0);
     QVERIFY(window.modelInfo(mid).weightBytes >= MainWindow::kBackgroundLoadBytes);
@@ -226,9 +221,7 @@ void TestModelPicker::loadsInTheBackgroundWithProgress()
 void TestModelPicker::loadingCanBeCancelled()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(window.runner()->waitForIdle(60000));
+    QVERIFY(showSettled(window));
     const int before = window.currentEngineIndex();
     const int mid = indexOf(window, QStringLiteral("test/mid-llama-b"));
     QSignalSpy cancelled(window.modelLoader(), &ModelLoader::cancelled);
@@ -261,9 +254,7 @@ void TestModelPicker::loadingCanBeCancelled()
 void TestModelPicker::forwardPassShowsProgressAndCancels()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(window.runner()->waitForIdle(60000));
+    QVERIFY(showSettled(window));
     const int tiny = indexOf(window, QStringLiteral("org/tiny-llama"));
     QVERIFY(window.selectEngine(tiny));
     QVERIFY(window.runner()->waitForIdle(60000));

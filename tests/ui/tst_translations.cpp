@@ -12,6 +12,7 @@
 #include "mainwindowhost.h"
 #include "presenter/presentermode.h"
 #include "ui/support/languagerows.h"
+#include "ui/support/shownwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -32,6 +33,7 @@
 #include <QToolButton>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <functional>
 
 using namespace attnscope;
 
@@ -45,34 +47,40 @@ struct TsCount
     QStringList unfinished;
 };
 
+// Calls visit with the reader at each start element of a Qt Linguist file, in order; *error names the file
+// and the problem where it cannot be opened or is not well-formed XML.
+void forEachTsElement(const QString& path, QString* error,
+                      const std::function<void(QXmlStreamReader&)>& visit)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = path + QStringLiteral(": cannot open");
+        return;
+    }
+    QXmlStreamReader xml(&file);
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement()) visit(xml);
+    }
+    if (xml.hasError()) *error = path + QStringLiteral(": ") + xml.errorString();
+}
+
 // Reads a Qt Linguist file; an entry is unfinished when marked so or when its translation is empty.
 TsCount countTs(const QString& path, QString* error)
 {
     TsCount count;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot open");
-        return count;
-    }
-    QXmlStreamReader xml(&file);
     QString source;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (!xml.isStartElement()) continue;
+    forEachTsElement(path, error, [&](QXmlStreamReader& xml) {
         if (xml.name() == QLatin1String("source")) {
             source = xml.readElementText();
         } else if (xml.name() == QLatin1String("translation")) {
-            ++count.messages;
             const QString type = xml.attributes().value(QLatin1String("type")).toString();
-            if (type == QLatin1String("vanished") || type == QLatin1String("obsolete")) {
-                --count.messages;
-                continue;
-            }
+            if (type == QLatin1String("vanished") || type == QLatin1String("obsolete")) return;
+            ++count.messages;
             const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
             if (type == QLatin1String("unfinished") || text.trimmed().isEmpty()) count.unfinished << source;
         }
-    }
-    if (xml.hasError()) *error = path + QStringLiteral(": ") + xml.errorString();
+    });
     return count;
 }
 
@@ -122,21 +130,13 @@ QString folded(QString text)
 QList<std::pair<QString, QString>> readMessages(const QString& path, QString* error)
 {
     QList<std::pair<QString, QString>> messages;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot open");
-        return messages;
-    }
-    QXmlStreamReader xml(&file);
     QString source;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (!xml.isStartElement()) continue;
+    forEachTsElement(path, error, [&](QXmlStreamReader& xml) {
         if (xml.name() == QLatin1String("source"))
             source = xml.readElementText();
         else if (xml.name() == QLatin1String("translation"))
             messages.append({source, xml.readElementText(QXmlStreamReader::IncludeChildElements)});
-    }
+    });
     return messages;
 }
 
@@ -144,18 +144,10 @@ QList<std::pair<QString, QString>> readMessages(const QString& path, QString* er
 QList<std::pair<QString, QString>> readPluralSources(const QString& path, QString* error)
 {
     QList<std::pair<QString, QString>> plurals;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot open");
-        return plurals;
-    }
-    QXmlStreamReader xml(&file);
     QString context;
     bool numerus = false;
     bool inContext = false;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (!xml.isStartElement()) continue;
+    forEachTsElement(path, error, [&](QXmlStreamReader& xml) {
         if (xml.name() == QLatin1String("context")) {
             inContext = true;
         } else if (xml.name() == QLatin1String("name") && inContext) {
@@ -166,8 +158,7 @@ QList<std::pair<QString, QString>> readPluralSources(const QString& path, QStrin
         } else if (xml.name() == QLatin1String("source") && numerus) {
             plurals.append({context, xml.readElementText()});
         }
-    }
-    if (xml.hasError()) *error = path + QStringLiteral(": ") + xml.errorString();
+    });
     return plurals;
 }
 
@@ -277,13 +268,9 @@ private Q_SLOTS:
     void tabNamesReadDistinct_data() { addLanguageRows(); }
     void tabNamesReadDistinct()
     {
-        QFETCH(QString, language);
-        LanguageManager manager;
-        QVERIFY(manager.setLanguage(language));
+        SET_ROW_LANGUAGE(manager);
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showExposed(window, QSize(1280, 800)));
         QTabWidget* tabs = window.tabs();
         static const QRegularExpression separators(QStringLiteral("[^\\w]+"),
                                                    QRegularExpression::UseUnicodePropertiesOption);

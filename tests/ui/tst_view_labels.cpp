@@ -12,6 +12,7 @@
 #include "render/headgridlayout.h"
 #include "render/heatmappainter.h"
 #include "render/numberformat.h"
+#include "ui/support/shownwindow.h"
 
 #include <QComboBox>
 #include <QHelpEvent>
@@ -40,14 +41,6 @@ QString words(int count)
     return out.join(QLatin1Char(' '));
 }
 
-// Shows the window at `size` and waits until it is drawn and its start-up run is done.
-bool showWindow(MainWindow& window, QSize size)
-{
-    window.resize(size);
-    window.show();
-    return QTest::qWaitForWindowExposed(&window) && window.runner()->waitForIdle(60000);
-}
-
 // Picks the engine (an index from findModel or addEngine), runs `text` on it and waits until the window
 // shows that run.
 bool runOn(MainWindow& window, int engine, const QString& text)
@@ -74,7 +67,7 @@ int addThirtyTwoHeadDecoder(MainWindow& window)
 QScrollArea* showSortedThirtyTwoHeadGrid(MainWindow& window)
 {
     const int engine = addThirtyTwoHeadDecoder(window);
-    if (!showWindow(window, {1280, 800}) ||
+    if (!showSettled(window, QSize(1280, 800)) ||
         !runOn(window, engine, QStringLiteral("The cat sat on the mat and looked at the dog for a while.")))
         return nullptr;
     window.grid()->setSortMetric(HeadMetric::SinkMass);
@@ -108,6 +101,16 @@ int showAtMostTokens(MainWindow& window, int maxTokens)
             high = middle - 1;
     }
     return runWords(window, low);
+}
+
+// The window shown at `size` and settled, the built-in decoder selected, showing its longest text of at most
+// `maxTokens` tokens (showAtMostTokens): that text's count, or -1 where the window or the model failed.
+int decoderShowingAtMost(MainWindow& window, QSize size, int maxTokens)
+{
+    if (!showSettled(window, size) ||
+        !window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))))
+        return -1;
+    return showAtMostTokens(window, maxTokens);
 }
 
 // Labels of one lane are at least a line apart (slanted key labels: the distance across the slant).
@@ -184,9 +187,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         QFETCH(int, tokens);
         MainWindow window;
-        QVERIFY(showWindow(window, size));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
-        const int shown = showAtMostTokens(window, tokens);
+        const int shown = decoderShowingAtMost(window, size, tokens);
         QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
         QCoreApplication::processEvents();
         HeatmapWidget* heatmap = window.heatmap();
@@ -229,9 +230,7 @@ private Q_SLOTS:
         QFETCH(int, tokens);
         QFETCH(int, mode);
         MainWindow window;
-        QVERIFY(showWindow(window, size));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
-        const int shown = showAtMostTokens(window, tokens);
+        const int shown = decoderShowingAtMost(window, size, tokens);
         QVERIFY2(shown > tokens - 4 && shown <= tokens, qPrintable(QString::number(shown)));
         ComparisonWidget* comparison = window.comparison();
         window.tabs()->setCurrentWidget(comparison);
@@ -280,9 +279,7 @@ private Q_SLOTS:
         QFETCH(int, mode);
         QFETCH(int, count);
         MainWindow window;
-        QVERIFY(showWindow(window, size));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-llama-en-tr"))));
-        const int shown = showAtMostTokens(window, 16);
+        const int shown = decoderShowingAtMost(window, size, 16);
         QVERIFY(shown > 8);
         ComparisonWidget* comparison = window.comparison();
         window.tabs()->setCurrentWidget(comparison);
@@ -537,7 +534,7 @@ private Q_SLOTS:
     void gridLabelLegendKeepsEveryEntry()
     {
         MainWindow window;
-        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(showSettled(window, QSize(1280, 800)));
         QVERIFY(runOn(window, window.findModel(QStringLiteral("Synthetic encoder")),
                       QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
         QComboBox* colour = window.colorByBox();
@@ -576,7 +573,7 @@ private Q_SLOTS:
     void tooltipsNameTheCellAndTheHead()
     {
         MainWindow window;
-        QVERIFY(showWindow(window, {1280, 800}));
+        QVERIFY(showSettled(window, QSize(1280, 800)));
         QVERIFY(runOn(window, window.findModel(QStringLiteral("tiny-bert-en-tr")),
                       QStringLiteral("the cat sat on the mat")));
         QCoreApplication::processEvents();

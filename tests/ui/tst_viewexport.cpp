@@ -13,6 +13,7 @@
 #include "support/testdata.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
@@ -21,6 +22,7 @@
 #include <QWidget>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <memory>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -108,7 +110,37 @@ private:
     QString m_path;
 };
 
+// Exports the view (caption "c", title "t") through the controller, its file dialog answering `path` (the
+// name it suggests is that file's) and its overwrite question yes: exportView's answer, with the error the
+// controller showed in *error. The answers hold no reference into this call: the controller keeps them.
+bool exportViewTo(ExportController& controller, const QString& path,
+                  const HeatmapExporter::PagePainter& paint, QString* error = nullptr)
+{
+    const auto shown = std::make_shared<QString>();
+    controller.askPath = [path](const QString&, const QString&, bool) { return path; };
+    controller.confirmOverwrite = [](const QStringList&) { return true; };
+    controller.showError = [shown](const QString& message) { *shown = message; };
+    const bool ok =
+        controller.exportView(QStringLiteral("c"), QFileInfo(path).fileName(), QStringLiteral("t"), ExportMetadata(), paint);
+    if (error) *error = *shown;
+    return ok;
+}
+
 } // namespace
+
+// The file `pdf` is a PDF, its page 1 rendered into `rendered` (renderPdf, as `stem`.png); the test function
+// skips where pdftoppm is not installed.
+#define RENDER_PDF_OR_SKIP(rendered, pdf, stem)                                                              \
+    QVERIFY(readAll(pdf).startsWith("%PDF"));                                                                \
+    bool rendered##Missing = false;                                                                          \
+    const QImage rendered = renderPdf(pdf, stem, &rendered##Missing);                                        \
+    if (rendered##Missing) QSKIP("pdftoppm is not installed")
+
+// The texts of the SVG file `svg` (svgTexts) into `texts`; the file must be well-formed XML.
+#define READ_SVG_TEXTS(texts, svg)                                                                           \
+    QString texts##Error;                                                                                    \
+    const QStringList texts = svgTexts(readAll(svg), &texts##Error);                                         \
+    QVERIFY2(texts##Error.isEmpty(), qPrintable(texts##Error))
 
 class TestViewExport : public QObject
 {
@@ -145,30 +177,22 @@ private Q_SLOTS:
         };
 
         const QString png = dir.filePath(QStringLiteral("chart.png"));
-        Target target(controller, png);
-        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.png"), QStringLiteral("t"), ExportMetadata(), paint), qPrintable(target.error));
+        QString exportError;
+        QVERIFY2(exportViewTo(controller, png, paint, &exportError), qPrintable(exportError));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(500, 300));
         for (const Probe& probe : probes)
             QCOMPARE(image.pixelColor(probe.at.toPoint()), probe.colour);
 
         const QString svg = dir.filePath(QStringLiteral("chart.svg"));
-        Target svgTarget(controller, svg);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.svg"), QStringLiteral("t"), ExportMetadata(), paint));
-        QString error;
-        const QStringList texts = svgTexts(readAll(svg), &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(exportViewTo(controller, svg, paint));
+        READ_SVG_TEXTS(texts, svg);
         QVERIFY2(texts.contains(QStringLiteral("L0")) && texts.contains(QStringLiteral("L1")), qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY(texts.contains(QStringLiteral("Mean attention per layer")));
 
         const QString pdf = dir.filePath(QStringLiteral("chart.pdf"));
-        Target pdfTarget(controller, pdf);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("chart.pdf"), QStringLiteral("t"), ExportMetadata(), paint));
-        QVERIFY(readAll(pdf).startsWith("%PDF"));
-        bool missing = false;
-        const QImage rendered = renderPdf(pdf, dir.filePath(QStringLiteral("chart-pdf")), &missing);
-        if (missing)
-            QSKIP("pdftoppm is not installed");
+        QVERIFY(exportViewTo(controller, pdf, paint));
+        RENDER_PDF_OR_SKIP(rendered, pdf, dir.filePath(QStringLiteral("chart-pdf")));
         QCOMPARE(rendered.size(), QSize(500, 300));
         for (const Probe& probe : probes)
             QVERIFY2(near(rendered.pixelColor(probe.at.toPoint()), probe.colour, 6),
@@ -198,8 +222,8 @@ private Q_SLOTS:
         const QColor colour = ArcLayout::headColor(0);
 
         const QString png = dir.filePath(QStringLiteral("arcs.png"));
-        Target target(controller, png);
-        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.png"), QStringLiteral("t"), ExportMetadata(), paint), qPrintable(target.error));
+        QString exportError;
+        QVERIFY2(exportViewTo(controller, png, paint, &exportError), qPrintable(exportError));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(600, 400));
         for (const auto& line : lines) {
@@ -211,22 +235,14 @@ private Q_SLOTS:
         QCOMPARE(image.pixelColor(between.toPoint()), QColor(Qt::white));
 
         const QString svg = dir.filePath(QStringLiteral("arcs.svg"));
-        Target svgTarget(controller, svg);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.svg"), QStringLiteral("t"), ExportMetadata(), paint));
-        QString error;
-        const QStringList texts = svgTexts(readAll(svg), &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(exportViewTo(controller, svg, paint));
+        READ_SVG_TEXTS(texts, svg);
         for (const QString& label : result->run.labels)
             QCOMPARE(texts.count(label), 2); // query and key column
 
         const QString pdf = dir.filePath(QStringLiteral("arcs.pdf"));
-        Target pdfTarget(controller, pdf);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("arcs.pdf"), QStringLiteral("t"), ExportMetadata(), paint));
-        QVERIFY(readAll(pdf).startsWith("%PDF"));
-        bool missing = false;
-        const QImage rendered = renderPdf(pdf, dir.filePath(QStringLiteral("arcs-pdf")), &missing);
-        if (missing)
-            QSKIP("pdftoppm is not installed");
+        QVERIFY(exportViewTo(controller, pdf, paint));
+        RENDER_PDF_OR_SKIP(rendered, pdf, dir.filePath(QStringLiteral("arcs-pdf")));
         QCOMPARE(rendered.size(), QSize(600, 400));
         const QPoint mid = lines[1].line.center().toPoint();
         QVERIFY2(near(rendered.pixelColor(mid), colour, 8), qPrintable(rendered.pixelColor(mid).name()));
@@ -260,8 +276,8 @@ private Q_SLOTS:
         auto paint = [&comparison](QPainter& painter, const QRectF& page) { comparison.paintPanes(painter, page); };
 
         const QString png = dir.filePath(QStringLiteral("comparison.png"));
-        Target target(controller, png);
-        QVERIFY2(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.png"), QStringLiteral("t"), ExportMetadata(), paint), qPrintable(target.error));
+        QString exportError;
+        QVERIFY2(exportViewTo(controller, png, paint, &exportError), qPrintable(exportError));
         const QImage image(png);
         QCOMPARE(image.size(), bounds.size());
         // The page lays each pane out anew (under a title, at the page's resolution): every cell of every
@@ -288,26 +304,17 @@ private Q_SLOTS:
         // Twice the size: a different picture size, the same view.
         controller.imageSize = bounds.size() * 2;
         const QString big = dir.filePath(QStringLiteral("comparison-big.png"));
-        Target bigTarget(controller, big);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison-big.png"), QStringLiteral("t"), ExportMetadata(), paint));
+        QVERIFY(exportViewTo(controller, big, paint));
         QCOMPARE(QImage(big).size(), bounds.size() * 2);
 
         const QString svg = dir.filePath(QStringLiteral("comparison.svg"));
-        Target svgTarget(controller, svg);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.svg"), QStringLiteral("t"), ExportMetadata(), paint));
-        QString error;
-        const QStringList texts = svgTexts(readAll(svg), &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(exportViewTo(controller, svg, paint));
+        READ_SVG_TEXTS(texts, svg);
         QVERIFY2(texts.contains(QStringLiteral("kedi")) && texts.contains(QStringLiteral("oturdu")), qPrintable(texts.join(QLatin1Char('|'))));
 
         const QString pdf = dir.filePath(QStringLiteral("comparison.pdf"));
-        Target pdfTarget(controller, pdf);
-        QVERIFY(controller.exportView(QStringLiteral("c"), QStringLiteral("comparison.pdf"), QStringLiteral("t"), ExportMetadata(), paint));
-        QVERIFY(readAll(pdf).startsWith("%PDF"));
-        bool missing = false;
-        const QImage rendered = renderPdf(pdf, dir.filePath(QStringLiteral("comparison-pdf")), &missing);
-        if (missing)
-            QSKIP("pdftoppm is not installed");
+        QVERIFY(exportViewTo(controller, pdf, paint));
+        RENDER_PDF_OR_SKIP(rendered, pdf, dir.filePath(QStringLiteral("comparison-pdf")));
         // A page of 1.5 points rounds to the next pixel in pdftoppm.
         QVERIFY2(std::abs(rendered.width() - bounds.width() * 2) <= 1 && std::abs(rendered.height() - bounds.height() * 2) <= 1,
                  qPrintable(QStringLiteral("%1x%2").arg(rendered.width()).arg(rendered.height())));

@@ -98,6 +98,13 @@ void copyModel(const QString& from, const QString& to,
     writeSafetensors(to + QStringLiteral("/model.safetensors"), tensors);
 }
 
+QString copyOracleCase(const QTemporaryDir& dir, const QString& caseName, const QString& name)
+{
+    const QString folder = dir.filePath(name);
+    copyModel(oracleFolder(caseName), folder);
+    return folder;
+}
+
 void addOracleCaseRows(const std::vector<const char*>& caseNames)
 {
     QTest::addColumn<QString>("caseName");
@@ -123,7 +130,7 @@ void checkMatchesOracle(const TransformerModel& model, const QString& caseName)
 void editModelConfig(const QString& folder, const QString& key, const QJsonValue& value)
 {
     const QString path = folder + QStringLiteral("/config.json");
-    QJsonObject config = readJsonObject(path);
+    QJsonObject config = readRequiredJsonObject(path);
     if (value.isUndefined())
         config.remove(key);
     else

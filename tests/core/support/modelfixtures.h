@@ -9,6 +9,7 @@
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <functional>
 #include <vector>
 
@@ -40,8 +41,12 @@ void copyFolderWithoutWeights(const QString& from, const QString& to);
 // model.safetensors.
 void copyModel(const QString& from, const QString& to,
                const std::function<void(std::vector<TensorToWrite>&)>& edit = {});
+// A copy of oracle case caseName (copyModel) in dir's folder `name`: the setup of the tests that break one
+// file of a model; the copy's path.
+QString copyOracleCase(const QTemporaryDir& dir, const QString& caseName,
+                       const QString& name = QStringLiteral("model"));
 // Sets `key` of folder/config.json to value, or removes it where value is undefined; the test program stops
-// (qFatal) when the file cannot be written.
+// (qFatal) when the file cannot be read or written.
 void editModelConfig(const QString& folder, const QString& key, const QJsonValue& value);
 // The message of the ModelError that opening the model folder throws; empty when it opens.
 QString modelOpenError(const QString& folder);

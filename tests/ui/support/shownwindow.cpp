@@ -1,0 +1,24 @@
+#include "ui/support/shownwindow.h"
+
+#include "explorer/analysisrunner.h"
+#include "mainwindow.h"
+
+#include <QTest>
+#include <QWidget>
+
+bool showExposed(QWidget& window, std::optional<QSize> size)
+{
+    if (size) window.resize(*size);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
+bool showSettled(attnscope::MainWindow& window, std::optional<QSize> size)
+{
+    return showExposed(window, size) && window.runner()->waitForIdle(60000);
+}
+
+bool showWithModel(attnscope::MainWindow& window, const QString& model)
+{
+    return showExposed(window, QSize(1280, 800)) && window.selectEngine(window.findModel(model));
+}
