@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <sys/mman.h>
 
 namespace attnscope {
@@ -328,8 +329,64 @@ WeightTensor WeightStore::load(const QString& name) const
     return loaded;
 }
 
+namespace {
+
+// How ops::linear reads a GGUF tensor of `type` as stored; nullopt for F32 (read as it is) and types it
+// does not take.
+std::optional<ops::WeightStorage> productStorage(std::uint32_t type)
+{
+    using S = ops::WeightStorage;
+    switch (GgmlType(type)) {
+    case GgmlType::F16:
+        return S::F16;
+    case GgmlType::BF16:
+        return S::BF16;
+    case GgmlType::Q4_0:
+        return S::Q4_0;
+    case GgmlType::Q4_1:
+        return S::Q4_1;
+    case GgmlType::Q5_0:
+        return S::Q5_0;
+    case GgmlType::Q5_1:
+        return S::Q5_1;
+    case GgmlType::Q8_0:
+        return S::Q8_0;
+    case GgmlType::Q2_K:
+        return S::Q2_K;
+    case GgmlType::Q3_K:
+        return S::Q3_K;
+    case GgmlType::Q4_K:
+        return S::Q4_K;
+    case GgmlType::Q5_K:
+        return S::Q5_K;
+    case GgmlType::Q6_K:
+        return S::Q6_K;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+WeightTensor WeightStore::loadGgufForProduct(const GgufEntry& entry) const
+{
+    // The blocks as stored when HF row r is GGUF row r unchanged: a 2-D tensor laid out as stored, nothing
+    // added. Llama's q/k rows (permuted for RoPE) and transposed GPT-2 matrices are converted whole.
+    const GgufTensorMapping& m = entry.mapping;
+    const GgufTensor& source = *m.source;
+    const std::optional<ops::WeightStorage> storage = productStorage(source.type);
+    const bool quantized = storage && ops::isQuantized(*storage);
+    if (!storage || (!quantized && !ops::readsStoredWeights()) ||
+        QSysInfo::ByteOrder != QSysInfo::LittleEndian || m.layout != GgufTensorMapping::Layout::AsStored ||
+        m.addend != 0.0f || entry.info.shape.size() != 2 || entry.info.shape.back() != source.rowElements() ||
+        keepsWhole(m.hfName))
+        return load(m.hfName);
+    return WeightTensor::stored(m_ggufFile, m_ggufFile->data(source), *storage, entry.info.shape);
+}
+
 WeightTensor WeightStore::loadForProduct(const QString& name) const
 {
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend()) return loadGgufForProduct(*it);
     const int where = m_where.value(name, -1);
     if (where < 0 || !ops::readsStoredWeights() || QSysInfo::ByteOrder != QSysInfo::LittleEndian)
         return load(name);

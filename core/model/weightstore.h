@@ -98,9 +98,10 @@ public:
     // fp32 tensor: a view for aligned F32, else converted. Throws ModelError when absent or not a float type.
     WeightTensor load(const QString& name) const;
     // A projection's weight matrix for ops::linear: when it multiplies F16/BF16 weights as stored
-    // (ops::readsStoredWeights()) and the safetensors file holds them so, a view of those bytes (no
-    // conversion, nothing allocated); else load(name), and also while a KeepConverted scope keeps (or can
-    // keep) the tensor's fp32 copy.
+    // (ops::readsStoredWeights()) and the file holds them so, a view of those bytes (no conversion, nothing
+    // allocated); a GGUF file's quantized blocks likewise at every kernel level (ops::isQuantized), where
+    // its rows are the Hugging Face rows unchanged; else load(name), and also while a KeepConverted scope
+    // keeps (or can keep) the tensor's fp32 copy.
     WeightTensor loadForProduct(const QString& name) const;
     // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows. While a
     // KeepConverted lives, from the kept fp32 copy of the whole tensor when it has (or, within the budget,
@@ -143,6 +144,7 @@ private:
         GgufTensorMapping mapping;
     };
     WeightTensor loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const;
+    WeightTensor loadGgufForProduct(const GgufEntry& entry) const;
     // loadRows() from the file (or the GGUF blocks), never from the kept copies.
     WeightTensor readRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     // Whether load(name) keeps (or already kept) an fp32 copy of the whole tensor.
