@@ -15,6 +15,7 @@
 #include <QSysInfo>
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
@@ -45,9 +46,10 @@ WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> 
 }
 
 WeightTensor WeightTensor::stored(std::shared_ptr<const void> owner, const void* data,
-                                  ops::WeightStorage storage, std::vector<qint64> shape)
+                                  ops::WeightStorage storage, std::vector<qint64> shape, bool transposed)
 {
     WeightTensor t;
+    t.m_storedTransposed = transposed;
     t.m_owner = std::move(owner);
     t.m_stored = data;
     t.m_storage = storage;
@@ -370,18 +372,42 @@ std::optional<ops::WeightStorage> productStorage(std::uint32_t type)
 
 WeightTensor WeightStore::loadGgufForProduct(const GgufEntry& entry) const
 {
-    // The blocks as stored when HF row r is GGUF row r unchanged: a 2-D tensor laid out as stored, nothing
-    // added. Llama's q/k rows (permuted for RoPE) and transposed GPT-2 matrices are converted whole.
+    // A 2-D tensor's blocks as stored, nothing converted. Quantized ones always (never an fp32 copy of the
+    // matrix, also under KeepConverted); F16/BF16 where the own product reads them (readsStoredWeights) and
+    // no KeepConverted scope keeps their fp32 copy. Each GGUF row is a whole number of blocks, so:
+    //   - llama's q/k (rows permuted for llama.cpp's RoPE): the rows' blocks are copied into HF order, a
+    //     buffer the size of the stored tensor (a few MB per layer), not converted;
+    //   - GPT-2's Conv1D matrices (HF [in, out], stored [out, in]): read as stored, marked transposed so
+    //     that the product takes them [out, in].
     const GgufTensorMapping& m = entry.mapping;
     const GgufTensor& source = *m.source;
     const std::optional<ops::WeightStorage> storage = productStorage(source.type);
+    using Layout = GgufTensorMapping::Layout;
     const bool quantized = storage && ops::isQuantized(*storage);
-    if (!storage || (!quantized && !ops::readsStoredWeights()) ||
-        QSysInfo::ByteOrder != QSysInfo::LittleEndian || m.layout != GgufTensorMapping::Layout::AsStored ||
-        m.addend != 0.0f || entry.info.shape.size() != 2 || entry.info.shape.back() != source.rowElements() ||
-        keepsWhole(m.hfName))
+    const std::vector<qint64>& shape = entry.info.shape;
+    const bool matrix =
+        shape.size() == 2 && source.ne.size() == 2 &&
+        (m.layout == Layout::Transposed ? shape.front() : shape.back()) == source.rowElements();
+    if (!storage || !matrix || m.addend != 0.0f || QSysInfo::ByteOrder != QSysInfo::LittleEndian ||
+        (!quantized && (!ops::readsStoredWeights() || keepsWhole(m.hfName))))
         return load(m.hfName);
-    return WeightTensor::stored(m_ggufFile, m_ggufFile->data(source), *storage, entry.info.shape);
+    const unsigned char* blocks = m_ggufFile->data(source);
+    if (m.layout == Layout::Transposed)
+        return WeightTensor::stored(m_ggufFile, blocks, *storage, shape, /*transposed=*/true);
+    if (m.layout == Layout::InterleavedRopeRows) {
+        // GGUF row h·d + 2i + j holds HF row h·d + j·d/2 + i (as loadGgufRows).
+        const qint64 rows = shape.front(), d = rows / m.ropeHeads;
+        const qint64 rowBytes = source.bytes / source.rows();
+        auto reordered = std::make_shared<std::vector<unsigned char>>(size_t(source.bytes));
+        for (qint64 row = 0; row < rows; ++row) {
+            const qint64 i = row % d;
+            const qint64 ggufRow = row - i + 2 * (i % (d / 2)) + i / (d / 2);
+            std::memcpy(reordered->data() + row * rowBytes, blocks + ggufRow * rowBytes, size_t(rowBytes));
+        }
+        const unsigned char* data = reordered->data();
+        return WeightTensor::stored(std::move(reordered), data, *storage, shape);
+    }
+    return WeightTensor::stored(m_ggufFile, blocks, *storage, shape);
 }
 
 WeightTensor WeightStore::loadForProduct(const QString& name) const
