@@ -31,7 +31,7 @@
 namespace attnscope::kernels {
 
 // Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
-constexpr int kCpuKernelsAbi = 5;
+constexpr int kCpuKernelsAbi = 6;
 constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
 
 // Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
@@ -69,8 +69,72 @@ struct Rows
     int stride = 0;
 };
 
-// How weightProduct's weights are stored: what a safetensors file holds for them.
-enum : int { kWeightF32 = 0, kWeightF16 = 1, kWeightBF16 = 2 };
+// How weightProduct's weights are stored: what a safetensors file holds for them (F32, F16, BF16), or one
+// of llama.cpp's block-quantized types as a GGUF file holds them (model/ggmlquants.h has the layouts).
+enum : int {
+    kWeightF32 = 0,
+    kWeightF16 = 1,
+    kWeightBF16 = 2,
+    kWeightQ4_0 = 3,
+    kWeightQ4_1 = 4,
+    kWeightQ5_0 = 5,
+    kWeightQ5_1 = 6,
+    kWeightQ8_0 = 7,
+    kWeightQ2_K = 8,
+    kWeightQ3_K = 9,
+    kWeightQ4_K = 10,
+    kWeightQ5_K = 11,
+    kWeightQ6_K = 12,
+    kWeightTypeCount = 13
+};
+
+// A weight type's storage unit: `elements` weights in `bytes` bytes (1 weight for F32/F16/BF16, a block of
+// 32 or 256 for the quantized types). A quantized row holds a whole number of blocks, and products read
+// it [out, in] only (GGUF's order), in spans of whole blocks.
+struct WeightBlock
+{
+    int elements = 1;
+    int bytes = 4;
+};
+constexpr WeightBlock weightBlock(int type)
+{
+    switch (type) {
+    case kWeightF16:
+    case kWeightBF16:
+        return {1, 2};
+    case kWeightQ4_0:
+        return {32, 18};
+    case kWeightQ4_1:
+        return {32, 20};
+    case kWeightQ5_0:
+        return {32, 22};
+    case kWeightQ5_1:
+        return {32, 24};
+    case kWeightQ8_0:
+        return {32, 34};
+    case kWeightQ2_K:
+        return {256, 84};
+    case kWeightQ3_K:
+        return {256, 110};
+    case kWeightQ4_K:
+        return {256, 144};
+    case kWeightQ5_K:
+        return {256, 176};
+    case kWeightQ6_K:
+        return {256, 210};
+    default:
+        return {1, 4};
+    }
+}
+constexpr bool isQuantizedWeight(int type)
+{
+    return type >= kWeightQ4_0 && type < kWeightTypeCount;
+}
+// Bytes of `elements` consecutive weights (a whole number of blocks for a quantized type).
+constexpr long long weightSpanBytes(int type, long long elements)
+{
+    return elements / weightBlock(type).elements * weightBlock(type).bytes;
+}
 
 struct CpuKernels
 {
@@ -106,6 +170,8 @@ struct CpuKernels
     // baseline and avx2 ones): the callers then convert and use `product`.
     void (*weightProduct)(const float* x, int rows, int in, int xStride, const void* w, int weightType,
                           int wStride, bool weightIsOutIn, float* y, int width, int yStride) = nullptr;
+    // weightProduct (and weightProductPacked) also take the quantized types, [out, in] only, unpacking each
+    // panel from the blocks while they pack it.
     // weightProduct in two steps, so that the threads of one product share one packed copy of x and take
     // its output panels one at a time (a half each left one core idle while the other finished, and each
     // half packed the whole of x again). packedInputFloats(rows, in) is the packed copy's size;
@@ -135,6 +201,18 @@ struct CpuKernels
     // some CPUs: the per-head statistics (a libm log per cell, stats/headstatsaccumulator.cpp) ran 5x slower
     // on the 2-core dev VM (Intel Xeon, AVX-512) until they called this first (docs/bench-census.md).
     void (*clearUpperVectorState)() = nullptr;
+    // Weights [k0, k0 + kc) of rows [0, rowCount) of a [out, in] matrix stored as `weightType` (row r at
+    // w + r·weightSpanBytes(type, in)) as f32 into out[r·outStride + k]; for a quantized type k0 and kc are
+    // whole blocks. The values are ggml's dequantize_row_* ones, bit for bit (kernels/weightblocks.h). At
+    // every level.
+    void (*unpackWeightRows)(const void* w, int weightType, int in, int rowCount, int k0, int kc, float* out,
+                             int outStride) = nullptr;
+    // y (rows × width) = x · Wᵀ for W [width, in] stored as `weightType` (row stride in weights), W unpacked
+    // by unpackWeightRows a panel of outputs at a time into a buffer of the calling thread and multiplied by
+    // `product`: no f32 copy of W. The product of the levels without weightProduct (baseline, avx2) for the
+    // quantized types; at every level.
+    void (*unpackedWeightProduct)(const float* x, int rows, int in, int xStride, const void* w,
+                                  int weightType, float* y, int width, int yStride) = nullptr;
 };
 
 } // namespace attnscope::kernels

@@ -7,12 +7,14 @@
 // and split the work over threads; a kernel computes one piece of it on one thread.
 
 #include "kernels/cpukernels.h"
+#include "kernels/weightblocks.h"  // unpackWeightRows
 #include "kernels/weightproduct.h" // weightProduct, where the module has AVX-512
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 #include <unsupported/Eigen/SpecialFunctions>
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -311,6 +313,24 @@ void product(const float* x, int rows, int in, int xStride, const float* w, int 
         out.noalias() = input * ConstView(w, in, width, Stride(wStride));
 }
 
+// Outputs a time: a panel of 64 rows of W unpacked (2 MiB at 8,192 inputs) stays in L2 while the product
+// reads it.
+constexpr int kUnpackedPanelOutputs = 64;
+
+void unpackedWeightProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType,
+                           float* y, int width, int yStride)
+{
+    thread_local std::vector<float> unpacked; // kept: a fresh buffer each call would be faulted in anew
+    unpacked.resize(size_t(kUnpackedPanelOutputs) * size_t(in));
+    const auto* base = static_cast<const unsigned char*>(w);
+    for (int c0 = 0; c0 < width; c0 += kUnpackedPanelOutputs) {
+        const int count = std::min(kUnpackedPanelOutputs, width - c0);
+        unpackWeightRows(base + weightSpanBytes(weightType, (long long)c0 * in), weightType, in, count, 0, in,
+                         unpacked.data(), in);
+        product(x, rows, in, xStride, unpacked.data(), in, true, y + c0, count, yStride);
+    }
+}
+
 void biasActivation(float* y, int rows, int width, int yStride, const float* bias,
                     const Activation* activation)
 {
@@ -413,6 +433,7 @@ constexpr CpuKernels kTable = {
 #endif
     &biasActivation,    &layerNormRows,
     &rmsNormRows,       &clearUpperVectorState,
+    &unpackWeightRows,  &unpackedWeightProduct,
 };
 
 } // namespace

@@ -23,6 +23,7 @@
 #define ATTNSCOPE_WEIGHT_PRODUCT 1
 
 #include "kernels/cpukernels.h"
+#include "kernels/weightblocks.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -129,9 +130,17 @@ template <class Sink> __attribute__((always_inline)) inline void transpose16x16(
 
 // Packs outputs [0, count) (count ≤ 32) × inputs [k0, k0 + kc) of the weight block into panel[k][c], zero
 // for c ≥ count. outIn: W(o, k) at w[o·wStride + k]; else at w[k·wStride + o].
+// A quantized type ([out, in] only) is unpacked row by row into f32 first (ggml's values, weightblocks.h),
+// then packed as f32.
 inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc,
                             float* panel)
 {
+    if (isQuantizedWeight(type)) {
+        alignas(64) static thread_local float unpacked[kNr * kKc];
+        unpackWeightRows(w, type, wStride, count, k0, kc, unpacked, kc);
+        packWeightPanel(unpacked, kWeightF32, kc, true, count, 0, kc, panel);
+        return;
+    }
     const int bytes = weightBytes(type);
     const char* base = static_cast<const char*>(w);
     if (!outIn) {
@@ -198,18 +207,17 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
 inline void prefetchWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc,
                                 int part = 0, int parts = 1)
 {
-    const int bytes = weightBytes(type);
     const char* base = static_cast<const char*>(w);
     // Lines: rows of the panel (outputs for [out, in], inputs for [in, out]) × lines per row.
     const int rowsToFetch = outIn ? count : kc;
-    const int rowBytes = (outIn ? kc : count) * bytes;
+    const int rowBytes = int(weightSpanBytes(type, outIn ? kc : count));
     const int linesPerRow = (rowBytes + 63) / 64;
     const long long lines = (long long)rowsToFetch * linesPerRow;
     const long long first = lines * part / parts, last = lines * (part + 1) / parts;
     for (long long line = first; line < last; ++line) {
         const int row = int(line / linesPerRow), offset = int(line % linesPerRow) * 64;
-        const char* start = outIn ? base + (std::ptrdiff_t(row) * wStride + k0) * bytes
-                                  : base + std::ptrdiff_t(k0 + row) * wStride * bytes;
+        const char* start = outIn ? base + weightSpanBytes(type, std::ptrdiff_t(row) * wStride + k0)
+                                  : base + weightSpanBytes(type, std::ptrdiff_t(k0 + row) * wStride);
         _mm_prefetch(start + offset, _MM_HINT_T1);
     }
 }
@@ -459,10 +467,9 @@ void weightProductPacked(const float* packed, int rows, int in, const void* w, i
     }
     alignas(64) static thread_local float panel[kKc * kNr];
     const size_t padded = paddedRows(rows);
-    const int bytes = weightBytes(weightType);
     const char* base = static_cast<const char*>(w);
     const auto panelStart = [&](int c0) {
-        return base + std::ptrdiff_t(weightIsOutIn ? std::ptrdiff_t(c0) * wStride : c0) * bytes;
+        return base + weightSpanBytes(weightType, weightIsOutIn ? std::ptrdiff_t(c0) * wStride : c0);
     };
     for (int c0 = 0; c0 < width; c0 += kNr) {
         const int count = std::min(kNr, width - c0);

@@ -26,6 +26,9 @@ ops::LinearWeight linearWeight(const WeightTensor& w, const WeightTensor* bias, 
     l.layout = layout;
     l.in = int(layout == ops::WeightLayout::OutIn ? w.cols() : w.rows());
     l.out = int(layout == ops::WeightLayout::OutIn ? w.rows() : w.cols());
+    // A GGUF's GPT-2 matrix, HF [in, out], is stored [out, in]: the product reads it that way.
+    if (w.storedData() && w.storedTransposed())
+        l.layout = layout == ops::WeightLayout::OutIn ? ops::WeightLayout::InOut : ops::WeightLayout::OutIn;
     return l;
 }
 

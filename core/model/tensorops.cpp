@@ -56,10 +56,53 @@ int weightTypeOf(WeightStorage storage)
         return kernels::kWeightF16;
     case WeightStorage::BF16:
         return kernels::kWeightBF16;
+    case WeightStorage::Q4_0:
+        return kernels::kWeightQ4_0;
+    case WeightStorage::Q4_1:
+        return kernels::kWeightQ4_1;
+    case WeightStorage::Q5_0:
+        return kernels::kWeightQ5_0;
+    case WeightStorage::Q5_1:
+        return kernels::kWeightQ5_1;
+    case WeightStorage::Q8_0:
+        return kernels::kWeightQ8_0;
+    case WeightStorage::Q2_K:
+        return kernels::kWeightQ2_K;
+    case WeightStorage::Q3_K:
+        return kernels::kWeightQ3_K;
+    case WeightStorage::Q4_K:
+        return kernels::kWeightQ4_K;
+    case WeightStorage::Q5_K:
+        return kernels::kWeightQ5_K;
+    case WeightStorage::Q6_K:
+        return kernels::kWeightQ6_K;
     case WeightStorage::F32:
         break;
     }
     return kernels::kWeightF32;
+}
+
+// A quantized W's output columns [c0, c0 + columns) into y on `threads` threads without weightProduct:
+// each thread a block of columns, W unpacked by the kernels a panel at a time (unpackedWeightProduct).
+void unpackedProduct(const float* x, int n, int xStride, const LinearWeight& w, int c0, int columns,
+                     float* y, int yStride, const Activation* act, int threads)
+{
+    if (w.layout != WeightLayout::OutIn)
+        throw std::logic_error("ops::linear: quantized weights must be [out, in]");
+    const kernels::CpuKernels& cpu = kernels::cpuKernels();
+    const int type = weightTypeOf(w.storage);
+    const char* weights = static_cast<const char*>(w.stored);
+    const int blockWidth = (columns + threads - 1) / threads;
+    const int blocks = (columns + blockWidth - 1) / blockWidth;
+    parallelFor(blocks, threads, [&](int block) {
+        const int b0 = block * blockWidth;
+        const int width = std::min(columns, b0 + blockWidth) - b0;
+        cpu.unpackedWeightProduct(x, n, w.in, xStride,
+                                  weights + kernels::weightSpanBytes(type, qint64(c0 + b0) * w.in), type,
+                                  y + b0, width, yStride);
+        if (w.bias || act)
+            cpu.biasActivation(y + b0, n, width, yStride, w.bias ? w.bias + c0 + b0 : nullptr, act);
+    });
 }
 
 // One product's part in sharedInputProduct: W's columns [c0, c0 + columns) into y.
@@ -120,12 +163,12 @@ void sharedInputProduct(const kernels::CpuKernels& own, const float* x, int n, i
             const SharedProductPart& part = parts[tasks[size_t(task)].part];
             const LinearWeight& w = *part.w;
             const bool outIn = w.layout == WeightLayout::OutIn;
-            const qint64 elementBytes = part.weightType == kernels::kWeightF32 ? 4 : 2;
             const int b0 = tasks[size_t(task)].b0;
             const int width = std::min(part.columns, b0 + taskWidth) - b0;
             const qint64 first = outIn ? qint64(part.c0 + b0) * w.in : qint64(part.c0 + b0);
             float* yBlock = part.y + qint64(r0) * part.yStride;
-            own.weightProductPacked(packedInput, rows, w.in, part.weights + first * elementBytes,
+            own.weightProductPacked(packedInput, rows, w.in,
+                                    part.weights + kernels::weightSpanBytes(part.weightType, first),
                                     part.weightType, outIn ? w.in : w.out, outIn, yBlock + b0, width,
                                     part.yStride);
             if (w.bias || part.act)
@@ -145,11 +188,18 @@ SharedProductPart sharedProductPart(const LinearWeight& w, int c0, int columns, 
     const bool asStored = w.stored && w.storage != WeightStorage::F32;
     const char* weights = reinterpret_cast<const char*>(asStored ? w.stored : w.weight);
     if (!weights) throw std::logic_error("ops::linear: no weights");
+    if (asStored && isQuantized(w.storage) && w.layout != WeightLayout::OutIn)
+        throw std::logic_error("ops::linear: quantized weights must be [out, in]");
     return SharedProductPart{
         &w, weights, asStored ? weightTypeOf(w.storage) : kernels::kWeightF32, c0, columns, y, yStride, act};
 }
 
 } // namespace
+
+bool isQuantized(WeightStorage storage)
+{
+    return kernels::isQuantizedWeight(weightTypeOf(storage));
+}
 
 bool readsStoredWeights()
 {
@@ -159,7 +209,7 @@ bool readsStoredWeights()
 std::string productLibrary()
 {
     if (const kernels::CpuKernels* own = ownProductKernels())
-        return std::string("AttnScope's own product, f16/bf16 weights read as stored (") + own->variant +
+        return std::string("AttnScope's own product, f16/bf16 and quantized weights read as stored (") + own->variant +
                " kernels)";
     return openBlasDescription();
 }
@@ -190,6 +240,10 @@ void linear(const float* x, int n, int xStride, const LinearWeight& w, int c0, i
     if (own) {
         const SharedProductPart part = sharedProductPart(w, c0, columns, y, yStride, act);
         sharedInputProduct(*own, x, n, xStride, &part, 1, wanted);
+        return;
+    }
+    if (w.stored && isQuantized(w.storage)) {
+        unpackedProduct(x, n, xStride, w, c0, columns, y, yStride, act, wanted);
         return;
     }
     if (!w.weight) throw std::logic_error("ops::linear: stored weights need the own product");

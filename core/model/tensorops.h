@@ -13,8 +13,11 @@ namespace attnscope::ops {
 // How a projection's weight is stored: nn.Linear [out, in], GPT-2 Conv1D [in, out].
 enum class WeightLayout { OutIn, InOut };
 
-// How the weights are stored where `stored` points: a safetensors file's F16 or BF16 data.
-enum class WeightStorage { F32, F16, BF16 };
+// How the weights are stored where `stored` points: a safetensors (or GGUF) file's F16 or BF16 data, or a
+// GGUF file's ggml blocks ([out, in] only, each row a whole number of blocks; ggmlquants.h).
+enum class WeightStorage { F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K };
+// The quantized ones: linear() multiplies them as stored at every kernel level, unpacking panels of W.
+bool isQuantized(WeightStorage storage);
 
 struct LinearWeight
 {
@@ -29,7 +32,9 @@ struct LinearWeight
 
 // Whether linear() multiplies F16/BF16 weights as they are stored (LinearWeight::stored), converting them
 // while it packs them: the CPU kernels have a weightProduct (AVX-512) and ATTNSCOPE_PRODUCT is not
-// "library". When false, the weights must come as f32 (LinearWeight::weight).
+// "library". When false, F16/BF16/F32 weights must come as f32 (LinearWeight::weight). Quantized weights
+// are always read as stored: by weightProduct where there is one, else a panel of W at a time unpacked
+// to f32 (CpuKernels::unpackedWeightProduct), never the whole matrix.
 bool readsStoredWeights();
 
 // y[:, 0:c1-c0] = act(x · W[:, c0:c1] + b[c0:c1]) for the output columns [c0, c1) of the projection.

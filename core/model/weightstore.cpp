@@ -15,9 +15,11 @@
 #include <QSysInfo>
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <sys/mman.h>
 
 namespace attnscope {
@@ -44,9 +46,10 @@ WeightTensor WeightTensor::owned(std::vector<float> values, std::vector<qint64> 
 }
 
 WeightTensor WeightTensor::stored(std::shared_ptr<const void> owner, const void* data,
-                                  ops::WeightStorage storage, std::vector<qint64> shape)
+                                  ops::WeightStorage storage, std::vector<qint64> shape, bool transposed)
 {
     WeightTensor t;
+    t.m_storedTransposed = transposed;
     t.m_owner = std::move(owner);
     t.m_stored = data;
     t.m_storage = storage;
@@ -327,8 +330,88 @@ WeightTensor WeightStore::load(const QString& name) const
     return loaded;
 }
 
+namespace {
+
+// How ops::linear reads a GGUF tensor of `type` as stored; nullopt for F32 (read as it is) and types it
+// does not take.
+std::optional<ops::WeightStorage> productStorage(std::uint32_t type)
+{
+    using S = ops::WeightStorage;
+    switch (GgmlType(type)) {
+    case GgmlType::F16:
+        return S::F16;
+    case GgmlType::BF16:
+        return S::BF16;
+    case GgmlType::Q4_0:
+        return S::Q4_0;
+    case GgmlType::Q4_1:
+        return S::Q4_1;
+    case GgmlType::Q5_0:
+        return S::Q5_0;
+    case GgmlType::Q5_1:
+        return S::Q5_1;
+    case GgmlType::Q8_0:
+        return S::Q8_0;
+    case GgmlType::Q2_K:
+        return S::Q2_K;
+    case GgmlType::Q3_K:
+        return S::Q3_K;
+    case GgmlType::Q4_K:
+        return S::Q4_K;
+    case GgmlType::Q5_K:
+        return S::Q5_K;
+    case GgmlType::Q6_K:
+        return S::Q6_K;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+WeightTensor WeightStore::loadGgufForProduct(const GgufEntry& entry) const
+{
+    // A 2-D tensor's blocks as stored, nothing converted. Quantized ones always (never an fp32 copy of the
+    // matrix, also under KeepConverted); F16/BF16 where the own product reads them (readsStoredWeights) and
+    // no KeepConverted scope keeps their fp32 copy. Each GGUF row is a whole number of blocks, so:
+    //   - llama's q/k (rows permuted for llama.cpp's RoPE): the rows' blocks are copied into HF order, a
+    //     buffer the size of the stored tensor (a few MB per layer), not converted;
+    //   - GPT-2's Conv1D matrices (HF [in, out], stored [out, in]): read as stored, marked transposed so
+    //     that the product takes them [out, in].
+    const GgufTensorMapping& m = entry.mapping;
+    const GgufTensor& source = *m.source;
+    const std::optional<ops::WeightStorage> storage = productStorage(source.type);
+    using Layout = GgufTensorMapping::Layout;
+    const bool quantized = storage && ops::isQuantized(*storage);
+    const std::vector<qint64>& shape = entry.info.shape;
+    const bool matrix =
+        shape.size() == 2 && source.ne.size() == 2 &&
+        (m.layout == Layout::Transposed ? shape.front() : shape.back()) == source.rowElements();
+    if (!storage || !matrix || m.addend != 0.0f || QSysInfo::ByteOrder != QSysInfo::LittleEndian ||
+        (!quantized && (!ops::readsStoredWeights() || keepsWhole(m.hfName))))
+        return load(m.hfName);
+    const unsigned char* blocks = m_ggufFile->data(source);
+    if (m.layout == Layout::Transposed)
+        return WeightTensor::stored(m_ggufFile, blocks, *storage, shape, /*transposed=*/true);
+    if (m.layout == Layout::InterleavedRopeRows) {
+        // GGUF row h·d + 2i + j holds HF row h·d + j·d/2 + i (as loadGgufRows).
+        const qint64 rows = shape.front(), d = rows / m.ropeHeads;
+        const qint64 rowBytes = source.bytes / source.rows();
+        auto reordered = std::make_shared<std::vector<unsigned char>>(size_t(source.bytes));
+        for (qint64 row = 0; row < rows; ++row) {
+            const qint64 i = row % d;
+            const qint64 ggufRow = row - i + 2 * (i % (d / 2)) + i / (d / 2);
+            std::memcpy(reordered->data() + row * rowBytes, blocks + ggufRow * rowBytes, size_t(rowBytes));
+        }
+        const unsigned char* data = reordered->data();
+        return WeightTensor::stored(std::move(reordered), data, *storage, shape);
+    }
+    return WeightTensor::stored(m_ggufFile, blocks, *storage, shape);
+}
+
 WeightTensor WeightStore::loadForProduct(const QString& name) const
 {
+    if (const auto it = m_gguf.constFind(name); it != m_gguf.cend()) return loadGgufForProduct(*it);
     const int where = m_where.value(name, -1);
     if (where < 0 || !ops::readsStoredWeights() || QSysInfo::ByteOrder != QSysInfo::LittleEndian)
         return load(name);

@@ -30,8 +30,10 @@ public:
     // the kernel clearing fresh pages for every layer cost more than the conversion.
     static WeightTensor converted(qint64 count, std::vector<qint64> shape,
                                   const std::function<void(float*)>& fill);
+    // `transposed`: the stored matrix is [cols, rows] of `shape` (GPT-2's Conv1D weights in a GGUF file).
     static WeightTensor stored(std::shared_ptr<const void> owner, const void* data,
-                               ops::WeightStorage storage, std::vector<qint64> shape);
+                               ops::WeightStorage storage, std::vector<qint64> shape,
+                               bool transposed = false);
 
     const float* data() const { return m_data; }
     const std::vector<qint64>& shape() const { return m_shape; }
@@ -44,6 +46,8 @@ public:
     // The weights as stored (F16/BF16) for a tensor from WeightStore::loadForProduct, else null.
     const void* storedData() const { return m_stored; }
     ops::WeightStorage storage() const { return m_storage; }
+    // The stored matrix is the transpose of shape() (see stored()).
+    bool storedTransposed() const { return m_storedTransposed; }
     // Rows [first, first + count) (first dimension) of an fp32 tensor as a view that keeps this tensor's data
     // alive.
     WeightTensor rowRange(qint64 first, qint64 count) const;
@@ -55,6 +59,7 @@ private:
     ops::WeightStorage m_storage = ops::WeightStorage::F32;
     std::vector<qint64> m_shape;
     bool m_isView = false;
+    bool m_storedTransposed = false;
 };
 
 // fp32 copies of converted tensors, kept while a WeightStore::KeepConverted lives.
@@ -98,9 +103,11 @@ public:
     // fp32 tensor: a view for aligned F32, else converted. Throws ModelError when absent or not a float type.
     WeightTensor load(const QString& name) const;
     // A projection's weight matrix for ops::linear: when it multiplies F16/BF16 weights as stored
-    // (ops::readsStoredWeights()) and the safetensors file holds them so, a view of those bytes (no
-    // conversion, nothing allocated); else load(name), and also while a KeepConverted scope keeps (or can
-    // keep) the tensor's fp32 copy.
+    // (ops::readsStoredWeights()) and the file holds them so, a view of those bytes (no conversion, nothing
+    // allocated); a GGUF file's quantized blocks likewise at every kernel level (ops::isQuantized) and
+    // whatever KeepConverted keeps (llama's permuted q/k rows: the blocks copied into HF row order; GPT-2's
+    // matrices: marked storedTransposed()); else load(name), and also while a KeepConverted scope keeps (or
+    // can keep) an F16/BF16 tensor's fp32 copy.
     WeightTensor loadForProduct(const QString& name) const;
     // Rows [firstRow, firstRow + rowCount) of a tensor (first dimension), e.g. a few embedding rows. While a
     // KeepConverted lives, from the kept fp32 copy of the whole tensor when it has (or, within the budget,
@@ -143,6 +150,7 @@ private:
         GgufTensorMapping mapping;
     };
     WeightTensor loadGgufRows(const GgufEntry& entry, qint64 firstRow, qint64 rowCount) const;
+    WeightTensor loadGgufForProduct(const GgufEntry& entry) const;
     // loadRows() from the file (or the GGUF blocks), never from the kept copies.
     WeightTensor readRows(const QString& name, qint64 firstRow, qint64 rowCount) const;
     // Whether load(name) keeps (or already kept) an fp32 copy of the whole tensor.
