@@ -4,6 +4,7 @@
 // Examples menu runs on the model it opens with, from every built-in model: no failure or too-long banner,
 // and the example that needs a decoder is on one.
 
+#include "ui/support/shownwindow.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorersession.h"
 #include "explorer/headgridwidget.h"
@@ -32,15 +33,6 @@ using namespace attnscope;
 
 namespace {
 
-bool waitForResult(MainWindow& window)
-{
-    return QTest::qWaitFor(
-        [&] {
-            const auto result = window.currentResult();
-            return window.runner()->waitForIdle(50) && result && result->job == window.runner()->currentJob();
-        },
-        60000);
-}
 
 // Idle, and the newest job either shown or refused on the banner.
 bool settle(MainWindow& window)
@@ -83,7 +75,7 @@ private Q_SLOTS:
         QVERIFY2(startExplorerSession(window, SavedSession{}, &problem), qPrintable(problem.english()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         QVERIFY(
             !window.session()->models()->at(window.currentEngineIndex()).folder.isEmpty()); // a real model
         const std::pair<int, int> expected =
@@ -100,7 +92,7 @@ private Q_SLOTS:
         named.layer = 0;
         named.head = 1;
         QVERIFY(startExplorerSession(second, named, &problem));
-        QVERIFY(waitForResult(second));
+        QVERIFY(waitForShownResult(second));
         QTRY_COMPARE(second.grid()->selected(), std::make_pair(0, 1));
     }
 
@@ -155,7 +147,7 @@ private Q_SLOTS:
             const int start = window.findModel(model);
             if (start < 0) QSKIP("model not in this tree");
             QVERIFY(window.selectEngine(start));
-            QVERIFY(waitForResult(window));
+            QVERIFY(waitForShownResult(window));
             menu->actions().at(i)->trigger();
             QVERIFY(settle(window));
             const QString where = QStringLiteral("example %1 from %2 on %3")

@@ -2,6 +2,7 @@
 // "Open in lesson" works on the "Worked example" model too, and Text A says why it cannot be typed in
 // while that model is chosen. The expected numbers are computed here by hand from the seed's Q, K and V.
 
+#include "ui/support/shownwindow.h"
 #include "explorer/syntheticengine.h"
 #include "explorer/workedexampleengine.h"
 #include "lesson/lessonlauncher.h"
@@ -89,15 +90,6 @@ int findEngine(const MainWindow& window, bool workedExample)
     return -1;
 }
 
-bool waitForResult(MainWindow& window)
-{
-    return QTest::qWaitFor(
-        [&] {
-            return window.runner()->waitForIdle(50) && window.currentResult() &&
-                   window.currentResult()->job == window.runner()->currentJob();
-        },
-        20000);
-}
 
 } // namespace
 
@@ -130,7 +122,7 @@ private Q_SLOTS:
     {
         MainWindow window;
         QVERIFY(window.selectEngine(findEngine(window, true)));
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         QVERIFY(window.openInLessonAction()->isEnabled());
         window.openInLessonAction()->trigger();
         const QList<LessonWindow*> lessons = window.findChildren<LessonWindow*>();
@@ -171,7 +163,7 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(window.selectEngine(findEngine(window, false)));
         window.setTexts(QStringLiteral("a short demo"));
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         QVERIFY(!window.openInLessonAction()->isEnabled());
         QString message;
         QVERIFY(!window.lessonLauncher()->openHead(window.currentResult().get(), 0, 0, &message));

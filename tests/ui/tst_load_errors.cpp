@@ -4,6 +4,7 @@
 // config.json that is not JSON, missing weights, an unsupported architecture) is checked on the banner at
 // start in English and in Turkish, naming the file, with the Turkish written out here by hand.
 
+#include "ui/support/shownwindow.h"
 #include "explorer/modelproblemtext.h"
 #include "explorer/runstatebanner.h"
 #include "i18n/languagemanager.h"
@@ -22,15 +23,6 @@ using namespace attnscope;
 
 namespace {
 
-bool waitForResult(MainWindow& window)
-{
-    return QTest::qWaitFor(
-        [&] {
-            const auto result = window.currentResult();
-            return window.runner()->waitForIdle(50) && result && result->job == window.runner()->currentJob();
-        },
-        30000);
-}
 
 bool writeFile(const QString& path, const QByteArray& bytes)
 {
@@ -132,7 +124,7 @@ private Q_SLOTS:
         QVERIFY(LanguageManager::shared()->setLanguage(language));
         MainWindow window;
         window.show();
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         SavedSession session;
         session.model = model;
         ModelProblem problem;
@@ -193,7 +185,7 @@ private Q_SLOTS:
         MainWindow window;
         window.show();
         window.setTexts(QStringLiteral("bir iki üç"));
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         const int tokens = window.currentResult()->run.maps->queries();
         QVERIFY2(window.statusText().contains(QStringLiteral("%1 token ").arg(tokens)) ||
                      window.statusText().startsWith(QStringLiteral("%1 token").arg(tokens)),

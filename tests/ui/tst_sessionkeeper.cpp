@@ -3,6 +3,7 @@
 // selects it again, and a session (model, texts, tab, head) round-trips through the settings and back
 // into a window.
 
+#include "ui/support/shownwindow.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/modelproblemtext.h"
 #include "explorer/runstatebanner.h"
@@ -26,17 +27,6 @@ using namespace attnscope;
 
 namespace {
 
-bool waitForResult(MainWindow& window, const QString& textA = {})
-{
-    return QTest::qWaitFor(
-        [&] {
-            const auto result = window.currentResult();
-            return window.runner()->waitForIdle(50) && result &&
-                   result->job == window.runner()->currentJob() &&
-                   (textA.isEmpty() || result->textA == textA);
-        },
-        30000);
-}
 
 QStringList args(std::initializer_list<const char*> list)
 {
@@ -182,7 +172,7 @@ private Q_SLOTS:
         config.close();
         MainWindow window;
         window.show();
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         const int shown = window.currentEngineIndex();
         SavedSession session;
         session.model = broken.path();
@@ -207,13 +197,13 @@ private Q_SLOTS:
         QVERIFY2(bannerSaysIt(), qPrintable(window.runStateBanner()->text()));
         // A new result on the model shown keeps the failure said.
         window.setTexts(QStringLiteral("a new sentence"));
-        QVERIFY(waitForResult(window, QStringLiteral("a new sentence")));
+        QVERIFY(waitForShownResult(window, QStringLiteral("a new sentence")));
         QVERIFY2(bannerSaysIt(), qPrintable(window.runStateBanner()->text()));
         // Choosing a model ends it.
         const int other = window.findModel(
             QCoreApplication::translate("attnscope", "Synthetic encoder demo (no weights)"));
         QVERIFY(other >= 0 && window.selectEngine(other));
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         QCOMPARE(window.runStateBanner()->state(), RunStateBanner::State::Hidden);
         QVERIFY(LanguageManager::shared()->setLanguage(QStringLiteral("en")));
     }
@@ -265,7 +255,7 @@ private Q_SLOTS:
             wanted.head = 2;
             ModelProblem problem;
             QVERIFY2(applyExplorerSession(window, wanted, &problem), qPrintable(problem.english()));
-            QVERIFY(waitForResult(window, wanted.textA));
+            QVERIFY(waitForShownResult(window, wanted.textA));
             QTRY_COMPARE(window.grid()->selected(), std::make_pair(1, 2));
             saved = currentExplorerSession(window);
             QCOMPARE(saved.model, wanted.model);
@@ -283,7 +273,7 @@ private Q_SLOTS:
         MainWindow window;
         ModelProblem problem;
         QVERIFY(applyExplorerSession(window, loaded, &problem));
-        QVERIFY(waitForResult(window, saved.textA));
+        QVERIFY(waitForShownResult(window, saved.textA));
         QCOMPARE(explorerModelKey(window, window.currentEngineIndex()), saved.model);
         QCOMPARE(window.textAEdit()->toPlainText(), saved.textA);
         QCOMPARE(window.textB(), saved.textB);
@@ -297,7 +287,7 @@ private Q_SLOTS:
         MainWindow window;
         ModelProblem problem;
         QVERIFY(selectExplorerModel(window, QStringLiteral("worked-example"), &problem));
-        QVERIFY(waitForResult(window));
+        QVERIFY(waitForShownResult(window));
         const SavedSession s = currentExplorerSession(window);
         QCOMPARE(s.model, QStringLiteral("worked-example"));
         QVERIFY(s.textA.isEmpty());
@@ -318,7 +308,7 @@ private Q_SLOTS:
         ModelProblem problem;
         QVERIFY(selectExplorerModel(window, QStringLiteral("synthetic-decoder"), &problem));
         window.setTexts(QStringLiteral("Remember me, please."));
-        QVERIFY(waitForResult(window, QStringLiteral("Remember me, please.")));
+        QVERIFY(waitForShownResult(window, QStringLiteral("Remember me, please.")));
         QTRY_COMPARE(AppSettings().explorerSession().textA, QStringLiteral("Remember me, please."));
         QCOMPARE(AppSettings().explorerSession().model, QStringLiteral("synthetic-decoder"));
     }

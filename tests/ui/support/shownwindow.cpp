@@ -22,3 +22,14 @@ bool showWithModel(attnscope::MainWindow& window, const QString& model)
 {
     return showExposed(window, QSize(1280, 800)) && window.selectEngine(window.findModel(model));
 }
+
+bool waitForShownResult(attnscope::MainWindow& window, const QString& textA)
+{
+    return QTest::qWaitFor(
+        [&] {
+            const auto result = window.currentResult();
+            return window.runner()->waitForIdle(50) && result && result->job == window.runner()->currentJob() &&
+                   (textA.isEmpty() || result->textA == textA);
+        },
+        60000);
+}

@@ -22,3 +22,7 @@ bool showSettled(attnscope::MainWindow& window, std::optional<QSize> size = std:
 // The explorer shown at 1280 × 800 (showExposed) with `model`, a name of its model list, selected; false
 // where the list has no such model.
 bool showWithModel(attnscope::MainWindow& window, const QString& model);
+
+// Waits (up to a minute) until the explorer is idle and shows the result of its newest job, and, where
+// `textA` is given, that result is of that text; false where it never does.
+bool waitForShownResult(attnscope::MainWindow& window, const QString& textA = {});
