@@ -2,6 +2,7 @@
 // avx512): each kernel against a plain double-precision loop, and the start-up choice against the CPU's
 // features. Levels the CPU lacks are skipped here; tst_packaged_cpu runs them under qemu.
 
+#include "core/support/kernelvariantrows.h"
 #include "kernels/cpukernelselection.h"
 #include "support/testdata.h"
 
@@ -82,9 +83,7 @@ private:
     // One row per level this build has; the test skips a level the CPU cannot run.
     void variants()
     {
-        QTest::addColumn<QString>("variant");
-        for (const QString& variant : builtCpuKernelVariants())
-            QTest::newRow(qPrintable(variant)) << variant;
+        addKernelVariantRows();
     }
     const CpuKernels* load(const QString& variant)
     {

@@ -4,6 +4,7 @@
 // unpackedWeightProduct and weightProduct (where the level has it) give y within float32 rounding of a
 // float64 product of those dequantized weights. Activations stay float32: nothing is quantized but W.
 
+#include "core/support/kernelvariantrows.h"
 #include "kernels/cpukernelselection.h"
 #include "model/ggmlquants.h"
 
@@ -72,9 +73,7 @@ class TestQuantizedProduct : public QObject
 private slots:
     void levels_data()
     {
-        QTest::addColumn<QString>("variant");
-        for (const QString& variant : builtCpuKernelVariants())
-            QTest::newRow(qPrintable(variant)) << variant;
+        addKernelVariantRows();
     }
 
     void unpacksAsTheReaderDequantizes_data() { levels_data(); }

@@ -5,6 +5,7 @@
 // the 16- and 32-wide last ones); both layouts, padded strides and a block that starts inside the matrix.
 // Then ops::linear over them (threads, bias, activation) and its environment switch.
 
+#include "core/support/kernelvariantrows.h"
 #include "kernels/cpukernelselection.h"
 #include "model/tensorops.h"
 
@@ -105,9 +106,7 @@ class TestWeightProduct : public QObject
 private slots:
     void variants_data()
     {
-        QTest::addColumn<QString>("variant");
-        for (const QString& variant : builtCpuKernelVariants())
-            QTest::newRow(qPrintable(variant)) << variant;
+        addKernelVariantRows();
     }
     // Which levels have the kernel: avx512 (and an -march=native build on an AVX-512 CPU) must.
     void variants()

@@ -1,0 +1,12 @@
+#include "core/support/kernelvariantrows.h"
+
+#include "kernels/cpukernelselection.h"
+
+#include <QtTest>
+
+void addKernelVariantRows()
+{
+    QTest::addColumn<QString>("variant");
+    for (const QString& variant : attnscope::kernels::builtCpuKernelVariants())
+        QTest::newRow(qPrintable(variant)) << variant;
+}
