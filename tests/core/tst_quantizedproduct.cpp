@@ -80,11 +80,8 @@ private slots:
     void unpacksAsTheReaderDequantizes_data() { levels_data(); }
     void unpacksAsTheReaderDequantizes()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels) QSKIP("this CPU lacks the level");
-        QVERIFY(choice.kernels->unpackWeightRows);
+        FETCH_KERNELS_OR_SKIP(kernels);
+        QVERIFY(kernels->unpackWeightRows);
         std::mt19937 random(32);
         for (const QuantType& t : quantTypes()) {
             const int rows = 5, in = 1536; // 6 K-blocks, 48 small blocks a row
@@ -95,8 +92,8 @@ private slots:
             for (const auto& [k0, kc] : {std::pair{0, in}, std::pair{2 * 256, 256 + block}}) {
                 const int outStride = kc + 3;
                 std::vector<float> out(size_t(rows) * size_t(outStride), 777.0f);
-                choice.kernels->unpackWeightRows(bytes.data(), t.kernelType, in, rows, k0, kc, out.data(),
-                                                 outStride);
+                kernels->unpackWeightRows(bytes.data(), t.kernelType, in, rows, k0, kc, out.data(),
+                                          outStride);
                 for (int r = 0; r < rows; ++r)
                     for (int k = 0; k < outStride; ++k) {
                         const float got = out[size_t(r) * size_t(outStride) + size_t(k)];
@@ -119,11 +116,8 @@ private slots:
     void productMatchesDequantizedProduct_data() { levels_data(); }
     void productMatchesDequantizedProduct()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels) QSKIP("this CPU lacks the level");
-        const CpuKernels& cpu = *choice.kernels;
+        FETCH_KERNELS_OR_SKIP(kernels);
+        const CpuKernels& cpu = *kernels;
         if (variant == QLatin1String("avx512")) QVERIFY(cpu.weightProduct);
         std::mt19937 random(2032);
         int cases = 0;

@@ -88,9 +88,8 @@ const char* typeName(int type)
 // CPU cannot run it.
 decltype(CpuKernels::weightProduct) weightProductOf(const QString& variant)
 {
-    QString error;
-    const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-    return choice.kernels ? choice.kernels->weightProduct : nullptr;
+    const CpuKernels* kernels = kernelsOfVariant(variant);
+    return kernels ? kernels->weightProduct : nullptr;
 }
 
 } // namespace
@@ -112,12 +111,9 @@ private slots:
     // Which levels have the kernel: avx512 (and an -march=native build on an AVX-512 CPU) must.
     void variants()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels) QSKIP("this CPU lacks the level");
-        if (variant == QLatin1String("avx512")) QVERIFY(choice.kernels->weightProduct);
-        if (variant == QLatin1String("baseline")) QVERIFY(!choice.kernels->weightProduct);
+        FETCH_KERNELS_OR_SKIP(kernels);
+        if (variant == QLatin1String("avx512")) QVERIFY(kernels->weightProduct);
+        if (variant == QLatin1String("baseline")) QVERIFY(!kernels->weightProduct);
     }
 
     void againstHandProduct_data() { variants_data(); }
