@@ -2,6 +2,7 @@
 
 #include "command.h"
 #include "io/inputfile.h"
+#include "tokenizer/unicodechars.h"
 
 #include <QDir>
 
@@ -10,34 +11,10 @@ namespace attnscope {
 qsizetype firstInvalidUtf8(const QByteArray& bytes)
 {
     const auto* s = reinterpret_cast<const unsigned char*>(bytes.constData());
-    const qsizetype n = bytes.size();
-    qsizetype i = 0;
-    while (i < n) {
-        const unsigned char c = s[i];
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        int length = 0;
-        unsigned char low = 0x80, high = 0xBF; // the allowed range of the second byte (RFC 3629 table)
-        if (c >= 0xC2 && c <= 0xDF) {
-            length = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            length = 3;
-            if (c == 0xE0) low = 0xA0;  // no overlong forms
-            if (c == 0xED) high = 0x9F; // no surrogates
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            length = 4;
-            if (c == 0xF0) low = 0x90;  // no overlong forms
-            if (c == 0xF4) high = 0x8F; // nothing above U+10FFFF
-        } else {
-            return i; // a continuation byte alone, C0/C1 (overlong), F5..FF
-        }
-        if (i + length > n) return i;
-        if (s[i + 1] < low || s[i + 1] > high) return i;
-        for (int k = 2; k < length; ++k)
-            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
-        i += length;
+    for (qsizetype i = 0; i < bytes.size();) {
+        const tok::Utf8Sequence sequence = tok::readUtf8Sequence(s + i, size_t(bytes.size() - i));
+        if (!sequence.valid) return i;
+        i += sequence.length;
     }
     return -1;
 }

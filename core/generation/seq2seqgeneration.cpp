@@ -1,7 +1,5 @@
 #include "generation/seq2seqgeneration.h"
 
-#include "io/inputfile.h"
-#include "io/strictjson.h"
 #include "model/configreader.h"
 #include "model/encoderdecodermodel.h"
 #include "model/modelerror.h"
@@ -22,17 +20,6 @@ constexpr double kBanned = -std::numeric_limits<double>::infinity();
 // longer than max_position_embeddings itself).
 constexpr int kMaxGeneratedLength = 1 << 20;
 constexpr int kMaxBeams = 1024;
-
-QJsonObject readObject(const QString& file)
-{
-    QString problem;
-    const std::optional<QByteArray> bytes = readInputFile(file, kMaxJsonFileBytes, &problem);
-    if (!bytes) throw ModelError(file, problem);
-    const std::optional<QJsonDocument> doc = parseStrictJson(*bytes, &problem);
-    if (!doc) throw ModelError(file, problem);
-    if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
-    return doc->object();
-}
 
 // An id, or a list of ids (eos_token_id may be either).
 std::vector<int> idList(const ConfigReader& r, const char* key, int vocabSize)
@@ -142,7 +129,7 @@ Seq2SeqGenerationSettings Seq2SeqGenerationSettings::fromFolder(const QString& f
     QString file = QDir::toNativeSeparators(dir.filePath(QStringLiteral("generation_config.json")));
     if (!QFileInfo::exists(file))
         file = QDir::toNativeSeparators(dir.filePath(QStringLiteral("config.json")));
-    const ConfigReader r(readObject(file), file);
+    const ConfigReader r = ConfigReader::fromFile(file);
     const int vocab = model.config().vocabSize;
     Seq2SeqGenerationSettings s;
     s.maxLength = r.integer("max_length", 20, 1, kMaxGeneratedLength);

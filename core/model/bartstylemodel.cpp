@@ -44,6 +44,14 @@ constexpr int kLearnedPositionOffset = 2;
 
 } // namespace
 
+BartStyleOptions readBartStyleOptions(const ConfigReader& r, const EncoderDecoderConfig& config)
+{
+    BartStyleOptions options;
+    options.activation = r.activation("activation_function", QStringLiteral("gelu"));
+    options.embedScale = r.flag("scale_embedding", false) ? float(std::sqrt(double(config.hidden))) : 1.0f;
+    return options;
+}
+
 EncoderDecoderConfig readBartStyleConfig(const ConfigReader& r, const QString& modelType,
                                          const BartStyleDefaults& defaults)
 {

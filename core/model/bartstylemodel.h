@@ -55,6 +55,9 @@ struct BartStyleDefaults
 // Fails through `r`.
 EncoderDecoderConfig readBartStyleConfig(const ConfigReader& r, const QString& modelType,
                                          const BartStyleDefaults& defaults);
+// The options every BART-style family reads alike: activation_function (gelu where absent) and
+// scale_embedding (√d_model where true). The family sets its positions and norms on top.
+BartStyleOptions readBartStyleOptions(const ConfigReader& r, const EncoderDecoderConfig& config);
 
 class BartStyleModel final : public EncoderDecoderModel
 {

@@ -1,5 +1,7 @@
 #include "model/configreader.h"
 
+#include "io/inputfile.h"
+#include "io/strictjson.h"
 #include "model/modelerror.h"
 
 #include <QJsonArray>
@@ -7,6 +9,17 @@
 #include <cmath>
 
 namespace attnscope {
+
+ConfigReader ConfigReader::fromFile(const QString& file)
+{
+    QString problem;
+    const std::optional<QByteArray> bytes = readInputFile(file, kMaxJsonFileBytes, &problem);
+    if (!bytes) throw ModelError(file, problem);
+    const std::optional<QJsonDocument> doc = parseStrictJson(*bytes, &problem);
+    if (!doc) throw ModelError(file, problem);
+    if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
+    return ConfigReader(doc->object(), file);
+}
 
 void ConfigReader::fail(const QString& problem) const
 {

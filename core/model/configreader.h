@@ -18,6 +18,10 @@ class ConfigReader
 {
 public:
     ConfigReader(const QJsonObject& json, const QString& file) : m_json(json), m_file(file) {}
+    // A reader of the JSON object in `file` (config.json, generation_config.json), read bounded
+    // (kMaxJsonFileBytes) and strictly (io/strictjson.h): ModelError "<file>: <problem>" where the file cannot
+    // be read, is no JSON, or holds something else than an object.
+    static ConfigReader fromFile(const QString& file);
 
     const QJsonObject& json() const { return m_json; }
     const QString& file() const { return m_file; }

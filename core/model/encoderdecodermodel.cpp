@@ -1,10 +1,7 @@
 #include "model/encoderdecodermodel.h"
 
-#include "io/inputfile.h"
-#include "io/strictjson.h"
 #include "model/configreader.h"
 #include "model/familyregistry.h"
-#include "model/modelerror.h"
 
 #include <QDir>
 #include <QJsonObject>
@@ -23,13 +20,7 @@ QStringList EncoderDecoderModel::supportedModelTypes()
 std::unique_ptr<EncoderDecoderModel> EncoderDecoderModel::open(const QString& folder)
 {
     const QString file = QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("config.json")));
-    QString problem;
-    const std::optional<QByteArray> bytes = readInputFile(file, kMaxJsonFileBytes, &problem);
-    if (!bytes) throw ModelError(file, problem);
-    const std::optional<QJsonDocument> doc = parseStrictJson(*bytes, &problem);
-    if (!doc) throw ModelError(file, problem);
-    if (!doc->isObject()) throw ModelError(file, QStringLiteral("not a JSON object"));
-    const ConfigReader reader(doc->object(), file);
+    const ConfigReader reader = ConfigReader::fromFile(file);
     QString modelType = reader.string("model_type", QString()).toLower();
     // Without model_type, the class in architectures names it (as ModelConfig reads single-stack configs).
     const QStringList classes = reader.strings("architectures");

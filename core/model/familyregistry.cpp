@@ -19,6 +19,19 @@ const std::vector<FamilyUnit>& FamilyRegistry::units()
     return all;
 }
 
+FamilyUnit encoderDecoderUnit(const QString& name, const QStringList& classPrefixes,
+                              std::unique_ptr<EncoderDecoderModel> (*open)(const ConfigReader& reader,
+                                                                           const QString& folder))
+{
+    FamilyUnit unit;
+    unit.name = name;
+    unit.modelTypes = {name};
+    for (const QString& prefix : classPrefixes)
+        unit.classPrefixes.emplace_back(prefix, name);
+    unit.openEncoderDecoder = open;
+    return unit;
+}
+
 const FamilyUnit* FamilyRegistry::find(const QString& modelType)
 {
     for (const FamilyUnit& unit : units())

@@ -49,6 +49,13 @@ std::shared_ptr<const Architecture> configureArchitecture(const ConfigReader& re
     return std::make_shared<FamilyArchitecture>(reader, config);
 }
 
+// The unit of an encoder-decoder family that runs the one model_type `name` and claims, for a config
+// without model_type, the architectures[0] classes starting with one of `classPrefixes` ("BartFor",
+// "BartModel").
+FamilyUnit encoderDecoderUnit(const QString& name, const QStringList& classPrefixes,
+                              std::unique_ptr<EncoderDecoderModel> (*open)(const ConfigReader& reader,
+                                                                           const QString& folder));
+
 class FamilyRegistry
 {
 public:

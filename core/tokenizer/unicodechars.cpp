@@ -76,65 +76,49 @@ std::u32string fromUtf8Strict(const std::string& bytes, bool* ok)
     return decodeUtf8(bytes, ok);
 }
 
+Utf8Sequence readUtf8Sequence(const unsigned char* s, size_t n)
+{
+    const unsigned char b = s[0];
+    if (b < 0x80) return {b, 1, true};
+    int need = 0; // continuation bytes
+    char32_t cp = 0;
+    unsigned char lo = 0x80, hi = 0xBF; // the allowed range of the second byte (RFC 3629's table)
+    if (b >= 0xC2 && b <= 0xDF) {
+        need = 1;
+        cp = b & 0x1F;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        need = 2;
+        cp = b & 0x0F;
+        if (b == 0xE0) lo = 0xA0; // no overlong forms
+        if (b == 0xED) hi = 0x9F; // no surrogates
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        need = 3;
+        cp = b & 0x07;
+        if (b == 0xF0) lo = 0x90; // no overlong forms
+        if (b == 0xF4) hi = 0x8F; // nothing above U+10FFFF
+    } else {
+        return {0xFFFD, 1, false}; // a continuation byte alone, C0/C1 (overlong), F5..FF
+    }
+    for (int k = 1; k <= need; ++k) {
+        if (size_t(k) >= n || s[k] < lo || s[k] > hi)
+            return {0xFFFD, k, false}; // the valid prefix is skipped
+        cp = (cp << 6) | (s[k] & 0x3F);
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return {cp, need + 1, true};
+}
+
 std::u32string decodeUtf8(const std::string& bytes, bool* ok)
 {
     // Follows the WHATWG / Rust "maximal subpart" rule: each maximal invalid prefix becomes one U+FFFD.
     std::u32string out;
     const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
-    const size_t n = bytes.size();
-    size_t i = 0;
-    while (i < n) {
-        const unsigned char b = s[i];
-        if (b < 0x80) {
-            out.push_back(b);
-            ++i;
-            continue;
-        }
-        int need = 0;
-        char32_t cp = 0;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            need = 1;
-            cp = b & 0x1F;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            need = 2;
-            cp = b & 0x0F;
-            if (b == 0xE0)
-                lo = 0xA0;
-            if (b == 0xED)
-                hi = 0x9F;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            need = 3;
-            cp = b & 0x07;
-            if (b == 0xF0)
-                lo = 0x90;
-            if (b == 0xF4)
-                hi = 0x8F;
-        } else {
-            out.push_back(0xFFFD);
-            *ok = false;
-            ++i;
-            continue;
-        }
-        size_t j = i + 1;
-        bool valid = true;
-        for (int k = 0; k < need; ++k, ++j) {
-            if (j >= n || s[j] < lo || s[j] > hi) {
-                valid = false;
-                break;
-            }
-            cp = (cp << 6) | (s[j] & 0x3F);
-            lo = 0x80;
-            hi = 0xBF;
-        }
-        if (valid) {
-            out.push_back(cp);
-            i = j;
-        } else {
-            out.push_back(0xFFFD);
-            *ok = false;
-            i = j; // skip the valid prefix of the broken sequence
-        }
+    for (size_t i = 0; i < bytes.size();) {
+        const Utf8Sequence sequence = readUtf8Sequence(s + i, bytes.size() - i);
+        out.push_back(sequence.codePoint);
+        if (!sequence.valid) *ok = false;
+        i += size_t(sequence.length);
     }
     return out;
 }

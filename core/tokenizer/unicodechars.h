@@ -18,6 +18,17 @@ std::string utf8Bytes(char32_t c);
 QString fromUtf8Lossy(const std::string& bytes);
 // Strict UTF-8 decoding (a leading BOM is kept as U+FEFF); *ok is false on any invalid sequence.
 std::u32string fromUtf8Strict(const std::string& bytes, bool* ok);
+// The UTF-8 sequence at the start of bytes[0, size) (size ≥ 1) as RFC 3629 allows it (no overlong forms,
+// surrogates or code points above U+10FFFF): its code point and length (1–4). Where it is invalid: valid
+// false, code point U+FFFD and the length of its maximal subpart (at least 1), the bytes one U+FFFD replaces
+// (the WHATWG / Rust rule). The one UTF-8 reader: the decoders above and the CLI's check of text files.
+struct Utf8Sequence
+{
+    char32_t codePoint = 0;
+    int length = 1;
+    bool valid = false;
+};
+Utf8Sequence readUtf8Sequence(const unsigned char* bytes, size_t size);
 
 // Rust char::is_whitespace (the Unicode White_Space property); also what Oniguruma's \s matches.
 bool isWhitespace(char32_t c);

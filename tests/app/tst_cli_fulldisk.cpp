@@ -19,6 +19,10 @@
 #include <QMap>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <utility>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -92,6 +96,33 @@ void writeFile(const QString& path, const QByteArray& bytes)
     QCOMPARE(file.write(bytes), bytes.size());
 }
 
+// A one-thread census of the built-in encoder over `corpus` into `resultPath`, resumed from `resumeFrom`
+// where given, cancelled (by the flag its own progress callback sets: no race with a clock) once
+// stopWhen(progress) is true.
+CensusResult runStoppedCensus(const QString& corpus, const QString& resultPath,
+                              const std::optional<CensusResult>& resumeFrom,
+                              const std::function<bool(const CensusProgress&)>& stopWhen)
+{
+    std::unique_ptr<TransformerModel> model = TransformerModel::open(kEncoder);
+    std::unique_ptr<Tokenizer> ownTokenizer;
+    const Tokenizer* tokenizer = model->tokenizer();
+    if (!tokenizer) {
+        ownTokenizer = Tokenizer::fromFolder(model->folder());
+        tokenizer = ownTokenizer.get();
+    }
+    CensusOptions options;
+    options.corpusPath = corpus;
+    options.resultPath = resultPath;
+    options.threads = 1;
+    std::atomic<bool> cancel{false};
+    return runCensus(
+        *model, *tokenizer, options, resumeFrom,
+        [&](const CensusProgress& p) {
+            if (stopWhen(p)) cancel.store(true);
+        },
+        &cancel);
+}
+
 } // namespace
 
 class TestCliFullDisk : public QObject
@@ -111,7 +142,9 @@ private:
     QString m_noMount; // why no file system can be mounted here ("" when it can)
     int m_mounts = 0;
     QString nextMountPoint() { return m_dir.filePath(QStringLiteral("disk%1").arg(++m_mounts)); }
-    QString stoppedCensus(const QString& corpus); // a census.json stopped after 5 inputs (its path)
+    // A corpus file of 30 sentences in m_dir and a census of it stopped after 5 inputs: {the corpus, the
+    // census.json}; the census path is empty where the census did not stop so.
+    std::pair<QString, QString> stoppedCensus(const QString& corpusName);
 };
 
 void TestCliFullDisk::initTestCase()
@@ -292,30 +325,17 @@ void TestCliFullDisk::censusOnANearlyFullDisk()
 
 // A census stopped after 5 inputs, by the cancel flag its own progress callback sets (no race with a
 // clock): the resumable state a Ctrl+C leaves.
-QString TestCliFullDisk::stoppedCensus(const QString& corpus)
+std::pair<QString, QString> TestCliFullDisk::stoppedCensus(const QString& corpusName)
 {
+    const QString corpus = m_dir.filePath(corpusName);
+    writeFile(corpus, censusSentences(30));
     const QString folder = m_dir.filePath(QStringLiteral("stopped-%1").arg(++m_mounts));
     QDir().mkpath(folder);
-    std::unique_ptr<TransformerModel> model = TransformerModel::open(kEncoder);
-    std::unique_ptr<Tokenizer> ownTokenizer;
-    const Tokenizer* tokenizer = model->tokenizer();
-    if (!tokenizer) {
-        ownTokenizer = Tokenizer::fromFolder(model->folder());
-        tokenizer = ownTokenizer.get();
-    }
-    CensusOptions options;
-    options.corpusPath = corpus;
-    options.resultPath = QDir(folder).filePath(QStringLiteral("census.json"));
-    options.threads = 1;
-    std::atomic<bool> cancel{false};
-    const CensusResult result = runCensus(
-        *model, *tokenizer, options, std::nullopt,
-        [&](const CensusProgress& p) {
-            if (p.inputs >= 5) cancel.store(true);
-        },
-        &cancel);
-    if (result.status != CensusStatus::Cancelled || result.inputs() != 5) return {};
-    return options.resultPath;
+    const QString path = QDir(folder).filePath(QStringLiteral("census.json"));
+    const CensusResult result =
+        runStoppedCensus(corpus, path, std::nullopt, [](const CensusProgress& p) { return p.inputs >= 5; });
+    if (result.status != CensusStatus::Cancelled || result.inputs() != 5) return {corpus, QString()};
+    return {corpus, path};
 }
 
 // census --resume on a full disk: the resumed run's census.json cannot be written, so the one saved before
@@ -323,9 +343,7 @@ QString TestCliFullDisk::stoppedCensus(const QString& corpus)
 void TestCliFullDisk::censusResumeOnAFullDisk()
 {
     REQUIRE_MOUNTS();
-    const QString corpus = m_dir.filePath(QStringLiteral("resume.txt"));
-    writeFile(corpus, censusSentences(30));
-    const QString saved = stoppedCensus(corpus);
+    const auto [corpus, saved] = stoppedCensus(QStringLiteral("resume.txt"));
     QVERIFY(!saved.isEmpty());
     ScratchMount disk(nextMountPoint(), QStringLiteral("tmpfs"), QStringLiteral("size=2m"));
     QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
@@ -379,9 +397,7 @@ void TestCliFullDisk::censusResumeOnAFullDisk()
 void TestCliFullDisk::censusStoppedOnAFullDisk()
 {
     REQUIRE_MOUNTS();
-    const QString corpus = m_dir.filePath(QStringLiteral("stopped.txt"));
-    writeFile(corpus, censusSentences(30));
-    const QString saved = stoppedCensus(corpus);
+    const auto [corpus, saved] = stoppedCensus(QStringLiteral("stopped.txt"));
     QVERIFY(!saved.isEmpty());
     ScratchMount disk(nextMountPoint(), QStringLiteral("tmpfs"), QStringLiteral("size=2m"));
     QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
@@ -396,16 +412,8 @@ void TestCliFullDisk::censusStoppedOnAFullDisk()
     QString error;
     const std::optional<CensusResult> resumeFrom = readCensusResult(path, &error);
     QVERIFY2(resumeFrom, qPrintable(error));
-    std::unique_ptr<TransformerModel> model = TransformerModel::open(kEncoder);
-    std::unique_ptr<Tokenizer> ownTokenizer = Tokenizer::fromFolder(model->folder());
-    const Tokenizer* tokenizer = model->tokenizer() ? model->tokenizer() : ownTokenizer.get();
-    CensusOptions options;
-    options.corpusPath = corpus;
-    options.resultPath = path;
-    options.threads = 1;
-    std::atomic<bool> cancel{false};
-    const CensusResult result = runCensus(
-        *model, *tokenizer, options, resumeFrom, [&](const CensusProgress&) { cancel.store(true); }, &cancel);
+    const CensusResult result =
+        runStoppedCensus(corpus, path, resumeFrom, [](const CensusProgress&) { return true; });
     QCOMPARE(censusStatusName(result.status), QStringLiteral("failed"));
     QVERIFY2(result.message.contains(QStringLiteral("No space left on device")), qPrintable(result.message));
     QVERIFY2(result.message.contains(path), qPrintable(result.message));

@@ -45,6 +45,25 @@ struct HeadScore
     double value = -1;
 };
 
+// The held-out texts the training tool's phenomena.json lists under `key` (decoder_sentences, encoder_pairs).
+QJsonArray heldOutTexts(const char* key)
+{
+    return readJson(sourcePath(QStringLiteral("tools/train-builtin-models/phenomena.json")))
+        .value(QLatin1String(key))
+        .toArray();
+}
+
+// The head with the largest of `score` (one value per head, layer-major) in layers [firstLayer, endLayer);
+// the first of equal ones.
+HeadScore bestHead(const std::vector<double>& score, int heads, int firstLayer, int endLayer)
+{
+    HeadScore best;
+    for (int l = firstLayer; l < endLayer; ++l)
+        for (int h = 0; h < heads; ++h)
+            if (score[size_t(l * heads + h)] > best.value) best = {l, h, score[size_t(l * heads + h)]};
+    return best;
+}
+
 } // namespace
 
 class TestBuiltinModels : public QObject
@@ -120,9 +139,8 @@ void TestBuiltinModels::matchesReference()
 // on held-out sentences (the training tool's phenomena.json lists them; they were not trained on).
 void TestBuiltinModels::decoderHasBosSink()
 {
-    const QJsonObject phenomena = readJson(sourcePath(QStringLiteral("tools/train-builtin-models/phenomena.json")));
     const auto model = TransformerModel::open(sourcePath(QStringLiteral("resources/models/tiny-llama-en-tr")));
-    const QJsonArray sentences = phenomena.value(QStringLiteral("decoder_sentences")).toArray();
+    const QJsonArray sentences = heldOutTexts("decoder_sentences");
     QVERIFY(sentences.size() >= 3);
     const int layers = model->info().layers, heads = model->info().heads;
     std::vector<double> meanSink(size_t(layers * heads), 0.0);
@@ -140,10 +158,7 @@ void TestBuiltinModels::decoderHasBosSink()
                 meanSink[size_t(l * heads + h)] += sum / double(firstColumn.size()) / double(sentences.size());
             }
     }
-    HeadScore best;
-    for (int i = 0; i < layers * heads; ++i)
-        if (meanSink[size_t(i)] > best.value)
-            best = {i / heads, i % heads, meanSink[size_t(i)]};
+    const HeadScore best = bestHead(meanSink, heads, 0, layers);
     qInfo("best BOS sink: layer %d head %d, %.3f", best.layer, best.head, best.value);
     QVERIFY2(best.value >= 0.5, qPrintable(QStringLiteral("best BOS sink %1").arg(best.value)));
 }
@@ -152,9 +167,8 @@ void TestBuiltinModels::decoderHasBosSink()
 // non-special query tokens, is >= 0.3 (Clark et al. 2019's no-op pattern), on held-out sentence pairs.
 void TestBuiltinModels::encoderHasSepNoOpHead()
 {
-    const QJsonObject phenomena = readJson(sourcePath(QStringLiteral("tools/train-builtin-models/phenomena.json")));
     const auto model = TransformerModel::open(sourcePath(QStringLiteral("resources/models/tiny-bert-en-tr")));
-    const QJsonArray pairs = phenomena.value(QStringLiteral("encoder_pairs")).toArray();
+    const QJsonArray pairs = heldOutTexts("encoder_pairs");
     QVERIFY(pairs.size() >= 3);
     const int layers = model->info().layers, heads = model->info().heads;
     QVERIFY(layers >= 3);
@@ -182,11 +196,7 @@ void TestBuiltinModels::encoderHasSepNoOpHead()
                 meanSep[size_t(l * heads + h)] += total / queries / double(pairs.size());
             }
     }
-    HeadScore best;
-    for (int l = 1; l < layers - 1; ++l) // middle layers only
-        for (int h = 0; h < heads; ++h)
-            if (meanSep[size_t(l * heads + h)] > best.value)
-                best = {l, h, meanSep[size_t(l * heads + h)]};
+    const HeadScore best = bestHead(meanSep, heads, 1, layers - 1); // middle layers only
     qInfo("best middle-layer [SEP] head: layer %d head %d, %.3f", best.layer, best.head, best.value);
     QVERIFY2(best.value >= 0.3, qPrintable(QStringLiteral("best middle-layer [SEP] mass %1").arg(best.value)));
 }

@@ -56,6 +56,15 @@ Errors oracleErrors(const QString& folder, const QString& caseName)
             maxAbsError(a.cross, expected("cross_attentions.npy"))};
 }
 
+// A copy of the case in dir with `key` of its config.json set to `value` (removed where undefined).
+QString editedCopy(const QTemporaryDir& dir, const QString& caseName, const QString& key,
+                   const QJsonValue& value)
+{
+    const QString folder = copyOracleCase(dir, caseName, QStringLiteral("m"));
+    editModelConfig(folder, key, value);
+    return folder;
+}
+
 QString errorOf(const std::function<void()>& f)
 {
     return modelErrorOf(f);
@@ -150,9 +159,7 @@ private slots:
         QFETCH(QString, key);
         QFETCH(QJsonValue, value);
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(caseFolder(caseName), folder);
-        editModelConfig(folder, key, value);
+        const QString folder = editedCopy(dir, caseName, key, value);
         const Errors e = oracleErrors(folder, caseName);
         qInfo("%s %s: encoder %.2e, decoder %.2e, cross %.2e", qPrintable(caseName), qPrintable(key),
               e.encoder, e.decoder, e.cross);
@@ -221,9 +228,7 @@ private slots:
         QFETCH(QJsonValue, value);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(caseFolder(caseName), folder);
-        editModelConfig(folder, key, value);
+        const QString folder = editedCopy(dir, caseName, key, value);
         const QString error = errorOf([&] { EncoderDecoderModel::open(folder); });
         QVERIFY2(error.startsWith(folder + QLatin1Char('/')), qPrintable(error));
         QVERIFY2(error.contains(message), qPrintable(error));
@@ -236,8 +241,7 @@ private slots:
         QCOMPARE(EncoderDecoderModel::open(caseFolder(QStringLiteral("mbart_s0")))->unusedLayersNote(),
                  QString());
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(caseFolder(QStringLiteral("mbart_s0")), folder);
+        const QString folder = copyOracleCase(dir, QStringLiteral("mbart_s0"), QStringLiteral("m"));
         editModelConfig(folder, QStringLiteral("decoder_layers"), 1);
         const auto model = EncoderDecoderModel::open(folder);
         QCOMPARE(model->run({5, 6, 2}, {2, 7}).decoder.layers(), 1);
@@ -292,8 +296,7 @@ private slots:
     void modelTypeFromTheClass()
     {
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(caseFolder(QStringLiteral("bart_s0")), folder);
+        const QString folder = copyOracleCase(dir, QStringLiteral("bart_s0"), QStringLiteral("m"));
         editModelConfig(folder, QStringLiteral("model_type"), QJsonValue(QJsonValue::Undefined));
         QCOMPARE(EncoderDecoderModel::open(folder)->config().modelType, QStringLiteral("bart"));
         editModelConfig(folder, QStringLiteral("architectures"),

@@ -64,11 +64,9 @@ double meanAbsError(const AttentionMaps& maps, const NpyArray& expected)
     return sum / double(count);
 }
 
-// A random Llama-shaped model with rows of 256 and more (so every K-quant applies), written straight as
-// GGUF: 2 layers, hidden 256, 4 query heads and 2 key/value heads of 64, MLP 512, vocabulary 64.
+// The small random Llama (writeSmallLlama) written straight as GGUF, its matrices as `type`.
 void writeRandomLlamaGguf(const QString& path, GgmlType type)
 {
-    const int layers = 2, hidden = 256, heads = 4, kvHeads = 2, d = 64, inner = 512, vocab = 64;
     std::mt19937 rng(1234);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     auto random = [&](qint64 count, float scale) {
@@ -79,34 +77,13 @@ void writeRandomLlamaGguf(const QString& path, GgmlType type)
     };
     GgufWriter w;
     w.addString(QStringLiteral("general.architecture"), QStringLiteral("llama"));
-    w.addU32(QStringLiteral("llama.block_count"), layers);
-    w.addU32(QStringLiteral("llama.context_length"), 128);
-    w.addU32(QStringLiteral("llama.embedding_length"), hidden);
-    w.addU32(QStringLiteral("llama.feed_forward_length"), inner);
-    w.addU32(QStringLiteral("llama.attention.head_count"), heads);
-    w.addU32(QStringLiteral("llama.attention.head_count_kv"), kvHeads);
-    w.addF32(QStringLiteral("llama.rope.freq_base"), 10000.0f);
-    w.addF32(QStringLiteral("llama.attention.layer_norm_rms_epsilon"), 1e-5f);
     auto matrix = [&](const QString& name, qint64 rows, qint64 cols, float scale) {
         w.addFloatTensor(name, {rows, cols}, random(rows * cols, scale), type);
     };
     auto ones = [&](const QString& name, qint64 n) {
         w.addFloatTensor(name, {n}, std::vector<float>(size_t(n), 1.0f), GgmlType::F32);
     };
-    matrix(QStringLiteral("token_embd.weight"), vocab, hidden, 1.0f);
-    ones(QStringLiteral("output_norm.weight"), hidden);
-    for (int l = 0; l < layers; ++l) {
-        auto name = [&](const char* rest) { return QStringLiteral("blk.%1.").arg(l) + QLatin1String(rest); };
-        ones(name("attn_norm.weight"), hidden);
-        ones(name("ffn_norm.weight"), hidden);
-        matrix(name("attn_q.weight"), heads * d, hidden, 0.08f);
-        matrix(name("attn_k.weight"), kvHeads * d, hidden, 0.08f);
-        matrix(name("attn_v.weight"), kvHeads * d, hidden, 0.06f);
-        matrix(name("attn_output.weight"), hidden, heads * d, 0.06f);
-        matrix(name("ffn_gate.weight"), inner, hidden, 0.06f);
-        matrix(name("ffn_up.weight"), inner, hidden, 0.06f);
-        matrix(name("ffn_down.weight"), hidden, inner, 0.04f);
-    }
+    writeSmallLlama(w, matrix, ones);
     w.write(path);
 }
 

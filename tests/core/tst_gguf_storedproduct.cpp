@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <random>
+#include <utility>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -82,34 +83,18 @@ private:
     GgufWriter m_typed, m_reference;
 };
 
-const int kLayers = 2, kHidden = 256, kHeads = 4, kHeadDim = 64, kVocab = 64;
+// The sizes of the small Llama (writeSmallLlama), which the GPT-2 twin shares.
+const int kLayers = 2, kHidden = 256, kHeads = 4, kVocab = 64;
 
 void writeLlamaTwins(GgmlType type, const QString& typed, const QString& reference)
 {
-    const int kvHeads = 2, inner = 512;
     TwinWriter w(type, QStringLiteral("llama"));
-    w.addU32(QStringLiteral("llama.block_count"), kLayers);
-    w.addU32(QStringLiteral("llama.context_length"), 128);
-    w.addU32(QStringLiteral("llama.embedding_length"), kHidden);
-    w.addU32(QStringLiteral("llama.feed_forward_length"), inner);
-    w.addU32(QStringLiteral("llama.attention.head_count"), kHeads);
-    w.addU32(QStringLiteral("llama.attention.head_count_kv"), kvHeads);
-    w.addF32(QStringLiteral("llama.rope.freq_base"), 10000.0f);
-    w.addF32(QStringLiteral("llama.attention.layer_norm_rms_epsilon"), 1e-5f);
-    w.matrix(QStringLiteral("token_embd.weight"), kVocab, kHidden, 1.0f);
-    w.vector(QStringLiteral("output_norm.weight"), kHidden, true);
-    for (int l = 0; l < kLayers; ++l) {
-        auto name = [&](const char* rest) { return QStringLiteral("blk.%1.").arg(l) + QLatin1String(rest); };
-        w.vector(name("attn_norm.weight"), kHidden, true);
-        w.vector(name("ffn_norm.weight"), kHidden, true);
-        w.matrix(name("attn_q.weight"), kHeads * kHeadDim, kHidden, 0.08f);
-        w.matrix(name("attn_k.weight"), kvHeads * kHeadDim, kHidden, 0.08f);
-        w.matrix(name("attn_v.weight"), kvHeads * kHeadDim, kHidden, 0.06f);
-        w.matrix(name("attn_output.weight"), kHidden, kHeads * kHeadDim, 0.06f);
-        w.matrix(name("ffn_gate.weight"), inner, kHidden, 0.06f);
-        w.matrix(name("ffn_up.weight"), inner, kHidden, 0.06f);
-        w.matrix(name("ffn_down.weight"), kHidden, inner, 0.04f);
-    }
+    writeSmallLlama(
+        w,
+        [&](const QString& name, qint64 rows, qint64 cols, float scale) {
+            w.matrix(name, rows, cols, scale);
+        },
+        [&](const QString& name, qint64 n) { w.vector(name, n, true); });
     w.write(typed, reference);
 }
 
@@ -144,6 +129,18 @@ void writeGpt2Twins(GgmlType type, const QString& typed, const QString& referenc
         w.vector(name("ffn_down.bias"), kHidden, false);
     }
     w.write(typed, reference);
+}
+
+// The twins of `architecture` ("llama" or "gpt2") stored as `type` in dir: {typed.gguf, reference.gguf}.
+std::pair<QString, QString> writeTwins(const QTemporaryDir& dir, const QString& architecture, GgmlType type)
+{
+    const QString typed = dir.filePath(QStringLiteral("typed.gguf"));
+    const QString reference = dir.filePath(QStringLiteral("reference.gguf"));
+    if (architecture == QLatin1String("llama"))
+        writeLlamaTwins(type, typed, reference);
+    else
+        writeGpt2Twins(type, typed, reference);
+    return {typed, reference};
 }
 
 std::vector<int> inputIds()
@@ -191,12 +188,7 @@ void TestGgufStoredProduct::attentionOfTheDequantizedWeights()
     QFETCH(QString, architecture);
     QFETCH(int, type);
     QTemporaryDir dir;
-    const QString typed = dir.filePath(QStringLiteral("typed.gguf"));
-    const QString reference = dir.filePath(QStringLiteral("reference.gguf"));
-    if (architecture == QLatin1String("llama"))
-        writeLlamaTwins(GgmlType(type), typed, reference);
-    else
-        writeGpt2Twins(GgmlType(type), typed, reference);
+    const auto [typed, reference] = writeTwins(dir, architecture, GgmlType(type));
     const AttentionCapture exact = TransformerModel::open(reference)->run(inputIds(), {});
     const AttentionCapture stored = TransformerModel::open(typed)->run(inputIds(), {});
     const double error = maxAbsError(*exact.maps, *stored.maps);
@@ -229,12 +221,7 @@ void TestGgufStoredProduct::quantizedMatricesAreReadAsStored()
     QFETCH(QString, tensor);
     QFETCH(bool, transposed);
     QTemporaryDir dir;
-    const QString typed = dir.filePath(QStringLiteral("typed.gguf"));
-    const QString reference = dir.filePath(QStringLiteral("reference.gguf"));
-    if (architecture == QLatin1String("llama"))
-        writeLlamaTwins(GgmlType::Q4_K, typed, reference);
-    else
-        writeGpt2Twins(GgmlType::Q4_K, typed, reference);
+    const QString typed = writeTwins(dir, architecture, GgmlType::Q4_K).first;
     auto file = std::make_shared<const GgufFile>(typed);
     const WeightStore store = WeightStore::openGguf(file, describeGgufModel(*file));
     const WeightStore::KeepConverted keep(store, qint64(1) << 30);

@@ -5,6 +5,7 @@
 // float64 product of those dequantized weights. Activations stay float32: nothing is quantized but W.
 
 #include "core/support/kernelvariantrows.h"
+#include "core/support/productcheck.h"
 #include "kernels/cpukernelselection.h"
 #include "model/ggmlquants.h"
 
@@ -79,11 +80,8 @@ private slots:
     void unpacksAsTheReaderDequantizes_data() { levels_data(); }
     void unpacksAsTheReaderDequantizes()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels) QSKIP("this CPU lacks the level");
-        QVERIFY(choice.kernels->unpackWeightRows);
+        FETCH_KERNELS_OR_SKIP(kernels);
+        QVERIFY(kernels->unpackWeightRows);
         std::mt19937 random(32);
         for (const QuantType& t : quantTypes()) {
             const int rows = 5, in = 1536; // 6 K-blocks, 48 small blocks a row
@@ -94,8 +92,8 @@ private slots:
             for (const auto& [k0, kc] : {std::pair{0, in}, std::pair{2 * 256, 256 + block}}) {
                 const int outStride = kc + 3;
                 std::vector<float> out(size_t(rows) * size_t(outStride), 777.0f);
-                choice.kernels->unpackWeightRows(bytes.data(), t.kernelType, in, rows, k0, kc, out.data(),
-                                                 outStride);
+                kernels->unpackWeightRows(bytes.data(), t.kernelType, in, rows, k0, kc, out.data(),
+                                          outStride);
                 for (int r = 0; r < rows; ++r)
                     for (int k = 0; k < outStride; ++k) {
                         const float got = out[size_t(r) * size_t(outStride) + size_t(k)];
@@ -118,11 +116,8 @@ private slots:
     void productMatchesDequantizedProduct_data() { levels_data(); }
     void productMatchesDequantizedProduct()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels) QSKIP("this CPU lacks the level");
-        const CpuKernels& cpu = *choice.kernels;
+        FETCH_KERNELS_OR_SKIP(kernels);
+        const CpuKernels& cpu = *kernels;
         if (variant == QLatin1String("avx512")) QVERIFY(cpu.weightProduct);
         std::mt19937 random(2032);
         int cases = 0;
@@ -147,36 +142,12 @@ private slots:
                             else
                                 cpu.weightProduct(x.data(), rows, in, xStride, w.data(), t.kernelType, in,
                                                   true, y.data(), width, yStride);
-                            for (int r = 0; r < rows; ++r)
-                                for (int c = 0; c < yStride; ++c) {
-                                    const float got = y[size_t(r) * size_t(yStride) + size_t(c)];
-                                    if (c >= width) {
-                                        QCOMPARE(got, 12345.0f);
-                                        continue;
-                                    }
-                                    double exact = 0, magnitude = 0;
-                                    for (int i = 0; i < in; ++i) {
-                                        const double term =
-                                            double(x[size_t(r) * size_t(xStride) + size_t(i)]) *
-                                            double(values[size_t(c) * size_t(in) + size_t(i)]);
-                                        exact += term;
-                                        magnitude += std::abs(term);
-                                    }
-                                    const double tolerance = 1e-6 * std::sqrt(double(in)) * magnitude + 1e-30;
-                                    if (std::abs(got - exact) > tolerance)
-                                        QFAIL(qPrintable(
-                                            QStringLiteral("%1 %2 rows %3 in %4 width %5: y[%6][%7] "
-                                                           "= %8, exact %9")
-                                                .arg(QLatin1String(t.name))
-                                                .arg(QLatin1String(which == 0 ? "unpacked" : "weightProduct"))
-                                                .arg(rows)
-                                                .arg(in)
-                                                .arg(width)
-                                                .arg(r)
-                                                .arg(c)
-                                                .arg(double(got), 0, 'g', 9)
-                                                .arg(exact, 0, 'g', 9)));
-                                }
+                            const QString kernel = QString::fromLatin1(t.name) +
+                                                   QLatin1String(which == 0 ? " unpacked" : " weightProduct");
+                            const QString miss = testing::productMiss(
+                                kernel, x, rows, in, xStride, y, width, yStride, 12345.0f,
+                                [&](int c, int i) { return values[size_t(c) * size_t(in) + size_t(i)]; });
+                            QVERIFY2(miss.isEmpty(), qPrintable(miss));
                             ++cases;
                         }
                     }

@@ -271,8 +271,7 @@ private slots:
         QFETCH(QByteArray, json);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("m"));
-        copyModel(oracleFolder(QStringLiteral("marian_s0")), folder);
+        const QString folder = copyOracleCase(dir, QStringLiteral("marian_s0"), QStringLiteral("m"));
         writeRequiredFile(folder + QStringLiteral("/generation_config.json"), json);
         const auto model = EncoderDecoderModel::open(folder);
         const QString error = modelErrorOf([&] { Seq2SeqGenerationSettings::fromFolder(folder, *model); });

@@ -6,6 +6,7 @@
 // Then ops::linear over them (threads, bias, activation) and its environment switch.
 
 #include "core/support/kernelvariantrows.h"
+#include "core/support/productcheck.h"
 #include "kernels/cpukernelselection.h"
 #include "model/tensorops.h"
 
@@ -87,9 +88,8 @@ const char* typeName(int type)
 // CPU cannot run it.
 decltype(CpuKernels::weightProduct) weightProductOf(const QString& variant)
 {
-    QString error;
-    const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-    return choice.kernels ? choice.kernels->weightProduct : nullptr;
+    const CpuKernels* kernels = kernelsOfVariant(variant);
+    return kernels ? kernels->weightProduct : nullptr;
 }
 
 } // namespace
@@ -111,12 +111,9 @@ private slots:
     // Which levels have the kernel: avx512 (and an -march=native build on an AVX-512 CPU) must.
     void variants()
     {
-        QFETCH(QString, variant);
-        QString error;
-        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
-        if (!choice.kernels) QSKIP("this CPU lacks the level");
-        if (variant == QLatin1String("avx512")) QVERIFY(choice.kernels->weightProduct);
-        if (variant == QLatin1String("baseline")) QVERIFY(!choice.kernels->weightProduct);
+        FETCH_KERNELS_OR_SKIP(kernels);
+        if (variant == QLatin1String("avx512")) QVERIFY(kernels->weightProduct);
+        if (variant == QLatin1String("baseline")) QVERIFY(!kernels->weightProduct);
     }
 
     void againstHandProduct_data() { variants_data(); }
@@ -153,38 +150,12 @@ private slots:
                             product(x.data(), rows, in, xStride,
                                     static_cast<const char*>(w.data()) + firstOffset * w.elementBytes(), type,
                                     wStride, outIn, y.data(), width, yStride);
-                            for (int r = 0; r < rows; ++r) {
-                                for (int c = 0; c < yStride; ++c) {
-                                    const float got = y[size_t(r) * yStride + c];
-                                    if (c >= width) { // past the block: untouched
-                                        QCOMPARE(got, sentinel);
-                                        continue;
-                                    }
-                                    double exact = 0, magnitude = 0;
-                                    for (int i = 0; i < in; ++i) {
-                                        const double term =
-                                            double(x[size_t(r) * xStride + i]) * weight(firstColumn + c, i);
-                                        exact += term;
-                                        magnitude += std::abs(term);
-                                    }
-                                    // f32 accumulation: rounding errors grow ~√in relative to Σ|terms|.
-                                    const double tolerance = 1e-6 * std::sqrt(double(in)) * magnitude + 1e-30;
-                                    if (std::abs(got - exact) > tolerance)
-                                        QFAIL(qPrintable(
-                                            QStringLiteral("%1 %2 rows %3 in %4 width %5: y[%6][%7] "
-                                                           "= %8, exact %9 (tolerance %10)")
-                                                .arg(QLatin1String(typeName(type)))
-                                                .arg(QLatin1String(outIn ? "out-in" : "in-out"))
-                                                .arg(rows)
-                                                .arg(in)
-                                                .arg(width)
-                                                .arg(r)
-                                                .arg(c)
-                                                .arg(double(got), 0, 'g', 9)
-                                                .arg(exact, 0, 'g', 9)
-                                                .arg(tolerance)));
-                                }
-                            }
+                            const QString kernel = QString::fromLatin1(typeName(type)) +
+                                                   QLatin1String(outIn ? " out-in" : " in-out");
+                            const QString miss = testing::productMiss(
+                                kernel, x, rows, in, xStride, y, width, yStride, sentinel,
+                                [&](int c, int i) { return weight(firstColumn + c, i); });
+                            QVERIFY2(miss.isEmpty(), qPrintable(miss));
                             ++cases;
                         }
         QVERIFY(cases > 500);

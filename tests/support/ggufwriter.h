@@ -73,4 +73,41 @@ void addGpt2Vocabulary(GgufWriter& w, const QJsonObject& tokenizerJson, const QS
 // Conv1D weights transposed; 2-D tensors stored as `type`, vectors as F32.
 void writeGgufFromFolder(const QString& folder, const QString& path, GgmlType type);
 
+// The small random Llama of the K-quant tests, rows of 256 and more so that every K-quant applies: 2 layers,
+// hidden 256, 4 query heads and 2 key/value heads of 64, MLP 512, vocabulary 64. Its llama.* metadata goes to
+// `metadata` (a GgufWriter, or anything with its addU32 and addF32); its tensors, llama.cpp's names in
+// GGUF's [rows, cols] order, to matrix(name, rows, cols, scale) (normal values times scale) and norm(name, n)
+// (ones), in a fixed order, so that a seeded generator gives the same model each time.
+struct SmallLlamaShape
+{
+    int layers = 2, hidden = 256, heads = 4, kvHeads = 2, headDim = 64, inner = 512, vocab = 64;
+};
+template <class Metadata, class Matrix, class Norm>
+void writeSmallLlama(Metadata& metadata, Matrix matrix, Norm norm, const SmallLlamaShape& s = {})
+{
+    metadata.addU32(QStringLiteral("llama.block_count"), std::uint32_t(s.layers));
+    metadata.addU32(QStringLiteral("llama.context_length"), 128);
+    metadata.addU32(QStringLiteral("llama.embedding_length"), std::uint32_t(s.hidden));
+    metadata.addU32(QStringLiteral("llama.feed_forward_length"), std::uint32_t(s.inner));
+    metadata.addU32(QStringLiteral("llama.attention.head_count"), std::uint32_t(s.heads));
+    metadata.addU32(QStringLiteral("llama.attention.head_count_kv"), std::uint32_t(s.kvHeads));
+    metadata.addF32(QStringLiteral("llama.rope.freq_base"), 10000.0f);
+    metadata.addF32(QStringLiteral("llama.attention.layer_norm_rms_epsilon"), 1e-5f);
+    matrix(QStringLiteral("token_embd.weight"), s.vocab, s.hidden, 1.0f);
+    norm(QStringLiteral("output_norm.weight"), s.hidden);
+    const int q = s.heads * s.headDim, kv = s.kvHeads * s.headDim;
+    for (int l = 0; l < s.layers; ++l) {
+        auto name = [&](const char* rest) { return QStringLiteral("blk.%1.").arg(l) + QLatin1String(rest); };
+        norm(name("attn_norm.weight"), s.hidden);
+        norm(name("ffn_norm.weight"), s.hidden);
+        matrix(name("attn_q.weight"), q, s.hidden, 0.08f);
+        matrix(name("attn_k.weight"), kv, s.hidden, 0.08f);
+        matrix(name("attn_v.weight"), kv, s.hidden, 0.06f);
+        matrix(name("attn_output.weight"), s.hidden, q, 0.06f);
+        matrix(name("ffn_gate.weight"), s.inner, s.hidden, 0.06f);
+        matrix(name("ffn_up.weight"), s.inner, s.hidden, 0.06f);
+        matrix(name("ffn_down.weight"), s.hidden, s.inner, 0.04f);
+    }
+}
+
 } // namespace attnscope::testing

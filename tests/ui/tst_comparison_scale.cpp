@@ -20,9 +20,7 @@ namespace {
 bool runText(MainWindow& window, const QString& text)
 {
     window.setTexts(text);
-    return QTest::qWaitFor([&] { return window.currentResult() && window.currentResult()->textA == text; },
-                           60000) &&
-           window.runner()->waitForIdle(60000);
+    return waitForShownResult(window, text);
 }
 
 } // namespace

@@ -32,6 +32,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace attnscope;
 
@@ -157,6 +158,21 @@ void setUpPdfWriter(QPdfWriter& writer, QSize size)
     writer.setResolution(96);
     writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size) * 0.75, QPageSize::Point), QPageLayout::Portrait,
                                      QMarginsF(0, 0, 0, 0)));
+}
+
+// What planOn(device) plans on the PNG's device (pngDevice, at `scale`) and on the PDF's writer
+// (setUpPdfWriter) of a page of `size`: the two plans the exports of one view must agree on.
+template <class PlanOn>
+auto plansOnPngAndPdf(QSize size, double scale, PlanOn planOn)
+{
+    QImage png = pngDevice(size, scale);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
+    setUpPdfWriter(writer, size);
+    auto pngPlan = planOn(png);
+    auto pdfPlan = planOn(writer);
+    return std::make_pair(std::move(pngPlan), std::move(pdfPlan));
 }
 
 // Every word of every drawn text among the words pdftotext reads from the PDF; the missing ones.
@@ -304,13 +320,7 @@ private Q_SLOTS:
         };
         // The PNG as the exporter paints it (logical 96 dpi, device pixel ratio = scale) and the PDF's
         // writer (96 dpi): the same label plan, so the same labels at the same size.
-        QImage png = pngDevice(QSize(900, 800), scale);
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        QPdfWriter writer(&buffer);
-        setUpPdfWriter(writer, QSize(900, 800));
-        const auto pngPlan = planOn(png);
-        const auto pdfPlan = planOn(writer);
+        const auto [pngPlan, pdfPlan] = plansOnPngAndPdf(QSize(900, 800), scale, planOn);
         QCOMPARE(pngPlan.rows.shown, pdfPlan.rows.shown);
         QCOMPARE(pngPlan.cols.shown, pdfPlan.cols.shown);
         QCOMPARE(pngPlan.rows.pixelSize, pdfPlan.rows.pixelSize);
@@ -357,12 +367,7 @@ private Q_SLOTS:
         };
         // The PNG as the exporter paints it (logical 96 dpi, device pixel ratio = scale) and the PDF's
         // writer (96 dpi).
-        QImage png = pngDevice(QSize(900, 800), scale);
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        QPdfWriter writer(&buffer);
-        setUpPdfWriter(writer, QSize(900, 800));
-        const AxisLabelPlan pngPlan = planOn(png), pdfPlan = planOn(writer);
+        const auto [pngPlan, pdfPlan] = plansOnPngAndPdf(QSize(900, 800), scale, planOn);
         QCOMPARE(pngPlan.shown, pdfPlan.shown);
         QCOMPARE(pngPlan.pixelSize, pdfPlan.pixelSize);
         QCOMPARE(int(pngPlan.shown.size()), n);

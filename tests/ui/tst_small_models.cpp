@@ -11,6 +11,7 @@
 #include "explorer/modellimitnotes.h"
 #include "explorer/modellist.h"
 #include "mainwindow.h"
+#include "ui/support/shownwindow.h"
 
 #include <QGroupBox>
 #include <QLabel>
@@ -24,13 +25,9 @@ namespace {
 
 bool showAndRun(MainWindow& window, const QString& model, const QString& text)
 {
-    window.resize(1280, 800);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window) || !window.selectEngine(window.findModel(model))) return false;
+    if (!showWithModel(window, model)) return false;
     window.setTexts(text);
-    return window.runner()->waitForIdle(60000) &&
-           QTest::qWaitFor([&] { return window.currentResult() && window.currentResult()->textA == text; },
-                           20000);
+    return waitForShownResult(window, text);
 }
 
 // The label shows all its lines at its width (the window at 1280×800).

@@ -2,12 +2,12 @@
 // English and Turkish every column of the built-in encoder's table (the encoder shows the most) is on screen
 // at once, without a sideways scroll bar, and every header line is whole in its column.
 
-#include "explorer/analysisrunner.h"
 #include "explorer/statisticscolumns.h"
 #include "explorer/statisticstab.h"
 #include "i18n/languagemanager.h"
 #include "mainwindow.h"
 #include "support/languagerows.h"
+#include "ui/support/shownwindow.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -51,16 +51,11 @@ private Q_SLOTS:
         LanguageManager languages;
         QVERIFY(languages.setLanguage(language));
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
+        QVERIFY(showWithModel(window, QStringLiteral("tiny-bert-en-tr"))); // at 1280 × 800
         const QString text =
             QStringLiteral("The trophy didn't fit into the suitcase because it was too big.");
         window.setTexts(text);
-        QVERIFY(QTest::qWaitFor(
-            [&] { return window.currentResult() && window.currentResult()->textA == text; }, 60000));
-        QVERIFY(window.runner()->waitForIdle(60000));
+        QVERIFY(waitForShownResult(window, text));
         window.tabs()->setCurrentWidget(window.statisticsTab());
         QTableView* table = window.statisticsTab()->table();
         QTRY_VERIFY(table->isVisible());

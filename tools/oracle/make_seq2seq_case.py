@@ -108,6 +108,15 @@ def build_tokenizer(out, seed):
     return tok, vocab
 
 
+def stack_sizes(a, vocab):
+    """The config fields every case takes alike from the command line (two stacks of the same shape), and no
+    dropout of any kind."""
+    return dict(vocab_size=vocab, d_model=a.d_model, encoder_layers=a.encoder_layers,
+                decoder_layers=a.decoder_layers, encoder_attention_heads=a.heads, decoder_attention_heads=a.heads,
+                encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn, max_position_embeddings=a.max_pos, dropout=0.0,
+                attention_dropout=0.0, activation_dropout=0.0)
+
+
 def marian_case(a, out):
     tok, vocab = build_tokenizer(out, a.seed)
     pad, eos = vocab["<pad>"], vocab["</s>"]
@@ -117,13 +126,9 @@ def marian_case(a, out):
         c["decoded"] = tok.decode(c["ids"], skip_special_tokens=True)
         c["decoded_with_special"] = tok.decode(c["ids"], skip_special_tokens=False)
     # The fields of an opus-mt config.json, the BART-era ones included (transformers keeps unknown keys).
-    cfg = MarianConfig(vocab_size=len(vocab), decoder_vocab_size=len(vocab), d_model=a.d_model,
-                       encoder_layers=a.encoder_layers, decoder_layers=a.decoder_layers,
-                       encoder_attention_heads=a.heads, decoder_attention_heads=a.heads,
-                       encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn, max_position_embeddings=a.max_pos,
-                       activation_function="swish", scale_embedding=True, pad_token_id=pad, eos_token_id=eos,
-                       forced_eos_token_id=eos, decoder_start_token_id=pad, dropout=0.0, attention_dropout=0.0,
-                       activation_dropout=0.0, share_encoder_decoder_embeddings=True, bad_words_ids=[[pad]],
+    cfg = MarianConfig(**stack_sizes(a, len(vocab)), decoder_vocab_size=len(vocab), activation_function="swish",
+                       scale_embedding=True, pad_token_id=pad, eos_token_id=eos, forced_eos_token_id=eos,
+                       decoder_start_token_id=pad, share_encoder_decoder_embeddings=True, bad_words_ids=[[pad]],
                        num_beams=4, max_length=16, static_position_embeddings=True, normalize_before=False,
                        normalize_embedding=False, add_bias_logits=False, add_final_layer_norm=False,
                        architectures=["MarianMTModel"])
@@ -138,14 +143,10 @@ def marian_case(a, out):
 
 def bart_case(a, out):
     vocab = 128
-    cfg = BartConfig(vocab_size=vocab, d_model=a.d_model, encoder_layers=a.encoder_layers,
-                     decoder_layers=a.decoder_layers, encoder_attention_heads=a.heads,
-                     decoder_attention_heads=a.heads, encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn,
-                     max_position_embeddings=a.max_pos, activation_function="gelu", scale_embedding=False,
-                     pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2, forced_eos_token_id=2,
-                     forced_bos_token_id=0, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
-                     normalize_before=False, add_final_layer_norm=False, no_repeat_ngram_size=3, num_beams=4,
-                     architectures=["BartForConditionalGeneration"])
+    cfg = BartConfig(**stack_sizes(a, vocab), activation_function="gelu", scale_embedding=False, pad_token_id=1,
+                     bos_token_id=0, eos_token_id=2, decoder_start_token_id=2, forced_eos_token_id=2,
+                     forced_bos_token_id=0, normalize_before=False, add_final_layer_norm=False,
+                     no_repeat_ngram_size=3, num_beams=4, architectures=["BartForConditionalGeneration"])
     g = np.random.default_rng(a.seed)
     source_ids = [0] + g.integers(3, vocab, 9).tolist() + [2]
     target_ids = [0] + g.integers(3, vocab, 11).tolist() + [2]
@@ -156,13 +157,9 @@ def bart_case(a, out):
 def mbart_case(a, out):
     """mBART (mbart-large-cc25's settings): pre-LN layers, a final LayerNorm on each stack, scale_embedding."""
     vocab = 128
-    cfg = MBartConfig(vocab_size=vocab, d_model=a.d_model, encoder_layers=a.encoder_layers,
-                      decoder_layers=a.decoder_layers, encoder_attention_heads=a.heads,
-                      decoder_attention_heads=a.heads, encoder_ffn_dim=a.ffn, decoder_ffn_dim=a.ffn,
-                      max_position_embeddings=a.max_pos, activation_function="gelu", scale_embedding=True,
-                      pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2,
-                      forced_eos_token_id=2, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
-                      num_beams=5, architectures=["MBartForConditionalGeneration"])
+    cfg = MBartConfig(**stack_sizes(a, vocab), activation_function="gelu", scale_embedding=True, pad_token_id=1,
+                      bos_token_id=0, eos_token_id=2, decoder_start_token_id=2, forced_eos_token_id=2, num_beams=5,
+                      architectures=["MBartForConditionalGeneration"])
     g = np.random.default_rng(a.seed)
     source_ids = g.integers(3, vocab, 9).tolist() + [2, 125]  # text </s> lang_code, as MBartTokenizer ends
     target_ids = g.integers(3, vocab, 11).tolist() + [2, 126]

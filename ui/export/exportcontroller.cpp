@@ -152,11 +152,7 @@ bool ExportController::exportAllHeads(const AttentionExportSource& source, const
                                    QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), true);
     if (folder.isEmpty())
         return false;
-    ExportOptions options;
-    options.size = imageSize;
-    options.scaleFactor = scaleFactor;
-    options.metadata = source.metadata();
-    options.stamp = stamp;
+    ExportOptions options = optionsFor(false, source.metadata());
     const QString stem = QStringLiteral("attention");
     BatchExporter probe(source, style, options);
     QStringList existing;

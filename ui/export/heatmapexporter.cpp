@@ -179,40 +179,41 @@ HeatmapGeometry HeatmapExporter::heatmapPageGeometry(const QPaintDevice& device,
     return geometry;
 }
 
-void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& fullPage, const HeatmapData& data,
-                                       const HeatmapData* cells) const
+void HeatmapExporter::paintPage(QPainter& painter, const QRectF& fullPage, const QString& heads,
+                                const std::function<void(const QRectF& plot)>& paintPlot) const
 {
-    paintStamp(painter, fullPage);
+    paintStamp(painter, fullPage, heads);
     const QRectF page = contentRect(*painter.device(), fullPage);
     QFont font = painter.font();
     font.setPointSizeF(m_style.fontPointSize);
     const QFontMetricsF metrics(font, painter.device());
     const double legendHeight = metrics.height() * 1.5;
     const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    const HeatmapGeometry geometry = heatmapPageGeometry(*painter.device(), fullPage, data);
-    HeatmapPainter(data, m_style).paint(painter, inner, &geometry, cells);
+    paintPlot(inner);
     painter.setFont(font);
     painter.setPen(QColor(60, 60, 60));
-    painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight), Qt::AlignLeft | Qt::AlignVCenter,
+    painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight),
+                     Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(legendText(), Qt::ElideRight, inner.width()));
+}
+
+void HeatmapExporter::paintHeatmapPage(QPainter& painter, const QRectF& fullPage, const HeatmapData& data,
+                                       const HeatmapData* cells) const
+{
+    paintPage(painter, fullPage, QString(), [&](const QRectF& plot) {
+        const HeatmapGeometry geometry = heatmapPageGeometry(*painter.device(), fullPage, data);
+        HeatmapPainter(data, m_style).paint(painter, plot, &geometry, cells);
+    });
 }
 
 void HeatmapExporter::paintGridPage(QPainter& painter, const QRectF& fullPage, const HeadGridData& grid) const
 {
-    paintStamp(painter, fullPage, QCoreApplication::translate("attnscope", "all heads"));
-    const QRectF page = contentRect(*painter.device(), fullPage);
-    QFont font = painter.font();
-    font.setPointSizeF(m_style.fontPointSize);
-    const QFontMetricsF metrics(font, painter.device());
-    const double legendHeight = metrics.height() * 1.5;
-    const QRectF inner = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - legendHeight);
-    HeadGridPainter gridPainter(grid, m_style);
-    gridPainter.setKeepNumbersReadable(true); // exportGrid grows the page to minimumGridPageSize
-    gridPainter.paint(painter, inner);
-    painter.setFont(font);
-    painter.setPen(QColor(60, 60, 60));
-    painter.drawText(QRectF(inner.left(), inner.bottom(), inner.width(), legendHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(legendText(), Qt::ElideRight, inner.width()));
+    paintPage(
+        painter, fullPage, QCoreApplication::translate("attnscope", "all heads"), [&](const QRectF& plot) {
+            HeadGridPainter gridPainter(grid, m_style);
+            gridPainter.setKeepNumbersReadable(true); // exportGrid grows the page to minimumGridPageSize
+            gridPainter.paint(painter, plot);
+        });
 }
 
 QSize HeatmapExporter::minimumGridPageSize(const HeadGridData& grid) const

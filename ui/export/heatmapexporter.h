@@ -105,6 +105,10 @@ public:
     // stamp's line, inside the page's margin.
     QRectF contentRect(const QPaintDevice& device, const QRectF& page) const;
     void paintStamp(QPainter& painter, const QRectF& page, const QString& heads = QString()) const;
+    // What every image page has around its plot: the stamp (heads as paintStamp takes it), the margins and
+    // the legend line below; paintPlot draws the heatmap or the grid into the rectangle left for it.
+    void paintPage(QPainter& painter, const QRectF& page, const QString& heads,
+                   const std::function<void(const QRectF& plot)>& paintPlot) const;
     // The numbers of the region (or the whole matrix) as one dense block with its labels.
     HeatmapData regionValues(const HeatmapData& data, const HeatmapData* cells, QString* error) const;
     QByteArray heatmapCsv(const HeatmapData& block) const;

@@ -9,8 +9,6 @@
 #include "model/configreader.h"
 #include "model/familyregistry.h"
 
-#include <cmath>
-
 namespace attnscope {
 
 namespace {
@@ -19,11 +17,9 @@ std::unique_ptr<EncoderDecoderModel> openBart(const ConfigReader& r, const QStri
 {
     const EncoderDecoderConfig config =
         readBartStyleConfig(r, QStringLiteral("bart"), {1024, 12, 16, 4096, 50265, 1024, 1, 2, 2});
-    BartStyleOptions options;
+    BartStyleOptions options = readBartStyleOptions(r, config);
     options.positions = BartStyleOptions::Positions::Learned;
     options.embeddingNorm = true;
-    options.activation = r.activation("activation_function", QStringLiteral("gelu"));
-    options.embedScale = r.flag("scale_embedding", false) ? float(std::sqrt(double(config.hidden))) : 1.0f;
     return std::make_unique<BartStyleModel>(config, options, folder);
 }
 
@@ -33,13 +29,8 @@ namespace families {
 
 FamilyUnit bartFamilyUnit()
 {
-    FamilyUnit unit;
-    unit.name = QStringLiteral("bart");
-    unit.modelTypes = {QStringLiteral("bart")};
-    unit.classPrefixes = {{QStringLiteral("BartFor"), QStringLiteral("bart")},
-                          {QStringLiteral("BartModel"), QStringLiteral("bart")}};
-    unit.openEncoderDecoder = openBart;
-    return unit;
+    return encoderDecoderUnit(QStringLiteral("bart"),
+                              {QStringLiteral("BartFor"), QStringLiteral("BartModel")}, openBart);
 }
 
 } // namespace families

@@ -12,8 +12,6 @@
 #include "model/familyregistry.h"
 #include "model/modelconfig.h"
 
-#include <cmath>
-
 namespace attnscope {
 
 namespace {
@@ -30,10 +28,7 @@ std::unique_ptr<EncoderDecoderModel> openMarian(const ConfigReader& r, const QSt
                               "false, decoder_vocab_size %1 beside vocab_size %2) are not supported")
                    .arg(decoderVocab)
                    .arg(config.vocabSize));
-    BartStyleOptions options;
-    options.activation = r.activation("activation_function", QStringLiteral("gelu"));
-    options.embedScale = r.flag("scale_embedding", false) ? float(std::sqrt(double(config.hidden))) : 1.0f;
-    return std::make_unique<BartStyleModel>(config, options, folder);
+    return std::make_unique<BartStyleModel>(config, readBartStyleOptions(r, config), folder);
 }
 
 } // namespace
@@ -42,13 +37,8 @@ namespace families {
 
 FamilyUnit marianFamilyUnit()
 {
-    FamilyUnit unit;
-    unit.name = QStringLiteral("marian");
-    unit.modelTypes = {QStringLiteral("marian")};
-    unit.classPrefixes = {{QStringLiteral("MarianMT"), QStringLiteral("marian")},
-                          {QStringLiteral("MarianModel"), QStringLiteral("marian")}};
-    unit.openEncoderDecoder = openMarian;
-    return unit;
+    return encoderDecoderUnit(QStringLiteral("marian"),
+                              {QStringLiteral("MarianMT"), QStringLiteral("MarianModel")}, openMarian);
 }
 
 } // namespace families

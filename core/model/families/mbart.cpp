@@ -9,8 +9,6 @@
 #include "model/familyregistry.h"
 #include "model/modelconfig.h"
 
-#include <cmath>
-
 namespace attnscope {
 
 namespace {
@@ -20,13 +18,11 @@ std::unique_ptr<EncoderDecoderModel> openMbart(const ConfigReader& r, const QStr
     BartStyleDefaults defaults{1024, 12, 16, 4096, 50265, 1024, 1, 2, 0};
     defaults.decoderStartId = r.integer("bos_token_id", 0, 0, kMaxVocabulary - 1);
     const EncoderDecoderConfig config = readBartStyleConfig(r, QStringLiteral("mbart"), defaults);
-    BartStyleOptions options;
+    BartStyleOptions options = readBartStyleOptions(r, config);
     options.positions = BartStyleOptions::Positions::Learned;
     options.embeddingNorm = true;
     options.preNorm = true;
     options.finalNorm = true;
-    options.activation = r.activation("activation_function", QStringLiteral("gelu"));
-    options.embedScale = r.flag("scale_embedding", false) ? float(std::sqrt(double(config.hidden))) : 1.0f;
     return std::make_unique<BartStyleModel>(config, options, folder);
 }
 
@@ -36,13 +32,8 @@ namespace families {
 
 FamilyUnit mbartFamilyUnit()
 {
-    FamilyUnit unit;
-    unit.name = QStringLiteral("mbart");
-    unit.modelTypes = {QStringLiteral("mbart")};
-    unit.classPrefixes = {{QStringLiteral("MBartFor"), QStringLiteral("mbart")},
-                          {QStringLiteral("MBartModel"), QStringLiteral("mbart")}};
-    unit.openEncoderDecoder = openMbart;
-    return unit;
+    return encoderDecoderUnit(QStringLiteral("mbart"),
+                              {QStringLiteral("MBartFor"), QStringLiteral("MBartModel")}, openMbart);
 }
 
 } // namespace families

@@ -10,3 +10,9 @@ void addKernelVariantRows()
     for (const QString& variant : attnscope::kernels::builtCpuKernelVariants())
         QTest::newRow(qPrintable(variant)) << variant;
 }
+
+const attnscope::kernels::CpuKernels* kernelsOfVariant(const QString& variant)
+{
+    QString error;
+    return attnscope::kernels::loadCpuKernelVariant(variant, &error).kernels;
+}
