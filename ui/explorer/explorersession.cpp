@@ -109,6 +109,7 @@ std::shared_ptr<const AttentionEngine> ExplorerSession::currentEngine() const
 
 bool ExplorerSession::select(int row)
 {
+    m_selectProblem.reset();
     if (!m_models->contains(row)) return false;
     if (!m_models->at(row).engine) {
         const ModelList::Entry& entry = m_models->at(row);
@@ -128,6 +129,7 @@ bool ExplorerSession::select(int row)
             m_models->setEngine(
                 row, TransformerEngine::open(entry.folder, explorerWorkerThreads(), m_explorerBackend));
         } catch (const EngineError& e) {
+            m_selectProblem = e.problem();
             emit selectFailed(QString::fromStdString(e.what()));
             return false;
         }
