@@ -71,8 +71,8 @@ bool selectExplorerModel(MainWindow& window, const QString& key, ModelProblem* p
         index = window.addModelFolder(folder, info->name);
     }
     if (window.selectEngine(index)) return true;
-    // Core's problem when the model's files are at fault (missing weights, an architecture the runtime
-    // lacks: found by opening it), so that the terminal's line is the CLI's and the banner the window's.
+    // Core's problem when the model's files are at fault (config.json, missing or damaged weights), so that
+    // the terminal's line is the CLI's and the banner the window's.
     if (const auto& opened = window.session()->selectProblem()) {
         *problem = *opened;
         return false;

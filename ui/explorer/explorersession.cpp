@@ -113,6 +113,14 @@ bool ExplorerSession::select(int row)
     if (!m_models->contains(row)) return false;
     if (!m_models->at(row).engine) {
         const ModelList::Entry& entry = m_models->at(row);
+        // What config.json alone refuses (an architecture the runtime lacks, ...) is said now, also for a
+        // model large enough to load in the background, whose failure would otherwise come after the
+        // caller (a start, a script) has moved on.
+        if (auto refused = ModelCatalog::configProblem(entry.folder)) {
+            m_selectProblem = std::move(refused);
+            emit selectFailed(modelProblemText(*m_selectProblem));
+            return false;
+        }
         // Refused before anything is mapped, with the numbers, rather than left to the OOM killer.
         const QString refusal = memoryRefusalText(entry.info, availableMemoryBytes());
         if (!refusal.isEmpty()) {

@@ -43,7 +43,8 @@ public:
     int currentIndex() const { return m_current; }
     std::shared_ptr<const AttentionEngine> currentEngine() const;
     // Opens the row's model if needed and chooses it. A model whose memory estimate exceeds MemAvailable is
-    // refused with the numbers (selectFailed), as is one that cannot be opened. Models with at least
+    // refused with the numbers (selectFailed), as is one that cannot be opened; what config.json alone
+    // refuses (ModelCatalog::configProblem) is refused before either, whatever the size. Models with at least
     // kBackgroundLoadBytes of weights load on a worker (loader()): then this returns true at once
     // (loadingStarted) and the model is chosen when it has loaded.
     bool select(int row);
