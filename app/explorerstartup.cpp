@@ -207,13 +207,18 @@ int runExplorer(QApplication& app, const GuiOptions& options)
     if (options.measure)
         window->setMeasure(*options.measure == QLatin1String("norm") ? AttentionMeasure::Contribution
                                                                      : AttentionMeasure::Weight);
-    if (scripted) {
-        // As a person's start (startExplorerSession): no head named, the strongest sink or [SEP] head.
+    if (scripted && options.model) {
+        // As a person's start (startExplorerSession): no head named, the strongest sink or [SEP] head; but a
+        // --model that cannot be opened ends the scripted run.
         if (start.layer < 0 || start.head < 0) openStrongestHeadOnNextResult(*window);
-        if (!applyExplorerSession(*window, start, &problem) && options.model) {
+        if (!applyExplorerSession(*window, start, &problem)) {
             printError(problem.english());
             return 2;
         }
+    } else if (scripted) {
+        // The last session's model, not the command line's: the picture shows what a person's start shows,
+        // its failure on the banner included.
+        startExplorerSession(*window, start, &problem);
     } else if (!startExplorerSession(*window, start, &problem) && options.model && !modelRefused) {
         printError(problem.english()); // stderr too, for a start from a terminal
     }

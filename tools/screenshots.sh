@@ -58,7 +58,9 @@ shoot() { # size lang name args...
   local file="$OUT/$name-$lang-${size}.png" config
   if [ "$LIST" = 1 ]; then echo "$name-$lang-$size: $*"; return 0; fi
   config=$(mktemp -d)
-  # Each picture starts from fresh settings: nothing remembered from the last one or from the user.
+  # Each picture starts from fresh settings: nothing remembered from the last one or from the user (unless
+  # SETTINGS gives the settings file's text: a remembered session).
+  if [ -n "${SETTINGS:-}" ]; then mkdir -p "$config/AttnScope"; printf '%s\n' "$SETTINGS" > "$config/AttnScope/attnscope.conf"; fi
   XDG_CONFIG_HOME="$config" XDG_RUNTIME_DIR="$config" LANGUAGE="$lang" \
     xvfb-run -a -s "-screen 0 ${size}x24 -dpi 96" "$BIN" --lang "$lang" "$@" --screenshot "$file" 2> "$config/log" ||
     { cat "$config/log" >&2; rm -rf "$config"; return 1; }
@@ -95,5 +97,26 @@ for lang in en tr; do
   (unset HF_HOME; HOME="$home" HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE= XDG_CACHE_HOME= \
     shoot 1280x800 "$lang" get-model --get-model HuggingFaceTB/SmolLM2-135M)
   rm -rf "$home"
+done
+# The first start (issue 36, point 2), on the heatmap: no model, text or head given, so the default model and
+# text open on their strongest sink or [SEP] head, with the first-run hint above.
+# Only the built-in models (an empty HOME and caches, as for the guided list), so the default is theirs.
+for lang in en tr; do
+  home=$(mktemp -d)
+  HOME="$home" HF_HOME="$home/hf" HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE= XDG_CACHE_HOME= \
+    shoot 1280x800 "$lang" first-start --view heatmap
+  rm -rf "$home"
+done
+# The window always opens (issue 36, point 7): the last session's model has lost its weights (a model folder
+# with only config.json), so the window opens on the built-in model with the failure on its banner, in the
+# window's language.
+for lang in en tr; do
+  broken=$(mktemp -d)
+  mkdir -p "$broken/my-model"
+  [ "$LIST" = 1 ] || cp "resources/models/$MODEL/config.json" "$broken/my-model/" 2>/dev/null ||
+    echo '{"model_type": "bert"}' > "$broken/my-model/config.json"
+  HOME="$broken" HF_HOME="$broken/hf" HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE= XDG_CACHE_HOME= \
+    SETTINGS=$'[models]\nlast='"$broken/my-model" shoot 1280x800 "$lang" model-failure --view heatmap
+  rm -rf "$broken"
 done
 [ "$LIST" = 1 ] || du -ch "$OUT"/*.png | tail -1

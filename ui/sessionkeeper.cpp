@@ -1,5 +1,6 @@
 #include "sessionkeeper.h"
 
+#include "explorer/explorersession.h"
 #include "explorer/headgridwidget.h"
 #include "explorer/modelproblemtext.h"
 #include "explorer/runstatebanner.h"
@@ -70,7 +71,13 @@ bool selectExplorerModel(MainWindow& window, const QString& key, ModelProblem* p
         index = window.addModelFolder(folder, info->name);
     }
     if (window.selectEngine(index)) return true;
-    // The window says why on its banner (the status bar no longer carries failures).
+    // Core's problem when the model's files are at fault (config.json, missing or damaged weights), so that
+    // the terminal's line is the CLI's and the banner the window's.
+    if (const auto& opened = window.session()->selectProblem()) {
+        *problem = *opened;
+        return false;
+    }
+    // Else the window says why on its banner (the status bar no longer carries failures).
     const QString why = window.runStateBanner()->failureMessage();
     *problem = why.isEmpty() ? ModelProblem::other(QDir::toNativeSeparators(folder),
                                                    QStringLiteral("cannot open the model"))

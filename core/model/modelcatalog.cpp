@@ -150,6 +150,17 @@ ModelProblem ModelCatalog::diagnose(const QString& folder)
     return ModelProblem::other(shown, QStringLiteral("not a model folder (no readable config.json)"));
 }
 
+std::optional<ModelProblem> ModelCatalog::configProblem(const QString& folder)
+{
+    if (QFileInfo(folder).isFile()) return std::nullopt;
+    try {
+        ModelConfig::fromFile(QDir(folder).filePath(QStringLiteral("config.json")));
+    } catch (const ModelError& e) {
+        return e.problem();
+    }
+    return std::nullopt;
+}
+
 QString ModelCatalog::describeProblem(const QString& folder)
 {
     return diagnose(folder).english();

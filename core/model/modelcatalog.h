@@ -47,6 +47,11 @@ public:
     static QString describeProblem(const QString& folder);
     // The same, as data, for a window that words it in its language (model/modelerror.h).
     static ModelProblem diagnose(const QString& folder);
+    // What config.json alone says against opening a described model folder: an architecture the runtime
+    // lacks, an encoder-decoder, a value it cannot run. Known before any weight is mapped, so a start can
+    // refuse at once a model that would otherwise fail only after a background load. nullopt when
+    // config.json does not stand in the way, and for a .gguf file (opening it says).
+    static std::optional<ModelProblem> configProblem(const QString& folder);
     static std::optional<ModelInfo> describeGguf(const QString& path);
 
     // Folders the user added to the model list (QSettings "models/folders"), in the order added; those that

@@ -218,6 +218,71 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(shot(QStringLiteral("never.png"))));
     }
 
+    // A model that cannot be opened, each kind issue 36 names, in either language: one line on stderr, the
+    // command line's English words (as `attnscope stats --model` prints them), naming the file; exit code 2
+    // for the scripted run. Missing weights and an unsupported architecture are only found by opening the
+    // model in the window, whose language is Turkish with --lang tr: the line stays the CLI's.
+    void brokenModelIsOneEnglishLine_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("start");
+        const QDir root(m_config.path());
+        QVERIFY(root.mkpath(QStringLiteral("broken/badjson")) &&
+                root.mkpath(QStringLiteral("broken/noweights")) && root.mkpath(QStringLiteral("broken/t5")));
+        const auto write = [&root](const QString& path, const QByteArray& bytes) {
+            QFile file(root.filePath(path));
+            return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+        };
+        QVERIFY(write(QStringLiteral("broken/badjson/config.json"),
+                      "{\"model_type\": \"bert\",\n  \"hidden_size\" 8}\n"));
+        QFile::remove(root.filePath(QStringLiteral("broken/noweights/config.json")));
+        QVERIFY(
+            QFile::copy(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr/config.json"),
+                        root.filePath(QStringLiteral("broken/noweights/config.json"))));
+        QVERIFY(write(QStringLiteral("broken/t5/config.json"),
+                      R"({"model_type": "t5", "architectures": ["T5ForConditionalGeneration"]})"));
+        const QString absent = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/absent")));
+        const QString badJson = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/badjson")));
+        const QString noWeights = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/noweights")));
+        const QString t5 = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/t5")));
+        for (const char* language : {"en", "tr"}) {
+            QTest::addRow("missing folder, %s", language)
+                << absent
+                << QStringLiteral("--model %1: no such model folder, .gguf file, built-in model (")
+                       .arg(absent);
+            QTest::addRow("bad JSON, %s", language)
+                << badJson
+                << QDir::toNativeSeparators(badJson + QStringLiteral("/config.json")) +
+                       QStringLiteral(": not valid JSON (line 2, column 17: missing name separator)");
+            QTest::addRow("no weights, %s", language)
+                << noWeights
+                << noWeights + QStringLiteral(": no model.safetensors or model.safetensors.index.json");
+            QTest::addRow("unsupported, %s", language)
+                << t5
+                << QDir::toNativeSeparators(t5 + QStringLiteral("/config.json")) +
+                       QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); "
+                                      "supported model types: ");
+        }
+    }
+
+    void brokenModelIsOneEnglishLine()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, start);
+        const QByteArray language = QByteArray(QTest::currentDataTag()).right(2);
+        const Run r = run({QStringLiteral("--lang"), QString::fromLatin1(language), QStringLiteral("--model"),
+                           model, QStringLiteral("--screenshot"), shot(QStringLiteral("never.png"))},
+                          language);
+        QCOMPARE(r.exitCode, 2);
+        // Ours: one line. (Qt's own warnings about the platform's graphics may come before it.)
+        QStringList lines;
+        for (const QString& line : r.err.split(QLatin1Char('\n')))
+            if (line.startsWith(QLatin1String("attnscope"))) lines << line;
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.front().startsWith(QStringLiteral("attnscope: ") + start), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(shot(QStringLiteral("never.png"))));
+    }
+
     // --screenshot's path is checked under the output policy (issue 18) before any window shows, as the
     // commands check --out: a missing folder, a folder, a device or a FIFO is one line and exit code 2
     // (the window used to run first and fail at the end with 1), and the FIFO stays a FIFO (QSaveFile's

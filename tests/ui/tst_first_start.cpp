@@ -1,10 +1,13 @@
 // Issue 36, points 2 and 3. The first start opens on the strongest sink or [SEP] head (found by hand here
-// from the window's own statistics, and the same head "Find sink / no-op heads" opens); its hint shows
+// from the window's own statistics, by the core's finder over the default model and text run through the
+// core apart from the window, and the same head "Find sink / no-op heads" opens); its hint shows
 // until closed and stays closed after a restart (settings in a temporary folder). Every example of the
 // Examples menu runs on the model it opens with, from every built-in model: no failure or too-long banner,
 // and the example that needs a decoder is on one.
 
 #include "ui/support/shownwindow.h"
+#include "analysis/modellimits.h"
+#include "analysis/modeltext.h"
 #include "explorer/examplesentences.h"
 #include "explorer/explorersession.h"
 #include "explorer/headgridwidget.h"
@@ -15,8 +18,10 @@
 #include "firststart.h"
 #include "mainwindow.h"
 #include "model/modelcatalog.h"
+#include "model/transformermodel.h"
 #include "sessionkeeper.h"
 #include "settings/appsettings.h"
+#include "stats/attentionanalysis.h"
 #include "support/testdata.h"
 
 #include <QAction>
@@ -82,6 +87,21 @@ private Q_SLOTS:
             testing::strongestSinkOrSepHeadByHand(window.statsModel()->stats());
         QVERIFY(expected != std::make_pair(0, 0)); // the issue's complaint: not layer 0 head 0
         QTRY_COMPARE(window.grid()->selected(), expected);
+        // Independently of the window's pipeline: the default model (the first built-in) and text (the
+        // first example) through the core as `attnscope stats` runs them, ranked by the core's finder.
+        const ModelInfo builtin = ModelCatalog::builtinModels().front();
+        QCOMPARE(window.currentResult()->modelName, builtin.name);
+        QCOMPARE(window.currentResult()->textA, exampleSentences().front());
+        const std::unique_ptr<TransformerModel> model = TransformerModel::open(builtin.path);
+        const ModelText text = encodeForModel(*model, exampleSentences().front());
+        const AttentionCapture capture = model->run(text.ids, text.typeIds);
+        TokenRoles roles = text.roles;
+        roles.causal = capture.causal;
+        const std::optional<AttentionAnalysis> analysis = analyzeAttention(*capture.maps, roles);
+        QVERIFY(analysis);
+        const std::optional<SinkOrSepHead> ranked = strongestSinkOrSepHead(analysis->stats);
+        QVERIFY(ranked);
+        QCOMPARE(window.grid()->selected(), std::make_pair(ranked->layer, ranked->head));
         // "Find sink / no-op heads" opens the same head.
         window.openHead(0, 0);
         window.findSinkAndNoOpHeads();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/modelerror.h"
 #include "model/prediction.h"
 #include "stats/headstats.h"
 
@@ -23,11 +24,20 @@ struct ResidualProfile;
 // ‖α_ij f(x_j)‖ of Kobayashi et al. 2020 (explorer/attentionmeasure.h).
 enum class AttentionMeasure { Weight, Contribution };
 
-// A message a user can act on ("model.safetensors: ..."): thrown by AttentionEngine::run.
+// A message a user can act on ("model.safetensors: ..."): thrown by AttentionEngine::run, and by
+// TransformerEngine::open with the message in the window's language and core's ModelProblem beside it (so a
+// caller that prints to a terminal can say it in the CLI's English words: ModelProblem::english).
 class EngineError : public std::runtime_error
 {
 public:
     using std::runtime_error::runtime_error;
+    EngineError(const QString& message, const ModelProblem& problem)
+        : std::runtime_error(message.toStdString()), m_problem(problem)
+    {}
+    const std::optional<ModelProblem>& problem() const { return m_problem; }
+
+private:
+    std::optional<ModelProblem> m_problem;
 };
 
 // What the explorer shows for one input: the tokens and every head's attention.

@@ -109,9 +109,18 @@ std::shared_ptr<const AttentionEngine> ExplorerSession::currentEngine() const
 
 bool ExplorerSession::select(int row)
 {
+    m_selectProblem.reset();
     if (!m_models->contains(row)) return false;
     if (!m_models->at(row).engine) {
         const ModelList::Entry& entry = m_models->at(row);
+        // What config.json alone refuses (an architecture the runtime lacks, ...) is said now, also for a
+        // model large enough to load in the background, whose failure would otherwise come after the
+        // caller (a start, a script) has moved on.
+        if (auto refused = ModelCatalog::configProblem(entry.folder)) {
+            m_selectProblem = std::move(refused);
+            emit selectFailed(modelProblemText(*m_selectProblem));
+            return false;
+        }
         // Refused before anything is mapped, with the numbers, rather than left to the OOM killer.
         const QString refusal = memoryRefusalText(entry.info, availableMemoryBytes());
         if (!refusal.isEmpty()) {
@@ -128,6 +137,7 @@ bool ExplorerSession::select(int row)
             m_models->setEngine(
                 row, TransformerEngine::open(entry.folder, explorerWorkerThreads(), m_explorerBackend));
         } catch (const EngineError& e) {
+            m_selectProblem = e.problem();
             emit selectFailed(QString::fromStdString(e.what()));
             return false;
         }

@@ -5,10 +5,12 @@
 #include "explorer/analysisrunner.h"
 #include "explorer/attentionmeasure.h"
 #include "explorer/modellist.h"
+#include "model/modelerror.h"
 
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -41,10 +43,15 @@ public:
     int currentIndex() const { return m_current; }
     std::shared_ptr<const AttentionEngine> currentEngine() const;
     // Opens the row's model if needed and chooses it. A model whose memory estimate exceeds MemAvailable is
-    // refused with the numbers (selectFailed), as is one that cannot be opened. Models with at least
+    // refused with the numbers (selectFailed), as is one that cannot be opened; what config.json alone
+    // refuses (ModelCatalog::configProblem) is refused before either, whatever the size. Models with at least
     // kBackgroundLoadBytes of weights load on a worker (loader()): then this returns true at once
     // (loadingStarted) and the model is chosen when it has loaded.
     bool select(int row);
+    // Why the last select() refused its row when the model could not be opened: core's problem (kind, file,
+    // arguments), which selectFailed words in the window's language. nullopt after a select() that did not
+    // fail so, and for a memory refusal (not a problem of the model's files).
+    const std::optional<ModelProblem>& selectProblem() const { return m_selectProblem; }
     static constexpr qint64 kBackgroundLoadBytes = 64LL * 1000 * 1000;
     bool isLoading() const { return m_loadingIndex >= 0; }
     int loadingIndex() const { return m_loadingIndex; }
@@ -151,6 +158,7 @@ private:
     bool m_onlyBuiltinModels = true;
     int m_current = -1;
     int m_loadingIndex = -1; // the row being loaded in the background
+    std::optional<ModelProblem> m_selectProblem;
     ModelLoader* m_loader;
     AnalysisRunner* m_runner;
     QTimer* m_debounce;

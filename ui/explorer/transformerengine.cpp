@@ -27,12 +27,12 @@ std::shared_ptr<TransformerEngine> TransformerEngine::open(const QString& folder
     try {
         engine->m_model = TransformerModel::open(folder);
     } catch (const ModelError& e) {
-        throw EngineError(modelProblemText(e.problem()).toStdString()); // the window's language
+        throw EngineError(modelProblemText(e.problem()), e.problem()); // the window's language
     }
     try {
         engine->m_tokenizer = &modelTokenizer(*engine->m_model, &engine->m_ownTokenizer);
     } catch (const ModelError& e) {
-        throw EngineError(e.what());
+        throw EngineError(modelProblemText(e.problem()), e.problem());
     }
     return engine;
 }
