@@ -65,7 +65,9 @@ const FamilyCase kCases[] = {
     {"phi3_s0", "phi3"},
     {"phi3_s1", "phi3"},
     {"smollm3_s0", "smollm3"},
+    {"smollm3_s1", "smollm3"},
     {"gpt_oss_s0", "gpt_oss"},
+    {"gpt_oss_s1", "gpt_oss"},
 };
 
 double runError(const QString& folder, const QString& caseName, const RunOptions& options = {})

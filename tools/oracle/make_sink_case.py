@@ -61,6 +61,18 @@ def no_sinks(cfg, tensors, ids):
 PRESETS = {
     "smollm3_s0": (SMOLLM3, "f32", "f32", 0, 12,
                    {"RoPE on every layer": ({"no_rope_layers": [1, 1, 1, 1]}, None)}),
+    # No no_rope_layers: every no_rope_layer_interval-th (2nd) layer NoPE; use_sliding_window without
+    # layer_types: the NoPE layers slide (window 4 < n); q/k/v/o biases.
+    "smollm3_s1": (dict(SMOLLM3, no_rope_layers=None, no_rope_layer_interval=2, layer_types=None,
+                        use_sliding_window=True, sliding_window=4, attention_bias=True, num_key_value_heads=1),
+                   "bf16", "bf16", 1, 14,
+                   {"RoPE on every layer": ({"no_rope_layers": [1, 1, 1, 1]}, None),
+                    "no sliding window": ({"use_sliding_window": False}, None)}),
+    # Everything BF16, one key/value head, 3 of 4 experts per token, no layer_types (even layers slide).
+    "gpt_oss_s1": (dict(GPT_OSS, num_key_value_heads=1, num_experts_per_tok=3, experts_per_token=3,
+                        sliding_window=3, layer_types=None), "bf16", "bf16", 5, 12,
+                   {"no sinks": ({}, no_sinks),
+                    "no sliding window": ({"layer_types": ["full_attention"] * 4}, None)}),
     "gpt_oss_s0": (GPT_OSS, "bf16", "f32", 0, 12,
                    {"no sinks": ({}, no_sinks),
                     "no sliding window": ({"layer_types": ["full_attention"] * 4}, None),
@@ -96,6 +108,9 @@ def tensor_shapes(cfg):
             shapes[p + "mlp.experts.down_proj"] = [E, inter, h]
             shapes[p + "mlp.experts.down_proj_bias"] = [E, h]
         else:
+            if cfg.get("attention_bias"):
+                for name, size in (("q_proj", H * d), ("k_proj", KV * d), ("v_proj", KV * d), ("o_proj", h)):
+                    shapes[p + f"self_attn.{name}.bias"] = [size]
             shapes[p + "mlp.gate_proj.weight"] = [inter, h]
             shapes[p + "mlp.up_proj.weight"] = [inter, h]
             shapes[p + "mlp.down_proj.weight"] = [h, inter]
@@ -144,8 +159,44 @@ def write_safetensors(path, tensors, dtype_of):
             f.write(blob)
 
 
+SMOLLM3_SOURCES = """Reference: `tools/oracle/reference.py` (its gated decoder, `smollm3` branch), float64 numpy, written from
+huggingface/transformers `src/transformers/models/smollm3/modeling_smollm3.py` at commit
+b0fc62de0305fe2977549846eb8ba12048edadf3 (`use_rope = config.no_rope_layers[layer_idx]`: q and k are rotated
+only where it is 1; `sliding_window` only where `use_sliding_window` and layer_types say "sliding_attention") and
+`configuration_smollm3.py` at commit 6551e17f8b5c3d17840d6be0ee8ce40a3626c544 (the default `no_rope_layers`,
+`layer_types`). transformers 4.36 (the oracle kit) has no SmolLM3.
+"""
+
+GPT_OSS_SOURCES = """`attentions.npy` holds P as the model defines it: softmax over the scores and the head's sink logit, the sink's
+column dropped, so every row sums to less than 1 (1 − the row sum is the sink's mass).
+
+Reference: `tools/oracle/reference_gpt_oss.py`, float64 numpy, written from huggingface/transformers
+`src/transformers/models/gpt_oss/modeling_gpt_oss.py` at commit 6edf5b311854175ff83c59179b3360beca1ceffc
+(eager_attention_forward with the sinks, GptOssTopKRouter, GptOssExperts) and `configuration_gpt_oss.py` at
+commit 828a27fd326e49d4a1c4b08210bfd32c107facc9 (default layer_types, rope_scaling); the YaRN frequencies are
+reference.py's (modeling_rope_utils.py). transformers 4.36 (the oracle kit) has no gpt-oss.
+"""
+
 README = {
-    "smollm3": """# smollm3_s0: SmolLM3 with a NoPE layer, random weights
+    "smollm3_s1": """# smollm3_s1: SmolLM3 with NoPE layers that slide, random weights
+
+HuggingFaceTB/SmolLM3-3B's config scaled down (see `tools/oracle/make_sink_case.py`), with what the release does
+not use switched on: no `no_rope_layers`, so `no_rope_layer_interval` 2 makes layers 1 and 3 NoPE;
+`use_sliding_window` with window 4 (n = 14) and no `layer_types`, so the NoPE layers slide; `attention_bias`
+(q/k/v/o biases); one key/value head; BF16.
+
+""" + SMOLLM3_SOURCES + """
+Made by `tools/oracle/make_sink_case.py smollm3_s1 --out smollm3_s1`.
+""",
+    "gpt_oss_s1": """# gpt_oss_s1: gpt-oss, everything BF16, random weights
+
+As gpt_oss_s0 (see `tools/oracle/make_sink_case.py`) with every tensor BF16, one key/value head, 3 of 4
+experts per token, window 3 (n = 12) and no `layer_types` (GptOssConfig's default: even layers slide).
+
+""" + GPT_OSS_SOURCES + """
+Made by `tools/oracle/make_sink_case.py gpt_oss_s1 --out gpt_oss_s1`.
+""",
+    "smollm3_s0": """# smollm3_s0: SmolLM3 with a NoPE layer, random weights
 
 HuggingFaceTB/SmolLM3-3B's config scaled down (see `tools/oracle/make_sink_case.py`): 4 layers, the 4th NoPE
 (`no_rope_layers` [1, 1, 1, 0]), GQA 4/2, rope_theta 5e6, tied embeddings; F32.
@@ -158,7 +209,7 @@ default `no_rope_layers`, `layer_types`). transformers 4.36 (the oracle kit) has
 
 Made by `tools/oracle/make_sink_case.py smollm3_s0 --out smollm3_s0`.
 """,
-    "gpt_oss": """# gpt_oss_s0: gpt-oss with learned sinks, alternating windows, YaRN and experts, random weights
+    "gpt_oss_s0": """# gpt_oss_s0: gpt-oss with learned sinks, alternating windows, YaRN and experts, random weights
 
 openai/gpt-oss-20b's config scaled down (see `tools/oracle/make_sink_case.py`): 4 layers alternating sliding
 (window 4, n = 12) and full attention, 4 query heads of 16 over 2 key/value heads, q/k/v/o biases, YaRN as
@@ -185,7 +236,7 @@ def main():
     ap.add_argument("--out")
     a = ap.parse_args()
     base, sink_dtype, dtype, seed, n, ablate = PRESETS[a.preset]
-    cfg = copy.deepcopy(base)
+    cfg = {k: v for k, v in copy.deepcopy(base).items() if v is not None or k in ("rope_scaling", "sliding_window")}
     cfg["torch_dtype"] = "bfloat16" if dtype == "bf16" else "float32"
     out = a.out or a.preset
     os.makedirs(out, exist_ok=True)
@@ -194,7 +245,7 @@ def main():
     write_safetensors(os.path.join(out, "model.safetensors"), random_tensors(cfg, seed),
                       lambda name: sink_dtype if name.endswith("sinks") else dtype)
     with open(os.path.join(out, "README.md"), "w") as f:
-        f.write(README[cfg["model_type"]])
+        f.write(README[a.preset])
     ids = [1] + np.random.default_rng(1000 + seed).integers(3, cfg["vocab_size"], n - 1).tolist()
 
     attentions, hidden = reference.run(out, ids)
