@@ -7,6 +7,8 @@
 #include "attention/rotaryembedding.h"
 #include "core/support/modelfixtures.h"
 #include "model/transformermodel.h"
+#include "stats/attentionanalysis.h"
+#include "stats/headstatsaccumulator.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -40,6 +42,8 @@ private Q_SLOTS:
     void gptOssRowsSumBelowOne();
     void mxfp4ExpertsAreRefusedByName();
     void smolLm3NoRopeLayersAreChecked();
+    void learnedSinkMassByHand();
+    void learnedSinkMassOfGptOss();
 };
 
 // P_ij = exp(s_ij) / (Σ_visible exp(s_ik) + exp(σ_h)), s = q·k/√d, in double by hand; attentionFull,
@@ -222,6 +226,55 @@ void TestLearnedSinks::smolLm3NoRopeLayersAreChecked()
     editModelConfig(folder, QStringLiteral("no_rope_layers"), QJsonValue());
     const auto model = TransformerModel::open(folder);
     checkMatchesOracle(*model, QStringLiteral("smollm3_s0"));
+}
+
+// learned_sink_mass = mean over the rows of 1 − the row's sum: rows summing to 0.6, 0.75 and 0.6 give
+// (0.4 + 0.25 + 0.4) / 3 = 0.35; rows summing to 1 give 0.
+void TestLearnedSinks::learnedSinkMassByHand()
+{
+    TokenRoles roles;
+    roles.causal = true;
+    const float rows[] = {0.6f, 0.0f, 0.0f, 0.5f, 0.25f, 0.0f, 0.1f, 0.2f, 0.3f};
+    HeadStatsAccumulator sinks(roles, 3, 3);
+    sinks.addRows(0, rows, 3);
+    const HeadStats stats = sinks.finish(0, 0, {});
+    QCOMPARE(stats.rowsUsed, 3);
+    QVERIFY(std::abs(stats.learnedSinkMass - 0.35) < 1e-7);
+    QVERIFY(std::abs(stats.sinkMass - 0.4) < 1e-7); // the first token's mass, beside it
+    const float plain[] = {1.0f, 0.0f, 0.0f, 0.5f, 0.5f, 0.0f, 0.25f, 0.25f, 0.5f};
+    HeadStatsAccumulator none(roles, 3, 3);
+    none.addRows(0, plain, 3);
+    QCOMPARE(none.finish(0, 0, {}).learnedSinkMass, 0.0);
+}
+
+// Every head of gpt_oss_s0: the statistics' learned_sink_mass against 1 − the reference's row sums.
+void TestLearnedSinks::learnedSinkMassOfGptOss()
+{
+    const QString caseName = QStringLiteral("gpt_oss_s0");
+    const auto model = TransformerModel::open(oracleFolder(caseName));
+    const AttentionCapture capture = model->run(oracleInputIds(caseName), {});
+    TokenRoles roles;
+    roles.causal = true;
+    const std::optional<AttentionAnalysis> analysis = analyzeAttention(*capture.maps, roles);
+    QVERIFY(analysis);
+    const NpyArray expected = oracleAttentions(caseName);
+    const int H = analysis->heads, n = capture.maps->queries();
+    double largest = 0;
+    for (int l = 0; l < analysis->layers; ++l)
+        for (int h = 0; h < H; ++h) {
+            double deficit = 0;
+            for (int i = 0; i < n; ++i) {
+                double sum = 0;
+                for (int j = 0; j < n; ++j)
+                    sum += expected.values[((size_t(l) * H + h) * n + i) * n + j];
+                deficit += 1.0 - sum;
+            }
+            const double mass = analysis->at(l, h).learnedSinkMass;
+            QVERIFY2(std::abs(mass - deficit / n) < 1e-5,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(mass).arg(deficit / n)));
+            largest = std::max(largest, mass);
+        }
+    QVERIFY(largest > 0.3);
 }
 
 QTEST_GUILESS_MAIN(TestLearnedSinks)
