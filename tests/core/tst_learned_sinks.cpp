@@ -41,6 +41,7 @@ private Q_SLOTS:
     void gptOssCaseStoresSinksInBf16();
     void gptOssRowsSumBelowOne();
     void mxfp4ExpertsAreRefusedByName();
+    void gptOssHeadDimDefaultIsNamed();
     void smolLm3NoRopeLayersAreChecked();
     void learnedSinkMassByHand();
     void learnedSinkMassOfGptOss();
@@ -206,6 +207,18 @@ void TestLearnedSinks::mxfp4ExpertsAreRefusedByName()
     const QString error = modelOpenError(folder);
     QVERIFY2(error.contains(QLatin1String("model.safetensors")) && error.contains(QLatin1String("MXFP4")) &&
                  error.contains(QLatin1String("gate_up_proj_blocks")) && !error.contains(QLatin1Char('\n')),
+             qPrintable(error));
+}
+
+// Without head_dim, GptOssConfig takes 64, not hidden / heads (8 here): refused, not misread.
+void TestLearnedSinks::gptOssHeadDimDefaultIsNamed()
+{
+    QTemporaryDir dir;
+    const QString folder = copyOracleCase(dir, QStringLiteral("gpt_oss_s0"));
+    editModelConfig(folder, QStringLiteral("head_dim"), QJsonValue());
+    const QString error = modelOpenError(folder);
+    QVERIFY2(error.contains(QLatin1String("config.json")) && error.contains(QLatin1String("head_dim")) &&
+                 error.contains(QLatin1String("64")),
              qPrintable(error));
 }
 

@@ -50,6 +50,11 @@ public:
     GptOssArchitecture(const ConfigReader& r, ModelConfig& c) : PreNormRopeDecoder(r, c, gptOssDefaults())
     {
         m_layout.qkvBias = m_layout.outputBias = true;
+        // GptOssConfig defaults head_dim to 64, not hidden / heads (what the shared reader fell back to).
+        if (!r.has("head_dim") && c.headDim != 64)
+            r.fail(QStringLiteral("head_dim is missing: gpt-oss's default is 64, not hidden_size / "
+                                  "num_attention_heads = %1; give it")
+                       .arg(c.headDim));
         m_experts = r.positive({"num_local_experts"});
         m_topK = r.integer("num_experts_per_tok", 4, 1, m_experts);
         if (!r.json().contains(QLatin1String("rope_scaling")) && !r.has("rope_parameters")) {
