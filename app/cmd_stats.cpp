@@ -31,6 +31,7 @@ QJsonObject headJson(const HeadStats& s)
     o.insert(QStringLiteral("head"), s.head);
     for (HeadMetric metric : allHeadMetrics())
         o.insert(headMetricId(metric), headMetricValue(s, metric));
+    o.insert(QStringLiteral("learned_sink_mass"), s.learnedSinkMass); // beside sink_mass (first token)
     o.insert(QStringLiteral("rows_used"), s.rowsUsed);
     o.insert(QStringLiteral("label"), headLabelName(s.label));
     return o;

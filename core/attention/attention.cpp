@@ -27,13 +27,18 @@ kernels::Rows headRows(HeadTensor& x, int head, int first, int count)
     return {x.vector(first, head), count, x.dim, x.tokenStride()};
 }
 
-kernels::KeyMask keyMask(const AttentionOptions& options)
+// The mask of query head `head` (-1: no sink, for probabilityTile, whose L already includes it).
+kernels::KeyMask keyMask(const AttentionOptions& options, int head = -1)
 {
     kernels::KeyMask mask;
     mask.causal = options.causal;
     mask.queryPositionOffset = options.queryPositionOffset;
     mask.slidingWindow = options.slidingWindow;
     mask.keyPadding = options.keyPadding.empty() ? nullptr : options.keyPadding.data();
+    if (head >= 0 && !options.sinks.empty()) {
+        mask.hasSink = true;
+        mask.sink = options.sinks[size_t(head)];
+    }
     return mask;
 }
 
@@ -80,6 +85,11 @@ void validateAttentionInputs(const HeadTensor& q, const HeadTensor& k, const Hea
     if (options.slidingWindow < 0) fail("the sliding window must not be negative");
     if (!(options.softCap >= 0.0f) || std::isinf(options.softCap))
         fail("the soft cap must be a finite number >= 0");
+    if (!options.sinks.empty() && int(options.sinks.size()) != q.heads)
+        fail(std::to_string(options.sinks.size()) + " sink logits for " + std::to_string(q.heads) +
+             " query heads");
+    for (float sink : options.sinks)
+        if (!std::isfinite(sink)) fail("a sink logit is not a finite number");
 }
 
 RotatedQueryKey rotateForAttention(const HeadTensor& q, const HeadTensor& k, const AttentionOptions& options)
@@ -111,11 +121,11 @@ FullAttentionResult attentionFull(const HeadTensor& qIn, const HeadTensor& kIn, 
     result.probabilities.resize(size_t(q.heads) * size_t(q.tokens) * size_t(k.tokens));
     if (q.tokens == 0) return result;
     const float scale = options.effectiveScale(q.dim);
-    const kernels::KeyMask mask = keyMask(options);
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
 
     parallelFor(q.heads, options.threads, [&](int head) {
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
+        const kernels::KeyMask mask = keyMask(options, head);
         cpu.fullAttentionHead(headRows(q, head, 0, q.tokens), headRows(k, kvHead, 0, k.tokens),
                               headRows(v, kvHead, 0, k.tokens), scale, options.softCap, &mask,
                               result.probabilities.data() + size_t(head) * q.tokens * k.tokens,
@@ -143,7 +153,6 @@ TiledAttentionResult attentionTiled(const HeadTensor& qIn, const HeadTensor& kIn
 
     const float scale = options.effectiveScale(q.dim);
     const int queryBlocks = (q.tokens + options.queryBlock - 1) / options.queryBlock;
-    const kernels::KeyMask mask = keyMask(options);
     const kernels::CpuKernels& cpu = kernels::cpuKernels();
 
     parallelFor(q.heads * queryBlocks, options.threads, [&](int task) {
@@ -153,6 +162,7 @@ TiledAttentionResult attentionTiled(const HeadTensor& qIn, const HeadTensor& kIn
         const int q1 = std::min(q.tokens, q0 + options.queryBlock);
         const int kvHead = kvHeadFor(head, q.heads, k.heads);
         const int keyEnd = causalKeyEnd(q1, k.tokens, options); // later key blocks are fully masked: skipped
+        const kernels::KeyMask mask = keyMask(options, head);
         cpu.tiledAttentionBlock(headRows(q, head, q0, q1 - q0), q0, headRows(k, kvHead, 0, keyEnd),
                                 headRows(v, kvHead, 0, keyEnd), options.keyBlock, scale, options.softCap,
                                 &mask, headRows(result.output, head, q0, q1 - q0),

@@ -7,6 +7,7 @@
 //   S = c · tanh(S / c)                 only with a logit soft cap c (Gemma 2)
 //   S = S + mask                        causal, sliding window, key padding
 //   P = softmax(S) row by row         every visible row sums to 1
+//   with a learned sink σ_h (gpt-oss):  P = softmax([S, σ_h]) without its last column, rows sum to < 1
 //   O_h = P · V_h                     O_h is (n_q, d)
 //
 // Two modes give the same numbers:
@@ -42,6 +43,10 @@ struct AttentionOptions
     int threads = 0;                       // 0 = all cores
     int queryBlock = 64;                   // tiled mode: queries per task
     int keyBlock = 256;                    // tiled mode: keys per online-softmax step
+    // Empty: none. Else one learned sink logit per query head (gpt-oss's self_attn.sinks): each row's softmax
+    // runs over its scores and the sink, and the sink's column is dropped, so P's rows sum to less than 1
+    // (1 − the row sum is the sink's mass); O = P · V with that P, and the row's L includes the sink.
+    std::vector<float> sinks;
 
     float effectiveScale(int headDim) const;
     bool isMasked(int query, int key) const

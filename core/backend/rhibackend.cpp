@@ -78,12 +78,12 @@ bool RhiBackend::fitsKernels(int headDim)
 
 bool RhiBackend::kernelsSupport(const AttentionOptions& options)
 {
-    if (options.slidingWindow == 0 && options.softCap == 0.0f) return true;
+    if (options.slidingWindow == 0 && options.softCap == 0.0f && options.sinks.empty()) return true;
     if (!m_toldOptions.exchange(true))
-        notice(QStringLiteral(
-                   "%1: the GPU kernels have no sliding window or logit soft-capping; computing those "
-                   "layers on the CPU")
-                   .arg(apiName()));
+        notice(
+            QStringLiteral("%1: the GPU kernels have no sliding window, logit soft-capping or learned sinks; "
+                           "computing those layers on the CPU")
+                .arg(apiName()));
     return false;
 }
 

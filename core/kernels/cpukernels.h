@@ -31,17 +31,21 @@
 namespace attnscope::kernels {
 
 // Bumped whenever CpuKernels changes: a module from another build is refused rather than misread.
-constexpr int kCpuKernelsAbi = 6;
+constexpr int kCpuKernelsAbi = 7;
 constexpr const char* kCpuKernelsEntry = "attnscope_cpu_kernels";
 
 // Which keys a query may see: the plain-data twin of AttentionOptions' causal mask, sliding window and key
-// padding (AttentionOptions::isMasked).
+// padding (AttentionOptions::isMasked); and the head's learned sink (AttentionOptions::sinks), a logit every
+// row's softmax sees beside its visible keys, whose column is then dropped: the row's P sums to less than 1
+// and its log-sum-exp L includes the sink, so exp(S − L) gives the same P.
 struct KeyMask
 {
     bool causal = false;
     int queryPositionOffset = 0; // query i sits at key position i + queryPositionOffset
     int slidingWindow = 0;       // > 0: query i sees key j only when (i + offset) − j < window
     const unsigned char* keyPadding = nullptr; // null: every key visible; else one flag per key, 0 = padding
+    bool hasSink = false;
+    float sink = 0.0f; // the sink logit, with hasSink (not scaled or capped: gpt-oss adds it as it is)
 
     bool any() const { return causal || slidingWindow > 0 || keyPadding; }
     bool masked(int query, int key) const

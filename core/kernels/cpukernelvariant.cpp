@@ -171,8 +171,10 @@ void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, float
 
     Eigen::Map<RowMatrix> probabilities(probabilitiesOut, q.rows, k.rows);
     Eigen::VectorXf rowMax(q.rows);
+    const bool sink = mask && mask->hasSink;
     for (int i = 0; i < q.rows; ++i) {
         rowMax[i] = k.rows > 0 ? scores.row(i).maxCoeff() : kNegativeInfinity;
+        if (sink) rowMax[i] = std::max(rowMax[i], mask->sink);
         if (rowMax[i] == kNegativeInfinity)
             scores.row(i).setZero(); // the row sees no key: P is 0
         else
@@ -181,6 +183,7 @@ void fullAttentionHead(ConstRows q, ConstRows k, ConstRows v, float scale, float
     if (masked) maskCells(scores, 0, 0, *mask, 0.0f);
     for (int i = 0; i < q.rows; ++i) {
         double sum = sumInDouble(&scores(i, 0), int(k.rows));
+        if (sink) sum += std::exp(double(mask->sink) - double(rowMax[i])); // the sink's dropped column
         if (sum == 0.0) { // the row sees no key (a NaN sum goes on: the caller's finite check sees it)
             probabilities.row(i).setZero();
             continue;
@@ -201,8 +204,12 @@ void tiledAttentionBlock(ConstRows q, int firstQuery, ConstRows k, ConstRows v, 
 {
     const int rows = q.rows;
     const RowMatrix queries = view(q) * scale;
-    Eigen::VectorXf runningMax = Eigen::VectorXf::Constant(rows, kNegativeInfinity);
-    Eigen::VectorXd runningSum = Eigen::VectorXd::Zero(rows); // in double, as the full path's row sums
+    // A sink starts every row as one more key seen first, its exp(sink − sink) = 1 in the sum and nothing in
+    // the output (its column is dropped).
+    const bool sink = mask && mask->hasSink;
+    Eigen::VectorXf runningMax = Eigen::VectorXf::Constant(rows, sink ? mask->sink : kNegativeInfinity);
+    // In double, as the full path's row sums.
+    Eigen::VectorXd runningSum = Eigen::VectorXd::Constant(rows, sink ? 1.0 : 0.0);
     RowMatrix accumulator = RowMatrix::Zero(rows, q.dim);
     Eigen::VectorXd rescales(rows); // per row, exp(old max − new max) of the block at hand
     RowMatrix scores;

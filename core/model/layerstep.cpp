@@ -340,6 +340,7 @@ AttentionOptions LayerStep::attentionOptions(const LayerAttention& spec) const
     attention.threads = m_threads;
     attention.scale = spec.scale;
     attention.softCap = spec.softCap;
+    attention.sinks = spec.sinks;
     // A window at least as long as the sequence masks nothing: left off (the GPU kernels have none).
     if (spec.slidingWindow > 0 && spec.slidingWindow < m_pastTokens + m_tokens)
         attention.slidingWindow = spec.slidingWindow;
@@ -373,7 +374,8 @@ HeadTensor LayerStep::attend(HeadTensor q, HeadTensor k, HeadTensor v, const Lay
     const AttentionOptions attention = attentionOptions(spec);
 
     if (m_capture && n <= m_options.queryKeyLimit) {
-        if (attention.softCap > 0.0f || attention.slidingWindow > 0 || m_pastTokens > 0)
+        if (attention.softCap > 0.0f || attention.slidingWindow > 0 || !attention.sinks.empty() ||
+            m_pastTokens > 0)
             m_lessonReproducesP = false;
         if (m_lessonReproducesP) {
             m_capture->queries.push_back(q);

@@ -32,6 +32,7 @@ struct LayerAttention
     std::optional<float> scale;              // default 1/sqrt(head dimension)
     int slidingWindow = 0;                   // 0 = none
     float softCap = 0.0f;                    // 0 = none
+    std::vector<float> sinks;                // per query head: a learned sink logit (gpt-oss); empty = none
 };
 
 class LayerStep

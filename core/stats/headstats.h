@@ -52,6 +52,9 @@ struct HeadStats
     double self = 0;              // mean P[i, i]
     double previous = 0;          // mean P[i, i-1] over rows i >= 1
     double next = 0;              // mean P[i, i+1] over rows i + 1 < n_k (0 under a causal mask)
+    // Mean 1 − sum_j P[i, j]: the mass a learned sink (gpt-oss) took from the row; 0 up to float rounding
+    // (|x| < 1e-6) where the rows sum to 1.
+    double learnedSinkMass = 0;
     HeadLabel label = HeadLabel::Mixed;
 };
 

@@ -36,6 +36,7 @@ void HeadStatsAccumulator::addRow(int query, const float* row, Sums& sums) const
         return;
     ++sums.rows;
     sums.entropy += entropy;
+    sums.learnedSink += 1.0 - total;
     // Visible keys from the mask structure, not from p > 0: far keys can underflow to 0 in float.
     const int visible = m_roles.causal ? std::min(query + 1, m_keys) : m_keys;
     if (visible >= 2) {
@@ -78,6 +79,7 @@ HeadStats HeadStatsAccumulator::finish(int layer, int head, const LabelThreshold
     stats.entropy = mean(s.entropy, s.rows);
     stats.normalizedEntropy = mean(s.normalizedEntropy, s.normalizedRows);
     stats.sinkMass = mean(s.sink, s.rows);
+    stats.learnedSinkMass = mean(s.learnedSink, s.rows);
     stats.sink4Mass = mean(s.sink4, s.rows);
     stats.sepMass = mean(s.sep, s.rows);
     stats.clsMass = mean(s.cls, s.rows);

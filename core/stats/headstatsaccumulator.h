@@ -22,7 +22,7 @@ private:
     struct Sums
     {
         int rows = 0;
-        double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, punct = 0, self = 0;
+        double entropy = 0, sink = 0, sink4 = 0, sep = 0, cls = 0, punct = 0, self = 0, learnedSink = 0;
         int selfRows = 0;
         double normalizedEntropy = 0;
         int normalizedRows = 0;

@@ -1,6 +1,8 @@
-// attnscope stats --json on the oracle BERT fixture: the statistics must match the definitions in
-// docs/metrics.md applied by hand to the upstream attention probabilities (case.json).
+// attnscope stats --json on the oracle BERT fixture (and gpt_oss_s0's learned sinks): the statistics must
+// match the definitions in docs/metrics.md applied by hand to the upstream attention probabilities
+// (case.json, attentions.npy).
 
+#include "io/npy.h"
 #include "support/testdata.h"
 
 #include <QJsonArray>
@@ -8,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace attnscope::testing;
@@ -106,6 +109,55 @@ private Q_SLOTS:
         QCOMPARE(other.exitCode(), 2);
         QVERIFY(
             QString::fromUtf8(other.readAllStandardError()).contains(QStringLiteral("kedi mindere oturdu")));
+    }
+
+    // gpt-oss's learned sinks: learned_sink_mass, beside sink_mass, is 1 − the row sum of the reference's P
+    // (float64 numpy, tools/oracle/reference_gpt_oss.py), averaged over the rows by hand; no row is special
+    // for ids without a tokenizer.
+    void learnedSinkMassOfGptOss()
+    {
+        const QString folder = QStringLiteral(ATTNSCOPE_FIXTURES_DIR "/oracle/gpt_oss_s0");
+        QFile caseFile(folder + QStringLiteral("/case.json"));
+        QVERIFY(caseFile.open(QIODevice::ReadOnly));
+        QStringList ids;
+        for (const QJsonValue& v : QJsonDocument::fromJson(caseFile.readAll())
+                                       .object()
+                                       .value(QStringLiteral("input_ids"))
+                                       .toArray())
+            ids << QString::number(v.toInt());
+        QProcess process;
+        process.start(QStringLiteral(ATTNSCOPE_BINARY),
+                      {QStringLiteral("stats"), QStringLiteral("--model"), folder, QStringLiteral("--ids"),
+                       ids.join(QLatin1Char(',')), QStringLiteral("--json")});
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        const QJsonArray heads = QJsonDocument::fromJson(process.readAllStandardOutput())
+                                     .object()
+                                     .value(QStringLiteral("heads"))
+                                     .toArray();
+        const attnscope::NpyArray p = attnscope::readNpyFile(folder + QStringLiteral("/attentions.npy"));
+        const int H = int(p.shape[1]), n = int(p.shape[2]);
+        QCOMPARE(heads.size(), int(p.shape[0]) * H);
+        double largest = 0;
+        for (const QJsonValue& value : heads) {
+            const QJsonObject head = value.toObject();
+            const int l = head.value(QStringLiteral("layer")).toInt(),
+                      h = head.value(QStringLiteral("head")).toInt();
+            double deficit = 0;
+            for (int i = 0; i < n; ++i) {
+                double sum = 0;
+                for (int j = 0; j < n; ++j)
+                    sum += p.values[((size_t(l) * H + h) * n + i) * n + j];
+                deficit += 1.0 - sum;
+            }
+            const double mass = head.value(QStringLiteral("learned_sink_mass")).toDouble(-1);
+            QVERIFY2(
+                std::abs(mass - deficit / n) < 1e-5,
+                qPrintable(QStringLiteral("L%1 H%2: %3 vs %4").arg(l).arg(h).arg(mass).arg(deficit / n)));
+            QVERIFY(head.contains(QStringLiteral("sink_mass")));
+            largest = std::max(largest, mass);
+        }
+        QVERIFY(largest > 0.3);
     }
 
     void badModelIsOneLineError()

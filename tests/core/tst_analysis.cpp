@@ -223,11 +223,12 @@ void TestAnalysis::scanReusesTheStreamBelow()
 // rows only. Each head's effect must be what a pass of its own gives: the same KL, top-token change and new
 // top-1, to float rounding (the GEMMs see other row counts). Every family's block runs through it: post-LN
 // (BERT, two [MASK] rows), Conv1D (GPT-2), GQA + RoPE (Llama), parallel residual (GPT-NeoX, Phi), fused
-// projections (Phi-3), soft caps and windows (Gemma 2), QK-norm (Gemma 3, Qwen3), sliding window (Mistral).
+// projections (Phi-3), soft caps and windows (Gemma 2), QK-norm (Gemma 3, Qwen3), sliding window (Mistral),
+// NoPE layers (SmolLM3), learned sinks and experts routed per row (gpt-oss).
 void TestAnalysis::batchedScanEqualsOnePassPerHead_data()
 {
     addOracleCaseRows({"bert_s0", "gpt2_s0", "llama_s0", "gpt_neox_s0", "phi_s0", "phi3_s0", "gemma2_s0",
-                       "gemma3_s0", "qwen3_s0", "mistral_s1"});
+                       "gemma3_s0", "qwen3_s0", "mistral_s1", "smollm3_s0", "gpt_oss_s0"});
 }
 
 void TestAnalysis::batchedScanEqualsOnePassPerHead()

@@ -1,7 +1,8 @@
 // Every model family against its reference (tests/data/oracle, see its README): upstream transformers in
 // float64 (the oracle kit) for GPT-NeoX, Phi, Mistral, RoBERTa, XLM-R, DistilBERT and Llama's linear/dynamic
 // RoPE scaling; the numpy reference (tools/oracle/reference.py, cross-checked against the kit) for Llama 3
-// and YaRN scaling, Qwen2, Qwen3, Gemma 1/2/3 and Phi-3. Each family in F32 and in BF16 storage, to 1e-5,
+// and YaRN scaling, Qwen2, Qwen3, Gemma 1/2/3, Phi-3, SmolLM3 and gpt-oss (reference_gpt_oss.py: P with the
+// learned sinks, rows summing to less than 1). Each family in F32 and in BF16 storage, to 1e-5,
 // through the dense and the tiled capture; the residual stream against the reference's hidden states; and the
 // checkpoint variants each family's unit reads (other tensor layouts, config formats).
 
@@ -63,6 +64,10 @@ const FamilyCase kCases[] = {
     {"gemma3_s1", "gemma3_text"},
     {"phi3_s0", "phi3"},
     {"phi3_s1", "phi3"},
+    {"smollm3_s0", "smollm3"},
+    {"smollm3_s1", "smollm3"},
+    {"gpt_oss_s0", "gpt_oss"},
+    {"gpt_oss_s1", "gpt_oss"},
 };
 
 double runError(const QString& folder, const QString& caseName, const RunOptions& options = {})

@@ -203,7 +203,7 @@ void TestModelHooks::meanAblationEqualsBiasOfTheMean()
 
 void TestModelHooks::resumeFromStoredResidual_data()
 {
-    addOracleCaseRows({"llama_s0", "gemma3_s0", "bert_s0", "gpt_neox_s1", "roberta_s1"});
+    addOracleCaseRows({"llama_s0", "gemma3_s0", "bert_s0", "gpt_neox_s1", "roberta_s1", "gpt_oss_s0"});
 }
 
 // An ablation scan runs the layers below once: layer l's input is stored, and every ablated pass starts
@@ -312,8 +312,8 @@ void TestModelHooks::keysAreKeptBeforeRope()
 
 void TestModelHooks::pastKeysAndValuesContinueTheSequence_data()
 {
-    addOracleCaseRows(
-        {"llama_s0", "mistral_s1", "gemma2_s0", "gemma3_s0", "gpt_neox_s0", "phi3_s1", "gpt2_s0"});
+    addOracleCaseRows({"llama_s0", "mistral_s1", "gemma2_s0", "gemma3_s0", "gpt_neox_s0", "phi3_s1",
+                       "gpt2_s0", "smollm3_s0", "gpt_oss_s0"});
 }
 
 // Decoding with a cache: the first n − 1 tokens' keys and values, then the last token alone. Its attention

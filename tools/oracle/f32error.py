@@ -53,6 +53,7 @@ def write(folder, fig):
 def numpy_case(folder):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import reference
+    import reference_gpt_oss  # noqa: F401  (adds gpt_oss to reference.FAMILIES)
     case = json.load(open(os.path.join(folder, "case.json")))
     if "reference.py" not in str(case.get("reference", "")):
         raise SystemExit(f"{folder}: not a numpy case (use make_case.py --f32-error in the kit)")

@@ -41,5 +41,9 @@ for preset in $($py "$here/make_numpy_case.py" --list | awk '{print $1}'); do
   $py "$here/make_numpy_case.py" "$preset" --out "$out/$preset"
   $py "$here/f32error.py" "$out/$preset"    # upstream_f32_error.json (kit cases: make_case.py writes it)
 done
+# issue 37: SmolLM3's NoPE layers, gpt-oss's learned sinks and experts (make_sink_case.py runs f32error.py itself)
+for preset in smollm3_s0 smollm3_s1 gpt_oss_s0 gpt_oss_s1; do
+  $py "$here/make_sink_case.py" "$preset" --out "$out/$preset" | tail -1
+done
 
 $py "$here/crosscheck.py" "$out"/{gpt_neox,phi,mistral,roberta,xlmr,distilbert,llama_linear,llama_dynamic}_s*

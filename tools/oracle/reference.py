@@ -7,7 +7,7 @@ probabilities of every layer and head and the hidden states as transformers retu
 decoders; the embeddings and every layer's output for encoders).
 
 Written from the published formulas and from reading transformers' modeling files (llama, mistral, qwen2,
-qwen3, gemma, gemma2, gemma3, phi3, phi, gpt_neox, bert, roberta, xlm_roberta, distilbert, gpt2) and
+qwen3, gemma, gemma2, gemma3, phi3, smollm3, phi, gpt_neox, bert, roberta, xlm_roberta, distilbert, gpt2) and
 modeling_rope_utils.py; no code is taken from them. Where transformers computes something in float32 even
 in a float64 model (the RoPE inverse frequencies, angles, cos and sin), this does the same, so that a
 float64 model in transformers and this reference agree to ~1e-12.
@@ -279,7 +279,8 @@ def heads(x, count):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Decoders with RMSNorm, RoPE and a gated MLP: llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, phi3
+# Decoders with RMSNorm, RoPE and a gated MLP: llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, phi3,
+# smollm3 (its NoPE layers skip RoPE)
 
 
 def gemma3_layer_kinds(cfg):
@@ -328,6 +329,14 @@ def gated_decoder(cfg, tensors, ids, positions=None):
     elif t in ("qwen2", "qwen3") and cfg.get("use_sliding_window"):
         first = cfg.get("max_window_layers", L)
         windows = [cfg.get("sliding_window") if l >= first else None for l in range(L)]
+    elif t == "smollm3":
+        # no_rope_layers: 1 = RoPE, 0 = NoPE (modeling_smollm3.py: use_rope = config.no_rope_layers[layer_idx]).
+        flags = cfg.get("no_rope_layers") or [int((l + 1) % cfg.get("no_rope_layer_interval", 4) != 0)
+                                              for l in range(L)]
+        ropes = [rope if flags[l] else None for l in range(L)]
+        if cfg.get("use_sliding_window") and cfg.get("sliding_window"):
+            kinds = cfg.get("layer_types") or ["full_attention" if f else "sliding_attention" for f in flags[:L]]
+            windows = [cfg["sliding_window"] if k == "sliding_attention" else None for k in kinds]
 
     x = w("embed_tokens.weight")[ids]
     if gemma:
@@ -349,7 +358,8 @@ def gated_decoder(cfg, tensors, ids, positions=None):
         if t in ("qwen3", "gemma3_text"):  # QK-norm over each head vector, before RoPE
             q = rms_norm(q, w(p + "self_attn.q_norm.weight"), eps, plus_one=gemma)
             k = rms_norm(k, w(p + "self_attn.k_norm.weight"), eps, plus_one=gemma)
-        q, k = ropes[l].rotate(q, positions), ropes[l].rotate(k, positions)
+        if ropes[l] is not None:
+            q, k = ropes[l].rotate(q, positions), ropes[l].rotate(k, positions)
         probabilities, o = attend(q, k, v, scale, True, windows[l], softcap)
         attentions.append(probabilities)
         a = linear(o, w(p + "self_attn.o_proj.weight"), w(p + "self_attn.o_proj.bias") if o_bias else None)
@@ -560,6 +570,7 @@ def distilbert(cfg, tensors, ids, positions=None):
 FAMILIES = {
     "llama": gated_decoder, "mistral": gated_decoder, "qwen2": gated_decoder, "qwen3": gated_decoder,
     "gemma": gated_decoder, "gemma2": gated_decoder, "gemma3_text": gated_decoder, "phi3": gated_decoder,
+    "smollm3": gated_decoder,
     "gpt_neox": gpt_neox, "phi": phi, "gpt2": gpt2,
     "bert": bert, "roberta": bert, "xlm-roberta": bert, "distilbert": distilbert,
 }
