@@ -1,6 +1,7 @@
 // Greedy generation with encoder-decoder models (generation/seq2seqgeneration.h) against transformers'
-// generate(num_beams=1, max_length=12) on the oracle cases marian_s0 and bart_s0 (case.json "generate",
-// tools/oracle/make_seq2seq_case.py), the logits rules checked by hand, and bad generation settings.
+// generate() (greedy and beam) on the oracle cases marian_s0, bart_s0, mbart_s0, t5_s0 and flan_t5_s0
+// (case.json "generate", tools/oracle/make_seq2seq_case.py), the logits rules checked by hand, and bad
+// generation settings.
 
 #include "core/support/modelfixtures.h"
 #include "generation/seq2seqgeneration.h"
@@ -59,7 +60,10 @@ class TestSeq2SeqGeneration : public QObject
     Q_OBJECT
 
 private slots:
-    void greedyEqualsGenerate_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
+    void greedyEqualsGenerate_data()
+    {
+        addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"});
+    }
     void greedyEqualsGenerate()
     {
         QFETCH(QString, caseName);
@@ -70,7 +74,10 @@ private slots:
 
     // generate(num_beams=3, max_length=12): the file's settings (length_penalty 1, early_stopping false by
     // default) with the beams and length the oracle gave.
-    void beamSearchEqualsGenerate_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
+    void beamSearchEqualsGenerate_data()
+    {
+        addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"});
+    }
     void beamSearchEqualsGenerate()
     {
         QFETCH(QString, caseName);
@@ -92,7 +99,7 @@ private slots:
         QTest::addColumn<std::vector<int>>("source");
         QTest::addColumn<int>("beams");
         QTest::addColumn<std::vector<int>>("expected");
-        for (const char* name : {"marian_s0", "bart_s0", "mbart_s0"}) {
+        for (const char* name : {"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"}) {
             const QJsonArray cases = caseJson(QLatin1String(name))[QLatin1String("generate_cases")].toArray();
             QVERIFY(cases.size() >= 6);
             for (int i = 0; i < cases.size(); ++i) {
