@@ -30,8 +30,8 @@ class ConfigReader;
 // T5Attention._relative_position_bucket for one relative position (key − query): bidirectional (the
 // encoder) gives half the buckets to keys after the query; causal (the decoder) only looks back. Positions
 // below max_exact (half the side's buckets) get a bucket each; farther ones share logarithmic buckets up to
-// max_distance, past which all fall in the last. The logarithm is taken in float32, as upstream takes it:
-// at a bucket boundary (distance 16 of 32 buckets, say) a double would land one bucket lower.
+// max_distance, past which all fall in the last. The logarithm is taken in float32 and truncated, as
+// upstream takes it, so that a position at a bucket's edge falls where upstream's does.
 int t5RelativePositionBucket(int relativePosition, bool bidirectional, int numBuckets, int maxDistance);
 
 struct T5Options
