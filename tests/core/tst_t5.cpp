@@ -179,6 +179,25 @@ private slots:
         QCOMPARE(tied->config().eosId, 1);
     }
 
+    // generate() masks the source's pad tokens out of the attention (their positions still count in the
+    // relative bias): flan_t5_s0's last generate case holds two, and without the mask greedy differs.
+    void sourcePadsAreMasked()
+    {
+        const QString caseName = QStringLiteral("flan_t5_s0");
+        const QJsonArray cases = caseJson(caseName)[QLatin1String("generate_cases")].toArray();
+        const QJsonObject padded = cases[cases.size() - 2].toObject();
+        const std::vector<int> source = idsOf(padded[QLatin1String("source_ids")]);
+        QCOMPARE(padded[QLatin1String("num_beams")].toInt(), 1);
+        QVERIFY(std::count(source.begin(), source.end(), 0) == 2);
+        const auto model = EncoderDecoderModel::open(oracleFolder(caseName));
+        Seq2SeqGenerationSettings s = Seq2SeqGenerationSettings::fromFolder(oracleFolder(caseName), *model);
+        s.maxLength = padded[QLatin1String("max_length")].toInt();
+        QCOMPARE(s.padId.value_or(-1), 0);
+        QCOMPARE(greedyGenerate(*model, source, s), idsOf(padded[QLatin1String("ids")]));
+        s.padId.reset();
+        QVERIFY(greedyGenerate(*model, source, s) != idsOf(padded[QLatin1String("ids")]));
+    }
+
     void inconsistentConfigsAreRefused_data()
     {
         QTest::addColumn<QString>("caseName");

@@ -226,7 +226,9 @@ def t5_case(a, out):
     extra = {"source_text": "translate Turkish to English: kedi mindere oturdu",
              "source_tokens": tok.convert_ids_to_tokens(source_ids), "target_text": TARGET_TEXTS[0],
              "target_ids": target_ids, "tokenizer_cases": cases,
-             "generate_sources": [cases[0]["ids"], source_ids, cases[1]["ids"]]}
+             # the last one holds <pad>, which generate() masks out of the attention
+             "generate_sources": [cases[0]["ids"], source_ids, cases[1]["ids"],
+                                  cases[T5_TEXTS.index("a <unk> b<pad>")]["ids"]]}
     return cfg, T5ForConditionalGeneration, (), source_ids, target_ids, extra
 
 
@@ -239,7 +241,9 @@ def flan_t5_case(a, out):
     source_ids = g.integers(3, vocab, 13).tolist() + [1]
     target_ids = g.integers(3, vocab, 11).tolist() + [1]
     more = [g.integers(3, vocab, n).tolist() + [1] for n in (4, 20)]
-    return cfg, T5ForConditionalGeneration, (), source_ids, target_ids, {"generate_sources": [source_ids] + more}
+    padded = source_ids[:5] + [0, 0] + source_ids[5:]  # <pad> inside: generate() masks it out of the attention
+    return cfg, T5ForConditionalGeneration, (), source_ids, target_ids, {
+        "generate_sources": [source_ids] + more + [padded]}
 
 
 def relative_buckets(cfg):
