@@ -177,6 +177,13 @@ private slots:
         const auto tied = EncoderDecoderModel::open(oracleFolder(QStringLiteral("t5_s0")));
         QCOMPARE(tied->config().decoderStartId, 0);
         QCOMPARE(tied->config().eosId, 1);
+
+        // Without decoder_start_token_id, decoding starts from the pad token.
+        const QString noStart = dir.filePath(QStringLiteral("no-start"));
+        copyModel(oracleFolder(caseName), noStart);
+        editModelConfig(noStart, QStringLiteral("decoder_start_token_id"), QJsonValue(QJsonValue::Undefined));
+        editModelConfig(noStart, QStringLiteral("pad_token_id"), 5);
+        QCOMPARE(EncoderDecoderModel::open(noStart)->config().decoderStartId, 5);
     }
 
     // generate() masks the source's pad tokens out of the attention (their positions still count in the

@@ -81,10 +81,12 @@ std::unique_ptr<EncoderDecoderModel> openT5(const ConfigReader& r, const QString
     options.eps = r.epsilon("layer_norm_epsilon", 1e-6);
     options.tiedHead = r.flag("tie_word_embeddings", true);
     readFeedForward(r, options);
+    // decoder_start_token_id: T5's checkpoints set it to the pad token; where a config leaves it out, the pad
+    // token read just before is the fallback (T5's _shift_right starts from it).
     for (const auto& [id, key, fallback] :
          {std::tuple{&c.padId, "pad_token_id", 0}, std::tuple{&c.eosId, "eos_token_id", 1},
-          std::tuple{&c.decoderStartId, "decoder_start_token_id", 0}}) {
-        *id = r.integer(key, fallback, 0, kMaxVocabulary - 1);
+          std::tuple{&c.decoderStartId, "decoder_start_token_id", -1}}) {
+        *id = r.integer(key, fallback < 0 ? c.padId : fallback, 0, kMaxVocabulary - 1);
         if (*id >= c.vocabSize)
             r.fail(QStringLiteral("%1 %2%3 is outside vocab_size %4")
                        .arg(QLatin1String(key))
