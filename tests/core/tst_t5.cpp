@@ -18,6 +18,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cstring>
+#include <limits>
 
 using namespace attnscope;
 using namespace attnscope::testing;
@@ -276,6 +278,42 @@ private slots:
                      folder + QStringLiteral("/config.json: num_decoder_layers 1, but the weights also hold "
                                              "decoder layer 1 (")),
                  qPrintable(model->unusedLayersNote()));
+    }
+
+    // NaN in a matrix is found in the pass and named with its stack and layer; NaN in a norm at open.
+    void damagedWeightsAreNamed()
+    {
+        const auto poison = [](const QString& tensor) {
+            return [tensor](std::vector<TensorToWrite>& tensors) {
+                for (TensorToWrite& t : tensors)
+                    if (t.name == tensor) {
+                        const float nan = std::numeric_limits<float>::quiet_NaN();
+                        std::memcpy(t.data.data(), &nan, sizeof nan);
+                    }
+            };
+        };
+        const QString caseName = QStringLiteral("t5_s0");
+        QTemporaryDir dir;
+        const QString nanMatrix = dir.filePath(QStringLiteral("nan-matrix"));
+        copyModel(oracleFolder(caseName), nanMatrix,
+                  poison(QStringLiteral("decoder.block.1.layer.2.DenseReluDense.wo.weight")));
+        const auto model = EncoderDecoderModel::open(nanMatrix);
+        const QJsonObject kase = caseJson(caseName);
+        const QString error = modelErrorOf([&] {
+            model->run(idsOf(kase[QLatin1String("source_ids")]),
+                       idsOf(kase[QLatin1String("decoder_input_ids")]));
+        });
+        QVERIFY2(error.contains(QStringLiteral("decoder layer 1")) && error.contains(QStringLiteral("NaN")) &&
+                     error.contains(QStringLiteral("decoder.block.1.layer.2.DenseReluDense.wo.weight")),
+                 qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
+
+        const QString nanNorm = dir.filePath(QStringLiteral("nan-norm"));
+        copyModel(oracleFolder(caseName), nanNorm,
+                  poison(QStringLiteral("encoder.block.0.layer.1.layer_norm.weight")));
+        const QString openError = modelErrorOf([&] { EncoderDecoderModel::open(nanNorm); });
+        QVERIFY2(openError.contains(QStringLiteral("encoder.block.0.layer.1.layer_norm.weight")),
+                 qPrintable(openError));
     }
 
     void tokenizerEqualsSlowT5Tokenizer_data()
