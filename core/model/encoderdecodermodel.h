@@ -48,6 +48,10 @@ public:
     static std::unique_ptr<EncoderDecoderModel> open(const QString& folder);
     // The model types open() takes, sorted.
     static QStringList supportedModelTypes();
+    // The model_type of `path` when it is a folder whose config.json names an encoder-decoder type open()
+    // takes; "" otherwise, also for a missing or damaged config.json (the open that follows names those).
+    // Lets a command choose between this and TransformerModel before opening either.
+    static QString encoderDecoderModelType(const QString& path);
 
     const EncoderDecoderConfig& config() const { return m_config; }
     // One line for a warning when the weights hold layers config.json does not run (a truncated model runs,

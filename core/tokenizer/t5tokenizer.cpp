@@ -187,6 +187,15 @@ Encoding T5Tokenizer::encode(const QString& text) const
     return e;
 }
 
+QString T5Tokenizer::decode(const std::vector<int>& ids) const
+{
+    QStringList pieces;
+    for (const int id : ids)
+        if (id >= 0 && id < m_model.pieceCount() && id != m_eosId && id != m_unkId && id != m_padId)
+            pieces << m_model.piece(id);
+    return m_model.decodePieces(pieces).trimmed();
+}
+
 QString T5Tokenizer::idToToken(int id) const
 {
     if (id >= 0 && id < m_model.pieceCount()) return m_model.piece(id);
