@@ -343,6 +343,32 @@ private slots:
         QCOMPARE(e.tokens, tokens);
     }
 
+    // decode (special tokens skipped) gives back the text of every case whose pieces are all known: the
+    // pieces through spiece.model, runs of spaces made one as its normaliser makes them. Sentinels and </s>
+    // are skipped, as the slow T5Tokenizer's decode(skip_special_tokens=True) skips its special tokens.
+    void decodeUndoesEncode()
+    {
+        const T5Tokenizer tokenizer = T5Tokenizer::fromFolder(oracleFolder(QStringLiteral("t5_s0")));
+        int decoded = 0;
+        for (const QJsonValue& c :
+             caseJson(QStringLiteral("t5_s0"))[QLatin1String("tokenizer_cases")].toArray()) {
+            const QString text = c[QLatin1String("text")].toString();
+            const QJsonArray tokens = c[QLatin1String("tokens")].toArray();
+            bool plain = !text.contains(QChar(0x2581)) && !text.contains(QLatin1Char('<'));
+            for (const QJsonValue& t : tokens)
+                plain = plain &&
+                        (t.toString() == QLatin1String("</s>") || !t.toString().startsWith(QLatin1Char('<')));
+            if (!plain) continue;
+            QCOMPARE(tokenizer.decode(idsOf(c[QLatin1String("ids")])), text.simplified());
+            ++decoded;
+        }
+        QVERIFY(decoded >= 4);
+        // <extra_id_0> kedi <extra_id_1> oturdu: the sentinels and </s> left out.
+        QCOMPARE(tokenizer.decode({219, 67, 28, 218, 70, 20, 76, 105, 19, 1}), QStringLiteral("kedi oturdu"));
+        QCOMPARE(tokenizer.idToToken(219), QStringLiteral("<extra_id_0>"));
+        QCOMPARE(tokenizer.decode({0, 1}), QString());
+    }
+
     // The tokenizer and the model agree: the case's source ids are the tokenizer's for its text, the
     // vocabulary (pieces + 100 sentinels) is the model's, and decoding starts from the pad token.
     void tokenizerFeedsTheCase()
