@@ -80,9 +80,8 @@ int runAttention(const QStringList& arguments)
             "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
             "Dumps over --max-output-size (default 1G) are refused before anything is computed.\n"
             "Encoder-decoder models (Marian, BART, mBART, T5) need --part encoder|decoder|cross, the source\n"
-            "as --text or --ids and, for decoder and cross, --target-ids (the decoder's input, "
-            "decoder_start\n"
-            "first); the JSON then has \"part\", \"source_tokens\", \"source_ids\", \"target_tokens\",\n"
+            "as --text or --ids and, for decoder and cross, --target TEXT or --target-ids (the decoder's\n"
+            "input as given, decoder_start first); the JSON then has \"part\", \"source_tokens\", \"source_ids\", \"target_tokens\",\n"
             "\"target_ids\" and [layer][head][query][key] (cross: target queries x source keys)."));
     command.options = {
         {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
@@ -99,6 +98,10 @@ int runAttention(const QStringList& arguments)
                            QStringLiteral("part"),
                            QStringLiteral("encoder, decoder or cross (encoder-decoder models)."),
                            QStringLiteral("part"))
+                    << QCommandLineOption(QStringLiteral("target"),
+                                          QStringLiteral("The target text for --part decoder/cross (the decoder's "
+                                                         "input is made from it as the model's forward does)."),
+                                          QStringLiteral("text"))
                     << QCommandLineOption(QStringLiteral("target-ids"),
                                           QStringLiteral("The decoder's input ids for --part decoder/cross."),
                                           QStringLiteral("ids"));

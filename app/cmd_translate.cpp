@@ -127,8 +127,10 @@ int runTranslate(const QStringList& arguments)
                                   "`attnscope generate` continues text with the others")
                        .arg(name, QDir::toNativeSeparators(folder),
                             EncoderDecoderModel::supportedModelTypes().join(QStringLiteral(", "))));
-        const Seq2SeqModelArgument opened =
-            openSeq2SeqModel(folder, parser.isSet(QStringLiteral("text")), name);
+        const Seq2SeqModelArgument opened = openSeq2SeqModel(
+            folder,
+            parser.isSet(QStringLiteral("text")) ? QStringLiteral("give the source as --ids") : QString(),
+            name);
         const EncoderDecoderModel& model = *opened.model;
         const Seq2SeqSource source = seq2seqSource(parser, opened);
         Seq2SeqGenerationSettings settings = Seq2SeqGenerationSettings::fromFolder(folder, model);

@@ -1,6 +1,7 @@
 #include "seq2seqattention.h"
 
 #include "command.h"
+#include "generation/seq2seqgeneration.h"
 #include "io/npy.h"
 #include "io/outputfile.h"
 #include "model/modelerror.h"
@@ -13,16 +14,23 @@ namespace attnscope {
 
 QString seq2seqAttentionProblem(const QCommandLineParser& parser)
 {
-    const bool hasTarget = parser.isSet(QStringLiteral("target-ids"));
+    const bool hasIds = parser.isSet(QStringLiteral("target-ids"));
+    const bool hasTarget = hasIds || parser.isSet(QStringLiteral("target"));
     if (!parser.isSet(QStringLiteral("part")))
-        return hasTarget ? QStringLiteral("--target-ids needs --part (an encoder-decoder model's part)")
+        return hasTarget ? QStringLiteral("--%1 needs --part (an encoder-decoder model's part)")
+                               .arg(hasIds ? QStringLiteral("target-ids") : QStringLiteral("target"))
                          : QString();
+    if (hasIds && parser.isSet(QStringLiteral("target")))
+        return QStringLiteral("give one of --target or --target-ids");
+    if (parser.isSet(QStringLiteral("target")) && parser.value(QStringLiteral("target")).trimmed().isEmpty())
+        return QStringLiteral("--target is empty; give the target sentence (or --target-ids)");
     const QString part = parser.value(QStringLiteral("part"));
     if (part != QLatin1String("encoder") && part != QLatin1String("decoder") &&
         part != QLatin1String("cross"))
         return QStringLiteral("--part must be encoder, decoder or cross, not '%1'").arg(part);
     if (part != QLatin1String("encoder") && !hasTarget)
-        return QStringLiteral("--part %1 needs --target-ids (the decoder's input ids, decoder_start first)")
+        return QStringLiteral("--part %1 needs --target TEXT or --target-ids (the decoder's input ids, "
+                              "decoder_start first)")
             .arg(part);
     if (parser.value(QStringLiteral("measure")) != QLatin1String("weight"))
         return QStringLiteral("--measure norm is not available with --part (encoder-decoder models)");
@@ -32,7 +40,7 @@ QString seq2seqAttentionProblem(const QCommandLineParser& parser)
         return QStringLiteral(
                    "--part runs on the CPU; --backend %1 is not available for encoder-decoder models")
             .arg(parser.value(QStringLiteral("backend")));
-    if (hasTarget) {
+    if (hasIds) {
         std::vector<int> ids;
         QString error;
         if (!parseIdList(parser.value(QStringLiteral("target-ids")), &ids, &error))
@@ -45,7 +53,13 @@ void runSeq2SeqAttention(const QCommandLineParser& parser, const QString& folder
                          const Seq2SeqAttentionRequest& request)
 {
     const QString name = QStringLiteral("attention");
-    const Seq2SeqModelArgument opened = openSeq2SeqModel(folder, parser.isSet(QStringLiteral("text")), name);
+    const bool targetText = parser.isSet(QStringLiteral("target"));
+    const Seq2SeqModelArgument opened =
+        openSeq2SeqModel(folder,
+                         parser.isSet(QStringLiteral("text")) ? QStringLiteral("give the source as --ids")
+                         : targetText ? QStringLiteral("give the target as --target-ids")
+                                      : QString(),
+                         name);
     const EncoderDecoderModel& model = *opened.model;
     const EncoderDecoderConfig& c = model.config();
     const bool encoder = request.part == QLatin1String("encoder");
@@ -67,6 +81,11 @@ void runSeq2SeqAttention(const QCommandLineParser& parser, const QString& folder
     if (parser.isSet(QStringLiteral("target-ids"))) {
         QString error;
         parseIdList(parser.value(QStringLiteral("target-ids")), &target, &error); // checked before
+    } else if (targetText) {
+        // As the model's forward makes decoder_input_ids from labels (the target through the tokenizer).
+        target = decoderInputFromLabels(
+            model, opened.tokenizer->encodeTarget(parser.value(QStringLiteral("target"))).ids,
+            Seq2SeqGenerationSettings::fromFolder(folder, model).decoderStartId);
     } else {
         // The encoder part does not depend on the target; the pass still takes one token.
         target = {std::max(0, c.decoderStartId >= 0 ? c.decoderStartId : c.padId)};
@@ -106,7 +125,7 @@ void runSeq2SeqAttention(const QCommandLineParser& parser, const QString& folder
                           ",\"part\":" + jsonText(request.part) +
                           ",\"source_tokens\":" + jsonTextList(source.tokens) +
                           ",\"source_ids\":" + jsonIdList(source.ids);
-        if (!encoder || parser.isSet(QStringLiteral("target-ids")))
+        if (!encoder || parser.isSet(QStringLiteral("target-ids")) || targetText)
             text += ",\"target_tokens\":" + jsonTextList(targetTokens(opened, target)) +
                     ",\"target_ids\":" + jsonIdList(target);
         text += ",\"queries\":" + QByteArray(encoder ? "\"source\"" : "\"target\"") + ",\"keys\":" +

@@ -21,12 +21,13 @@ struct Seq2SeqAttentionRequest
     bool force = false;
 };
 
-// "" when --part and --target-ids go together (a known part; --target-ids for decoder and cross, a list of
-// ids), else the problem. --part absent: --target-ids is refused too.
+// "" when --part, --target and --target-ids go together (a known part; one of --target / --target-ids for
+// decoder and cross, a list of ids), else the problem. --part absent: a target is refused too.
 QString seq2seqAttentionProblem(const QCommandLineParser& parser);
 
-// Opens `folder` (an encoder-decoder model), runs the source of --text / --ids and --target-ids (the
-// decoder's input as given, decoder_start first) and writes the part. Throws CommandError (2 for a --layer /
+// Opens `folder` (an encoder-decoder model), runs the source of --text / --ids and the target: --target-ids
+// (the decoder's input as given, decoder_start first) or --target (through the tokenizer, then
+// decoderInputFromLabels, seq2seqgeneration.h) and writes the part. Throws CommandError (2 for a --layer /
 // --head past the model's), ModelError, TokenizerError.
 void runSeq2SeqAttention(const QCommandLineParser& parser, const QString& folder,
                          const Seq2SeqAttentionRequest& request);

@@ -11,7 +11,8 @@
 
 namespace attnscope {
 
-Seq2SeqModelArgument openSeq2SeqModel(const QString& folder, bool needTokenizer, const QString& command)
+Seq2SeqModelArgument openSeq2SeqModel(const QString& folder, const QString& needTokenizer,
+                                      const QString& command)
 {
     Seq2SeqModelArgument opened;
     opened.folder = folder;
@@ -22,10 +23,10 @@ Seq2SeqModelArgument openSeq2SeqModel(const QString& folder, bool needTokenizer,
     // whatever the input, as the single-stack commands treat it.
     if (Seq2SeqTokenizer::folderHasOne(folder)) {
         opened.tokenizer = Seq2SeqTokenizer::fromFolder(folder);
-    } else if (needTokenizer) {
+    } else if (!needTokenizer.isEmpty()) {
         throw CommandError(2, QStringLiteral("%1: %2: no tokenizer (none of source.spm, tokenizer.json, "
-                                             "spiece.model); give the source as --ids")
-                                  .arg(command, QDir::toNativeSeparators(folder)));
+                                             "spiece.model); %3")
+                                  .arg(command, QDir::toNativeSeparators(folder), needTokenizer));
     }
     return opened;
 }

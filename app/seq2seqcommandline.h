@@ -25,10 +25,12 @@ struct Seq2SeqModelArgument
 };
 
 // Opens `folder`'s model (its unused-layers note as a warning on stderr) and, where it has one, its
-// tokenizer; with `needTokenizer` (the source given as --text) a folder without one is refused:
-// CommandError (2) "COMMAND: <folder>: no tokenizer (...); give the source as --ids". Throws ModelError and
-// TokenizerError for damaged files.
-Seq2SeqModelArgument openSeq2SeqModel(const QString& folder, bool needTokenizer, const QString& command);
+// tokenizer. `needTokenizer`: "" when ids will do, else what to give instead (the text form was used), for
+// the refusal of a folder without one: CommandError (2) "COMMAND: <folder>: no tokenizer (...); give the
+// source as
+// --ids". Throws ModelError and TokenizerError for damaged files.
+Seq2SeqModelArgument openSeq2SeqModel(const QString& folder, const QString& needTokenizer,
+                                      const QString& command);
 
 // The source: --ids as given (no special tokens added), or --text through the tokenizer (special tokens
 // added). Tokens are the tokenizer's, or the ids as text where there is none.

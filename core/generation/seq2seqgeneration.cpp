@@ -135,6 +135,16 @@ void logSoftmax(std::vector<double>& logits)
 
 } // namespace
 
+std::vector<int> decoderInputFromLabels(const EncoderDecoderModel& model, const std::vector<int>& labels,
+                                        int decoderStartId)
+{
+    if (labels.empty()) return {decoderStartId};
+    const bool mbart = model.config().modelType == QLatin1String("mbart");
+    std::vector<int> input{mbart ? labels.back() : decoderStartId};
+    input.insert(input.end(), labels.begin(), labels.end() - 1);
+    return input;
+}
+
 Seq2SeqGenerationSettings Seq2SeqGenerationSettings::fromFolder(const QString& folder,
                                                                 const EncoderDecoderModel& model)
 {

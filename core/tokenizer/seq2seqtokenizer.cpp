@@ -15,6 +15,10 @@ class MarianSide final : public Seq2SeqTokenizer
 public:
     explicit MarianSide(MarianTokenizer tokenizer) : m_tokenizer(std::move(tokenizer)) {}
     Encoding encodeSource(const QString& text) const override { return m_tokenizer.encode(text); }
+    Encoding encodeTarget(const QString& text) const override
+    {
+        return m_tokenizer.encode(text, MarianTokenizer::Side::Target);
+    }
     QString decodeTarget(const std::vector<int>& ids) const override { return m_tokenizer.decode(ids); }
     // One joint vocabulary (vocab.json) for both sides.
     QString sourceToken(int id) const override { return m_tokenizer.idToToken(id); }
@@ -29,6 +33,7 @@ class T5Side final : public Seq2SeqTokenizer
 public:
     explicit T5Side(T5Tokenizer tokenizer) : m_tokenizer(std::move(tokenizer)) {}
     Encoding encodeSource(const QString& text) const override { return m_tokenizer.encode(text); }
+    Encoding encodeTarget(const QString& text) const override { return m_tokenizer.encode(text); }
     QString decodeTarget(const std::vector<int>& ids) const override { return m_tokenizer.decode(ids); }
     QString sourceToken(int id) const override { return m_tokenizer.idToToken(id); }
     QString targetToken(int id) const override { return m_tokenizer.idToToken(id); }
@@ -42,6 +47,7 @@ class JsonSide final : public Seq2SeqTokenizer
 public:
     explicit JsonSide(std::unique_ptr<Tokenizer> tokenizer) : m_tokenizer(std::move(tokenizer)) {}
     Encoding encodeSource(const QString& text) const override { return m_tokenizer->encode(text); }
+    Encoding encodeTarget(const QString& text) const override { return m_tokenizer->encode(text); }
     QString decodeTarget(const std::vector<int>& ids) const override { return m_tokenizer->decode(ids); }
     QString sourceToken(int id) const override { return m_tokenizer->idToToken(id); }
     QString targetToken(int id) const override { return m_tokenizer->idToToken(id); }

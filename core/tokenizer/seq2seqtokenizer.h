@@ -29,6 +29,8 @@ public:
 
     // The source text's ids and tokens, special tokens added.
     virtual Encoding encodeSource(const QString& text) const = 0;
+    // The target text's ids (transformers' text_target: the labels, </s> last), special tokens added.
+    virtual Encoding encodeTarget(const QString& text) const = 0;
     // The text of output ids (decoder_start and </s> included or not), special tokens skipped.
     virtual QString decodeTarget(const std::vector<int>& ids) const = 0;
     // The token of one id on the given side ("" where the tokenizer has none for it).

@@ -4,7 +4,7 @@
 //               max_length it ran), the --text source equals the slow tokenizers' ids, and --json's
 //               cross_attention holds one probability row per output token, that token's step's row;
 //   attention   --part encoder|decoder|cross equals the oracle's float64 attentions to 1e-5, as npy and
-//               JSON, for the case's source and decoder input ids;
+//               JSON, for the case's source and decoder input ids, and for its texts (--text, --target);
 //   hostile     a wrong part, missing target ids, --part on a single-stack model and its lack on an
 //               encoder-decoder one, translate on a single-stack model or --text without a tokenizer:
 //               one line on stderr, exit code 2, nothing on stdout.
@@ -85,6 +85,8 @@ private Q_SLOTS:
     void crossAttentionRowsAreTheSteps();
     void attentionPartEqualsOracle_data();
     void attentionPartEqualsOracle();
+    void targetTextIsTheShiftedLabels_data();
+    void targetTextIsTheShiftedLabels();
     void hostileArguments_data();
     void hostileArguments();
 
@@ -305,6 +307,38 @@ void TestCliSeq2Seq::attentionPartEqualsOracle()
     QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max |error| %1").arg(error)));
 }
 
+void TestCliSeq2Seq::targetTextIsTheShiftedLabels_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QString>("part");
+    for (const char* name : {"marian_s0", "t5_s0"})
+        for (const char* part : {"decoder", "cross"})
+            QTest::addRow("%s:%s", name, part) << QString::fromLatin1(name) << QString::fromLatin1(part);
+}
+
+void TestCliSeq2Seq::targetTextIsTheShiftedLabels()
+{
+    // --text and --target as the oracle's texts: the ids are its tokenizer's (source) and its model's
+    // decoder_input_ids (the target's labels shifted right behind decoder_start), and the attention its own.
+    QFETCH(QString, caseName);
+    QFETCH(QString, part);
+    const QJsonObject c = caseJson(caseName);
+    const ProcessRun run = runAttnscope(
+        {QStringLiteral("attention"), QStringLiteral("--model"), oracleFolder(caseName),
+         QStringLiteral("--text"), c[QLatin1String("source_text")].toString(), QStringLiteral("--target"),
+         c[QLatin1String("target_text")].toString(), QStringLiteral("--part"), part});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject o = run.json();
+    QCOMPARE(idsOf(o[QLatin1String("source_ids")]), idsOf(c[QLatin1String("source_ids")]));
+    QCOMPARE(idsOf(o[QLatin1String("target_ids")]), idsOf(c[QLatin1String("decoder_input_ids")]));
+    const NpyArray expected =
+        readNpyFile(oracleFolder(caseName) + QLatin1Char('/') + part + QStringLiteral("_attentions.npy"));
+    std::vector<double> values;
+    QVERIFY(flatten(o[QLatin1String("attentions")].toArray(), expected.shape, &values));
+    const double error = maxAbsError(values, expected.values);
+    QVERIFY2(error <= 1e-5, qPrintable(QStringLiteral("max |error| %1").arg(error)));
+}
+
 void TestCliSeq2Seq::hostileArguments_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -321,10 +355,10 @@ void TestCliSeq2Seq::hostileArguments_data()
         << QStringLiteral("attention: --part must be encoder, decoder or cross, not 'self'");
     QTest::newRow("decoder without target ids")
         << QStringList{a, m, marian, text, QStringLiteral("kedi"), p, QStringLiteral("decoder")}
-        << QStringLiteral("attention: --part decoder needs --target-ids");
+        << QStringLiteral("attention: --part decoder needs --target TEXT or --target-ids");
     QTest::newRow("cross without target ids")
         << QStringList{a, m, marian, text, QStringLiteral("kedi"), p, QStringLiteral("cross")}
-        << QStringLiteral("attention: --part cross needs --target-ids");
+        << QStringLiteral("attention: --part cross needs --target TEXT or --target-ids");
     QTest::newRow("target ids not ids") << QStringList{a,
                                                        m,
                                                        marian,
@@ -338,6 +372,50 @@ void TestCliSeq2Seq::hostileArguments_data()
     QTest::newRow("target ids without part")
         << QStringList{a, m, marian, text, QStringLiteral("kedi"), tids, QStringLiteral("124")}
         << QStringLiteral("attention: --target-ids needs --part");
+    QTest::newRow("target and target ids")
+        << QStringList{a,
+                       m,
+                       marian,
+                       text,
+                       QStringLiteral("kedi"),
+                       p,
+                       QStringLiteral("cross"),
+                       tids,
+                       QStringLiteral("124"),
+                       QStringLiteral("--target"),
+                       QStringLiteral("the cat")}
+        << QStringLiteral("attention: give one of --target or --target-ids");
+    QTest::newRow("target without part") << QStringList{a,
+                                                        m,
+                                                        marian,
+                                                        text,
+                                                        QStringLiteral("kedi"),
+                                                        QStringLiteral("--target"),
+                                                        QStringLiteral("the")}
+                                         << QStringLiteral("attention: --target needs --part");
+    QTest::newRow("empty target") << QStringList{a,
+                                                 m,
+                                                 marian,
+                                                 text,
+                                                 QStringLiteral("kedi"),
+                                                 p,
+                                                 QStringLiteral("decoder"),
+                                                 QStringLiteral("--target"),
+                                                 QStringLiteral(" ")}
+                                  << QStringLiteral("attention: --target is empty");
+    QTest::newRow("target text without a tokenizer")
+        << QStringList{a,
+                       m,
+                       bart,
+                       ids,
+                       QStringLiteral("0,5,2"),
+                       p,
+                       QStringLiteral("decoder"),
+                       QStringLiteral("--target"),
+                       QStringLiteral("the cat")}
+        << QStringLiteral(
+               "bart_s0: no tokenizer (none of source.spm, tokenizer.json, spiece.model); give the "
+               "target as --target-ids");
     QTest::newRow("part on a decoder-only model")
         << QStringList{a, m, gpt2, text, QStringLiteral("kedi"), p, QStringLiteral("encoder")}
         << QStringLiteral("attention: --part is for encoder-decoder models");

@@ -125,6 +125,18 @@ private slots:
                  expected);
     }
 
+    // The decoder's input from a target's labels, as each model's forward makes it (shift_tokens_right):
+    // decoder_start, then the labels but the last; mBART's own shift puts the last label (its language code)
+    // first instead. By hand from transformers 4.36's two functions.
+    void decoderInputFromLabelsShiftsRight()
+    {
+        const auto marian = EncoderDecoderModel::open(oracleFolder(QStringLiteral("marian_s0")));
+        QCOMPARE(decoderInputFromLabels(*marian, {80, 73, 44, 0}, 124), (std::vector<int>{124, 80, 73, 44}));
+        QCOMPARE(decoderInputFromLabels(*marian, {}, 124), (std::vector<int>{124}));
+        const auto mbart = EncoderDecoderModel::open(oracleFolder(QStringLiteral("mbart_s0")));
+        QCOMPARE(decoderInputFromLabels(*mbart, {104, 84, 2, 125}, 2), (std::vector<int>{125, 104, 84, 2}));
+    }
+
     // On Marian's case the beams find another output than greedy: the test above is not greedy's in disguise.
     void beamIsNotGreedyOnMarian()
     {
