@@ -43,13 +43,16 @@ bool parseBounded(const QCommandLineParser& parser, const QString& name, int low
 // it (output token i, 1-based, was predicted at position i - 1), as generate(output_attentions) returns
 // them, one per step. [layer][head][output token][source] as JSON.
 QByteArray crossAttentionJson(const EncoderDecoderModel& model, const std::vector<int>& sourceIds,
-                              const std::vector<int>& output)
+                              const std::vector<int>& output, const Seq2SeqGenerationSettings& settings)
 {
     if (output.size() < 2) return "[]";
     // The decoder is causal: the rows of one pass over the output (its last token not needed as a query) are
     // those of each step, the winning beam's for beam search.
     const std::vector<int> queries(output.begin(), output.end() - 1);
-    const DenseAttentionMaps cross = model.run(sourceIds, queries).cross;
+    // With generate()'s mask: pad tokens of the source get no attention, as in the steps that chose the
+    // output.
+    const DenseAttentionMaps cross =
+        model.run(sourceIds, queries, 0, sourceVisibility(sourceIds, settings)).cross;
     const int n = cross.queries(), keys = cross.keys();
     QByteArray text = "[";
     for (int l = 0; l < cross.layers(); ++l) {
@@ -161,7 +164,7 @@ int runTranslate(const QStringList& arguments)
             ",\"target_text\":" + (hasText ? jsonText(text) : QByteArray("null")) +
             ",\"layers\":" + QByteArray::number(c.decoderLayers) +
             ",\"heads\":" + QByteArray::number(c.decoderHeads) +
-            ",\"cross_attention\":" + crossAttentionJson(model, source.ids, output) + "}\n";
+            ",\"cross_attention\":" + crossAttentionJson(model, source.ids, output, settings) + "}\n";
         printOut(QString::fromUtf8(json));
         return 0;
     } catch (...) {

@@ -2,7 +2,8 @@
 // mbart_s0, t5_s0, flan_t5_s0; tools/oracle/make_seq2seq_case.py, transformers 4.36):
 //   translate   the output ids equal generate()'s stored in case.json (greedy and beam, with the beams and
 //               max_length it ran), the --text source equals the slow tokenizers' ids, and --json's
-//               cross_attention holds one probability row per output token, that token's step's row;
+//               cross_attention holds one probability row per output token, that token's step's row (the
+//               source's pads masked as generate() masks them);
 //   attention   --part encoder|decoder|cross equals the oracle's float64 attentions to 1e-5, as npy and
 //               JSON, for the case's source and decoder input ids, and for its texts (--text, --target);
 //   hostile     a wrong part, missing target ids, --part on a single-stack model and its lack on an
@@ -83,6 +84,7 @@ private Q_SLOTS:
     void textSourceIsTheTokenizers();
     void crossAttentionRowsAreTheSteps_data();
     void crossAttentionRowsAreTheSteps();
+    void crossAttentionMasksSourcePads();
     void attentionPartEqualsOracle_data();
     void attentionPartEqualsOracle();
     void targetTextIsTheShiftedLabels_data();
@@ -249,6 +251,38 @@ void TestCliSeq2Seq::crossAttentionRowsAreTheSteps()
     std::vector<double> expected;
     QVERIFY(flatten(part.json()[QLatin1String("attentions")].toArray(), shape, &expected));
     QCOMPARE(rows, expected);
+}
+
+void TestCliSeq2Seq::crossAttentionMasksSourcePads()
+{
+    // generate() masks the <pad> tokens of its input (flan_t5_s0's source holds two): the steps' rows give
+    // them nothing, and the rest of each row still sums to 1.
+    const QJsonObject c =
+        caseJson(QStringLiteral("flan_t5_s0"))[QLatin1String("generate_cases")][7].toObject();
+    const std::vector<int> source = idsOf(c[QLatin1String("source_ids")]);
+    QCOMPARE(std::count(source.begin(), source.end(), 0), 2);
+    QCOMPARE(c[QLatin1String("num_beams")].toInt(), 4);
+    const ProcessRun run = runAttnscope(
+        {QStringLiteral("translate"), QStringLiteral("--model"), oracleFolder(QStringLiteral("flan_t5_s0")),
+         QStringLiteral("--ids"), idsArgument(source), QStringLiteral("--num-beams"), QStringLiteral("4"),
+         QStringLiteral("--max-length"), QStringLiteral("20"), QStringLiteral("--json")});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject t = run.json();
+    const std::vector<int> output = idsOf(t[QLatin1String("target_ids")]);
+    QCOMPARE(output, idsOf(c[QLatin1String("ids")]));
+    std::vector<double> rows;
+    QVERIFY(flatten(t[QLatin1String("cross_attention")].toArray(),
+                    {t[QLatin1String("layers")].toInt(), t[QLatin1String("heads")].toInt(),
+                     qint64(output.size()) - 1, qint64(source.size())},
+                    &rows));
+    for (size_t r = 0; r < rows.size(); r += source.size()) {
+        double sum = 0;
+        for (size_t k = 0; k < source.size(); ++k) {
+            if (source[k] == 0) QCOMPARE(rows[r + k], 0.0);
+            sum += rows[r + k];
+        }
+        QVERIFY2(std::abs(sum - 1) < 1e-5, qPrintable(QString::number(sum)));
+    }
 }
 
 void TestCliSeq2Seq::attentionPartEqualsOracle_data()
