@@ -81,8 +81,9 @@ int runAttention(const QStringList& arguments)
             "Dumps over --max-output-size (default 1G) are refused before anything is computed.\n"
             "Encoder-decoder models (Marian, BART, mBART, T5) need --part encoder|decoder|cross, the source\n"
             "as --text or --ids and, for decoder and cross, --target TEXT or --target-ids (the decoder's\n"
-            "input as given, decoder_start first); the JSON then has \"part\", \"source_tokens\", \"source_ids\", \"target_tokens\",\n"
-            "\"target_ids\" and [layer][head][query][key] (cross: target queries x source keys)."));
+            "input as given, decoder_start first); the JSON then has \"part\", \"source_tokens\",\n"
+            "\"source_ids\", \"target_tokens\", \"target_ids\" and [layer][head][query][key] (cross: target\n"
+            "queries x source keys)."));
     command.options = {
         {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
         {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
@@ -90,21 +91,21 @@ int runAttention(const QStringList& arguments)
         {QStringLiteral("measure"), QStringLiteral("weight (default: alpha) or norm (||alpha f(x)||)."),
          QStringLiteral("measure"), QStringLiteral("weight")},
     };
-    command.options << outFileOptions()
-                    << QCommandLineOption(QStringLiteral("verbose"),
-                                          QStringLiteral("Report the backend, device and timings on stderr."))
-                    << backendOption() << maxOutputSizeOption()
-                    << QCommandLineOption(
-                           QStringLiteral("part"),
-                           QStringLiteral("encoder, decoder or cross (encoder-decoder models)."),
-                           QStringLiteral("part"))
-                    << QCommandLineOption(QStringLiteral("target"),
-                                          QStringLiteral("The target text for --part decoder/cross (the decoder's "
-                                                         "input is made from it as the model's forward does)."),
-                                          QStringLiteral("text"))
-                    << QCommandLineOption(QStringLiteral("target-ids"),
-                                          QStringLiteral("The decoder's input ids for --part decoder/cross."),
-                                          QStringLiteral("ids"));
+    command.options
+        << outFileOptions()
+        << QCommandLineOption(QStringLiteral("verbose"),
+                              QStringLiteral("Report the backend, device and timings on stderr."))
+        << backendOption() << maxOutputSizeOption()
+        << QCommandLineOption(QStringLiteral("part"),
+                              QStringLiteral("encoder, decoder or cross (encoder-decoder models)."),
+                              QStringLiteral("part"))
+        << QCommandLineOption(QStringLiteral("target"),
+                              QStringLiteral("The target text for --part decoder/cross (the decoder's "
+                                             "input is made from it as the model's forward does)."),
+                              QStringLiteral("text"))
+        << QCommandLineOption(QStringLiteral("target-ids"),
+                              QStringLiteral("The decoder's input ids for --part decoder/cross."),
+                              QStringLiteral("ids"));
     bool npy = false;
     QString measure;
     std::optional<int> layer, head;

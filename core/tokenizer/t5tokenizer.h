@@ -32,8 +32,9 @@ public:
     Encoding encode(const QString& text) const;
 
     // The text of ids with the special tokens (</s>, <unk>, <pad>, the sentinels) skipped: the pieces between
-    // them through spiece.model's DecodePieces, trimmed, as the slow T5Tokenizer's decode(skip_special_tokens)
-    // before its clean_up_tokenization_spaces (which only drops a space before punctuation: not done here).
+    // them through spiece.model's DecodePieces, trimmed, as the slow T5Tokenizer's
+    // decode(skip_special_tokens) before its clean_up_tokenization_spaces (which only drops a space before
+    // punctuation: not done here).
     QString decode(const std::vector<int>& ids) const;
 
     QString idToToken(int id) const; // "" for an id outside the vocabulary
