@@ -7,10 +7,14 @@
 #include "command.h"
 #include "io/npy.h"
 #include "io/outputfile.h"
+#include "model/encoderdecodermodel.h"
+#include "model/modelcatalog.h"
 #include "model/transformermodel.h"
 #include "modelcommand.h"
+#include "seq2seqattention.h"
 #include "util/operationcancelled.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,7 +78,12 @@ int runAttention(const QStringList& arguments)
             "layout instead of the weights alpha (docs/metrics.md).\n"
             "With --ids the ids are used as given: no special tokens are added.\n"
             "Inputs longer than the model's max_position_embeddings are refused, not truncated.\n"
-            "Dumps over --max-output-size (default 1G) are refused before anything is computed."));
+            "Dumps over --max-output-size (default 1G) are refused before anything is computed.\n"
+            "Encoder-decoder models (Marian, BART, mBART, T5) need --part encoder|decoder|cross, the source\n"
+            "as --text or --ids and, for decoder and cross, --target TEXT or --target-ids (the decoder's\n"
+            "input as given, decoder_start first); the JSON then has \"part\", \"source_tokens\",\n"
+            "\"source_ids\", \"target_tokens\", \"target_ids\" and [layer][head][query][key] (cross: target\n"
+            "queries x source keys)."));
     command.options = {
         {QStringLiteral("layer"), QStringLiteral("Only this layer (0-based)."), QStringLiteral("L")},
         {QStringLiteral("head"), QStringLiteral("Only this head (0-based)."), QStringLiteral("H")},
@@ -82,10 +91,21 @@ int runAttention(const QStringList& arguments)
         {QStringLiteral("measure"), QStringLiteral("weight (default: alpha) or norm (||alpha f(x)||)."),
          QStringLiteral("measure"), QStringLiteral("weight")},
     };
-    command.options << outFileOptions()
-                    << QCommandLineOption(QStringLiteral("verbose"),
-                                          QStringLiteral("Report the backend, device and timings on stderr."))
-                    << backendOption() << maxOutputSizeOption();
+    command.options
+        << outFileOptions()
+        << QCommandLineOption(QStringLiteral("verbose"),
+                              QStringLiteral("Report the backend, device and timings on stderr."))
+        << backendOption() << maxOutputSizeOption()
+        << QCommandLineOption(QStringLiteral("part"),
+                              QStringLiteral("encoder, decoder or cross (encoder-decoder models)."),
+                              QStringLiteral("part"))
+        << QCommandLineOption(QStringLiteral("target"),
+                              QStringLiteral("The target text for --part decoder/cross (the decoder's "
+                                             "input is made from it as the model's forward does)."),
+                              QStringLiteral("text"))
+        << QCommandLineOption(QStringLiteral("target-ids"),
+                              QStringLiteral("The decoder's input ids for --part decoder/cross."),
+                              QStringLiteral("ids"));
     bool npy = false;
     QString measure;
     std::optional<int> layer, head;
@@ -102,7 +122,30 @@ int runAttention(const QStringList& arguments)
         if (!maxBytes || !parseIndexSyntax(parser, QStringLiteral("layer"), &layer, &error) ||
             !parseIndexSyntax(parser, QStringLiteral("head"), &head, &error))
             return error;
-        return QString();
+        return seq2seqAttentionProblem(parser);
+    };
+    // An encoder-decoder model runs apart (seq2seqattention.h); --part is refused on any other and needed on
+    // it.
+    command.runOtherModel = [&](const QCommandLineParser& parser,
+                                const QString& outPath) -> std::optional<int> {
+        const QString folder = ModelCatalog::resolve(parser.value(QStringLiteral("model")));
+        const QString modelType = EncoderDecoderModel::encoderDecoderModelType(folder);
+        const bool part = parser.isSet(QStringLiteral("part"));
+        if (modelType.isEmpty() && !part) return std::nullopt;
+        if (modelType.isEmpty())
+            throw CommandError(
+                2, QStringLiteral("attention: --part is for encoder-decoder models (%1); %2 is not one")
+                       .arg(EncoderDecoderModel::supportedModelTypes().join(QStringLiteral(", ")),
+                            QDir::toNativeSeparators(folder)));
+        if (!part)
+            throw CommandError(
+                2, QStringLiteral("attention: %1 is an encoder-decoder model (model_type '%2'); give "
+                                  "--part encoder, decoder or cross")
+                       .arg(QDir::toNativeSeparators(folder), modelType));
+        runSeq2SeqAttention(parser, folder,
+                            {parser.value(QStringLiteral("part")), layer, head, npy, *maxBytes, outPath,
+                             parser.isSet(QStringLiteral("force"))});
+        return 0;
     };
     command.run = [&](ModelCommandRun& run) {
         QElapsedTimer timer;

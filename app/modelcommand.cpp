@@ -109,6 +109,8 @@ int runModelCommand(const ModelCommand& command, const QStringList& arguments)
     if (!outPath.isEmpty() && outputPathRefused(outPath, parser.isSet(QStringLiteral("force")))) return 1;
 
     try {
+        if (command.runOtherModel)
+            if (const std::optional<int> code = command.runOtherModel(parser, outPath)) return *code;
         QElapsedTimer timer;
         timer.start();
         std::unique_ptr<TransformerModel> model = openModelArgument(parser.value(QStringLiteral("model")));

@@ -96,6 +96,11 @@ struct ModelCommand
     // Step 3: "" when the arguments are good, else the problem (printed as "NAME: problem", exit 2). Here
     // the command keeps the values it parses.
     std::function<QString(const QCommandLineParser&)> checkArguments;
+    // Step 4b, where set: called before the model opens, with --out's path ("" for standard output); an exit
+    // code when it ran the command on a model of another kind itself (attention --part on an encoder-decoder
+    // model) and the skeleton's open and run() are skipped, nullopt to go on. What it throws is reported as
+    // step 6's.
+    std::function<std::optional<int>(const QCommandLineParser&, const QString& outPath)> runOtherModel;
     // Step 6: computes and prints; exit code 0 when it returns. A failure is thrown (CommandError for one
     // with a message of its own).
     std::function<void(ModelCommandRun&)> run;

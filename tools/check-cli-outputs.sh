@@ -111,7 +111,7 @@ record()
     run help -- --help
     run unknown-command -- frobnicate
     for c in ablate attention census download export generate gpu-info lesson models predict residual rollout \
-        stats stream tokenize; do
+        stats stream tokenize translate; do
         run "help-$c" -- "$c" --help
     done
 

@@ -95,20 +95,6 @@ private:
     double m_worst = 1e9;
 };
 
-// generate()'s attention mask for its input (_prepare_attention_mask_for_generation): the pad tokens masked
-// out where the input holds one and pad is not an end token; else every token visible (empty).
-std::vector<unsigned char> sourceVisibility(const std::vector<int>& sourceIds,
-                                            const Seq2SeqGenerationSettings& s)
-{
-    if (!s.padId || std::find(s.eosIds.begin(), s.eosIds.end(), *s.padId) != s.eosIds.end() ||
-        std::find(sourceIds.begin(), sourceIds.end(), *s.padId) == sourceIds.end())
-        return {};
-    std::vector<unsigned char> visible(sourceIds.size());
-    for (size_t i = 0; i < sourceIds.size(); ++i)
-        visible[i] = sourceIds[i] != *s.padId ? 1 : 0;
-    return visible;
-}
-
 void logSoftmax(std::vector<double>& logits)
 {
     const double top = *std::max_element(logits.begin(), logits.end());
@@ -121,6 +107,28 @@ void logSoftmax(std::vector<double>& logits)
 }
 
 } // namespace
+
+std::vector<unsigned char> sourceVisibility(const std::vector<int>& sourceIds,
+                                            const Seq2SeqGenerationSettings& s)
+{
+    if (!s.padId || std::find(s.eosIds.begin(), s.eosIds.end(), *s.padId) != s.eosIds.end() ||
+        std::find(sourceIds.begin(), sourceIds.end(), *s.padId) == sourceIds.end())
+        return {};
+    std::vector<unsigned char> visible(sourceIds.size());
+    for (size_t i = 0; i < sourceIds.size(); ++i)
+        visible[i] = sourceIds[i] != *s.padId ? 1 : 0;
+    return visible;
+}
+
+std::vector<int> decoderInputFromLabels(const EncoderDecoderModel& model, const std::vector<int>& labels,
+                                        int decoderStartId)
+{
+    if (labels.empty()) return {decoderStartId};
+    const bool mbart = model.config().modelType == QLatin1String("mbart");
+    std::vector<int> input{mbart ? labels.back() : decoderStartId};
+    input.insert(input.end(), labels.begin(), labels.end() - 1);
+    return input;
+}
 
 Seq2SeqGenerationSettings Seq2SeqGenerationSettings::fromFolder(const QString& folder,
                                                                 const EncoderDecoderModel& model)

@@ -41,6 +41,17 @@ struct Seq2SeqGenerationSettings
     static Seq2SeqGenerationSettings fromFolder(const QString& folder, const EncoderDecoderModel& model);
 };
 
+// generate()'s attention mask for its input (_prepare_attention_mask_for_generation): the pad tokens masked
+// out (0) where the input holds one and pad is not an end token; else every token visible (empty).
+std::vector<unsigned char> sourceVisibility(const std::vector<int>& sourceIds,
+                                            const Seq2SeqGenerationSettings& settings);
+
+// The decoder's input for target labels (a tokenized target text, </s> last), as the model's forward makes it
+// from `labels`: shift_tokens_right, [decoderStartId] + labels without their last; mBART's own version starts
+// instead with the last label (its language code or </s>). Empty labels give [decoderStartId].
+std::vector<int> decoderInputFromLabels(const EncoderDecoderModel& model, const std::vector<int>& labels,
+                                        int decoderStartId);
+
 // The output ids, decoder_start first, as generate() returns them for one sequence.
 std::vector<int> greedyGenerate(const EncoderDecoderModel& model, const std::vector<int>& sourceIds,
                                 const Seq2SeqGenerationSettings& settings, int threads = 0);

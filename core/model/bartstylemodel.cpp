@@ -380,10 +380,15 @@ std::vector<float> BartStyleModel::forward(const std::vector<int>& sourceIds,
 }
 
 EncoderDecoderAttention BartStyleModel::run(const std::vector<int>& sourceIds,
-                                            const std::vector<int>& targetIds, int threads) const
+                                            const std::vector<int>& targetIds, int threads,
+                                            const std::vector<unsigned char>& sourceVisible) const
 {
+    if (!sourceVisible.empty() && sourceVisible.size() != sourceIds.size())
+        throw ModelError(m_folder, QStringLiteral("the source mask has %1 entries for %2 tokens")
+                                       .arg(sourceVisible.size())
+                                       .arg(sourceIds.size()));
     StackResult encoder, decoder;
-    forward(sourceIds, targetIds, {}, threads, encoder, decoder);
+    forward(sourceIds, targetIds, sourceVisible, threads, encoder, decoder);
     const EncoderDecoderConfig& c = m_config;
     const int ns = int(sourceIds.size()), nt = int(targetIds.size());
     return {DenseAttentionMaps(c.encoderLayers, c.encoderHeads, ns, ns, std::move(encoder.self)),

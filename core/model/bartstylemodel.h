@@ -68,7 +68,8 @@ public:
     BartStyleModel(EncoderDecoderConfig config, BartStyleOptions options, const QString& folder);
 
     EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
-                                int threads = 0) const override;
+                                int threads = 0,
+                                const std::vector<unsigned char>& sourceVisible = {}) const override;
     std::vector<double> lastTokenLogits(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
                                         int threads = 0,
                                         const std::vector<unsigned char>& sourceVisible = {}) const override;

@@ -4,6 +4,8 @@
 #include "model/familyregistry.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace attnscope {
@@ -15,6 +17,24 @@ QStringList EncoderDecoderModel::supportedModelTypes()
         if (unit.openEncoderDecoder) types << unit.modelTypes;
     types.sort();
     return types;
+}
+
+QString EncoderDecoderModel::encoderDecoderModelType(const QString& path)
+{
+    if (!QFileInfo(path).isDir()) return {};
+    QString problem;
+    const std::optional<QByteArray> bytes =
+        readInputFile(QDir(path).filePath(QStringLiteral("config.json")), kMaxJsonFileBytes, &problem);
+    if (!bytes) return {};
+    const std::optional<QJsonDocument> doc = parseStrictJson(*bytes, &problem);
+    if (!doc || !doc->isObject()) return {};
+    const QJsonObject config = doc->object();
+    QString modelType = config.value(QStringLiteral("model_type")).toString().toLower();
+    const QJsonArray classes = config.value(QStringLiteral("architectures")).toArray();
+    if (modelType.isEmpty() && !classes.isEmpty())
+        modelType = FamilyRegistry::modelTypeFromClass(classes.first().toString());
+    const FamilyUnit* unit = FamilyRegistry::find(modelType);
+    return unit && unit->openEncoderDecoder ? modelType : QString();
 }
 
 std::unique_ptr<EncoderDecoderModel> EncoderDecoderModel::open(const QString& folder)

@@ -48,6 +48,10 @@ public:
     static std::unique_ptr<EncoderDecoderModel> open(const QString& folder);
     // The model types open() takes, sorted.
     static QStringList supportedModelTypes();
+    // The model_type of `path` when it is a folder whose config.json names an encoder-decoder type open()
+    // takes; "" otherwise, also for a missing or damaged config.json (the open that follows names those).
+    // Lets a command choose between this and TransformerModel before opening either.
+    static QString encoderDecoderModelType(const QString& path);
 
     const EncoderDecoderConfig& config() const { return m_config; }
     // One line for a warning when the weights hold layers config.json does not run (a truncated model runs,
@@ -60,8 +64,10 @@ public:
     // decoder_start first, as transformers' shift_tokens_right makes it) through the decoder, in one pass
     // each. threads: 0 = every core. Throws ModelError for an empty sequence, one longer than
     // config().maxPositions, an id outside the vocabulary, or NaN/Inf in the activations (naming where).
+    // sourceVisible as lastTokenLogits' below (translate's rows are those of generate()'s masked pass).
     virtual EncoderDecoderAttention run(const std::vector<int>& sourceIds, const std::vector<int>& targetIds,
-                                        int threads = 0) const = 0;
+                                        int threads = 0,
+                                        const std::vector<unsigned char>& sourceVisible = {}) const = 0;
     // The LM head's logits (lm_head + final_logits_bias, in double) for the token after the last target id:
     // what generation scores. The same pass and errors as run(). sourceVisible: empty, or one flag per source
     // token, 0 masking it out of the encoder's and the cross attention's keys (generate() masks the pad

@@ -94,7 +94,7 @@ ModelConfig ModelConfig::fromJson(const QJsonObject& json, const QString& file)
     if (unit && !unit->configure)
         r.fail(
             QStringLiteral("model_type '%1' is an encoder-decoder (translation) model; the attention views "
-                           "and commands do not open encoder-decoder models yet")
+                           "do not open encoder-decoder models yet (attnscope translate and attention --part do)")
                 .arg(c.modelType));
     if (!unit) {
         QString named = c.modelType.isEmpty() ? QStringLiteral("(none given)")

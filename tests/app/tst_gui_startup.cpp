@@ -228,7 +228,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("start");
         const QDir root(m_config.path());
         QVERIFY(root.mkpath(QStringLiteral("broken/badjson")) &&
-                root.mkpath(QStringLiteral("broken/noweights")) && root.mkpath(QStringLiteral("broken/t5")));
+                root.mkpath(QStringLiteral("broken/noweights")) && root.mkpath(QStringLiteral("broken/mamba")));
         const auto write = [&root](const QString& path, const QByteArray& bytes) {
             QFile file(root.filePath(path));
             return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
@@ -239,12 +239,12 @@ private Q_SLOTS:
         QVERIFY(
             QFile::copy(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-bert-en-tr/config.json"),
                         root.filePath(QStringLiteral("broken/noweights/config.json"))));
-        QVERIFY(write(QStringLiteral("broken/t5/config.json"),
-                      R"({"model_type": "t5", "architectures": ["T5ForConditionalGeneration"]})"));
+        QVERIFY(write(QStringLiteral("broken/mamba/config.json"),
+                      R"({"model_type": "mamba", "architectures": ["MambaForCausalLM"]})"));
         const QString absent = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/absent")));
         const QString badJson = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/badjson")));
         const QString noWeights = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/noweights")));
-        const QString t5 = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/t5")));
+        const QString mamba = QDir::toNativeSeparators(root.filePath(QStringLiteral("broken/mamba")));
         for (const char* language : {"en", "tr"}) {
             QTest::addRow("missing folder, %s", language)
                 << absent
@@ -258,9 +258,9 @@ private Q_SLOTS:
                 << noWeights
                 << noWeights + QStringLiteral(": no model.safetensors or model.safetensors.index.json");
             QTest::addRow("unsupported, %s", language)
-                << t5
-                << QDir::toNativeSeparators(t5 + QStringLiteral("/config.json")) +
-                       QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); "
+                << mamba
+                << QDir::toNativeSeparators(mamba + QStringLiteral("/config.json")) +
+                       QStringLiteral(": unsupported architecture 'mamba' (MambaForCausalLM); "
                                       "supported model types: ");
         }
     }

@@ -1,6 +1,7 @@
-// Encoder-decoder models (model/encoderdecodermodel.h) against upstream transformers: the oracle case
-// marian_s0 (tools/oracle/make_marian_case.py: a tiny random MarianMTModel reloaded in float64) holds the
-// encoder, decoder and cross attentions transformers 4.36 computes for its source and decoder input ids.
+// Encoder-decoder models (model/encoderdecodermodel.h) against upstream transformers: the oracle cases
+// marian_s0, bart_s0, mbart_s0, t5_s0 and flan_t5_s0 (tools/oracle/make_seq2seq_case.py: tiny random models
+// reloaded in float64) hold the encoder, decoder and cross attentions transformers 4.36 computes for their
+// source and decoder input ids. (T5's own features and tokenizer: tst_t5.)
 // Also: configs whose sizes disagree, and inputs the model cannot take, refused with one-line messages.
 
 #include "core/support/modelfixtures.h"
@@ -77,7 +78,10 @@ class TestEncoderDecoder : public QObject
     Q_OBJECT
 
 private slots:
-    void equalsTransformers_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
+    void equalsTransformers_data()
+    {
+        addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"});
+    }
     void equalsTransformers()
     {
         QFETCH(QString, caseName);
@@ -89,7 +93,10 @@ private slots:
         QVERIFY2(e.cross <= 1e-5, qPrintable(QString::number(e.cross)));
     }
     // The shapes the interface promises, and the decoder's mask: nothing above the diagonal, rows sum to 1.
-    void shapesAndCausality_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
+    void shapesAndCausality_data()
+    {
+        addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"});
+    }
     void shapesAndCausality()
     {
         QFETCH(QString, caseName);
@@ -314,7 +321,8 @@ private slots:
             qPrintable(error));
         QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("marian")));
         QCOMPARE(EncoderDecoderModel::supportedModelTypes(),
-                 (QStringList{QStringLiteral("bart"), QStringLiteral("marian"), QStringLiteral("mbart")}));
+                 (QStringList{QStringLiteral("bart"), QStringLiteral("marian"), QStringLiteral("mbart"),
+                              QStringLiteral("mt5"), QStringLiteral("t5")}));
         QVERIFY(!ModelConfig::supportedModelTypes().contains(QStringLiteral("bart")));
     }
 

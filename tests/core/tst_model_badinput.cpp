@@ -61,7 +61,7 @@ void TestModelBadInput::brokenFolder_data()
     QTest::newRow("unsupported architecture")
         << "architecture"
         << "config.json"
-        << "unsupported architecture 't5' (T5ForConditionalGeneration); supported model types: bert, "
+        << "unsupported architecture 'mamba' (MambaForCausalLM); supported model types: bert, "
            "distilbert, "
            "gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, llama, mistral, phi, phi3, qwen2, qwen3, "
            "roberta, "
@@ -129,9 +129,9 @@ void TestModelBadInput::brokenFolder()
     else if (kind == QLatin1String("config-json"))
         writeRequiredFile(folder + QStringLiteral("/config.json"), "{\"model_type\": \"bert\",");
     else if (kind == QLatin1String("architecture")) {
-        editModelConfig(folder, QStringLiteral("model_type"), QStringLiteral("t5"));
+        editModelConfig(folder, QStringLiteral("model_type"), QStringLiteral("mamba"));
         editModelConfig(folder, QStringLiteral("architectures"),
-                        QJsonArray{QStringLiteral("T5ForConditionalGeneration")});
+                        QJsonArray{QStringLiteral("MambaForCausalLM")});
     } else if (kind == QLatin1String("empty"))
         writeRequiredFile(weights, QByteArray());
     else if (kind == QLatin1String("truncated")) {

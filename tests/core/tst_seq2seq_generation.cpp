@@ -1,6 +1,7 @@
 // Greedy generation with encoder-decoder models (generation/seq2seqgeneration.h) against transformers'
-// generate(num_beams=1, max_length=12) on the oracle cases marian_s0 and bart_s0 (case.json "generate",
-// tools/oracle/make_seq2seq_case.py), the logits rules checked by hand, and bad generation settings.
+// generate() (greedy and beam) on the oracle cases marian_s0, bart_s0, mbart_s0, t5_s0 and flan_t5_s0
+// (case.json "generate", tools/oracle/make_seq2seq_case.py), the logits rules checked by hand, and bad
+// generation settings.
 
 #include "core/support/modelfixtures.h"
 #include "generation/seq2seqgeneration.h"
@@ -59,7 +60,10 @@ class TestSeq2SeqGeneration : public QObject
     Q_OBJECT
 
 private slots:
-    void greedyEqualsGenerate_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
+    void greedyEqualsGenerate_data()
+    {
+        addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"});
+    }
     void greedyEqualsGenerate()
     {
         QFETCH(QString, caseName);
@@ -70,7 +74,10 @@ private slots:
 
     // generate(num_beams=3, max_length=12): the file's settings (length_penalty 1, early_stopping false by
     // default) with the beams and length the oracle gave.
-    void beamSearchEqualsGenerate_data() { addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0"}); }
+    void beamSearchEqualsGenerate_data()
+    {
+        addOracleCaseRows({"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"});
+    }
     void beamSearchEqualsGenerate()
     {
         QFETCH(QString, caseName);
@@ -92,7 +99,7 @@ private slots:
         QTest::addColumn<std::vector<int>>("source");
         QTest::addColumn<int>("beams");
         QTest::addColumn<std::vector<int>>("expected");
-        for (const char* name : {"marian_s0", "bart_s0", "mbart_s0"}) {
+        for (const char* name : {"marian_s0", "bart_s0", "mbart_s0", "t5_s0", "flan_t5_s0"}) {
             const QJsonArray cases = caseJson(QLatin1String(name))[QLatin1String("generate_cases")].toArray();
             QVERIFY(cases.size() >= 6);
             for (int i = 0; i < cases.size(); ++i) {
@@ -116,6 +123,18 @@ private slots:
         s.numBeams = beams;
         QCOMPARE(beams == 1 ? greedyGenerate(*model, source, s) : beamSearchGenerate(*model, source, s),
                  expected);
+    }
+
+    // The decoder's input from a target's labels, as each model's forward makes it (shift_tokens_right):
+    // decoder_start, then the labels but the last; mBART's own shift puts the last label (its language code)
+    // first instead. By hand from transformers 4.36's two functions.
+    void decoderInputFromLabelsShiftsRight()
+    {
+        const auto marian = EncoderDecoderModel::open(oracleFolder(QStringLiteral("marian_s0")));
+        QCOMPARE(decoderInputFromLabels(*marian, {80, 73, 44, 0}, 124), (std::vector<int>{124, 80, 73, 44}));
+        QCOMPARE(decoderInputFromLabels(*marian, {}, 124), (std::vector<int>{124}));
+        const auto mbart = EncoderDecoderModel::open(oracleFolder(QStringLiteral("mbart_s0")));
+        QCOMPARE(decoderInputFromLabels(*mbart, {104, 84, 2, 125}, 2), (std::vector<int>{125, 104, 84, 2}));
     }
 
     // On Marian's case the beams find another output than greedy: the test above is not greedy's in disguise.

@@ -62,15 +62,15 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(folder(QStringLiteral("noweights"))));
         QVERIFY(QFile::copy(QDir(builtins.front().path).filePath(QStringLiteral("config.json")),
                             folder(QStringLiteral("noweights/config.json"))));
-        QVERIFY(QDir().mkpath(folder(QStringLiteral("t5"))));
-        QVERIFY(writeFile(folder(QStringLiteral("t5/config.json")),
-                          R"({"model_type": "t5", "architectures": ["T5ForConditionalGeneration"]})"));
+        QVERIFY(QDir().mkpath(folder(QStringLiteral("mamba"))));
+        QVERIFY(writeFile(folder(QStringLiteral("mamba/config.json")),
+                          R"({"model_type": "mamba", "architectures": ["MambaForCausalLM"]})"));
         // The same architecture with weights large enough to load in the background
         // (ExplorerSession::kBackgroundLoadBytes): a safetensors header for one F32 tensor, its data a
         // sparse file.
-        QVERIFY(QDir().mkpath(folder(QStringLiteral("bigt5"))));
-        QVERIFY(QFile::copy(folder(QStringLiteral("t5/config.json")),
-                            folder(QStringLiteral("bigt5/config.json"))));
+        QVERIFY(QDir().mkpath(folder(QStringLiteral("bigmamba"))));
+        QVERIFY(QFile::copy(folder(QStringLiteral("mamba/config.json")),
+                            folder(QStringLiteral("bigmamba/config.json"))));
         const qint64 floats = ExplorerSession::kBackgroundLoadBytes / 4 + 1;
         QByteArray header =
             QStringLiteral(R"({"w": {"dtype": "F32", "shape": [%1], "data_offsets": [0, %2]}})")
@@ -79,14 +79,14 @@ private Q_SLOTS:
                 .toUtf8();
         while (header.size() % 8)
             header += ' ';
-        QFile weights(folder(QStringLiteral("bigt5/model.safetensors")));
+        QFile weights(folder(QStringLiteral("bigmamba/model.safetensors")));
         QVERIFY(weights.open(QIODevice::WriteOnly));
         const quint64 length = qToLittleEndian(quint64(header.size()));
         QVERIFY(weights.write(reinterpret_cast<const char*>(&length), 8) == 8 &&
                 weights.write(header) == header.size());
         QVERIFY(weights.resize(8 + header.size() + floats * 4));
         weights.close();
-        const auto big = ModelCatalog::describe(folder(QStringLiteral("bigt5")));
+        const auto big = ModelCatalog::describe(folder(QStringLiteral("bigmamba")));
         QVERIFY(big && big->weightBytes >= ExplorerSession::kBackgroundLoadBytes);
     }
 
@@ -102,8 +102,8 @@ private Q_SLOTS:
         const QString absent = folder(QStringLiteral("absent"));
         const QString badJson = native(folder(QStringLiteral("badjson/config.json")));
         const QString noWeights = native(folder(QStringLiteral("noweights")));
-        const QString t5 = native(folder(QStringLiteral("t5/config.json")));
-        const QString bigT5 = native(folder(QStringLiteral("bigt5/config.json")));
+        const QString mamba = native(folder(QStringLiteral("mamba/config.json")));
+        const QString bigMamba = native(folder(QStringLiteral("bigmamba/config.json")));
         // The CLI's words (`attnscope stats --model ...` prints the same after "attnscope: ").
         const QString absentLine =
             QStringLiteral("--model %1: no such model folder, .gguf file, built-in model (").arg(absent);
@@ -111,8 +111,8 @@ private Q_SLOTS:
             badJson + QStringLiteral(": not valid JSON (line 2, column 17: missing name separator)");
         const QString noWeightsLine =
             noWeights + QStringLiteral(": no model.safetensors or model.safetensors.index.json");
-        const QString t5Line = t5 + QStringLiteral(": unsupported architecture 't5' "
-                                                   "(T5ForConditionalGeneration); supported model types: ");
+        const QString mambaLine = mamba + QStringLiteral(": unsupported architecture 'mamba' "
+                                                   "(MambaForCausalLM); supported model types: ");
         QTest::newRow("missing folder, en")
             << QStringLiteral("en") << absent
             << QStringLiteral("--model %1: no such model folder, .gguf file, built-in model (").arg(absent)
@@ -139,30 +139,30 @@ private Q_SLOTS:
             << noWeights + QStringLiteral(": model.safetensors ya da model.safetensors.index.json yok")
             << QStringLiteral(" or ") << noWeightsLine;
         QTest::newRow("unsupported, en")
-            << QStringLiteral("en") << folder(QStringLiteral("t5"))
-            << t5 + QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); supported "
+            << QStringLiteral("en") << folder(QStringLiteral("mamba"))
+            << mamba + QStringLiteral(": unsupported architecture 'mamba' (MambaForCausalLM); supported "
                                    "model types: ")
-            << QString() << t5Line;
+            << QString() << mambaLine;
         QTest::newRow("unsupported, tr")
-            << QStringLiteral("tr") << folder(QStringLiteral("t5"))
-            << t5 + QStringLiteral(": desteklenmeyen mimari 't5' (T5ForConditionalGeneration); desteklenen "
+            << QStringLiteral("tr") << folder(QStringLiteral("mamba"))
+            << mamba + QStringLiteral(": desteklenmeyen mimari 'mamba' (MambaForCausalLM); desteklenen "
                                    "model türleri: ")
-            << QStringLiteral("supported") << t5Line;
+            << QStringLiteral("supported") << mambaLine;
         // ... and one large enough to load in the background (found from config.json before that load).
         QTest::newRow("unsupported, large, en")
-            << QStringLiteral("en") << folder(QStringLiteral("bigt5"))
-            << bigT5 + QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); "
+            << QStringLiteral("en") << folder(QStringLiteral("bigmamba"))
+            << bigMamba + QStringLiteral(": unsupported architecture 'mamba' (MambaForCausalLM); "
                                       "supported model types: ")
             << QString()
-            << bigT5 + QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); "
+            << bigMamba + QStringLiteral(": unsupported architecture 'mamba' (MambaForCausalLM); "
                                       "supported model types: ");
         QTest::newRow("unsupported, large, tr")
-            << QStringLiteral("tr") << folder(QStringLiteral("bigt5"))
-            << bigT5 +
-                   QStringLiteral(": desteklenmeyen mimari 't5' (T5ForConditionalGeneration); desteklenen "
+            << QStringLiteral("tr") << folder(QStringLiteral("bigmamba"))
+            << bigMamba +
+                   QStringLiteral(": desteklenmeyen mimari 'mamba' (MambaForCausalLM); desteklenen "
                                   "model türleri: ")
             << QStringLiteral("supported")
-            << bigT5 + QStringLiteral(": unsupported architecture 't5' (T5ForConditionalGeneration); "
+            << bigMamba + QStringLiteral(": unsupported architecture 'mamba' (MambaForCausalLM); "
                                       "supported model types: ");
     }
 

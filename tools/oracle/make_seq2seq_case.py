@@ -14,6 +14,11 @@ the kit, as from Debian) its Moses punctuation normaliser is the identity.
 mbart: BART's blocks pre-LN, with a LayerNorm after each stack and scale_embedding (mbart-large-cc25's settings);
 ids as for bart, source ending "</s> lang_code" as MBartTokenizer ends it; decoder_start </s>.
 
+t5: T5ForConditionalGeneration as t5-small (v1.0: ReLU, tied LM head) with T5's tokenizer files (spiece.model,
+trained here, and tokenizer_config.json); the ids of its texts from the upstream *slow* T5Tokenizer (legacy, the
+default). flan_t5: the same class as flan-t5-small / T5 v1.1 (gated-gelu, untied LM head), ids drawn. Both add
+relative_position_buckets to case.json: T5Attention._relative_position_bucket of relative positions -300..300.
+
 bart: learned positions (a table of max_position_embeddings + 2 rows, read from row 2 on), layernorm_embedding,
 gelu, no embedding scale (bart-base's settings); no tokenizer files: the ids are drawn (<s> first, </s> last)
 and the decoder input is [decoder_start (= </s>)] + source[:-1].
@@ -47,7 +52,9 @@ from make_case import check_safetensors, randomize  # noqa: E402  (also installs
 
 import transformers  # noqa: E402
 from transformers import (BartConfig, BartForConditionalGeneration, MarianConfig, MarianMTModel,  # noqa: E402
-                          MarianTokenizer, MBartConfig, MBartForConditionalGeneration)
+                          MarianTokenizer, MBartConfig, MBartForConditionalGeneration, T5Config,
+                          T5ForConditionalGeneration, T5Tokenizer)
+from transformers.models.t5.modeling_t5 import T5Attention  # noqa: E402
 
 TURKISH = [
     "kedi mindere oturdu", "Kedi minderin üstünde uyuyor.", "Köpek bahçede koşuyor ve havlıyor.",
@@ -167,9 +174,90 @@ def mbart_case(a, out):
     return cfg, MBartForConditionalGeneration, (), source_ids, target_ids, {"generate_sources": [source_ids] + more}
 
 
+# T5's tokenizer cases: SOURCE_TEXTS and its sentinels (<extra_id_N>: lstrip, rstrip and single_word, so the
+# spaces beside them go and one glued to a word stays text), a text already ending in </s> (no second </s>),
+# a task prefix, and the piece marker typed as a character.
+T5_TEXTS = SOURCE_TEXTS + [
+    "translate Turkish to English: kedi mindere oturdu", "<extra_id_0> kedi <extra_id_1> oturdu",
+    "kedi<extra_id_0>oturdu", "kedi <extra_id_0>.", "<extra_id_99><extra_id_100>", "kedi </s>", "</s>",
+    "\u2581kedi \u2581 oturdu", "a<extra_id_5> b <extra_id_7>c",
+]
+
+
+def t5_tokenizer(out):
+    """T5's tokenizer files where a checkpoint has no tokenizer.json: spiece.model (a unigram model with T5's
+    special ids: <pad> 0, </s> 1, <unk> 2, no <s>) and tokenizer_config.json (extra_ids 100: the sentinels
+    <extra_id_0..99> take the ids after the pieces, <extra_id_0> the last)."""
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter((TURKISH + ENGLISH) * 4), model_writer=model,
+                                   vocab_size=120, model_type="unigram", character_coverage=1.0,
+                                   hard_vocab_limit=False, pad_id=0, eos_id=1, unk_id=2, bos_id=-1,
+                                   minloglevel=2)
+    with open(os.path.join(out, "spiece.model"), "wb") as f:
+        f.write(model.getvalue())
+    with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
+        json.dump({"tokenizer_class": "T5Tokenizer", "extra_ids": 100, "model_max_length": 512,
+                   "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"}, f, indent=1)
+    return T5Tokenizer.from_pretrained(out)
+
+
+def t5_config(a, vocab, **kw):
+    return T5Config(vocab_size=vocab, d_model=a.d_model, d_kv=kw.pop("d_kv"), d_ff=a.ffn,
+                    num_layers=a.encoder_layers, num_decoder_layers=a.decoder_layers, num_heads=a.heads,
+                    dropout_rate=0.0, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0,
+                    architectures=["T5ForConditionalGeneration"], **kw)
+
+
+def t5_case(a, out):
+    """T5 v1.0 (t5-small's settings): ReLU feed-forward, the LM head tied to the embedding (the decoder's
+    output scaled by d_model^-0.5 before it); d_kv 6, so heads · d_kv (24) is not d_model (32); few buckets
+    (8, max_distance 16) so that a dozen tokens reach the logarithmic buckets and the clip."""
+    tok = t5_tokenizer(out)
+    vocab = len(tok)
+    cfg = t5_config(a, vocab, d_kv=6, feed_forward_proj="relu", tie_word_embeddings=True,
+                    relative_attention_num_buckets=8, relative_attention_max_distance=16)
+    cases = [{"text": t, "ids": tok(t)["input_ids"], "tokens": tok.convert_ids_to_tokens(tok(t)["input_ids"])}
+             for t in T5_TEXTS]
+    source_ids = cases[T5_TEXTS.index("translate Turkish to English: kedi mindere oturdu")]["ids"]
+    target_ids = tok(text_target=TARGET_TEXTS[0])["input_ids"]
+    extra = {"source_text": "translate Turkish to English: kedi mindere oturdu",
+             "source_tokens": tok.convert_ids_to_tokens(source_ids), "target_text": TARGET_TEXTS[0],
+             "target_ids": target_ids, "tokenizer_cases": cases,
+             # the last one holds <pad>, which generate() masks out of the attention
+             "generate_sources": [cases[0]["ids"], source_ids, cases[1]["ids"],
+                                  cases[T5_TEXTS.index("a <unk> b<pad>")]["ids"]]}
+    return cfg, T5ForConditionalGeneration, (), source_ids, target_ids, extra
+
+
+def flan_t5_case(a, out):
+    """T5 v1.1 / Flan-T5 (flan-t5-small's settings): gated-gelu (gelu_new) feed-forward, an LM head of its own
+    (tie_word_embeddings false, no output scaling), the default 32 buckets and max_distance 128; ids drawn."""
+    vocab = 128
+    cfg = t5_config(a, vocab, d_kv=8, feed_forward_proj="gated-gelu", tie_word_embeddings=False)
+    g = np.random.default_rng(a.seed)
+    source_ids = g.integers(3, vocab, 13).tolist() + [1]
+    target_ids = g.integers(3, vocab, 11).tolist() + [1]
+    more = [g.integers(3, vocab, n).tolist() + [1] for n in (4, 20)]
+    padded = source_ids[:5] + [0, 0] + source_ids[5:]  # <pad> inside: generate() masks it out of the attention
+    return cfg, T5ForConditionalGeneration, (), source_ids, target_ids, {
+        "generate_sources": [source_ids] + more + [padded]}
+
+
+def relative_buckets(cfg):
+    """T5Attention._relative_position_bucket over relative positions -300..300 (key - query), as the encoder
+    (bidirectional) and the decoder (causal) use it, computed as the model computes it (float32 log)."""
+    rel = torch.arange(-300, 301, dtype=torch.long)
+    run = lambda bidirectional: T5Attention._relative_position_bucket(  # noqa: E731
+        rel, bidirectional=bidirectional, num_buckets=cfg.relative_attention_num_buckets,
+        max_distance=cfg.relative_attention_max_distance).tolist()
+    return {"num_buckets": cfg.relative_attention_num_buckets,
+            "max_distance": cfg.relative_attention_max_distance, "first_relative_position": -300,
+            "bidirectional": run(True), "causal": run(False)}
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("arch", choices=["marian", "bart", "mbart"])
+    ap.add_argument("arch", choices=["marian", "bart", "mbart", "t5", "flan_t5"])
     ap.add_argument("seed", type=int)
     ap.add_argument("--out", required=True)
     ap.add_argument("--d-model", type=int, default=32)
@@ -178,13 +266,18 @@ def main():
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--ffn", type=int, default=64)
     ap.add_argument("--max-pos", type=int, default=64)
-    ap.add_argument("--std", type=float, default=0.3, help="std of re-drawn weights")
+    ap.add_argument("--std", type=float, default=None,
+                    help="std of re-drawn weights (default 0.3; 0.2 for t5 and flan_t5, whose scores have no "
+                         "1/sqrt(d_kv): at 0.3 their rows are near one-hot and float32 rounding moves P by 5e-5)")
     a = ap.parse_args()
+    if a.std is None:
+        a.std = 0.2 if a.arch in ("t5", "flan_t5") else 0.3
     out = a.out
     os.makedirs(out, exist_ok=True)
 
     cfg, cls, keep, source_ids, target_ids, extra = {"marian": marian_case, "bart": bart_case,
-                                                     "mbart": mbart_case}[a.arch](a, out)
+                                                     "mbart": mbart_case, "t5": t5_case,
+                                                     "flan_t5": flan_t5_case}[a.arch](a, out)
     torch.manual_seed(a.seed)
     model = cls(cfg).eval()
     randomize(model, a.std, torch.Generator().manual_seed(a.seed), keep=keep)
@@ -230,10 +323,14 @@ def main():
         "config": {k: v for k, v in cfg.to_dict().items() if k in (
             "d_model", "encoder_layers", "decoder_layers", "encoder_attention_heads", "decoder_attention_heads",
             "encoder_ffn_dim", "decoder_ffn_dim", "vocab_size", "max_position_embeddings", "scale_embedding",
-            "activation_function", "pad_token_id", "eos_token_id", "decoder_start_token_id")},
+            "activation_function", "pad_token_id", "eos_token_id", "decoder_start_token_id", "d_kv", "d_ff",
+            "num_layers", "num_decoder_layers", "num_heads", "feed_forward_proj", "tie_word_embeddings",
+            "relative_attention_num_buckets", "relative_attention_max_distance")},
         "attention_shapes": shapes, "tensors": keys,
     }
     case.update(extra)
+    if isinstance(cfg, T5Config):
+        case["relative_position_buckets"] = relative_buckets(cfg)
     ent = {n: float(-(np.load(os.path.join(out, n + ".npy")) * np.log(np.clip(
         np.load(os.path.join(out, n + ".npy")), 1e-300, None))).sum(-1).mean()) for n in parts}
     with open(os.path.join(out, "case.json"), "w", encoding="utf-8") as f:
