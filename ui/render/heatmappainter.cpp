@@ -222,12 +222,13 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
                              device ? const_cast<QPaintDevice*>(device) : nullptr);
     const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
+    const bool barBeside = m_style.showColorBar && !m_style.colorBarBelow;
     const double barSpace =
-        (m_style.showColorBar
-             ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap +
-                   (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
-             : 0.0) +
+        (barBeside ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap +
+                         (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
+                   : 0.0) +
         sideBarWidth(metrics.ascent() + metrics.descent());
+    const double barBelow = colorBarBelowHeight(metrics);
     // The cells get what the labels leave: labels measured at `labelPixels`, in `lanes` staggered lanes.
     auto geometryFor = [&](double labelPixels, int lanes) {
         const QFontMetricsF labelMetrics(fontAtPixels(baseFont, labelPixels, device),
@@ -246,23 +247,43 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
         const double colLabelHeight =
             std::min(target.height() * share, colDepth * kSin60 + line * 0.5 + kGap);
         const double rowLabelWidth = std::min(target.width() * share, (rowWidth + kGap) * lanes);
+        // The widest key label, slanted from the last column, reaches this far right of the cells (a
+        // label's top corner: w·cos 60° + h/2·sin 60°); the colour bar's room beside them takes it in.
         const double overhang = std::max(0.0, colDepth * 0.5 + line * 0.45 - barSpace);
         // The side bar's legend: a line under the cells.
         const double legendHeight = showsSideBar() ? metrics.height() + kGap / 2 : 0.0;
-        QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
-                     target.width() - rowLabelWidth - barSpace - kGap - overhang,
-                     target.height() - titleHeight - colLabelHeight - kGap - legendHeight);
-        if (cells.width() < 1 || cells.height() < 1)
-            cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
-                           std::max(1.0, target.height()));
-        HeatmapGeometry g(cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
-                          specialIndices(m_data.specialCols, m_data.cols),
-                          specialCellMinimum(lineHeightPerPixel));
-        g.setStretch(m_style.stretchCells);
-        g.setMaximumCellSize(m_style.maximumCellPixels);
-        g.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
-        g.setLabelLanes(lanes);
-        return g;
+        auto fitted = [&](double rightOverhang) {
+            QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
+                         target.width() - rowLabelWidth - barSpace - kGap - rightOverhang,
+                         target.height() - titleHeight - colLabelHeight - kGap - legendHeight - barBelow);
+            if (cells.width() < 1 || cells.height() < 1)
+                cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
+                               std::max(1.0, target.height()));
+            HeatmapGeometry g(
+                cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
+                specialIndices(m_data.specialCols, m_data.cols), specialCellMinimum(lineHeightPerPixel));
+            g.setStretch(m_style.stretchCells);
+            g.setMaximumCellSize(m_style.maximumCellPixels);
+            g.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
+            g.setLabelLanes(lanes);
+            return g;
+        };
+        HeatmapGeometry g = fitted(overhang);
+        if (overhang <= 0 || lanes > 1 || showsSideBar()) return g;
+        // Only the last few labels reach past the cells, each from its own column: the room they take there,
+        // measured on these cells. Wider cells (the room saved) only move the labels further left of the
+        // cells' right edge, so the refit keeps every label inside.
+        const double right = g.area().left() + std::min(g.area().width(), g.matrixWidth());
+        double reach = 0;
+        for (int c = m_data.cols - 1; c >= 0 && c < m_data.colLabels.size(); --c) {
+            const double centre = g.cellRect(0, c).center().x();
+            if (right - centre > colDepth * 0.5 + line) break; // no label from here on reaches the edge
+            reach = std::max(reach, centre - right +
+                                        labelMetrics.horizontalAdvance(m_data.colLabels.at(c)) * 0.5 +
+                                        line * 0.45);
+        }
+        const double needed = std::max(0.0, reach - barSpace);
+        return needed < overhang ? fitted(needed) : g;
     };
     auto thinned = [](const LabelLayout& labels) { return labels.rows.step > 1 || labels.cols.step > 1; };
     // One lane: labels measured at the preferred size, then at the size the plan chose (smaller labels
@@ -332,10 +353,25 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
         painter.drawText(legend, Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(sideBarLegend(), Qt::ElideRight, legend.width()));
     }
-    if (m_style.showColorBar)
+    if (m_style.showColorBar && m_style.colorBarBelow) {
+        const double top =
+            (showsSideBar() ? sideBarLegendRect(geometry, target, base, painter.device()).bottom()
+                            : matrix.bottom()) +
+            kGap;
+        paintColorBar(painter, QRectF(matrix.left(), top, std::max(20.0, matrix.width()), kColorBarWidth));
+    } else if (m_style.showColorBar) {
         paintColorBar(painter,
                       QRectF(cellsRight + sideBarWidth(metrics.ascent() + metrics.descent()) + 2 * kGap,
                              area.top(), kColorBarWidth, std::max(20.0, matrix.height())));
+    }
+}
+
+double HeatmapPainter::colorBarBelowHeight(const QFontMetricsF& metrics) const
+{
+    if (!m_style.showColorBar || !m_style.colorBarBelow) return 0.0;
+    // A gap, the bar, its ticks and their labels, the caption's line.
+    return kGap + kColorBarWidth + 3 + metrics.height() +
+           (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height()) + kGap / 2;
 }
 
 QRgb HeatmapPainter::cellColor(const HeatmapData& cells, int row, int col) const
@@ -637,10 +673,12 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
     style.lineWidth = m_style.lineWidth;
     const QFontMetricsF metrics(painter.font(), painter.device());
     style.captionOffset = 5 + metrics.horizontalAdvance(QStringLiteral("−0.000")) + kGap;
-    attnscope::paintColorBar(painter, bar, style,
-                             m_data.signedValues ? signedColorBarTicks(m_data.signedRange)
-                                                 : colorBarTicks(m_style.scale),
-                             m_data.colorBarCaption);
+    const auto ticks =
+        m_data.signedValues ? signedColorBarTicks(m_data.signedRange) : colorBarTicks(m_style.scale);
+    if (m_style.colorBarBelow)
+        paintColorBarAcross(painter, bar, style, ticks, m_data.colorBarCaption);
+    else
+        attnscope::paintColorBar(painter, bar, style, ticks, m_data.colorBarCaption);
 }
 
 QImage renderHeatmapImage(const HeatmapData& data, const HeatmapStyle& style, int width, int height)

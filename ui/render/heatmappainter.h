@@ -84,6 +84,8 @@ private:
     static double sideBarPitch(double lineHeight);
     QColor ink() const;
     void paintColorBar(QPainter& painter, QRectF bar) const;
+    // The height the colour bar takes under the cells (HeatmapStyle::colorBarBelow), 0 beside them.
+    double colorBarBelowHeight(const QFontMetricsF& metrics) const;
 
     const HeatmapData& m_data;
     HeatmapStyle m_style;
