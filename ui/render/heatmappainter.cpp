@@ -153,7 +153,7 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
     int row0, row1, col0, col1;
     geometry.visibleRange(row0, row1, col0, col1);
     LabelLayout out;
-    auto plan = [&](int first, int last, bool rows) {
+    auto plan = [&](int first, int last, bool rows, double perPixel) {
         AxisLabelRequest request;
         request.first = first;
         for (int i = first; i < last; ++i) {
@@ -165,13 +165,29 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
         request.preferredPixelSize =
             geometry.labelPixelLimit() > 0 ? std::min(preferred, geometry.labelPixelLimit()) : preferred;
         request.minimumPixelSize = std::min(request.preferredPixelSize, minimumLabelPixels());
-        request.lineHeightPerPixel = lineHeightPerPixel;
+        request.lineHeightPerPixel = perPixel;
         request.spacingFactor = rows ? 1.0 : kSin60; // key labels are slanted at 60°
         request.maxLanes = geometry.labelLanes();
         return planAxisLabels(request);
     };
-    out.rows = plan(row0, std::min(row1, int(m_data.rowLabels.size())), true);
-    out.cols = plan(col0, std::min(col1, int(m_data.colLabels.size())), false);
+    // Small fonts are hinted taller than their share of a 100-px font's line (at 7.5 px a line is 9.3 px,
+    // not 8.8), and labels planned from the share overlapped their neighbours: each axis is planned again
+    // with the line height per pixel of the size it chose, until that size's lines fit.
+    auto planFitting = [&](int first, int last, bool rows) {
+        double perPixel = lineHeightPerPixel;
+        AxisLabelPlan chosen = plan(first, last, rows, perPixel);
+        for (int pass = 0; pass < 4 && !chosen.shown.empty() && chosen.pixelSize > 0; ++pass) {
+            const QFontMetricsF at(fontAtPixels(base, chosen.pixelSize, device),
+                                   device ? const_cast<QPaintDevice*>(device) : nullptr);
+            const double own = (at.ascent() + at.descent()) / chosen.pixelSize;
+            if (own <= perPixel + 1e-9) break;
+            perPixel = own;
+            chosen = plan(first, last, rows, perPixel);
+        }
+        return chosen;
+    };
+    out.rows = planFitting(row0, std::min(row1, int(m_data.rowLabels.size())), true);
+    out.cols = planFitting(col0, std::min(col1, int(m_data.colLabels.size())), false);
     return out;
 }
 
@@ -343,7 +359,7 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
         painter.restore();
     }
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
-    paintLabels(painter, geometry, target.adjusted(0, titleHeight, 0, 0));
+    paintLabels(painter, geometry, target, base);
     painter.setFont(font);
     const double cellsRight = matrix.right();
     if (showsSideBar()) {
@@ -520,16 +536,23 @@ void HeatmapPainter::paintMaskHatch(QPainter& painter, const HeatmapGeometry& ge
     painter.fillPath(path, QBrush(QColor(200, 200, 200), Qt::BDiagPattern));
 }
 
-void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF room) const
+std::vector<HeatmapPainter::PlacedLabel> HeatmapPainter::placedLabels(const HeatmapGeometry& geometry,
+                                                                      QRectF target, const QFont& base,
+                                                                      const QPaintDevice* device) const
 {
+    QPaintDevice* metricsDevice = const_cast<QPaintDevice*>(device);
+    QFont font = base;
+    font.setPointSizeF(m_style.fontPointSize);
+    const double titleHeight = m_style.showTitle && !m_data.title.isEmpty()
+                                   ? QFontMetricsF(font, metricsDevice).height() * 1.6
+                                   : 0.0;
+    const QRectF room = target.adjusted(0, titleHeight, 0, 0);
     const QRectF area = geometry.area();
-    const QFont base = painter.font();
-    const LabelLayout labels = labelLayout(geometry, painter.device(), base);
-    const QColor specialInk = m_style.dark ? QColor(255, 140, 120) : QColor(180, 40, 40);
-    painter.save();
+    const LabelLayout labels = labelLayout(geometry, device, base);
+    std::vector<PlacedLabel> out;
+    out.reserve(labels.rows.shown.size() + labels.cols.shown.size());
     // A lane-1 label sits one lane further out (the widest lane-0 label and a gap), joined to its cell
     // by a faint leader line that runs between the lane-0 labels of its neighbours.
-    const QColor leaderInk = m_style.dark ? QColor(235, 235, 235, 80) : QColor(0, 0, 0, 70);
     auto laneDepth = [&](const AxisLabelPlan& plan, const QStringList& texts, const QFontMetricsF& m) {
         double depth = 0;
         if (plan.lanes < 2) return depth;
@@ -537,31 +560,28 @@ void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geome
             depth = std::max(depth, m.horizontalAdvance(texts.at(plan.shown[k])) + 1);
         return depth + kGap;
     };
-    painter.setFont(fontAtPixels(base, labels.rows.pixelSize, painter.device()));
-    QFontMetricsF metrics(painter.font(), painter.device());
+    QFontMetricsF metrics(fontAtPixels(base, labels.rows.pixelSize, device), metricsDevice);
     const double roomLeft = std::max(4.0, area.left() - room.left() - kGap / 2);
     const double rowDepth = std::min(roomLeft / 2, laneDepth(labels.rows, m_data.rowLabels, metrics));
     for (size_t k = 0; k < labels.rows.shown.size(); ++k) {
         const int r = labels.rows.shown[k];
         const QRectF cell = geometry.cellRect(r, 0);
-        const bool special = size_t(r) < m_data.specialRows.size() && m_data.specialRows[size_t(r)];
         const double depth = labels.rows.laneOf(k) == 1 ? rowDepth : 0.0;
         const double right = area.left() - kGap / 2 - depth;
-        if (depth > 0) {
-            painter.setPen(QPen(leaderInk, 0));
-            painter.drawLine(QPointF(right + 1, cell.center().y()),
-                             QPointF(area.left() - kGap / 2 - 1, cell.center().y()));
-        }
-        painter.setPen(special ? specialInk : ink());
+        PlacedLabel label;
+        label.index = r;
+        label.row = true;
+        label.pixelSize = labels.rows.pixelSize;
         const double roomHere = std::max(4.0, roomLeft - depth);
-        const QString text = metrics.elidedText(m_data.rowLabels.at(r), Qt::ElideRight, roomHere);
-        const double width = std::min(roomHere, metrics.horizontalAdvance(text) + 1);
-        painter.drawText(
-            QRectF(right - width, cell.center().y() - metrics.height() / 2, width, metrics.height()),
-            Qt::AlignRight | Qt::AlignVCenter, text);
+        label.text = metrics.elidedText(m_data.rowLabels.at(r), Qt::ElideRight, roomHere);
+        const double width = std::min(roomHere, metrics.horizontalAdvance(label.text) + 1);
+        label.box = QRectF(right - width, cell.center().y() - metrics.height() / 2, width, metrics.height());
+        if (depth > 0)
+            label.leader = QLineF(QPointF(right + 1, cell.center().y()),
+                                  QPointF(area.left() - kGap / 2 - 1, cell.center().y()));
+        out.push_back(label);
     }
-    painter.setFont(fontAtPixels(base, labels.cols.pixelSize, painter.device()));
-    metrics = QFontMetricsF(painter.font(), painter.device());
+    metrics = QFontMetricsF(fontAtPixels(base, labels.cols.pixelSize, device), metricsDevice);
     // Slanted at 60°: a label of width w rises w·sin 60° (minus its half height at the top corner).
     const double roomAbove =
         std::max(4.0, (area.top() - kGap / 2 - room.top() - metrics.height() * 0.5) / kSin60);
@@ -569,21 +589,46 @@ void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geome
     for (size_t k = 0; k < labels.cols.shown.size(); ++k) {
         const int c = labels.cols.shown[k];
         const QRectF cell = geometry.cellRect(0, c);
-        const bool special = size_t(c) < m_data.specialCols.size() && m_data.specialCols[size_t(c)];
         const double depth = labels.cols.laneOf(k) == 1 ? colDepth : 0.0;
+        PlacedLabel label;
+        label.index = c;
+        label.row = false;
+        label.pixelSize = labels.cols.pixelSize;
+        label.transform.translate(cell.center().x(), area.top() - kGap / 2);
+        label.transform.rotate(-60);
+        if (depth > 0) label.leader = QLineF(QPointF(1, 0), QPointF(depth - 1, 0));
+        const double roomHere = std::max(4.0, roomAbove - depth);
+        label.text = metrics.elidedText(m_data.colLabels.at(c), Qt::ElideRight, roomHere);
+        const double width = std::min(roomHere, metrics.horizontalAdvance(label.text) + 1);
+        label.box = QRectF(depth, -metrics.height() / 2, width, metrics.height());
+        out.push_back(label);
+    }
+    return out;
+}
+
+void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF target,
+                                 const QFont& base) const
+{
+    const QColor specialInk = m_style.dark ? QColor(255, 140, 120) : QColor(180, 40, 40);
+    const QColor leaderInk = m_style.dark ? QColor(235, 235, 235, 80) : QColor(0, 0, 0, 70);
+    painter.save();
+    double pixelSize = -1;
+    for (const PlacedLabel& label : placedLabels(geometry, target, base, painter.device())) {
+        if (label.pixelSize != pixelSize) {
+            pixelSize = label.pixelSize;
+            painter.setFont(fontAtPixels(base, pixelSize, painter.device()));
+        }
+        const std::vector<bool>& specials = label.row ? m_data.specialRows : m_data.specialCols;
+        const bool special = size_t(label.index) < specials.size() && specials[size_t(label.index)];
         painter.save();
-        painter.translate(cell.center().x(), area.top() - kGap / 2);
-        painter.rotate(-60);
-        if (depth > 0) {
+        painter.setTransform(label.transform, true);
+        if (!label.leader.isNull()) {
             painter.setPen(QPen(leaderInk, 0));
-            painter.drawLine(QPointF(1, 0), QPointF(depth - 1, 0));
+            painter.drawLine(label.leader);
         }
         painter.setPen(special ? specialInk : ink());
-        const double roomHere = std::max(4.0, roomAbove - depth);
-        const QString text = metrics.elidedText(m_data.colLabels.at(c), Qt::ElideRight, roomHere);
-        const double width = std::min(roomHere, metrics.horizontalAdvance(text) + 1);
-        painter.drawText(QRectF(depth, -metrics.height() / 2, width, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        painter.drawText(label.box, (label.row ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
+                         label.text);
         painter.restore();
     }
     painter.restore();
