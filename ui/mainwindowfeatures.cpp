@@ -96,10 +96,13 @@ MainWindowFeatures::MainWindowFeatures(MainWindow* window)
                                                   m_window->currentResult()->analysis.heads, layer, head));
         });
     });
-    connect(window->grid(), &HeadGridWidget::headActivated, this, [this](int layer, int head) {
-        HeadCursor cursor = m_presenter->headCursor();
-        cursor.set(layer, head);
-        m_presenter->setHeadCursor(cursor);
+    // The window marks its open head in the grid however it opened it (a click, the statistics table, the
+    // first start's strongest head, --head): the strip names that head and the keys step from it. Grid
+    // clicks alone left the strip on "Layer 0 · head 0" after a first start had opened another head.
+    connect(window->grid(), &HeadGridWidget::headSelected, this, [this](int layer, int head) {
+        const auto result = m_window ? m_window->currentResult() : nullptr;
+        if (!result) return;
+        m_presenter->setHeadCursor(HeadCursor(result->analysis.layers, result->analysis.heads, layer, head));
     });
 
     // Export.

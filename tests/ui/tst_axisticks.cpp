@@ -26,17 +26,22 @@ QString overlapOrOutside(const std::vector<QRectF>& labels, const QRectF& widget
 {
     for (size_t i = 0; i < labels.size(); ++i) {
         if (!widget.contains(labels[i]))
-            return QStringLiteral("label %1 at y %2..%3 outside 0..%4")
+            return QStringLiteral("label %1 at x %2..%3, y %4..%5 outside %6×%7")
                 .arg(i)
+                .arg(labels[i].left())
+                .arg(labels[i].right())
                 .arg(labels[i].top())
                 .arg(labels[i].bottom())
+                .arg(widget.width())
                 .arg(widget.height());
         for (size_t j = i + 1; j < labels.size(); ++j)
             if (labels[i].intersects(labels[j]))
-                return QStringLiteral("labels %1 and %2 overlap (y %3 and %4)")
+                return QStringLiteral("labels %1 and %2 overlap (at %3,%4 and %5,%6)")
                     .arg(i)
                     .arg(j)
+                    .arg(labels[i].left())
                     .arg(labels[i].top())
+                    .arg(labels[j].left())
                     .arg(labels[j].top());
     }
     return {};
@@ -111,6 +116,42 @@ private Q_SLOTS:
         }
         QCOMPARE(previousLinear, size_t(5));
         QCOMPARE(previousDecades, size_t(7));
+    }
+
+    // The x axis's step labels (first, middle, last) stay inside the chart, apart, in any locale: the
+    // Streaming chart's last label at 2,000 tokens was cut to "1,99" at the plot's right edge.
+    void stepLabelsStayInside_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<QString>("locale");
+        for (int steps : {1, 2, 3, 128, 2000, 100000})
+            for (const char* locale : {"en_US", "tr_TR"})
+                QTest::addRow("%d steps, %s", steps, locale) << steps << QString::fromLatin1(locale);
+    }
+    void stepLabelsStayInside()
+    {
+        QFETCH(int, steps);
+        QFETCH(QString, locale);
+        const QLocale before;
+        QLocale::setDefault(QLocale(locale));
+        SeriesChartData data;
+        data.title = QStringLiteral("perplexity");
+        data.xLabel = QStringLiteral("token");
+        data.xCount = steps;
+        data.curves.push_back({QStringLiteral("full"), Qt::blue, std::vector<double>(size_t(steps), 0.5), 0});
+        for (const QSize size : {QSize(200, 120), QSize(420, 220)}) {
+            SeriesChartWidget chart;
+            chart.setData(data);
+            chart.resize(size);
+            chart.grab(); // paints it
+            const std::vector<QRectF>& labels = chart.xTickLabelRects();
+            QCOMPARE(int(labels.size()), std::min(steps, 3));
+            const QString problem = overlapOrOutside(labels, QRectF(chart.rect()));
+            QLocale::setDefault(before);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QLocale::setDefault(QLocale(locale));
+        }
+        QLocale::setDefault(before);
     }
 
     // The smallest explorer window: the Generate tab's sink chart, the Streaming chart and the Statistics

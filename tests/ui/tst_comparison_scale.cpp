@@ -7,8 +7,11 @@
 #include "explorer/heatmapwidget.h"
 #include "explorer/secondsentence.h"
 #include "mainwindow.h"
+#include "ui/support/languagerows.h"
 #include "ui/support/shownwindow.h"
 
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QtTest>
@@ -71,21 +74,34 @@ private Q_SLOTS:
         QCOMPARE(comparison->secondSentence(), QStringLiteral("My own sentence."));
     }
 
-    // Every mode's matrices at 1280×800 on a 12-token sentence: 300 px or more across.
+    // Every mode's matrices at 1280×800, in the English and the Turkish window, on the Winograd
+    // sentence and on its Turkish twin: 300 px or more across, and every pane inside the tab.
     void panesAreFullSize_data()
     {
         QTest::addColumn<int>("mode");
-        QTest::newRow("side by side") << int(ComparisonWidget::Mode::SideBySide);
-        QTest::newRow("difference") << int(ComparisonWidget::Mode::Difference);
-        QTest::newRow("two sentences") << int(ComparisonWidget::Mode::TwoSentences);
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("text");
+        const std::pair<const char*, int> modes[] = {
+            {"side by side", int(ComparisonWidget::Mode::SideBySide)},
+            {"difference", int(ComparisonWidget::Mode::Difference)},
+            {"two sentences", int(ComparisonWidget::Mode::TwoSentences)}};
+        for (const auto& [name, mode] : modes)
+            for (const char* language : {"en", "tr"}) {
+                const QString text =
+                    qstrcmp(language, "en") == 0
+                        ? QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")
+                        : QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü.");
+                QTest::addRow("%s, %s", name, language) << mode << QString::fromLatin1(language) << text;
+            }
     }
     void panesAreFullSize()
     {
         QFETCH(int, mode);
+        QFETCH(QString, text);
+        SET_ROW_LANGUAGE(languages);
         MainWindow window;
         QVERIFY(showWithModel(window, QStringLiteral("tiny-bert-en-tr")));
-        QVERIFY(runText(window,
-                        QStringLiteral("The trophy didn't fit into the suitcase because it was too big.")));
+        QVERIFY(runText(window, text));
         ComparisonWidget* comparison = window.comparison();
         window.tabs()->setCurrentWidget(comparison);
         comparison->setMode(ComparisonWidget::Mode(mode));
@@ -94,6 +110,24 @@ private Q_SLOTS:
         QTRY_COMPARE(int(comparison->panes().size()), expected);
         QTRY_VERIFY(comparison->panes().front()->isVisible());
         QCoreApplication::processEvents();
+        // Nothing runs past the tab: every pane lies inside the pane area's viewport, which does not
+        // scroll sideways, and the window is no wider than the screen it was given.
+        QCOMPARE(window.width(), 1280);
+        QScrollArea* scroll = comparison->paneScrollArea();
+        const QRect viewport = scroll->viewport()->rect();
+        for (HeatmapWidget* pane : comparison->panes()) {
+            const QRect inViewport(pane->mapTo(scroll->viewport(), QPoint(0, 0)), pane->size());
+            QVERIFY2(viewport.contains(inViewport),
+                     qPrintable(QStringLiteral("%1: pane %2,%3 %4×%5 outside the %6×%7 viewport")
+                                    .arg(pane->data().title)
+                                    .arg(inViewport.x())
+                                    .arg(inViewport.y())
+                                    .arg(inViewport.width())
+                                    .arg(inViewport.height())
+                                    .arg(viewport.width())
+                                    .arg(viewport.height())));
+        }
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
         for (HeatmapWidget* pane : comparison->panes()) {
             const HeatmapGeometry& geometry = pane->geometryForTests();
             const double side = std::min(geometry.matrixWidth(), geometry.matrixHeight());

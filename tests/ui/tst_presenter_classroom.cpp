@@ -3,17 +3,21 @@
 // the heatmap takes the height down to the strip (no blank band under the matrix); up to 40 tokens every
 // label is drawn at 16 px or more, and beyond that the heatmap shows words.
 
+#include "analysis/modellimits.h"
 #include "explorer/analysisrunner.h"
 #include "explorer/comparisonwidget.h"
 #include "explorer/examplesentences.h"
 #include "explorer/gridpane.h"
 #include "explorer/headgridwidget.h"
+#include "explorer/headstatsmodel.h"
 #include "explorer/heatmapwidget.h"
+#include "firststart.h"
 #include "mainwindow.h"
 #include "mainwindowfeatures.h"
 #include "presenter/presenterbar.h"
 #include "presenter/presentermode.h"
 #include "render/heatmappainter.h"
+#include "ui/support/shownwindow.h"
 
 #include <QDockWidget>
 #include <QLabel>
@@ -173,6 +177,46 @@ private Q_SLOTS:
         QTest::keyClick(bar->textEdit(), Qt::Key_Return);
         QVERIFY(QTest::qWaitFor(
             [&] { return window.currentResult() && window.currentResult()->textA == typed; }, 60000));
+    }
+
+    // The strip names the head on screen, however the window opened it: the strongest sink head a first
+    // start opens (the keyboard cursor used to stay on "Layer 0 · head 0"), a head opened from elsewhere
+    // (statistics table, grid, --head: MainWindow::openHead); Page Down steps on from it.
+    void stripNamesTheHeadOnScreen()
+    {
+        MainWindow window;
+        QVERIFY(presentAt1280x800(window));
+        PresenterBar* bar = window.features()->presenter()->bar();
+        const auto named = [](std::pair<int, int> head) {
+            return QStringLiteral("Layer %1 · head %2").arg(head.first).arg(head.second);
+        };
+        openStrongestHeadOnNextResult(window); // as a first start does
+        QVERIFY(window.selectEngine(window.findModel(QStringLiteral("tiny-bert-en-tr"))));
+        QVERIFY(waitForShownResult(window));
+        const auto best = strongestSinkOrSepHead(window.statsModel()->stats());
+        QVERIFY(best);
+        QVERIFY2(
+            std::make_pair(best->layer, best->head) != std::make_pair(0, 0),
+            "the built-in model's strongest sink head is layer 0 head 0: the check below proves nothing");
+        QTRY_COMPARE(window.grid()->selected(), std::make_pair(best->layer, best->head));
+        QTRY_COMPARE(bar->headLabel()->text(), named({best->layer, best->head}));
+
+        const int layers = window.currentResult()->analysis.layers,
+                  heads = window.currentResult()->analysis.heads;
+        const std::pair<int, int> other{layers - 1, heads - 2};
+        window.openHead(other.first, other.second);
+        QCOMPARE(bar->headLabel()->text(), named(other));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_PageDown);
+        QCOMPARE(window.grid()->selected(), std::make_pair(other.first, other.second + 1));
+        QCOMPARE(bar->headLabel()->text(), named({other.first, other.second + 1}));
+
+        // A new sentence keeps the head on screen, and the strip says so.
+        QVERIFY(runText(window, QStringLiteral("Kupa bavula sığmadı çünkü çok büyüktü.")));
+        QVERIFY(waitForShownResult(window));
+        QTRY_COMPARE(bar->headLabel()->text(), named(window.grid()->selected()));
+        QCOMPARE(window.grid()->selected(), std::make_pair(other.first, other.second + 1));
     }
 
     // Known flaw (issue 36, point 9): leaving presenter mode on a three-pane comparison brought the head

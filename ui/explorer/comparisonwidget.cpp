@@ -223,13 +223,16 @@ void ComparisonWidget::setStyle(const HeatmapStyle& style)
 void ComparisonWidget::applyPaneStyles()
 {
     // Panes on one colour scale share one colour bar, drawn by the last of them: the room goes to the
-    // cells and their labels. A difference pane has its own (signed) bar.
+    // cells and their labels. A difference pane has its own (signed) bar. The three-pane modes lay their
+    // bars across under the cells: three panes in a row are short of width, not of height (at 1280×800
+    // the bars beside them took the ~90 px that kept three 300-px matrices from fitting the tab).
     for (size_t i = 0; i < m_panes.size(); ++i) {
         HeatmapStyle s = m_style;
         s.showValues = m_panes[i]->data().rows <= 12 && m_style.showValues;
         const bool lastOfItsScale =
             i + 1 == m_panes.size() || m_panes[i + 1]->data().signedValues != m_panes[i]->data().signedValues;
         s.showColorBar = lastOfItsScale;
+        s.colorBarBelow = wantsFullWidth();
         m_panes[i]->setStyle(s);
     }
     updatePaneMinimumWidths();

@@ -79,6 +79,7 @@ void HeadGridWidget::select(int layer, int head)
     m_layer = layer;
     m_head = head;
     update();
+    Q_EMIT headSelected(layer, head);
 }
 
 void HeadGridWidget::setStale(bool stale)

@@ -66,6 +66,9 @@ public:
 
 Q_SIGNALS:
     void headActivated(int layer, int head);
+    // select() marked a head: the window's open head, however it was opened (a click, the keyboard, the
+    // statistics table, a first start's strongest head, --head).
+    void headSelected(int layer, int head);
     // Right-click on a head (it is selected first): the window offers its actions there.
     void headContextMenuRequested(int layer, int head, const QPoint& globalPosition);
 

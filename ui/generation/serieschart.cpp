@@ -202,12 +202,20 @@ void SeriesChartPainter::paint(QPainter& painter, const QRectF& area, int highli
     painter.setPen(Qt::black);
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
     painter.drawLine(plot.bottomLeft(), plot.topLeft());
+    m_xTickLabels.clear();
     if (m_data.xCount > 0) {
-        for (int x : {0, (m_data.xCount - 1) / 2, m_data.xCount - 1}) {
+        std::vector<int> steps{0, (m_data.xCount - 1) / 2, m_data.xCount - 1};
+        steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+        for (int x : steps) {
             const QString text = QLocale().toString(x);
             const double width = metrics.horizontalAdvance(text) + 2;
-            painter.drawText(QRectF(geometry.xFor(x) - width / 2, plot.bottom() + 3, width, line),
-                             Qt::AlignCenter, text);
+            // Centred under its step, but inside the area: the last step's label ("1,999") sits at the
+            // plot's right edge, and half of it ran past the 14 px margin there.
+            const double left = std::clamp(geometry.xFor(x) - width / 2, area.left(),
+                                           std::max(area.left(), area.right() - width));
+            const QRectF label(left, plot.bottom() + 3, width, line);
+            painter.drawText(label, Qt::AlignCenter, text);
+            m_xTickLabels.push_back(label);
         }
         painter.drawText(QRectF(plot.left(), plot.bottom() + 3 + line, plot.width(), line), Qt::AlignCenter,
                          m_data.xLabel);
@@ -276,6 +284,7 @@ void SeriesChartWidget::paintEvent(QPaintEvent*)
     const SeriesChartPainter chart(m_data);
     chart.paint(painter, rect(), m_highlighted);
     m_yTickLabels = chart.yTickLabels();
+    m_xTickLabels = chart.xTickLabels();
 }
 
 void SeriesChartWidget::mousePressEvent(QMouseEvent* event)

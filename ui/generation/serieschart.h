@@ -79,10 +79,12 @@ public:
     static QRectF plotRect(const QRectF& area);
     // Where the last paint() put the y axis's tick labels (they never overlap: render/axisticks.h).
     const std::vector<QRectF>& yTickLabels() const { return m_yTickLabels; }
+    // Where it put the x axis's tick labels (the first, middle and last step, kept inside area).
+    const std::vector<QRectF>& xTickLabels() const { return m_xTickLabels; }
 
 private:
     const SeriesChartData& m_data;
-    mutable std::vector<QRectF> m_yTickLabels;
+    mutable std::vector<QRectF> m_yTickLabels, m_xTickLabels;
 };
 
 class SeriesChartWidget : public QWidget
@@ -97,6 +99,7 @@ public:
     int highlightedX() const { return m_highlighted; }
     // The y axis's tick labels as last painted, in widget coordinates.
     const std::vector<QRectF>& yTickLabelRects() const { return m_yTickLabels; }
+    const std::vector<QRectF>& xTickLabelRects() const { return m_xTickLabels; }
     QSize sizeHint() const override { return {420, 220}; }
     QSize minimumSizeHint() const override { return {200, 120}; }
 
@@ -110,7 +113,7 @@ protected:
 private:
     SeriesChartData m_data;
     int m_highlighted = -1;
-    std::vector<QRectF> m_yTickLabels;
+    std::vector<QRectF> m_yTickLabels, m_xTickLabels;
 };
 
 } // namespace attnscope

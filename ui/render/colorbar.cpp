@@ -61,4 +61,32 @@ void paintColorBar(QPainter& painter, QRectF bar, const ColorBarStyle& style,
     painter.restore();
 }
 
+void paintColorBarAcross(QPainter& painter, QRectF bar, const ColorBarStyle& style,
+                         const std::vector<ColorBarTick>& ticks, const QString& caption)
+{
+    const int steps = 64;
+    for (int i = 0; i < steps; ++i) {
+        const double t = (i + 0.5) / steps;
+        painter.fillRect(
+            QRectF(bar.left() + bar.width() * i / steps, bar.top(), bar.width() / steps + 0.5, bar.height()),
+            QColor::fromRgb(style.colorAt(t)));
+    }
+    painter.setPen(QPen(style.ink, 0.5 * style.lineWidth));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    for (const ColorBarTick& tick : ticks) {
+        const double x = bar.left() + tick.position * bar.width();
+        painter.drawLine(QPointF(x, bar.bottom()), QPointF(x, bar.bottom() + 3));
+        const double width = metrics.horizontalAdvance(tick.text) + 1;
+        const double left = std::clamp(x - width / 2, bar.left(), std::max(bar.left(), bar.right() - width));
+        painter.drawText(QRectF(left, bar.bottom() + 3, width, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tick.text);
+    }
+    if (caption.isEmpty()) return;
+    painter.drawText(QRectF(bar.left(), bar.bottom() + 3 + metrics.height(), bar.width(), metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(caption, Qt::ElideRight, bar.width()));
+}
+
 } // namespace attnscope

@@ -42,5 +42,9 @@ struct ColorBarStyle
 // out above or below it); the caption, if any, reads bottom to top, elided to the bar's height.
 void paintColorBar(QPainter& painter, QRectF bar, const ColorBarStyle& style,
                    const std::vector<ColorBarTick>& ticks, const QString& caption);
+// The same bar lying across (under a heatmap): 0 at the left, 1 at the right, the tick labels under it
+// and within its width, the caption on the line below them, elided to the bar's width.
+void paintColorBarAcross(QPainter& painter, QRectF bar, const ColorBarStyle& style,
+                         const std::vector<ColorBarTick>& ticks, const QString& caption);
 
 } // namespace attnscope

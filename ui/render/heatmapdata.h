@@ -91,6 +91,9 @@ struct HeatmapStyle
     HeatmapScale scale = HeatmapScale::Absolute;
     double fontPointSize = 9.0;
     bool showColorBar = true;
+    // The colour bar across under the cells instead of beside them: panes in one row (the comparison's
+    // three-pane modes) are short of width and have height to spare.
+    bool colorBarBelow = false;
     bool showTitle = true;
     bool showValues = false; // numbers in cells (lesson, small matrices)
     double lineWidth = 1.0;

@@ -1,6 +1,7 @@
 #include "render/heatmappainter.h"
 
 #include "render/colorbar.h"
+#include "render/heatmapmetrics.h"
 #include "render/numberformat.h"
 
 #include <QCoreApplication>
@@ -17,11 +18,22 @@
 
 namespace attnscope {
 
+using namespace heatmapmetrics;
+
+double heatmapmetrics::dpiOf(const QPaintDevice* device)
+{
+    return device ? device->logicalDpiY() : 96.0;
+}
+
+QFont heatmapmetrics::fontAtPixels(QFont font, double pixels, const QPaintDevice* device)
+{
+    font.setPointSizeF(pixels * 72.0 / dpiOf(device));
+    return font;
+}
+
 namespace {
 constexpr double kColorBarWidth = 14.0;
-constexpr double kGap = 6.0;
 constexpr double kSideBarColumn = 10.0;
-const double kSin60 = std::sin(M_PI / 3);
 
 // The narrowest whole-pixel width from 16 up to `widest` at which fits(width) holds, for a fits that more
 // width never breaks (bisection); 0 when even `widest` does not fit.
@@ -54,17 +66,6 @@ double maxLabelWidth(const QStringList& labels, const QFontMetricsF& metrics)
     for (size_t i = 0; i < 32; ++i)
         width = std::max(width, metrics.horizontalAdvance(labels.at(order[i])));
     return width;
-}
-
-double dpiOf(const QPaintDevice* device)
-{
-    return device ? device->logicalDpiY() : 96.0;
-}
-
-QFont fontAtPixels(QFont font, double pixels, const QPaintDevice* device)
-{
-    font.setPointSizeF(pixels * 72.0 / dpiOf(device));
-    return font;
 }
 
 // Special tokens and the first token (the usual attention sink, special or not) keep a minimum width
@@ -153,7 +154,7 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
     int row0, row1, col0, col1;
     geometry.visibleRange(row0, row1, col0, col1);
     LabelLayout out;
-    auto plan = [&](int first, int last, bool rows) {
+    auto plan = [&](int first, int last, bool rows, double perPixel) {
         AxisLabelRequest request;
         request.first = first;
         for (int i = first; i < last; ++i) {
@@ -165,13 +166,29 @@ HeatmapPainter::LabelLayout HeatmapPainter::labelLayout(const HeatmapGeometry& g
         request.preferredPixelSize =
             geometry.labelPixelLimit() > 0 ? std::min(preferred, geometry.labelPixelLimit()) : preferred;
         request.minimumPixelSize = std::min(request.preferredPixelSize, minimumLabelPixels());
-        request.lineHeightPerPixel = lineHeightPerPixel;
+        request.lineHeightPerPixel = perPixel;
         request.spacingFactor = rows ? 1.0 : kSin60; // key labels are slanted at 60°
         request.maxLanes = geometry.labelLanes();
         return planAxisLabels(request);
     };
-    out.rows = plan(row0, std::min(row1, int(m_data.rowLabels.size())), true);
-    out.cols = plan(col0, std::min(col1, int(m_data.colLabels.size())), false);
+    // Small fonts are hinted taller than their share of a 100-px font's line (at 7.5 px a line is 9.3 px,
+    // not 8.8), and labels planned from the share overlapped their neighbours: each axis is planned again
+    // with the line height per pixel of the size it chose, until that size's lines fit.
+    auto planFitting = [&](int first, int last, bool rows) {
+        double perPixel = lineHeightPerPixel;
+        AxisLabelPlan chosen = plan(first, last, rows, perPixel);
+        for (int pass = 0; pass < 4 && !chosen.shown.empty() && chosen.pixelSize > 0; ++pass) {
+            const QFontMetricsF at(fontAtPixels(base, chosen.pixelSize, device),
+                                   device ? const_cast<QPaintDevice*>(device) : nullptr);
+            const double own = (at.ascent() + at.descent()) / chosen.pixelSize;
+            if (own <= perPixel + 1e-9) break;
+            perPixel = own;
+            chosen = plan(first, last, rows, perPixel);
+        }
+        return chosen;
+    };
+    out.rows = planFitting(row0, std::min(row1, int(m_data.rowLabels.size())), true);
+    out.cols = planFitting(col0, std::min(col1, int(m_data.colLabels.size())), false);
     return out;
 }
 
@@ -222,12 +239,13 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
                              device ? const_cast<QPaintDevice*>(device) : nullptr);
     const double lineHeightPerPixel = (unit.ascent() + unit.descent()) / 100.0;
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
+    const bool barBeside = m_style.showColorBar && !m_style.colorBarBelow;
     const double barSpace =
-        (m_style.showColorBar
-             ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap +
-                   (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
-             : 0.0) +
+        (barBeside ? kColorBarWidth + metrics.horizontalAdvance(QStringLiteral("−0.000")) + 3 * kGap +
+                         (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height() + kGap)
+                   : 0.0) +
         sideBarWidth(metrics.ascent() + metrics.descent());
+    const double barBelow = colorBarBelowHeight(metrics);
     // The cells get what the labels leave: labels measured at `labelPixels`, in `lanes` staggered lanes.
     auto geometryFor = [&](double labelPixels, int lanes) {
         const QFontMetricsF labelMetrics(fontAtPixels(baseFont, labelPixels, device),
@@ -246,23 +264,43 @@ HeatmapGeometry HeatmapPainter::layout(QRectF target, const QFont& baseFont, con
         const double colLabelHeight =
             std::min(target.height() * share, colDepth * kSin60 + line * 0.5 + kGap);
         const double rowLabelWidth = std::min(target.width() * share, (rowWidth + kGap) * lanes);
+        // The widest key label, slanted from the last column, reaches this far right of the cells (a
+        // label's top corner: w·cos 60° + h/2·sin 60°); the colour bar's room beside them takes it in.
         const double overhang = std::max(0.0, colDepth * 0.5 + line * 0.45 - barSpace);
         // The side bar's legend: a line under the cells.
         const double legendHeight = showsSideBar() ? metrics.height() + kGap / 2 : 0.0;
-        QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
-                     target.width() - rowLabelWidth - barSpace - kGap - overhang,
-                     target.height() - titleHeight - colLabelHeight - kGap - legendHeight);
-        if (cells.width() < 1 || cells.height() < 1)
-            cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
-                           std::max(1.0, target.height()));
-        HeatmapGeometry g(cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
-                          specialIndices(m_data.specialCols, m_data.cols),
-                          specialCellMinimum(lineHeightPerPixel));
-        g.setStretch(m_style.stretchCells);
-        g.setMaximumCellSize(m_style.maximumCellPixels);
-        g.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
-        g.setLabelLanes(lanes);
-        return g;
+        auto fitted = [&](double rightOverhang) {
+            QRectF cells(target.left() + rowLabelWidth, target.top() + titleHeight + colLabelHeight,
+                         target.width() - rowLabelWidth - barSpace - kGap - rightOverhang,
+                         target.height() - titleHeight - colLabelHeight - kGap - legendHeight - barBelow);
+            if (cells.width() < 1 || cells.height() < 1)
+                cells = QRectF(target.left(), target.top(), std::max(1.0, target.width()),
+                               std::max(1.0, target.height()));
+            HeatmapGeometry g(
+                cells, m_data.rows, m_data.cols, specialIndices(m_data.specialRows, m_data.rows),
+                specialIndices(m_data.specialCols, m_data.cols), specialCellMinimum(lineHeightPerPixel));
+            g.setStretch(m_style.stretchCells);
+            g.setMaximumCellSize(m_style.maximumCellPixels);
+            g.setLabelPixelLimit(labelPixels); // the room above and left was measured at this size
+            g.setLabelLanes(lanes);
+            return g;
+        };
+        HeatmapGeometry g = fitted(overhang);
+        if (overhang <= 0 || lanes > 1 || showsSideBar()) return g;
+        // Only the last few labels reach past the cells, each from its own column: the room they take there,
+        // measured on these cells. Wider cells (the room saved) only move the labels further left of the
+        // cells' right edge, so the refit keeps every label inside.
+        const double right = g.area().left() + std::min(g.area().width(), g.matrixWidth());
+        double reach = 0;
+        for (int c = m_data.cols - 1; c >= 0 && c < m_data.colLabels.size(); --c) {
+            const double centre = g.cellRect(0, c).center().x();
+            if (right - centre > colDepth * 0.5 + line) break; // no label from here on reaches the edge
+            reach = std::max(reach, centre - right +
+                                        labelMetrics.horizontalAdvance(m_data.colLabels.at(c)) * 0.5 +
+                                        line * 0.45);
+        }
+        const double needed = std::max(0.0, reach - barSpace);
+        return needed < overhang ? fitted(needed) : g;
     };
     auto thinned = [](const LabelLayout& labels) { return labels.rows.step > 1 || labels.cols.step > 1; };
     // One lane: labels measured at the preferred size, then at the size the plan chose (smaller labels
@@ -322,7 +360,7 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
         painter.restore();
     }
     const double titleHeight = m_style.showTitle && !m_data.title.isEmpty() ? metrics.height() * 1.6 : 0.0;
-    paintLabels(painter, geometry, target.adjusted(0, titleHeight, 0, 0));
+    paintLabels(painter, geometry, target, base);
     painter.setFont(font);
     const double cellsRight = matrix.right();
     if (showsSideBar()) {
@@ -332,10 +370,25 @@ void HeatmapPainter::paint(QPainter& painter, QRectF target, const HeatmapGeomet
         painter.drawText(legend, Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(sideBarLegend(), Qt::ElideRight, legend.width()));
     }
-    if (m_style.showColorBar)
+    if (m_style.showColorBar && m_style.colorBarBelow) {
+        const double top =
+            (showsSideBar() ? sideBarLegendRect(geometry, target, base, painter.device()).bottom()
+                            : matrix.bottom()) +
+            kGap;
+        paintColorBar(painter, QRectF(matrix.left(), top, std::max(20.0, matrix.width()), kColorBarWidth));
+    } else if (m_style.showColorBar) {
         paintColorBar(painter,
                       QRectF(cellsRight + sideBarWidth(metrics.ascent() + metrics.descent()) + 2 * kGap,
                              area.top(), kColorBarWidth, std::max(20.0, matrix.height())));
+    }
+}
+
+double HeatmapPainter::colorBarBelowHeight(const QFontMetricsF& metrics) const
+{
+    if (!m_style.showColorBar || !m_style.colorBarBelow) return 0.0;
+    // A gap, the bar, its ticks and their labels, the caption's line.
+    return kGap + kColorBarWidth + 3 + metrics.height() +
+           (m_data.colorBarCaption.isEmpty() ? 0.0 : metrics.height()) + kGap / 2;
 }
 
 QRgb HeatmapPainter::cellColor(const HeatmapData& cells, int row, int col) const
@@ -484,75 +537,6 @@ void HeatmapPainter::paintMaskHatch(QPainter& painter, const HeatmapGeometry& ge
     painter.fillPath(path, QBrush(QColor(200, 200, 200), Qt::BDiagPattern));
 }
 
-void HeatmapPainter::paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF room) const
-{
-    const QRectF area = geometry.area();
-    const QFont base = painter.font();
-    const LabelLayout labels = labelLayout(geometry, painter.device(), base);
-    const QColor specialInk = m_style.dark ? QColor(255, 140, 120) : QColor(180, 40, 40);
-    painter.save();
-    // A lane-1 label sits one lane further out (the widest lane-0 label and a gap), joined to its cell
-    // by a faint leader line that runs between the lane-0 labels of its neighbours.
-    const QColor leaderInk = m_style.dark ? QColor(235, 235, 235, 80) : QColor(0, 0, 0, 70);
-    auto laneDepth = [&](const AxisLabelPlan& plan, const QStringList& texts, const QFontMetricsF& m) {
-        double depth = 0;
-        if (plan.lanes < 2) return depth;
-        for (size_t k = 0; k < plan.shown.size(); k += 2)
-            depth = std::max(depth, m.horizontalAdvance(texts.at(plan.shown[k])) + 1);
-        return depth + kGap;
-    };
-    painter.setFont(fontAtPixels(base, labels.rows.pixelSize, painter.device()));
-    QFontMetricsF metrics(painter.font(), painter.device());
-    const double roomLeft = std::max(4.0, area.left() - room.left() - kGap / 2);
-    const double rowDepth = std::min(roomLeft / 2, laneDepth(labels.rows, m_data.rowLabels, metrics));
-    for (size_t k = 0; k < labels.rows.shown.size(); ++k) {
-        const int r = labels.rows.shown[k];
-        const QRectF cell = geometry.cellRect(r, 0);
-        const bool special = size_t(r) < m_data.specialRows.size() && m_data.specialRows[size_t(r)];
-        const double depth = labels.rows.laneOf(k) == 1 ? rowDepth : 0.0;
-        const double right = area.left() - kGap / 2 - depth;
-        if (depth > 0) {
-            painter.setPen(QPen(leaderInk, 0));
-            painter.drawLine(QPointF(right + 1, cell.center().y()),
-                             QPointF(area.left() - kGap / 2 - 1, cell.center().y()));
-        }
-        painter.setPen(special ? specialInk : ink());
-        const double roomHere = std::max(4.0, roomLeft - depth);
-        const QString text = metrics.elidedText(m_data.rowLabels.at(r), Qt::ElideRight, roomHere);
-        const double width = std::min(roomHere, metrics.horizontalAdvance(text) + 1);
-        painter.drawText(
-            QRectF(right - width, cell.center().y() - metrics.height() / 2, width, metrics.height()),
-            Qt::AlignRight | Qt::AlignVCenter, text);
-    }
-    painter.setFont(fontAtPixels(base, labels.cols.pixelSize, painter.device()));
-    metrics = QFontMetricsF(painter.font(), painter.device());
-    // Slanted at 60°: a label of width w rises w·sin 60° (minus its half height at the top corner).
-    const double roomAbove =
-        std::max(4.0, (area.top() - kGap / 2 - room.top() - metrics.height() * 0.5) / kSin60);
-    const double colDepth = std::min(roomAbove / 2, laneDepth(labels.cols, m_data.colLabels, metrics));
-    for (size_t k = 0; k < labels.cols.shown.size(); ++k) {
-        const int c = labels.cols.shown[k];
-        const QRectF cell = geometry.cellRect(0, c);
-        const bool special = size_t(c) < m_data.specialCols.size() && m_data.specialCols[size_t(c)];
-        const double depth = labels.cols.laneOf(k) == 1 ? colDepth : 0.0;
-        painter.save();
-        painter.translate(cell.center().x(), area.top() - kGap / 2);
-        painter.rotate(-60);
-        if (depth > 0) {
-            painter.setPen(QPen(leaderInk, 0));
-            painter.drawLine(QPointF(1, 0), QPointF(depth - 1, 0));
-        }
-        painter.setPen(special ? specialInk : ink());
-        const double roomHere = std::max(4.0, roomAbove - depth);
-        const QString text = metrics.elidedText(m_data.colLabels.at(c), Qt::ElideRight, roomHere);
-        const double width = std::min(roomHere, metrics.horizontalAdvance(text) + 1);
-        painter.drawText(QRectF(depth, -metrics.height() / 2, width, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
-        painter.restore();
-    }
-    painter.restore();
-}
-
 QStringList HeatmapPainter::sideBarHeaders() const
 {
     QStringList headers{QStringLiteral("→ %1").arg(m_data.colLabels.value(0))};
@@ -637,10 +621,12 @@ void HeatmapPainter::paintColorBar(QPainter& painter, QRectF bar) const
     style.lineWidth = m_style.lineWidth;
     const QFontMetricsF metrics(painter.font(), painter.device());
     style.captionOffset = 5 + metrics.horizontalAdvance(QStringLiteral("−0.000")) + kGap;
-    attnscope::paintColorBar(painter, bar, style,
-                             m_data.signedValues ? signedColorBarTicks(m_data.signedRange)
-                                                 : colorBarTicks(m_style.scale),
-                             m_data.colorBarCaption);
+    const auto ticks =
+        m_data.signedValues ? signedColorBarTicks(m_data.signedRange) : colorBarTicks(m_style.scale);
+    if (m_style.colorBarBelow)
+        paintColorBarAcross(painter, bar, style, ticks, m_data.colorBarCaption);
+    else
+        attnscope::paintColorBar(painter, bar, style, ticks, m_data.colorBarCaption);
 }
 
 QImage renderHeatmapImage(const HeatmapData& data, const HeatmapStyle& style, int width, int height)

@@ -7,7 +7,11 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QImage>
+#include <QLineF>
+#include <QPolygonF>
 #include <QRectF>
+#include <QTransform>
+#include <vector>
 
 class QPainter;
 class QPaintDevice;
@@ -44,6 +48,24 @@ public:
     };
     LabelLayout labelLayout(const HeatmapGeometry& geometry, const QPaintDevice* device,
                             const QFont& base) const;
+    // One axis label as paint() draws it: `text` (elided where the room is short) in `box`, a box in the
+    // frame `transform` maps to the target's device (a key label's frame is turned -60° about the top of
+    // its column); a lane-1 label's leader line runs along `leader` in the same frame.
+    struct PlacedLabel
+    {
+        int index = 0;
+        bool row = true; // a query label left of the cells; false: a key label above them
+        QString text;
+        double pixelSize = 0;
+        QRectF box;
+        QTransform transform;
+        QLineF leader; // null when in lane 0
+        QPolygonF outline() const { return transform.map(QPolygonF(box)); }
+    };
+    // The labels paint() draws for a layout in `target` (the rectangle paint() is given; tests check that
+    // none leaves the widget or covers another).
+    std::vector<PlacedLabel> placedLabels(const HeatmapGeometry& geometry, QRectF target, const QFont& base,
+                                          const QPaintDevice* device) const;
     // Whether a layout on a device keeps every label (one or two lanes, font at or above the minimum).
     bool labelsEveryToken(const HeatmapGeometry& geometry, const QPaintDevice* device,
                           const QFont& base) const;
@@ -74,7 +96,8 @@ private:
     void paintCellImage(QPainter& painter, const HeatmapGeometry& geometry, const HeatmapData& cells) const;
     void paintMaskHatch(QPainter& painter, const HeatmapGeometry& geometry) const;
     // Labels longer than the room left of / above the cells (at most 30% of the target) are elided.
-    void paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF room) const;
+    void paintLabels(QPainter& painter, const HeatmapGeometry& geometry, QRectF target,
+                     const QFont& base) const;
     // `room`: the target below the title (the headers are slanted into it like the key labels).
     void paintSideBar(QPainter& painter, const HeatmapGeometry& geometry, double left, QRectF room) const;
     // A side bar value on the colour bar's axis under the style's scale (row: its query row).
@@ -84,6 +107,8 @@ private:
     static double sideBarPitch(double lineHeight);
     QColor ink() const;
     void paintColorBar(QPainter& painter, QRectF bar) const;
+    // The height the colour bar takes under the cells (HeatmapStyle::colorBarBelow), 0 beside them.
+    double colorBarBelowHeight(const QFontMetricsF& metrics) const;
 
     const HeatmapData& m_data;
     HeatmapStyle m_style;
