@@ -130,17 +130,12 @@ template <class Sink> __attribute__((always_inline)) inline void transpose16x16(
 
 // Packs outputs [0, count) (count ≤ 32) × inputs [k0, k0 + kc) of the weight block into panel[k][c], zero
 // for c ≥ count. outIn: W(o, k) at w[o·wStride + k]; else at w[k·wStride + o].
-// A quantized type ([out, in] only) is unpacked row by row into f32 first (ggml's values, weightblocks.h),
-// then packed as f32.
+// A quantized type ([out, in] only) goes through packQuantizedPanel.
+inline void packQuantizedPanel(const void* w, int type, int wStride, int count, int k0, int kc, float* panel);
 inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc,
                             float* panel)
 {
-    if (isQuantizedWeight(type)) {
-        alignas(64) static thread_local float unpacked[kNr * kKc];
-        unpackWeightRows(w, type, wStride, count, k0, kc, unpacked, kc);
-        packWeightPanel(unpacked, kWeightF32, kc, true, count, 0, kc, panel);
-        return;
-    }
+    if (isQuantizedWeight(type)) return packQuantizedPanel(w, type, wStride, count, k0, kc, panel);
     const int bytes = weightBytes(type);
     const char* base = static_cast<const char*>(w);
     if (!outIn) {
@@ -195,6 +190,39 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
             for (int i = 0; i < 16; ++i)
                 panel[std::ptrdiff_t(k) * kNr + c0 + i] =
                     i < rowsHere ? loadWeight(base, std::ptrdiff_t(c0 + i) * wStride + k0 + k, type) : 0.0f;
+    }
+}
+
+// Inputs of 16 outputs unpacked at a time by packQuantizedPanel: one K-block (256), 16 KiB of f32.
+constexpr int kStagedInputs = 256;
+
+// packWeightPanel for a quantized type ([out, in], k0 and kc whole blocks): 16 outputs × 256 inputs at a
+// time unpacked row by row (ggml's values, weightblocks.h) into a staging block that stays in L1, then
+// transposed 16 × 16 into the panel. Unpacking the whole panel (48 × 1,024 f32, 192 KiB) first and then
+// packing it as f32 sent every weight to L2 and back.
+inline void packQuantizedPanel(const void* w, int type, int wStride, int count, int k0, int kc, float* panel)
+{
+    alignas(64) float staged[16 * kStagedInputs];
+    const auto* base = static_cast<const unsigned char*>(w);
+    const long long rowBytes = weightSpanBytes(type, wStride);
+    for (int c0 = 0; c0 < kNr; c0 += 16) {
+        const int rowsHere = std::clamp(count - c0, 0, 16); // outputs of this group that exist
+        for (int s0 = 0; s0 < kc; s0 += kStagedInputs) {
+            const int span = std::min(kStagedInputs, kc - s0); // whole blocks, so a multiple of 16
+            if (rowsHere > 0)
+                unpackWeightRows(base + rowBytes * c0, type, wStride, rowsHere, k0 + s0, span, staged,
+                                 kStagedInputs);
+            for (int i = rowsHere; i < 16; ++i)
+                std::memset(staged + i * kStagedInputs, 0, sizeof(float) * size_t(span));
+            for (int k = 0; k < span; k += 16) {
+                __m512 r[16];
+                for (int i = 0; i < 16; ++i)
+                    r[i] = _mm512_load_ps(staged + i * kStagedInputs + k);
+                transpose16x16(r, [&](int j, __m512 column) {
+                    _mm512_store_ps(panel + std::ptrdiff_t(s0 + k + j) * kNr + c0, column);
+                });
+            }
+        }
     }
 }
 
