@@ -303,6 +303,123 @@ inline void unpackQ6_KSimd(const unsigned char* b, float* y)
 }
 #endif
 
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+// The AVX-512 weightProduct's way (kernels/weightproduct.h): a span of up to 256 inputs of one row (a
+// K-block, or 8 blocks of 32), its 16-value chunks unpacked straight into a register, 16 rows' chunks then
+// transposed into the panel, with no f32 row in memory between. Per chunk c of the span, value =
+// scale[c]·q (+ add[c] where the type has a min; add = −min for the K-types: x − m and x + (−m) are the
+// same float), q the integer quant with the type's offset taken off: ggml's operations in ggml's order,
+// so the same floats as unpackBlock (tst_quantizedproduct::weightProductPanelsHoldTheReaderValues).
+// Q2_K and Q3_K have no such path (unpackBlock, then a transpose from memory).
+constexpr bool unpacksInRegisters(int type)
+{
+    return isQuantizedWeight(type) && type != kWeightQ2_K && type != kWeightQ3_K;
+}
+constexpr bool hasMin(int type)
+{
+    return type == kWeightQ4_1 || type == kWeightQ5_1 || type == kWeightQ4_K || type == kWeightQ5_K;
+}
+
+// scale[c] and add[c] of the span's `chunks` chunks (16 values each).
+template <int Type> inline void chunkScales(const unsigned char* span, int chunks, float* scale, float* add)
+{
+    constexpr WeightBlock block = weightBlock(Type);
+    if constexpr (block.elements == 32) {
+        for (int c = 0; c < chunks; c += 2) {
+            const unsigned char* b = span + (c / 2) * block.bytes;
+            scale[c] = scale[c + 1] = halfAt(b);
+            if (hasMin(Type)) add[c] = add[c + 1] = halfAt(b + 2);
+        }
+    } else if constexpr (Type == kWeightQ6_K) {
+        const float d = halfAt(span + 208);
+        const auto* sc = reinterpret_cast<const std::int8_t*>(span + 192);
+        for (int c = 0; c < 16; ++c) { // chunk c: half c / 8, group (c % 8) / 2, sub-scale c % 2 of it
+            const int half = c / 8, group = (c % 8) / 2;
+            scale[c] = d * float(sc[8 * half + c % 2 + 2 * group]);
+        }
+    } else { // Q4_K, Q5_K
+        const float d = halfAt(span), dmin = halfAt(span + 2);
+        const unsigned char* s = span + 4;
+        for (int sub = 0; sub < 8; ++sub) {
+            const int sc = sub < 4 ? s[sub] & 63 : (s[sub + 4] & 0xF) | ((s[sub - 4] >> 6) << 4);
+            const int m = sub < 4 ? s[sub + 4] & 63 : (s[sub + 4] >> 4) | ((s[sub] >> 6) << 4);
+            scale[2 * sub] = scale[2 * sub + 1] = d * float(sc);
+            add[2 * sub] = add[2 * sub + 1] = -(dmin * float(m));
+        }
+    }
+}
+
+// 16 bytes at p as int32 lanes, zero- or sign-extended.
+__attribute__((always_inline)) inline __m512i unsigned16(const unsigned char* p)
+{
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// The integer quants of chunk c of the span, offset taken off.
+template <int Type>
+__attribute__((always_inline)) inline __m512i chunkQuants(const unsigned char* span, int c)
+{
+    const __m512i nibble = _mm512_set1_epi32(0x0F);
+    if constexpr (Type == kWeightQ8_0) {
+        return _mm512_cvtepi8_epi32(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(span + (c / 2) * 34 + 2 + 16 * (c % 2))));
+    } else if constexpr (weightBlock(Type).elements == 32) { // Q4_0, Q4_1, Q5_0, Q5_1
+        constexpr bool withMin = hasMin(Type);
+        constexpr bool fiveBit = Type == kWeightQ5_0 || Type == kWeightQ5_1;
+        const unsigned char* b = span + (c / 2) * weightBlock(Type).bytes;
+        const unsigned char* p = b + (withMin ? 4 : 2);
+        const unsigned char* qs = p + (fiveBit ? 4 : 0);
+        const __m512i bytes = unsigned16(qs);
+        __m512i q = c % 2 ? _mm512_srli_epi32(bytes, 4) : _mm512_and_si512(bytes, nibble);
+        if constexpr (fiveBit) { // bit j (+ 16 for the second chunk) of qh is element j's bit 4
+            std::uint32_t qh;
+            std::memcpy(&qh, p, sizeof qh);
+            const __m512i at =
+                _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                 _mm512_set1_epi32(16 * (c % 2)));
+            q = _mm512_or_si512(
+                q, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(_mm512_set1_epi32(int(qh)), at),
+                                                      _mm512_set1_epi32(1)),
+                                     4));
+        }
+        if constexpr (!withMin) q = _mm512_sub_epi32(q, _mm512_set1_epi32(fiveBit ? 16 : 8));
+        return q;
+    } else if constexpr (Type == kWeightQ6_K) {
+        const int half = c / 8, at = (c % 8) * 16, group = at / 32, l = at % 32;
+        const __m512i low = unsigned16(span + 64 * half + 32 * (group % 2) + l);
+        const __m512i q = group < 2 ? _mm512_and_si512(low, nibble) : _mm512_srli_epi32(low, 4);
+        const __m512i high = _mm512_and_si512(
+            _mm512_srl_epi32(unsigned16(span + 128 + 32 * half + l), _mm_cvtsi32_si128(2 * group)),
+            _mm512_set1_epi32(3));
+        return _mm512_sub_epi32(_mm512_or_si512(q, _mm512_slli_epi32(high, 4)), _mm512_set1_epi32(32));
+    } else { // Q4_K, Q5_K: sub-block c / 2, its half c % 2
+        constexpr bool fiveBit = Type == kWeightQ5_K;
+        const int sub = c / 2;
+        const unsigned char* qs = span + (fiveBit ? 48 : 16) + 32 * (sub / 2) + 16 * (c % 2);
+        __m512i q =
+            _mm512_and_si512(_mm512_srl_epi32(unsigned16(qs), _mm_cvtsi32_si128(4 * (sub % 2))), nibble);
+        if constexpr (fiveBit)
+            q = _mm512_or_si512(
+                q, _mm512_slli_epi32(_mm512_and_si512(_mm512_srl_epi32(unsigned16(span + 16 + 16 * (c % 2)),
+                                                                       _mm_cvtsi32_si128(sub)),
+                                                      _mm512_set1_epi32(1)),
+                                     4));
+        return q;
+    }
+}
+
+// Chunk c's 16 values.
+template <int Type>
+__attribute__((always_inline)) inline __m512 chunkValues(const unsigned char* span, int c, float scale,
+                                                         float add)
+{
+    const __m512 scaled =
+        _mm512_mul_ps(_mm512_set1_ps(scale), _mm512_cvtepi32_ps(chunkQuants<Type>(span, c)));
+    if constexpr (hasMin(Type)) return _mm512_add_ps(scaled, _mm512_set1_ps(add));
+    return scaled;
+}
+#endif
+
 // One block of a quantized type at b into y (weightBlock(type).elements values).
 inline void unpackBlock(int type, const unsigned char* b, float* y)
 {

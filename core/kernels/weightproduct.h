@@ -193,31 +193,88 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
     }
 }
 
-// Inputs of 16 outputs unpacked at a time by packQuantizedPanel: one K-block (256), 16 KiB of f32.
-constexpr int kStagedInputs = 256;
+// Inputs of one row unpacked at a time by packQuantizedPanel: one K-block, or 8 blocks of 32.
+constexpr int kSpanInputs = 256;
 
-// packWeightPanel for a quantized type ([out, in], k0 and kc whole blocks): 16 outputs × 256 inputs at a
-// time unpacked row by row (ggml's values, weightblocks.h) into a staging block that stays in L1, then
-// transposed 16 × 16 into the panel. Unpacking the whole panel (48 × 1,024 f32, 192 KiB) first and then
-// packing it as f32 sent every weight to L2 and back.
-inline void packQuantizedPanel(const void* w, int type, int wStride, int count, int k0, int kc, float* panel)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off") // the values are ggml's: d·q + m rounded twice (weightblocks.h)
+
+// packQuantizedPanel for a type with chunkValues: per group of 16 outputs and span of 256 inputs, each
+// row's chunk scales, then 16 chunks of 16 inputs, each unpacked for the 16 rows straight into registers
+// and transposed into the panel.
+template <int Type>
+void packQuantizedPanelAs(const unsigned char* base, long long rowBytes, int count, int k0, int kc,
+                          float* panel)
 {
-    alignas(64) float staged[16 * kStagedInputs];
-    const auto* base = static_cast<const unsigned char*>(w);
-    const long long rowBytes = weightSpanBytes(type, wStride);
+    alignas(64) float scale[16][16], add[16][16];
+    const unsigned char* span[16];
     for (int c0 = 0; c0 < kNr; c0 += 16) {
         const int rowsHere = std::clamp(count - c0, 0, 16); // outputs of this group that exist
-        for (int s0 = 0; s0 < kc; s0 += kStagedInputs) {
-            const int span = std::min(kStagedInputs, kc - s0); // whole blocks, so a multiple of 16
+        for (int s0 = 0; s0 < kc; s0 += kSpanInputs) {
+            const int chunks = std::min(kSpanInputs, kc - s0) / 16; // whole blocks: whole chunks
+            for (int i = 0; i < rowsHere; ++i) {
+                span[i] = base + rowBytes * (c0 + i) + weightSpanBytes(Type, k0 + s0);
+                chunkScales<Type>(span[i], chunks, scale[i], add[i]);
+            }
+            for (int c = 0; c < chunks; ++c) {
+                __m512 r[16];
+                for (int i = 0; i < 16; ++i)
+                    r[i] = i < rowsHere ? chunkValues<Type>(span[i], c, scale[i][c], add[i][c])
+                                        : _mm512_setzero_ps();
+                transpose16x16(r, [&](int j, __m512 column) {
+                    _mm512_store_ps(panel + std::ptrdiff_t(s0 + 16 * c + j) * kNr + c0, column);
+                });
+            }
+        }
+    }
+}
+
+#pragma GCC pop_options
+
+// packWeightPanel for a quantized type ([out, in], k0 and kc whole blocks): unpacked straight into
+// registers and transposed there (packQuantizedPanelAs), or for Q2_K and Q3_K 16 rows × 256 inputs at a
+// time unpacked by unpackWeightRows into an L1 staging block and transposed from it. Before, the whole
+// panel (48 × 1,024 f32, 192 KiB) was unpacked into memory and then packed as f32: every weight went to L2
+// and back (bench_quantproduct, docs/benchmarks.md).
+inline void packQuantizedPanel(const void* w, int type, int wStride, int count, int k0, int kc, float* panel)
+{
+    const auto* base = static_cast<const unsigned char*>(w);
+    const long long rowBytes = weightSpanBytes(type, wStride);
+    switch (type) {
+    case kWeightQ4_0:
+        return packQuantizedPanelAs<kWeightQ4_0>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ4_1:
+        return packQuantizedPanelAs<kWeightQ4_1>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ5_0:
+        return packQuantizedPanelAs<kWeightQ5_0>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ5_1:
+        return packQuantizedPanelAs<kWeightQ5_1>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ8_0:
+        return packQuantizedPanelAs<kWeightQ8_0>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ4_K:
+        return packQuantizedPanelAs<kWeightQ4_K>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ5_K:
+        return packQuantizedPanelAs<kWeightQ5_K>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ6_K:
+        return packQuantizedPanelAs<kWeightQ6_K>(base, rowBytes, count, k0, kc, panel);
+    default:
+        break;
+    }
+    static_assert(!unpacksInRegisters(kWeightQ2_K) && !unpacksInRegisters(kWeightQ3_K), "the rest is staged");
+    alignas(64) float staged[16 * kSpanInputs];
+    for (int c0 = 0; c0 < kNr; c0 += 16) {
+        const int rowsHere = std::clamp(count - c0, 0, 16);
+        for (int s0 = 0; s0 < kc; s0 += kSpanInputs) {
+            const int span = std::min(kSpanInputs, kc - s0); // whole blocks, so a multiple of 16
             if (rowsHere > 0)
                 unpackWeightRows(base + rowBytes * c0, type, wStride, rowsHere, k0 + s0, span, staged,
-                                 kStagedInputs);
+                                 kSpanInputs);
             for (int i = rowsHere; i < 16; ++i)
-                std::memset(staged + i * kStagedInputs, 0, sizeof(float) * size_t(span));
+                std::memset(staged + i * kSpanInputs, 0, sizeof(float) * size_t(span));
             for (int k = 0; k < span; k += 16) {
                 __m512 r[16];
                 for (int i = 0; i < 16; ++i)
-                    r[i] = _mm512_load_ps(staged + i * kStagedInputs + k);
+                    r[i] = _mm512_load_ps(staged + i * kSpanInputs + k);
                 transpose16x16(r, [&](int j, __m512 column) {
                     _mm512_store_ps(panel + std::ptrdiff_t(s0 + k + j) * kNr + c0, column);
                 });
