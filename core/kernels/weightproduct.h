@@ -196,8 +196,11 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
 // Inputs of one row unpacked at a time by packQuantizedPanel: one K-block, or 8 blocks of 32.
 constexpr int kSpanInputs = 256;
 
+// As weightblocks.h: no fused d·q + m. For these types it could not change a value (d·q has at most 24
+// significant bits, so it is exact either way: a fused version passed tst_quantizedproduct too), but the
+// code should not depend on that.
 #pragma GCC push_options
-#pragma GCC optimize("fp-contract=off") // the values are ggml's: d·q + m rounded twice (weightblocks.h)
+#pragma GCC optimize("fp-contract=off")
 
 // packQuantizedPanel for a type with chunkValues: per group of 16 outputs and span of 256 inputs, each
 // row's chunk scales, then 16 chunks of 16 inputs, each unpacked for the 16 rows straight into registers
