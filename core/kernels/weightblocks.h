@@ -189,11 +189,12 @@ inline void unpackQ6_K(const unsigned char* b, float* y)
 }
 
 #if defined(__AVX2__)
-// The common types again with AVX2 (both modules; the baseline keeps the loops above): 8 quants at a
+// Every quantized type again with AVX2 (both modules; the baseline keeps the loops above): 8 quants at a
 // time widened to int32 lanes, converted to float and scaled, with the same operations in the same order
 // as the loops above (contraction is off here too), so the values are the same to the bit
-// (tst_quantizedproduct::unpacksAsTheReaderDequantizes at every level). The scalar loops unpacked at
-// 1-2 ns a weight, several times the product's own time per weight at 128 tokens (bench_quantproduct).
+// (tst_quantizedproduct::unpacksAsTheReaderDequantizes at every level). With them the AVX2 level's product at
+// 128 tokens ran 1.05-1.3 times as fast, every type (bench_quantproduct against the scalar loops,
+// docs/benchmarks.md).
 
 // 8 bytes at p as int32 lanes, zero- or sign-extended.
 inline __m256i unsigned8(const unsigned char* p)
@@ -271,6 +272,61 @@ inline void unpackQ45_KSimd(const unsigned char* b, float* y, bool fiveBit)
                                _mm256_and_si256(_mm256_srl_epi32(unsigned8(qh + l), highShift), one), 4));
             _mm256_storeu_ps(y + 32 * sub + l,
                              _mm256_sub_ps(_mm256_mul_ps(dl, _mm256_cvtepi32_ps(value)), ml));
+        }
+    }
+}
+
+inline void unpackQ2_KSimd(const unsigned char* b, float* y)
+{
+    const unsigned char* scales = b;
+    const float d = halfAt(b + 80), dmin = halfAt(b + 82);
+    const __m256i twoBits = _mm256_set1_epi32(3);
+    int sub = 0;
+    for (int half = 0; half < 2; ++half) {
+        const unsigned char* q = b + 16 + 32 * half;
+        for (int shift = 0; shift < 8; shift += 2)
+            for (int part = 0; part < 2; ++part, ++sub) {
+                const __m256 dl = _mm256_set1_ps(d * float(scales[sub] & 0xF));
+                const __m256 ml = _mm256_set1_ps(dmin * float(scales[sub] >> 4));
+                for (int l = 0; l < 16; l += 8, y += 8) {
+                    const __m256i value = _mm256_and_si256(
+                        _mm256_srl_epi32(unsigned8(q + 16 * part + l), _mm_cvtsi32_si128(shift)), twoBits);
+                    _mm256_storeu_ps(y, _mm256_sub_ps(_mm256_mul_ps(dl, _mm256_cvtepi32_ps(value)), ml));
+                }
+            }
+    }
+}
+
+inline void unpackQ3_KSimd(const unsigned char* b, float* y)
+{
+    const unsigned char* hmask = b;
+    const unsigned char* packed = b + 96;
+    const float d = halfAt(b + 108);
+    int scales[16];
+    for (int j = 0; j < 16; ++j) {
+        const int low = j < 8 ? packed[j] & 0xF : packed[j - 8] >> 4;
+        const int high = (packed[8 + j % 4] >> (2 * (j / 4))) & 3;
+        scales[j] = (low | (high << 4)) - 32;
+    }
+    const __m256i twoBits = _mm256_set1_epi32(3), four = _mm256_set1_epi32(4);
+    int sub = 0;
+    for (int half = 0; half < 2; ++half) {
+        const unsigned char* q = b + 32 + 32 * half;
+        for (int pass = 0; pass < 4; ++pass) {
+            const __m256i bit = _mm256_set1_epi32(1 << (4 * half + pass));
+            for (int part = 0; part < 2; ++part, ++sub) {
+                const __m256 dl = _mm256_set1_ps(d * float(scales[sub]));
+                for (int l = 0; l < 16; l += 8, y += 8) {
+                    const int i = l + 16 * part;
+                    const __m256i low = _mm256_and_si256(
+                        _mm256_srl_epi32(unsigned8(q + i), _mm_cvtsi32_si128(2 * pass)), twoBits);
+                    // A clear hmask bit takes 4 off.
+                    const __m256i clear = _mm256_cmpeq_epi32(_mm256_and_si256(unsigned8(hmask + i), bit),
+                                                             _mm256_setzero_si256());
+                    const __m256i value = _mm256_sub_epi32(low, _mm256_and_si256(clear, four));
+                    _mm256_storeu_ps(y, _mm256_mul_ps(dl, _mm256_cvtepi32_ps(value)));
+                }
+            }
         }
     }
 }
@@ -441,6 +497,10 @@ inline void unpackBlock(int type, const unsigned char* b, float* y)
         return unpackQ45_KSimd(b, y, true);
     case kWeightQ6_K:
         return unpackQ6_KSimd(b, y);
+    case kWeightQ2_K:
+        return unpackQ2_KSimd(b, y);
+    case kWeightQ3_K:
+        return unpackQ3_KSimd(b, y);
     default:
         break;
     }
