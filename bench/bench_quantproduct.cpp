@@ -1,6 +1,6 @@
 // The product y = x · Wᵀ with W stored in one of GGUF's quantized types (issue 32): the AVX-512 level's
 // weightProductPacked (panels unpacked from the blocks while packed, kernels/weightproduct.h) and the AVX2
-// level's unpackedWeightProduct (64 rows unpacked at a time, then Eigen's product), at the Llama-3.2-1B
+// level's unpackedWeightProduct (its own ymm product, kernels/weightproductavx2.h), at the Llama-3.2-1B
 // MLP's shapes (W [8,192, 2,048] and [2,048, 8,192]), on one thread, timed in that thread's CPU time (a
 // shared machine takes the core away; CPU time does not count that). bf16 weights beside them: the issue
 // asks the quantized files to run as fast as bf16 ones.
