@@ -214,7 +214,8 @@ struct CpuKernels
     // y (rows × width) = x · Wᵀ for W [width, in] stored as `weightType` (row stride in weights), W unpacked
     // by unpackWeightRows a panel of outputs at a time into a buffer of the calling thread and multiplied by
     // `product`: no f32 copy of W. The product of the levels without weightProduct (baseline, avx2) for the
-    // quantized types; at every level.
+    // quantized types; at every level. On the avx2 level it is its own register-blocked product instead
+    // (kernels/weightproductavx2.h), y within float32 rounding of the same.
     void (*unpackedWeightProduct)(const float* x, int rows, int in, int xStride, const void* w,
                                   int weightType, float* y, int width, int yStride) = nullptr;
 };

@@ -9,6 +9,7 @@
 #include "kernels/cpukernels.h"
 #include "kernels/weightblocks.h"  // unpackWeightRows
 #include "kernels/weightproduct.h" // weightProduct, where the module has AVX-512
+#include "kernels/weightproductavx2.h" // the quantized product, where AVX2 but no weightProduct
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -327,6 +328,9 @@ constexpr int kUnpackedPanelOutputs = 64;
 void unpackedWeightProduct(const float* x, int rows, int in, int xStride, const void* w, int weightType,
                            float* y, int width, int yStride)
 {
+#ifdef ATTNSCOPE_QUANTIZED_PRODUCT_AVX2
+    ymm::quantizedProduct(x, rows, in, xStride, w, weightType, y, width, yStride);
+#else
     thread_local std::vector<float> unpacked; // kept: a fresh buffer each call would be faulted in anew
     unpacked.resize(size_t(kUnpackedPanelOutputs) * size_t(in));
     const auto* base = static_cast<const unsigned char*>(w);
@@ -336,6 +340,7 @@ void unpackedWeightProduct(const float* x, int rows, int in, int xStride, const 
                          unpacked.data(), in);
         product(x, rows, in, xStride, unpacked.data(), in, true, y + c0, count, yStride);
     }
+#endif
 }
 
 void biasActivation(float* y, int rows, int width, int yStride, const float* bias,

@@ -23,6 +23,7 @@
 #define ATTNSCOPE_WEIGHT_PRODUCT 1
 
 #include "kernels/cpukernels.h"
+#include "kernels/inputtiles.h"
 #include "kernels/weightblocks.h"
 
 #include <algorithm>
@@ -38,8 +39,9 @@ namespace { // this header's code is the including module's own (cpukernels.h: n
 
 // The C tile: kMr rows × kNr outputs in kMr·kNv zmm accumulators, + kNv loads of W + 1 broadcast ≤ 32 zmm.
 // 8 × 48 rather than 14 × 32: 128 and 512 rows are whole tiles (14 × 32 left a 2-row tile at 128, 2.5% of
-// the CPU for 1/64 of the FLOPs), and a k step is 11 loads for 24 FMAs instead of 16 for 28.
-constexpr int kMr = 8;
+// the CPU for 1/64 of the FLOPs), and a k step is 11 loads for 24 FMAs instead of 16 for 28. (kMr = 8 is
+// inputtiles.h's, shared with the AVX2 product.)
+static_assert(kMr == 8);
 constexpr int kNv = 3;
 constexpr int kNr = 16 * kNv; // outputs per panel
 // Inputs per k block. 1,024 rather than the 256 whose panel (32 KiB) fits the 48 KiB L1: the panel
@@ -130,17 +132,12 @@ template <class Sink> __attribute__((always_inline)) inline void transpose16x16(
 
 // Packs outputs [0, count) (count ≤ 32) × inputs [k0, k0 + kc) of the weight block into panel[k][c], zero
 // for c ≥ count. outIn: W(o, k) at w[o·wStride + k]; else at w[k·wStride + o].
-// A quantized type ([out, in] only) is unpacked row by row into f32 first (ggml's values, weightblocks.h),
-// then packed as f32.
+// A quantized type ([out, in] only) goes through packQuantizedPanel.
+inline void packQuantizedPanel(const void* w, int type, int wStride, int count, int k0, int kc, float* panel);
 inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, int count, int k0, int kc,
                             float* panel)
 {
-    if (isQuantizedWeight(type)) {
-        alignas(64) static thread_local float unpacked[kNr * kKc];
-        unpackWeightRows(w, type, wStride, count, k0, kc, unpacked, kc);
-        packWeightPanel(unpacked, kWeightF32, kc, true, count, 0, kc, panel);
-        return;
-    }
+    if (isQuantizedWeight(type)) return packQuantizedPanel(w, type, wStride, count, k0, kc, panel);
     const int bytes = weightBytes(type);
     const char* base = static_cast<const char*>(w);
     if (!outIn) {
@@ -198,6 +195,99 @@ inline void packWeightPanel(const void* w, int type, int wStride, bool outIn, in
     }
 }
 
+// Inputs of one row unpacked at a time by packQuantizedPanel: one K-block, or 8 blocks of 32.
+constexpr int kSpanInputs = 256;
+
+// As weightblocks.h: no fused d·q + m. For these types it could not change a value (d·q has at most 24
+// significant bits, so it is exact either way: a fused version passed tst_quantizedproduct too), but the
+// code should not depend on that.
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+
+// packQuantizedPanel for a type with chunkValues: per group of 16 outputs and span of 256 inputs, each
+// row's chunk scales, then 16 chunks of 16 inputs, each unpacked for the 16 rows straight into registers
+// and transposed into the panel.
+template <int Type>
+void packQuantizedPanelAs(const unsigned char* base, long long rowBytes, int count, int k0, int kc,
+                          float* panel)
+{
+    alignas(64) float scale[16][16], add[16][16];
+    const unsigned char* span[16];
+    for (int c0 = 0; c0 < kNr; c0 += 16) {
+        const int rowsHere = std::clamp(count - c0, 0, 16); // outputs of this group that exist
+        for (int s0 = 0; s0 < kc; s0 += kSpanInputs) {
+            const int chunks = std::min(kSpanInputs, kc - s0) / 16; // whole blocks: whole chunks
+            for (int i = 0; i < rowsHere; ++i) {
+                span[i] = base + rowBytes * (c0 + i) + weightSpanBytes(Type, k0 + s0);
+                chunkScales<Type>(span[i], chunks, scale[i], add[i]);
+            }
+            for (int c = 0; c < chunks; ++c) {
+                __m512 r[16];
+                for (int i = 0; i < 16; ++i)
+                    r[i] = i < rowsHere ? chunkValues<Type>(span[i], c, scale[i][c], add[i][c])
+                                        : _mm512_setzero_ps();
+                transpose16x16(r, [&](int j, __m512 column) {
+                    _mm512_store_ps(panel + std::ptrdiff_t(s0 + 16 * c + j) * kNr + c0, column);
+                });
+            }
+        }
+    }
+}
+
+#pragma GCC pop_options
+
+// packWeightPanel for a quantized type ([out, in], k0 and kc whole blocks): unpacked straight into
+// registers and transposed there (packQuantizedPanelAs), or for Q2_K and Q3_K 16 rows × 256 inputs at a
+// time unpacked by unpackWeightRows into an L1 staging block and transposed from it. Before, the whole
+// panel (48 × 1,024 f32, 192 KiB) was unpacked into memory and then packed as f32: every weight went to L2
+// and back (bench_quantproduct, docs/benchmarks.md).
+inline void packQuantizedPanel(const void* w, int type, int wStride, int count, int k0, int kc, float* panel)
+{
+    const auto* base = static_cast<const unsigned char*>(w);
+    const long long rowBytes = weightSpanBytes(type, wStride);
+    switch (type) {
+    case kWeightQ4_0:
+        return packQuantizedPanelAs<kWeightQ4_0>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ4_1:
+        return packQuantizedPanelAs<kWeightQ4_1>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ5_0:
+        return packQuantizedPanelAs<kWeightQ5_0>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ5_1:
+        return packQuantizedPanelAs<kWeightQ5_1>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ8_0:
+        return packQuantizedPanelAs<kWeightQ8_0>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ4_K:
+        return packQuantizedPanelAs<kWeightQ4_K>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ5_K:
+        return packQuantizedPanelAs<kWeightQ5_K>(base, rowBytes, count, k0, kc, panel);
+    case kWeightQ6_K:
+        return packQuantizedPanelAs<kWeightQ6_K>(base, rowBytes, count, k0, kc, panel);
+    default:
+        break;
+    }
+    static_assert(!unpacksInRegisters(kWeightQ2_K) && !unpacksInRegisters(kWeightQ3_K), "the rest is staged");
+    alignas(64) float staged[16 * kSpanInputs];
+    for (int c0 = 0; c0 < kNr; c0 += 16) {
+        const int rowsHere = std::clamp(count - c0, 0, 16);
+        for (int s0 = 0; s0 < kc; s0 += kSpanInputs) {
+            const int span = std::min(kSpanInputs, kc - s0); // whole blocks, so a multiple of 16
+            if (rowsHere > 0)
+                unpackWeightRows(base + rowBytes * c0, type, wStride, rowsHere, k0 + s0, span, staged,
+                                 kSpanInputs);
+            for (int i = rowsHere; i < 16; ++i)
+                std::memset(staged + i * kSpanInputs, 0, sizeof(float) * size_t(span));
+            for (int k = 0; k < span; k += 16) {
+                __m512 r[16];
+                for (int i = 0; i < 16; ++i)
+                    r[i] = _mm512_load_ps(staged + i * kSpanInputs + k);
+                transpose16x16(r, [&](int j, __m512 column) {
+                    _mm512_store_ps(panel + std::ptrdiff_t(s0 + k + j) * kNr + c0, column);
+                });
+            }
+        }
+    }
+}
+
 // Asks for the weights packWeightPanel will read next into L2: the panel's rows are far apart in memory
 // (48 streams of kc weights for [out, in]), more than the hardware prefetcher follows, and the packing
 // otherwise waits on memory for a third of the product's time (perf, n = 128). Part `part` of `parts`
@@ -219,65 +309,6 @@ inline void prefetchWeightPanel(const void* w, int type, int wStride, bool outIn
         const char* start = outIn ? base + weightSpanBytes(type, std::ptrdiff_t(row) * wStride + k0)
                                   : base + weightSpanBytes(type, std::ptrdiff_t(k0 + row) * wStride);
         _mm_prefetch(start + offset, _MM_HINT_T1);
-    }
-}
-
-// In place: r[j] becomes column j of the 8×8 matrix whose rows were r[0..7].
-__attribute__((always_inline)) inline void transpose8x8(__m256 r[8])
-{
-    __m256 t[8], u[8];
-    for (int i = 0; i < 4; ++i) { // 2×2 blocks of single floats
-        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-    }
-    for (int h = 0; h < 2; ++h) { // 4×4 blocks within each 128-bit lane, rows 4h..4h+3
-        const __m256 a = t[4 * h], b = t[4 * h + 1], c = t[4 * h + 2], d = t[4 * h + 3];
-        u[4 * h] = _mm256_shuffle_ps(a, c, 0x44);     // columns 0 (lane 0) and 4 (lane 1)
-        u[4 * h + 1] = _mm256_shuffle_ps(a, c, 0xee); // 1 and 5
-        u[4 * h + 2] = _mm256_shuffle_ps(b, d, 0x44); // 2 and 6
-        u[4 * h + 3] = _mm256_shuffle_ps(b, d, 0xee); // 3 and 7
-    }
-    for (int j = 0; j < 4; ++j) { // rows 0..3 from u[j], rows 4..7 from u[4 + j]
-        r[j] = _mm256_permute2f128_ps(u[j], u[4 + j], 0x20);
-        r[4 + j] = _mm256_permute2f128_ps(u[j], u[4 + j], 0x31);
-    }
-}
-
-// Packs rows [r0, r0 + rowCount) × inputs [k0, k0 + kc) of x as tiles of kMr rows, tile[k][r], the rows past
-// rowCount zero. Whole tiles go 8 inputs at a time through an 8 × 8 transpose in registers: one float at a
-// time, with each row's stores kMr floats apart, it took 4.6% of a BERT-base pass (perf).
-inline void packInputTiles(const float* x, int xStride, int r0, int rowCount, int k0, int kc, float* tiles)
-{
-    static_assert(kMr == 8, "the transpose is 8 × 8");
-    for (int t0 = 0; t0 < rowCount; t0 += kMr) {
-        float* tile = tiles + std::ptrdiff_t(t0) * kc;
-        const int here = rowCount - t0 < kMr ? rowCount - t0 : kMr;
-        if (here == kMr) {
-            const float* first = x + std::ptrdiff_t(r0 + t0) * xStride + k0;
-            int k = 0;
-            for (; k + 8 <= kc; k += 8) {
-                __m256 r[8];
-                for (int i = 0; i < 8; ++i)
-                    r[i] = _mm256_loadu_ps(first + std::ptrdiff_t(i) * xStride + k);
-                transpose8x8(r);
-                for (int j = 0; j < 8; ++j)
-                    _mm256_storeu_ps(tile + std::ptrdiff_t(k + j) * kMr, r[j]);
-            }
-            for (; k < kc; ++k)
-                for (int i = 0; i < kMr; ++i)
-                    tile[std::ptrdiff_t(k) * kMr + i] = first[std::ptrdiff_t(i) * xStride + k];
-            continue;
-        }
-        for (int r = 0; r < kMr; ++r) {
-            if (r < here) {
-                const float* row = x + std::ptrdiff_t(r0 + t0 + r) * xStride + k0;
-                for (int k = 0; k < kc; ++k)
-                    tile[std::ptrdiff_t(k) * kMr + r] = row[k];
-            } else {
-                for (int k = 0; k < kc; ++k)
-                    tile[std::ptrdiff_t(k) * kMr + r] = 0.0f;
-            }
-        }
     }
 }
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace attnscope;
@@ -108,6 +109,50 @@ private slots:
                     }
             }
         }
+    }
+
+    // weightProduct's panels unpacked from the blocks hold the reader's values: y is the same to the bit as
+    // weightProduct's y for the reader's dequantized weights stored as F32 (the same panels, the same sums
+    // in the same order). Shapes cross the 16-output groups the blocks are unpacked in, the 48-wide panels,
+    // the 256-input staging and the 1,024-deep k blocks.
+    void weightProductPanelsHoldTheReaderValues_data() { levels_data(); }
+    void weightProductPanelsHoldTheReaderValues()
+    {
+        QFETCH(QString, variant);
+        QString error;
+        const CpuKernelChoice choice = loadCpuKernelVariant(variant, &error);
+        if (!choice.kernels) QSKIP("this CPU lacks the level");
+        const CpuKernels& cpu = *choice.kernels;
+        if (!cpu.weightProduct)
+            QSKIP("the level has no weightProduct (its quantized product is tested below)");
+        std::mt19937 random(3232);
+        for (const QuantType& t : quantTypes())
+            for (const auto& [rows, in, width] :
+                 {std::tuple{9, 1280, 49}, std::tuple{70, 2304, 130}, std::tuple{1, 256, 17}}) {
+                const std::vector<unsigned char> w = randomBlocks(t, width, in, random);
+                const std::vector<float> values = readerValues(t, w, width, in);
+                std::normal_distribution<float> normal(0.0f, 1.0f);
+                std::vector<float> x(size_t(rows) * size_t(in));
+                for (float& v : x)
+                    v = normal(random);
+                std::vector<float> fromBlocks(size_t(rows) * size_t(width)), fromValues(fromBlocks.size());
+                cpu.weightProduct(x.data(), rows, in, in, w.data(), t.kernelType, in, true, fromBlocks.data(),
+                                  width, width);
+                cpu.weightProduct(x.data(), rows, in, in, values.data(), kWeightF32, in, true,
+                                  fromValues.data(), width, width);
+                for (size_t i = 0; i < fromBlocks.size(); ++i)
+                    if (std::memcmp(&fromBlocks[i], &fromValues[i], sizeof(float)) != 0)
+                        QFAIL(qPrintable(QStringLiteral("%1 rows %2 in %3 width %4: y[%5][%6] = %7 from the "
+                                                        "blocks, %8 from the reader's values")
+                                             .arg(QLatin1String(t.name))
+                                             .arg(rows)
+                                             .arg(in)
+                                             .arg(width)
+                                             .arg(i / size_t(width))
+                                             .arg(i % size_t(width))
+                                             .arg(double(fromBlocks[i]), 0, 'g', 9)
+                                             .arg(double(fromValues[i]), 0, 'g', 9)));
+            }
     }
 
     // y = x · Wᵀ, W [width, in] quantized, against Σ x·w in double over the reader's values: within
