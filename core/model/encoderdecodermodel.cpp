@@ -5,8 +5,7 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonObject>
+#include <exception>
 
 namespace attnscope {
 
@@ -19,33 +18,37 @@ QStringList EncoderDecoderModel::supportedModelTypes()
     return types;
 }
 
+namespace {
+
+// model_type, or without it the class in architectures (as ModelConfig reads single-stack configs).
+QString modelTypeOf(const ConfigReader& reader)
+{
+    const QString modelType = reader.string("model_type", QString()).toLower();
+    const QStringList classes = reader.strings("architectures");
+    return modelType.isEmpty() && !classes.isEmpty() ? FamilyRegistry::modelTypeFromClass(classes.front())
+                                                     : modelType;
+}
+
+} // namespace
+
 QString EncoderDecoderModel::encoderDecoderModelType(const QString& path)
 {
     if (!QFileInfo(path).isDir()) return {};
-    QString problem;
-    const std::optional<QByteArray> bytes =
-        readInputFile(QDir(path).filePath(QStringLiteral("config.json")), kMaxJsonFileBytes, &problem);
-    if (!bytes) return {};
-    const std::optional<QJsonDocument> doc = parseStrictJson(*bytes, &problem);
-    if (!doc || !doc->isObject()) return {};
-    const QJsonObject config = doc->object();
-    QString modelType = config.value(QStringLiteral("model_type")).toString().toLower();
-    const QJsonArray classes = config.value(QStringLiteral("architectures")).toArray();
-    if (modelType.isEmpty() && !classes.isEmpty())
-        modelType = FamilyRegistry::modelTypeFromClass(classes.first().toString());
-    const FamilyUnit* unit = FamilyRegistry::find(modelType);
-    return unit && unit->openEncoderDecoder ? modelType : QString();
+    try {
+        const QString modelType =
+            modelTypeOf(ConfigReader::fromFile(QDir(path).filePath(QStringLiteral("config.json"))));
+        const FamilyUnit* unit = FamilyRegistry::find(modelType);
+        return unit && unit->openEncoderDecoder ? modelType : QString();
+    } catch (const std::exception&) {
+        return {}; // no readable config: not an encoder-decoder folder; opening it says why
+    }
 }
 
 std::unique_ptr<EncoderDecoderModel> EncoderDecoderModel::open(const QString& folder)
 {
     const QString file = QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("config.json")));
     const ConfigReader reader = ConfigReader::fromFile(file);
-    QString modelType = reader.string("model_type", QString()).toLower();
-    // Without model_type, the class in architectures names it (as ModelConfig reads single-stack configs).
-    const QStringList classes = reader.strings("architectures");
-    if (modelType.isEmpty() && !classes.isEmpty())
-        modelType = FamilyRegistry::modelTypeFromClass(classes.front());
+    const QString modelType = modelTypeOf(reader);
     const FamilyUnit* unit = FamilyRegistry::find(modelType);
     if (!unit || !unit->openEncoderDecoder)
         reader.fail(QStringLiteral("model_type '%1' is not an encoder-decoder model this runtime opens; "
