@@ -61,11 +61,9 @@ void TestModelBadInput::brokenFolder_data()
     QTest::newRow("unsupported architecture")
         << "architecture"
         << "config.json"
-        << "unsupported architecture 'mamba' (MambaForCausalLM); supported model types: bert, "
-           "distilbert, "
-           "gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, llama, mistral, phi, phi3, qwen2, qwen3, "
-           "roberta, "
-           "xlm-roberta";
+        << "unsupported architecture 'mamba' (MambaForCausalLM); supported model types: bert, distilbert, "
+           "gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, gpt_oss, llama, mistral, phi, phi3, qwen2, "
+           "qwen3, roberta, smollm3, xlm-roberta";
     QTest::newRow("empty safetensors") << "empty"
                                        << "model.safetensors"
                                        << "too short";
